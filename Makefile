@@ -1,0 +1,58 @@
+# ioctl-rework: convert legacy .ioctl handlers to .unlocked_ioctl/.compat_ioctl.
+#
+# make demo        convert the bundled fixture drivers and show the result
+# make test        run every test suite; ends with "N passed, N failed"
+# make cocci MODE=patch|report|context|org DIR=path   run the rules alone
+# make deps        install missing Debian packages (sudo when not root)
+
+SHELL := /bin/bash
+PYTHON ?= /usr/bin/python3
+MODE ?= report
+DIR ?= kernel-fixtures/drivers
+COCCI ?= semantic-patches/ioctl_to_unlocked_ioctl.cocci
+SPFLAGS ?=
+BUILD ?= $(CURDIR)/build
+
+# Debian packages every stage needs; one list so a new machine gets all of it.
+DEBIAN_PACKAGES := coccinelle sparse gcc gcc-multilib make python3 \
+	linux-source-6.1 qemu-system-x86 busybox-static cpio flex bison bc \
+	libelf-dev libssl-dev xz-utils ccache git python3-matplotlib \
+	chromium
+
+# Each suite prints TAP ("ok N - ..." / "not ok N - ...") on stdout.
+TEST_SUITES := semantic-patches/tests/run wrappers/tests/run
+
+.PHONY: all deps test demo cocci clean
+all: test
+
+deps:
+	@missing=$$(for p in $(DEBIAN_PACKAGES); do \
+		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; \
+	done); \
+	if [ -n "$$missing" ]; then \
+		sudo=; [ "$$(id -u)" = 0 ] || sudo=sudo; \
+		echo "deps: installing $$missing"; \
+		$$sudo apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
+	fi
+
+test: deps
+	@mkdir -p $(BUILD); : > $(BUILD)/test.tap; \
+	for suite in $(TEST_SUITES); do \
+		./$$suite | tee $(BUILD)/suite.tap; status=$${PIPESTATUS[0]}; \
+		cat $(BUILD)/suite.tap >> $(BUILD)/test.tap; \
+		if [ $$status -ne 0 ] && ! grep -q '^not ok' $(BUILD)/suite.tap; then \
+			echo "not ok - $$suite exited with status $$status" | tee -a $(BUILD)/test.tap; \
+		fi; \
+	done; \
+	awk '/^ok /{p++} /^not ok /{f++} END {printf "%d passed, %d failed\n", p, f; exit (f > 0 || p == 0)}' $(BUILD)/test.tap
+
+demo: deps
+	@semantic-patches/tests/demo
+
+cocci: deps
+	@spatch --sp-file $(COCCI) -D $(MODE) --very-quiet --no-includes --include-headers \
+		--linux-spacing $(SPFLAGS) --dir $(DIR)
+
+clean:
+	rm -rf $(BUILD)
