@@ -1,0 +1,166 @@
+"""The semantic patches as the wrappers see them: where they are, which
+options they take, and what their report mode says.
+
+Everything the rules decide (convert or refuse, which strategy, whether the
+handler uses the inode) is decided in SmPL; this module only maps typed
+options to spatch arguments and parses the report lines back into values.
+"""
+
+import enum
+import hashlib
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+RULES_DIR = Path(__file__).resolve().parents[2] / "semantic-patches"
+CONVERSION_RULE = RULES_DIR / "ioctl_to_unlocked_ioctl.cocci"
+
+MODES = ("patch", "report", "context", "org")
+
+
+class TargetError(ValueError):
+    """A kernel version that cannot be read or understood."""
+
+
+class Strategy(enum.Enum):
+    AUTO = "auto"
+    PUSHDOWN = "pushdown"
+    WRAPPER = "wrapper"
+
+
+class LockMode(enum.Enum):
+    BKL = "bkl"
+    MUTEX = "mutex"
+
+
+@dataclass(frozen=True, order=True)
+class Target:
+    """The kernel a conversion is written for."""
+
+    version: tuple[int, int, int]
+
+    @classmethod
+    def parse(cls, text: str) -> "Target":
+        match = re.fullmatch(r"(\d+)\.(\d+)(?:\.(\d+))?(?:[-.+~].*)?", text.strip())
+        if not match:
+            raise TargetError(f"not a kernel version: {text!r} (want e.g. 2.6.20 or 6.1)")
+        major, minor, sub = match.groups()
+        return cls((int(major), int(minor), int(sub or 0)))
+
+    @classmethod
+    def from_makefile(cls, tree: Path) -> "Target":
+        makefile = Path(tree) / "Makefile"
+        try:
+            text = makefile.read_text(errors="replace")
+        except OSError as err:
+            raise TargetError(f"{makefile}: cannot read the kernel version: {err.strerror}") from err
+        fields = {}
+        for name in ("VERSION", "PATCHLEVEL", "SUBLEVEL"):
+            match = re.search(rf"^{name}\s*=\s*(\d+)\s*$", text, re.MULTILINE)
+            if not match:
+                raise TargetError(f"{makefile}: no {name} line; pass --target VERSION")
+            fields[name] = int(match.group(1))
+        return cls((fields["VERSION"], fields["PATCHLEVEL"], fields["SUBLEVEL"]))
+
+    def __str__(self) -> str:
+        return "%d.%d.%d" % self.version
+
+    @property
+    def inode_style(self) -> str:
+        """How a handler reaches the inode from its file on this kernel."""
+        if self.version >= (3, 9, 0):
+            return "file_inode"
+        if self.version >= (2, 6, 20):
+            return "f_path"
+        return "f_dentry"
+
+    @property
+    def has_bkl(self) -> bool:
+        # 2.6.39 removed the BKL (and <linux/smp_lock.h>).
+        return self.version < (2, 6, 39)
+
+
+DEFAULT_TARGET = Target((6, 1, 0))
+
+
+@dataclass(frozen=True)
+class ConversionOptions:
+    strategy: Strategy = Strategy.AUTO
+    lock: LockMode = LockMode.BKL
+    target: Target = DEFAULT_TARGET
+    multi_kernel: bool = False
+    compat: bool = False
+    handlers: tuple[str, ...] = ()
+
+    def spatch_args(self, mode: str) -> list[str]:
+        if mode not in MODES:
+            raise ValueError(f"unknown spatch mode {mode!r}")
+        args = ["-D", mode]
+        if self.strategy is not Strategy.AUTO:
+            args += ["-D", self.strategy.value]
+        if self.lock is LockMode.MUTEX:
+            args += ["-D", "mutex"]
+        if self.target.inode_style != "file_inode":
+            args += ["-D", "inode_" + self.target.inode_style]
+        if self.multi_kernel:
+            args += ["-D", "multi_kernel"]
+        if self.compat:
+            args += ["-D", "compat"]
+        if self.handlers:
+            args += ["-D", "handlers=" + ",".join(self.handlers)]
+        return args
+
+    def warnings(self) -> list[str]:
+        """Option combinations that are allowed but almost certainly wrong."""
+        found = []
+        if self.lock is LockMode.BKL and not self.target.has_bkl:
+            found.append(f"--lock bkl on {self.target}: that kernel has no BKL "
+                         "(removed in 2.6.39); the output will not build there")
+        return found
+
+
+def rules_digest(rules_dir: Path = RULES_DIR) -> str:
+    """A hash of every rule file, for cache keys."""
+    digest = hashlib.sha256()
+    for path in sorted(rules_dir.glob("*.cocci")):
+        digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()
+
+
+@dataclass(frozen=True)
+class HandlerDecision:
+    """One `.ioctl` fops entry, as the rule's report mode judged it."""
+
+    file: str
+    line: int
+    fops: str
+    handler: str
+    convert: bool
+    strategy: str | None
+    reason: str | None
+    uses_inode: bool
+    returns_enoioctlcmd: bool
+
+
+_REPORT_LINE = re.compile(
+    r"^(?P<file>.+?):(?P<line>\d+): (?P<fops>\w+): \.ioctl = (?P<handler>\w+): "
+    r"(?:convert \((?P<details>[^)]*)\)|left alone: (?P<reason>.*))$")
+
+
+def parse_report(stdout: str) -> list[HandlerDecision]:
+    """Read the decision lines of the conversion rule's report mode."""
+    decisions = []
+    for line in stdout.splitlines():
+        match = _REPORT_LINE.match(line)
+        if not match:
+            continue
+        details = [d.strip() for d in (match["details"] or "").split(",") if d.strip()]
+        reason = match["reason"]
+        decisions.append(HandlerDecision(
+            file=match["file"], line=int(match["line"]), fops=match["fops"],
+            handler=match["handler"], convert=reason is None,
+            strategy=details[0] if details else None, reason=reason,
+            uses_inode="uses inode" in details,
+            returns_enoioctlcmd="returns -ENOIOCTLCMD" in details
+            or "-ENOIOCTLCMD" in (reason or "")))
+    return decisions
