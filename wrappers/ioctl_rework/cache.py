@@ -1,0 +1,76 @@
+"""A content-addressed on-disk cache: key -> bytes or JSON.
+
+Keys are hashes of everything a result depends on (file content, rules,
+spatch version, options), so entries never need invalidating; stale ones
+are simply never asked for again.  Writes are atomic (temporary file then
+rename), so a killed run never leaves a half-written entry.
+"""
+
+import hashlib
+import json
+import os
+import tempfile
+from pathlib import Path
+
+
+def default_directory() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "ioctl-rework"
+
+
+def make_key(*parts: str | bytes) -> str:
+    digest = hashlib.sha256()
+    for part in parts:
+        data = part.encode() if isinstance(part, str) else part
+        digest.update(len(data).to_bytes(8, "little") + data)
+    return digest.hexdigest()
+
+
+class Cache:
+    """Entries live in DIRECTORY/NAMESPACE/ab/abcdef...; None disables caching."""
+
+    def __init__(self, directory: Path | None, namespace: str = "default"):
+        self.root = Path(directory) / namespace if directory is not None else None
+
+    @property
+    def enabled(self) -> bool:
+        return self.root is not None
+
+    def _path(self, key: str) -> Path:
+        return self.root / key[:2] / key
+
+    def get_bytes(self, key: str) -> bytes | None:
+        if self.root is None:
+            return None
+        try:
+            return self._path(key).read_bytes()
+        except OSError:
+            return None
+
+    def put_bytes(self, key: str, data: bytes) -> None:
+        if self.root is None:
+            return
+        path = self._path(key)
+        tmp = None
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
+            with os.fdopen(fd, "wb") as out:
+                out.write(data)
+            os.replace(tmp, path)
+        except OSError:
+            # A read-only or full cache directory only costs speed.
+            if tmp is not None:
+                Path(tmp).unlink(missing_ok=True)
+
+    def get_json(self, key: str):
+        data = self.get_bytes(key)
+        if data is None:
+            return None
+        try:
+            return json.loads(data)
+        except ValueError:
+            return None
+
+    def put_json(self, key: str, value) -> None:
+        self.put_bytes(key, json.dumps(value, sort_keys=True).encode())

@@ -1,0 +1,78 @@
+"""What an audit finds: one typed record per problem, shared by every output."""
+
+import enum
+from dataclasses import asdict, dataclass, fields
+
+
+class Kind(enum.Enum):
+    LEGACY_IOCTL = "legacy-ioctl"
+    MISSING_COMPAT = "missing-compat"
+    BKL_IN_UNLOCKED = "bkl-in-unlocked"
+    ENOIOCTLCMD_UNLOCKED = "enoioctlcmd-unlocked"
+
+    @property
+    def description(self) -> str:
+        return _DESCRIPTIONS[self]
+
+
+_DESCRIPTIONS = {
+    Kind.LEGACY_IOCTL: "file_operations still uses .ioctl (called under the BKL)",
+    Kind.MISSING_COMPAT: ".unlocked_ioctl without .compat_ioctl: 32-bit processes get -ENOTTY",
+    Kind.BKL_IN_UNLOCKED: "unlocked handler still takes the BKL (pushed down, not yet removed)",
+    Kind.ENOIOCTLCMD_UNLOCKED: "unlocked handler returns -ENOIOCTLCMD, which userspace sees "
+                               "as ENOTTY or EINVAL",
+}
+
+
+class Effort(enum.Enum):
+    """How a legacy-ioctl would be converted, as the conversion rule decides."""
+
+    AUTO_PUSHDOWN = "auto-pushdown"
+    AUTO_WRAPPER = "auto-wrapper"
+    MANUAL = "manual"
+
+
+@dataclass(frozen=True)
+class Finding:
+    file: str
+    line: int
+    kind: Kind
+    struct: str
+    handler: str
+    subsystem: str = ""
+    maintainers: tuple[str, ...] = ()
+    uses_inode: bool | None = None
+    returns_enoioctlcmd: bool | None = None
+    dead_ioctl: bool | None = None
+    effort: str | None = None
+    reason: str | None = None
+
+    @property
+    def identity(self) -> tuple[str, str, str]:
+        """What stays the same across kernel versions (herodotos-style matching)."""
+        return (self.kind.value, self.file, self.handler)
+
+    @property
+    def message(self) -> str:
+        text = f"{self.struct}: {self.handler}: {self.kind.description}"
+        if self.effort:
+            text += f"; effort: {self.effort}" + (f" ({self.reason})" if self.reason else "")
+        return text
+
+    def to_json(self) -> dict:
+        value = asdict(self)
+        value["kind"] = self.kind.value
+        value["maintainers"] = list(self.maintainers)
+        return value
+
+    @classmethod
+    def from_json(cls, value: dict) -> "Finding":
+        known = {f.name for f in fields(cls)}
+        data = {k: v for k, v in value.items() if k in known}
+        data["kind"] = Kind(data["kind"])
+        data["maintainers"] = tuple(data.get("maintainers", ()))
+        return cls(**data)
+
+
+def sort_key(finding: Finding) -> tuple:
+    return (finding.file, finding.line, finding.kind.value, finding.handler)
