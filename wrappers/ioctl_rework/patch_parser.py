@@ -98,32 +98,33 @@ class PatchSet:
     total_lines: int           # lines of patch text read, as checkpatch counts them
 
     def final_files(self) -> list["FinalFile"]:
-        """One entry per path, with its added lines after every patch in the set.
+        """One entry per path, as the whole set leaves it.
 
         A series may touch a file several times; each later patch moves the
-        lines an earlier one added, or removes them.
+        lines an earlier one showed, or removes them.
         """
         merged: dict[str, FinalFile] = {}
-        order: list[str] = []
         for fp in self.files:
-            previous = merged.get(fp.old_path or "") if fp.old_path else None
-            added: dict[int, Line] = {}
+            previous = merged.get(fp.old_path) if fp.old_path else None
+            known: dict[int, Line] = {}
             if previous is not None and fp.status is not Status.ADDED:
-                for line_no, line in previous.added.items():
+                for line_no, line in previous.known.items():
                     moved = fp.new_line_map(line_no)
                     if moved is not None:
-                        added[moved] = line
+                        known[moved] = line
                 if fp.status is Status.RENAMED:
                     del merged[fp.old_path]
-                    order.remove(fp.old_path)
-            added.update(fp.added())
+            for hunk in fp.hunks:
+                for line in hunk.lines:
+                    # A line an earlier patch added stays added when a later
+                    # one only shows it as context.
+                    if line.kind == "+" or (line.kind == " " and line.new not in known):
+                        known[line.new] = line
             patches = (previous.patches if previous else ()) + (fp,)
-            final = FinalFile(fp.path, fp, patches, added,
-                              status=_combined_status(previous, fp))
-            if final.path not in merged:
-                order.append(final.path)
-            merged[final.path] = final
-        return [merged[p] for p in order]
+            merged.pop(fp.path, None)           # keep patch order: last touch wins
+            merged[fp.path] = FinalFile(fp.path, patches, known,
+                                        _combined_status(previous, fp))
+        return list(merged.values())
 
 
 @dataclass(frozen=True)
@@ -131,14 +132,17 @@ class FinalFile:
     """A file as the whole patch set leaves it."""
 
     path: str
-    last: FilePatch
     patches: tuple[FilePatch, ...]
-    added: dict[int, Line]
+    known: dict[int, Line]     # every new-side line the patches show, by line number
     status: Status
 
     @property
+    def added(self) -> dict[int, Line]:
+        return {n: ln for n, ln in self.known.items() if ln.kind == "+"}
+
+    @property
     def deleted(self) -> bool:
-        return self.last.new_path is None
+        return self.status is Status.DELETED
 
     @property
     def binary(self) -> bool:
@@ -146,7 +150,16 @@ class FinalFile:
 
     @property
     def is_source(self) -> bool:
-        return self.last.is_source
+        return self.path.endswith(SOURCE_SUFFIXES)
+
+    def reconstruct(self) -> str:
+        """The new file as far as the patches show it; lines they do not
+        show are left empty so that line numbers stay right."""
+        if not self.known:
+            return ""
+        last = max(self.known)
+        return "".join((self.known[n].text if n in self.known else "") + "\n"
+                       for n in range(1, last + 1))
 
 
 def _combined_status(previous: "FinalFile | None", fp: FilePatch) -> Status:
