@@ -119,6 +119,14 @@ class ConversionOptions:
         return found
 
 
+def rule_options(rule: Path) -> list[str]:
+    """The spatch options a rule's header asks for (`// Options: ...`)."""
+    for line in Path(rule).read_text().splitlines():
+        if line.startswith("// Options:"):
+            return line.split(":", 1)[1].split()
+    return []
+
+
 def rules_digest(rules_dir: Path = RULES_DIR) -> str:
     """A hash of every rule file, for cache keys."""
     digest = hashlib.sha256()

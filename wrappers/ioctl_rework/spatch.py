@@ -16,6 +16,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
+from .rules import rule_options
+
 SPATCH = os.environ.get("SPATCH", "spatch")
 SOURCE_SUFFIXES = (".c", ".h")
 
@@ -75,7 +77,7 @@ def _run_one(rule: Path, file: Path, args: list[str], timeout: int,
     # Never let a file name be read as an option: spatch takes it last,
     # and an absolute or ./-prefixed path cannot start with '-'.
     name = str(file) if file.is_absolute() or str(file).startswith(".") else f"./{file}"
-    command = [SPATCH, "--sp-file", str(rule), "--verbose-parsing", "--linux-spacing",
+    command = [SPATCH, "--sp-file", str(rule), "--verbose-parsing", *rule_options(rule),
                "--timeout", str(timeout), *args, name]
     start = time.monotonic()
     try:

@@ -1,0 +1,958 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/// Convert legacy .ioctl file operations to .unlocked_ioctl.
+///
+/// Until 2.6.36 the VFS called a file_operations' .ioctl handler with the
+/// Big Kernel Lock held.  Each handler becomes an .unlocked_ioctl handler,
+/// long h(struct file *, unsigned int, unsigned long), that takes the lock
+/// itself, so every path still holds it where the VFS held it.  Where the
+/// body used the inode parameter, the inode is derived from the file.
+//
+// Confidence: High
+// Copyright: (C) 2026 The ioctl-rework authors.
+// Options: --no-includes --include-headers --smpl-spacing
+//
+// The rules are:
+// - A handler is converted only when its definition is in this file (or it
+//   is named by -D handlers=a,b), has the .ioctl signature and is not
+//   refused; its fops entry is switched only then.  Other ops structures
+//   (tty, block, proto, snd_pcm, v4l2, usb-serial) are never touched.
+// - pushdown: lock_kernel() after the declarations and unlock_kernel()
+//   before every return; a return of anything but a constant or a local
+//   variable is evaluated under the lock into "ret" first.
+// - wrapper: the handler keeps its body under its name; a new
+//   NAME_unlocked_ioctl takes the lock around a call to it.
+// - auto (neither -D pushdown nor -D wrapper): pushdown unless an exit
+//   or an early side effect would escape it (a declaration initializer
+//   that calls a function, a statement expression, a computed goto, no
+//   usable "ret"), or, with -D mutex, the handler is called directly.
+// - Refused, and said why in report mode: the inode parameter is written
+//   or its address taken; the handler is used elsewhere with its old
+//   signature; -D mutex and the handler takes the BKL itself (the mutex
+//   is not recursive); a wrapper name that is already taken.
+// - -ENOIOCTLCMD: the unlocked path turns it into -EINVAL.  Every mode
+//   says so; -D enoioctlcmd_einval writes -EINVAL in the source, and
+//   -D enoioctlcmd_refuse leaves such handlers alone.
+//
+// Other flags: -D mutex (a per-file DEFINE_MUTEX instead of the BKL, for
+// kernels >= 2.6.39), -D inode_f_dentry (2.6.11-2.6.19) or -D inode_f_path
+// (2.6.20-3.8) instead of file_inode() (>= 3.9), -D compat (also set
+// .compat_ioctl: only right when the ioctl ABI is the same for 32-bit
+// callers), -D multi_kernel (keep .ioctl under #ifndef HAVE_UNLOCKED_IOCTL).
+
+virtual patch
+virtual context
+virtual org
+virtual report
+virtual pushdown
+virtual wrapper
+virtual mutex
+virtual inode_f_dentry
+virtual inode_f_path
+virtual multi_kernel
+virtual compat
+virtual enoioctlcmd_einval
+virtual enoioctlcmd_refuse
+
+@initialize:python@
+@@
+import os
+import re
+import sys
+
+# SmPL finds the facts; these tables only join them per handler, which a
+# single SmPL rule cannot do (a handler is selected by a fops entry OR by
+# name, and refused by any of several independent rules).
+fops_entries = {}    # file -> [(fops, handler, line, style)]
+definitions = {}     # (file, handler) -> line
+other_defs = {}      # (file, handler) -> line: same name, not the .ioctl signature
+listed = set()       # -D handlers=...
+facts = {}           # (file, handler) -> {fact: line}
+functions = {}       # file -> set of defined function names
+expr_uses = {}       # (file, handler) -> set of lines where it is an expression
+known_uses = {}      # (file, handler) -> set of lines: calls and fops entries
+decisions = {}       # (file, handler) -> (strategy or None, reason)
+mutex_site = {}      # file -> line of the first converted definition
+has_unlocked = set() # (file, fops) already setting .unlocked_ioctl
+has_compat = set()   # (file, fops) already setting .compat_ioctl
+include_lines = {}   # file -> lines of #include <...>
+headers = set()      # (file, "smp_lock.h" | "mutex.h") already included
+
+# Calls that may run before lock_kernel() in a declaration: they only
+# compute from their arguments.
+PURE_CALLS = {"iminor", "imajor", "MINOR", "MAJOR", "file_inode",
+              "container_of", "list_entry", "to_delayed_work", "dev_get_drvdata"}
+
+def fact(file, h, name, line):
+    facts.setdefault((file, h), {}).setdefault(name, line)
+
+def has(file, h, name):
+    return name in facts.get((file, h), {})
+
+def wrapper_name(h):
+    stem = h[:-len("_ioctl")] if h.endswith("_ioctl") else h
+    return stem + "_unlocked_ioctl"
+
+def mutex_name(file):
+    stem = re.sub(r"\W", "_", os.path.splitext(os.path.basename(file))[0])
+    return stem + "_mutex"
+
+def strategy_flag():
+    if multi_kernel_on:
+        return "multi-kernel"
+    if pushdown_on:
+        return "pushdown"
+    if wrapper_on:
+        return "wrapper"
+    return "auto"
+
+def source_lines(file):
+    with open(file, errors="replace") as f:
+        return f.read().splitlines()
+
+def entry_state(file, fops, line):
+    """Why a live-looking .ioctl entry must not be switched, or None."""
+    if (file, fops) not in has_unlocked:
+        return None
+    lines = source_lines(file)
+    above = [l.strip() for l in lines[:line - 1] if l.strip().startswith("#")]
+    if above and above[-1] == "#else" and any("HAVE_UNLOCKED_IOCTL" in l for l in above):
+        return "multi"
+    return "dead"
+
+def live_entries(file, h):
+    return [e for e in fops_entries.get(file, [])
+            if e[1] == h and entry_state(file, e[0], e[2]) is None]
+
+def decide(file, h):
+    """Join the facts about one handler into (strategy, reason)."""
+    key = (file, h)
+    if key in decisions:
+        return decisions[key]
+    f = facts.get(key, {})
+    referenced = bool(live_entries(file, h))
+    if not referenced and h not in listed and \
+            any(e[1] == h for e in fops_entries.get(file, [])):
+        states = {entry_state(file, e[0], e[2]) for e in fops_entries[file] if e[1] == h}
+        if states == {"multi"}:
+            result = (None, "already set up for both kernels under #ifdef HAVE_UNLOCKED_IOCTL")
+        else:
+            result = (None, "dead: the fops also sets .unlocked_ioctl, which the VFS prefers")
+        decisions[key] = result
+        return result
+    if key not in definitions:
+        if key in other_defs:
+            result = (None, "its definition at line %d does not have the .ioctl "
+                      "signature" % other_defs[key])
+        elif h in listed:
+            result = ("pushdown", "defined in another file")
+        else:
+            result = (None, "handler is not defined in this file; convert the "
+                      "files together with ioctl-rework convert")
+        decisions[key] = result
+        return result
+    others = sorted(expr_uses.get(key, set()) - known_uses.get(key, set()))
+    escape = None
+    if "stmt_expr" in f:
+        escape = "a statement expression at line %d" % f["stmt_expr"]
+    elif "computed_goto" in f:
+        escape = "a computed goto at line %d" % f["computed_goto"]
+    elif "early_call" in f:
+        escape = "a declaration at line %d calls a function before the lock " \
+                 "could be taken" % f["early_call"]
+    elif "complex_return" in f and "ret_top" not in f and "ret_any" in f:
+        escape = "the return at line %d needs a temporary and \"ret\" is taken" \
+                 % f["complex_return"]
+    elif mutex_on and "called" in f:
+        escape = "it is called directly at line %d and the mutex is not " \
+                 "recursive" % f["called"]
+    if "inode_written" in f:
+        result = (None, "the inode parameter is written or its address taken "
+                  "at line %d" % f["inode_written"])
+    elif others:
+        result = (None, "also used with its old signature at line %s"
+                  % ", ".join(str(n) for n in others))
+    elif mutex_on and "takes_bkl" in f:
+        result = (None, "it takes the BKL itself at line %d and the private "
+                  "mutex is not recursive" % f["takes_bkl"])
+    elif enoioctlcmd_refuse_on and "enoioctlcmd" in f:
+        result = (None, "returns -ENOIOCTLCMD at line %d (-D enoioctlcmd_refuse)"
+                  % f["enoioctlcmd"])
+    elif multi_kernel_on:
+        result = ("multi-kernel", None)
+    elif pushdown_on or (not wrapper_on and (escape is None or (h in listed and not referenced))):
+        if escape:
+            result = (None, "pushdown is not safe: " + escape)
+        else:
+            result = ("pushdown", None)
+    elif h in listed and not referenced:
+        result = (None, "the wrapper strategy needs the fops in the same file")
+    else:
+        result = ("wrapper", escape)
+    if result[0] in ("wrapper", "multi-kernel") and \
+            wrapper_name(h) in functions.get(file, set()):
+        result = (None, "the wrapper name %s is already taken" % wrapper_name(h))
+    decisions[key] = result
+    return result
+
+def details(file, h):
+    strategy, why = decide(file, h)
+    out = [strategy]
+    if has(file, h, "uses_inode"):
+        out.append("uses inode")
+    if has(file, h, "enoioctlcmd"):
+        out.append("returns -ENOIOCTLCMD")
+    return ", ".join(out)
+
+def new_entry(file, fops, h, line):
+    """The function an .ioctl = h entry switches to, or None."""
+    if h == "NULL" or entry_state(file, fops, line) is not None:
+        return None
+    strategy = decide(file, h)[0]
+    if strategy == "pushdown":
+        return h
+    if strategy == "wrapper":
+        return wrapper_name(h)
+    return None
+
+def say(p, message, org):
+    if org:
+        cocci.print_main(message, p)
+    else:
+        print("%s:%s: %s" % (p[0].file, p[0].line, message))
+
+def report_entry(fops, h, p, org=False):
+    where = "%s: .ioctl = %s" % (fops, h)
+    if h == "NULL":
+        say(p, "%s: remove (an empty entry)" % where, org)
+    elif entry_state(p[0].file, fops, int(p[0].line)) == "dead":
+        say(p, "%s: remove (dead: the fops also sets .unlocked_ioctl)" % where, org)
+    elif decide(p[0].file, h)[0]:
+        say(p, "%s: convert (%s)" % (where, details(p[0].file, h)), org)
+    else:
+        say(p, "%s: left alone: %s" % (where, decide(p[0].file, h)[1]), org)
+
+def enoioctlcmd_warning(h, p):
+    strategy = decide(p[0].file, h)[0]
+    if strategy is None or strategy == "multi-kernel" and not live_entries(p[0].file, h):
+        return
+    if enoioctlcmd_einval_on and strategy in ("pushdown", "wrapper"):
+        what = "rewritten to -EINVAL, which is what userspace sees after conversion"
+    else:
+        what = "after conversion the VFS turns it into EINVAL; userspace saw errno 515 before"
+    message = "%s: returns -ENOIOCTLCMD: %s" % (h, what)
+    if report_on:
+        print("%s:%s: %s" % (p[0].file, p[0].line, message))
+    elif org_on:
+        cocci.print_main(message, p)
+    else:
+        sys.stderr.write("%s:%s: warning: %s\n" % (p[0].file, p[0].line, message))
+
+NO_MATCH = "ioctl_rework_no_match_"
+
+def ident(name):
+    return cocci.make_ident(name or NO_MATCH)
+
+def switch_entry(fops, h, p):
+    """Bind what one fops entry becomes: entry (.unlocked_ioctl), centry
+    (.unlocked_ioctl and .compat_ioctl), mentry (multi-kernel) or dead."""
+    file, line = p[0].file, int(p[0].line)
+    name = new_entry(file, fops, h, line)
+    with_compat = compat_on and (file, fops) not in has_compat
+    multi = h != "NULL" and entry_state(file, fops, line) is None and \
+        decide(file, h)[0] == "multi-kernel"
+    coccinelle.entry = ident(name if name and not with_compat else None)
+    coccinelle.centry = ident(name if name and with_compat else None)
+    coccinelle.mentry = ident(wrapper_name(h) if multi else None)
+    dead = h == "NULL" or entry_state(file, fops, line) == "dead"
+    coccinelle.dead = ident(h if dead else None)
+
+def is_mutex_site(p):
+    return mutex_site.get(p[0].file) == int(p[0].line)
+
+def needs_header(p, header):
+    """New headers, and the private mutex (header None), go after the last
+    #include <...> of a file in which something was converted."""
+    file, line = p[0].file, int(p[0].line)
+    if file not in mutex_site or line != max(include_lines.get(file, [0])):
+        return False
+    return header is None or (file, header) not in headers
+
+def inode_expr(filp):
+    if inode_f_dentry_on:
+        return filp + "->f_dentry->d_inode"
+    if inode_f_path_on:
+        return filp + "->f_path.dentry->d_inode"
+    return "file_inode(" + filp + ")"
+
+def lock_call():
+    return "mutex_lock" if mutex_on else "lock_kernel"
+
+multi_kernel_on = pushdown_on = wrapper_on = mutex_on = compat_on = False
+report_on = org_on = enoioctlcmd_einval_on = False
+inode_f_dentry_on = inode_f_path_on = enoioctlcmd_refuse_on = False
+
+// Flags become python booleans once, so that decide() can read them.
+@script:python depends on multi_kernel@
+@@
+multi_kernel_on = True
+@script:python depends on pushdown@
+@@
+pushdown_on = True
+@script:python depends on wrapper@
+@@
+wrapper_on = True
+@script:python depends on mutex@
+@@
+mutex_on = True
+@script:python depends on compat@
+@@
+compat_on = True
+@script:python depends on report@
+@@
+report_on = True
+@script:python depends on org@
+@@
+org_on = True
+@script:python depends on enoioctlcmd_einval@
+@@
+enoioctlcmd_einval_on = True
+@script:python depends on inode_f_dentry@
+@@
+inode_f_dentry_on = True
+@script:python depends on inode_f_path@
+@@
+inode_f_path_on = True
+@script:python depends on enoioctlcmd_refuse@
+@@
+enoioctlcmd_refuse_on = True
+
+@script:python name_list@
+names << virtual.handlers;
+@@
+listed.update(n for n in names.split(",") if n)
+
+// ---------------------------------------------------------------- facts
+
+@ fops_c99 @
+identifier fops, handler;
+position p;
+@@
+struct file_operations fops = { ..., .ioctl = handler@p, ... };
+
+@ fops_gnu @
+identifier fops, handler;
+position p;
+@@
+struct file_operations fops = { ..., ioctl: handler@p, ... };
+
+@ script:python @
+fops << fops_c99.fops; h << fops_c99.handler; p << fops_c99.p;
+@@
+if h != "NULL":
+    fops_entries.setdefault(p[0].file, []).append((fops, h, int(p[0].line), "c99"))
+    known_uses.setdefault((p[0].file, h), set()).add(int(p[0].line))
+
+@ script:python @
+fops << fops_gnu.fops; h << fops_gnu.handler; p << fops_gnu.p;
+@@
+if h != "NULL":
+    fops_entries.setdefault(p[0].file, []).append((fops, h, int(p[0].line), "gnu"))
+    known_uses.setdefault((p[0].file, h), set()).add(int(p[0].line))
+
+@ fops_unlocked @
+identifier fops, u;
+position p;
+@@
+struct file_operations fops = { ..., .unlocked_ioctl = u@p, ... };
+
+@ script:python @
+fops << fops_unlocked.fops; p << fops_unlocked.p;
+@@
+has_unlocked.add((p[0].file, fops))
+
+@ fops_compat @
+identifier fops, c;
+position p;
+@@
+struct file_operations fops = { ..., .compat_ioctl = c@p, ... };
+
+@ script:python @
+fops << fops_compat.fops; p << fops_compat.p;
+@@
+has_compat.add((p[0].file, fops))
+
+@ include @
+position p;
+@@
+#include <...>@p
+
+@ script:python @
+p << include.p;
+@@
+include_lines.setdefault(p[0].file, []).append(int(p[0].line))
+
+@ has_smp_lock_h @
+position p;
+@@
+#include <linux/smp_lock.h>@p
+
+@ script:python @
+p << has_smp_lock_h.p;
+@@
+headers.add((p[0].file, "smp_lock.h"))
+
+@ has_mutex_h @
+position p;
+@@
+#include <linux/mutex.h>@p
+
+@ script:python @
+p << has_mutex_h.p;
+@@
+headers.add((p[0].file, "mutex.h"))
+
+@ definition @
+identifier h, inode, filp, cmd, arg;
+type TC, TA;
+position p;
+@@
+int h@p(struct inode *inode, struct file *filp, TC cmd, TA arg) { ... }
+
+@ script:python @
+h << definition.h; p << definition.p;
+@@
+definitions[(p[0].file, h)] = int(p[0].line)
+
+@ any_function @
+identifier f;
+position p;
+@@
+f@p(...) { ... }
+
+@ script:python @
+f << any_function.f; p << any_function.p;
+@@
+functions.setdefault(p[0].file, set()).add(f)
+if (p[0].file, f) not in definitions:
+    other_defs.setdefault((p[0].file, f), int(p[0].line))
+
+@ inode_written @
+identifier definition.h, definition.inode;
+expression E;
+position p;
+@@
+h(...) { <+...
+(
+  inode@p = E
+|
+  &inode@p
+|
+  inode@p++
+|
+  inode@p--
+|
+  ++inode@p
+|
+  --inode@p
+)
+  ...+> }
+
+@ script:python @
+h << definition.h; p << inode_written.p;
+@@
+fact(p[0].file, h, "inode_written", int(p[0].line))
+
+@ uses_inode @
+identifier definition.h, definition.inode;
+position p;
+@@
+h(...) { <+... inode@p ...+> }
+
+@ script:python @
+h << definition.h; p << uses_inode.p;
+@@
+fact(p[0].file, h, "uses_inode", int(p[0].line))
+
+@ takes_bkl @
+identifier definition.h;
+position p;
+@@
+h(...) { <+...
+(
+  lock_kernel@p()
+|
+  unlock_kernel@p()
+)
+  ...+> }
+
+@ script:python @
+h << definition.h; p << takes_bkl.p;
+@@
+fact(p[0].file, h, "takes_bkl", int(p[0].line))
+
+@ enoioctlcmd @
+identifier h;
+position p;
+@@
+h(...) { <+... -ENOIOCTLCMD@p ...+> }
+
+@ script:python @
+h << enoioctlcmd.h; p << enoioctlcmd.p;
+@@
+fact(p[0].file, h, "enoioctlcmd", int(p[0].line))
+
+@ early_call @
+identifier definition.h, f;
+statement S1;
+type T;
+identifier x;
+expression list es;
+position p;
+@@
+h(...) {
+  ... when != S1
+  T x = <+... f@p(es) ...+>;
+  ...
+}
+
+@ script:python @
+h << definition.h; f << early_call.f; p << early_call.p;
+@@
+if f not in PURE_CALLS:
+    fact(p[0].file, h, "early_call", int(p[0].line))
+
+@ complex_return @
+identifier definition.h;
+constant C;
+local idexpression x;
+expression E;
+position p;
+@@
+h(...) { <+...
+(
+  return C;
+|
+  return -C;
+|
+  return x;
+|
+  return E@p;
+)
+  ...+> }
+
+@ script:python @
+h << definition.h; p << complex_return.p;
+@@
+fact(p[0].file, h, "complex_return", int(p[0].line))
+
+@ ret_top @
+identifier definition.h;
+statement S1;
+type T;
+expression E;
+position p;
+symbol ret;
+@@
+h(...) {
+  ... when != S1
+(
+  T ret@p;
+|
+  T ret@p = E;
+)
+  ...
+}
+
+@ script:python @
+h << definition.h; p << ret_top.p;
+@@
+fact(p[0].file, h, "ret_top", int(p[0].line))
+
+@ ret_any @
+identifier definition.h;
+position p;
+symbol ret;
+@@
+h(...) { <+... ret@p ...+> }
+
+@ script:python @
+h << definition.h; p << ret_any.p;
+@@
+fact(p[0].file, h, "ret_any", int(p[0].line))
+
+@ handler_use @
+identifier h;
+position p;
+@@
+h@p
+
+@ script:python @
+h << handler_use.h; p << handler_use.p;
+@@
+expr_uses.setdefault((p[0].file, h), set()).add(int(p[0].line))
+
+@ direct_call @
+identifier h;
+expression list[4] es;
+position p;
+@@
+h@p(es)
+
+@ script:python @
+h << direct_call.h; p << direct_call.p;
+@@
+known_uses.setdefault((p[0].file, h), set()).add(int(p[0].line))
+fact(p[0].file, h, "called", int(p[0].line))
+
+// ------------------------------------------------------------- decisions
+// Each script binds, per handler, the names the rewriting rules use.  A
+// script that dropped its match (include_match(False)) would drop every
+// binding made so far with it, so a handler that is not to be rewritten
+// gets NO_MATCH, a name no code contains.
+
+@ script:python as_converted @
+h << definition.h;
+p << definition.p;
+filp << definition.filp;
+ph;
+wh;
+mh;
+dh;
+rh2;
+wname;
+lock;
+unlock;
+ie;
+@@
+file = p[0].file
+strategy = decide(file, h)[0]
+coccinelle.ph = ident(h if strategy == "pushdown" else None)
+coccinelle.wh = ident(h if strategy == "wrapper" else None)
+coccinelle.mh = ident(h if strategy == "multi-kernel" else None)
+coccinelle.dh = ident(h if strategy in ("pushdown", "wrapper") and has(file, h, "uses_inode") else None)
+coccinelle.rh2 = ident(h if strategy == "pushdown" and has(file, h, "complex_return") and not has(file, h, "ret_top") else None)
+coccinelle.wname = ident(wrapper_name(h) if strategy in ("wrapper", "multi-kernel") else None)
+if strategy:
+    mutex_site.setdefault(file, int(p[0].line))
+if mutex_on:
+    coccinelle.lock = cocci.make_stmt("mutex_lock(&%s);" % mutex_name(file))
+    coccinelle.unlock = cocci.make_stmt("mutex_unlock(&%s);" % mutex_name(file))
+else:
+    coccinelle.lock = cocci.make_stmt("lock_kernel();")
+    coccinelle.unlock = cocci.make_stmt("unlock_kernel();")
+coccinelle.ie = cocci.make_expr(inode_expr(filp))
+
+@ script:python as_renamed @
+h << handler_use.h;
+p << handler_use.p;
+rh;
+@@
+coccinelle.rh = ident(h if decide(p[0].file, h)[0] in ("pushdown", "wrapper") else None)
+
+@ script:python switch_c99 @
+fops << fops_c99.fops;
+h << fops_c99.handler;
+p << fops_c99.p;
+entry;
+centry;
+mentry;
+dead;
+@@
+switch_entry(fops, h, p)
+
+@ script:python switch_gnu @
+fops << fops_gnu.fops;
+h << fops_gnu.handler;
+p << fops_gnu.p;
+entry;
+centry;
+mentry;
+dead;
+@@
+switch_entry(fops, h, p)
+
+// ------------------------------------------------------------- pushdown
+
+@ pushdown_signature depends on patch @
+identifier as_converted.ph, inode, filp, cmd, arg;
+type TC, TA;
+@@
+- int
++ long
+  ph(
+-   struct inode *inode,
+    struct file *filp, TC cmd, TA arg) { ... }
+
+@ pushdown_lock depends on patch @
+identifier as_converted.ph;
+statement as_converted.lock;
+statement S, S1;
+@@
+  ph(...) {
+  ... when != S1
++ lock
+  S
+  ...
+  }
+
+@ pushdown_unlock depends on patch @
+identifier as_converted.ph;
+statement as_converted.unlock;
+constant C;
+local idexpression x;
+expression E;
+symbol ret;
+@@
+  ph(...) { <...
+(
++ unlock
+  return C;
+|
++ unlock
+  return -C;
+|
++ unlock
+  return x;
+|
+- return E;
++ ret = E;
++ unlock
++ return ret;
+)
+  ...> }
+
+@ pushdown_ret depends on patch @
+identifier as_converted.rh2;
+symbol ret;
+@@
+  rh2(...) {
++ long ret;
+  ...
+  }
+
+// -------------------------------------------------------------- wrapper
+
+@ wrapper_body depends on patch @
+identifier as_converted.wh, as_converted.wname, inode, filp, cmd, arg;
+statement as_converted.lock, as_converted.unlock;
+type TC, TA;
+symbol ret;
+@@
+- int
++ long
+  wh(
+-   struct inode *inode,
+    struct file *filp, TC cmd, TA arg) { ... }
++
++static long wname(struct file *filp, TC cmd, TA arg)
++{
++	long ret;
++
++	lock
++	ret = wh(filp, cmd, arg);
++	unlock
++	return ret;
++}
+
+// ----------------------------------------------------------------- inode
+
+@ derive_inode depends on patch @
+identifier as_converted.dh, definition.inode;
+expression as_converted.ie;
+@@
+  dh(...) {
++ struct inode *inode = ie;
+  ...
+  }
+
+// ---------------------------------------------------------- fops entries
+
+@ switch_c99_entry depends on patch @
+identifier fops_c99.fops, fops_c99.handler, switch_c99.entry;
+@@
+struct file_operations fops = { ...,
+- .ioctl = handler,
++ .unlocked_ioctl = entry,
+  ... };
+
+@ switch_c99_compat depends on patch @
+identifier fops_c99.fops, fops_c99.handler, switch_c99.centry;
+@@
+struct file_operations fops = { ...,
+- .ioctl = handler,
++ .unlocked_ioctl = centry,
++ .compat_ioctl = centry,
+  ... };
+
+@ switch_gnu_entry depends on patch @
+identifier fops_gnu.fops, fops_gnu.handler, switch_gnu.entry;
+@@
+struct file_operations fops = { ...,
+- ioctl: handler,
++ .unlocked_ioctl = entry,
+  ... };
+
+@ switch_gnu_compat depends on patch @
+identifier fops_gnu.fops, fops_gnu.handler, switch_gnu.centry;
+@@
+struct file_operations fops = { ...,
+- ioctl: handler,
++ .unlocked_ioctl = centry,
++ .compat_ioctl = centry,
+  ... };
+
+@ remove_c99_dead depends on patch @
+identifier fops_c99.fops, switch_c99.dead;
+@@
+struct file_operations fops = { ...,
+- .ioctl = dead,
+  ... };
+
+@ remove_gnu_dead depends on patch @
+identifier fops_gnu.fops, switch_gnu.dead;
+@@
+struct file_operations fops = { ...,
+- ioctl: dead,
+  ... };
+
+@ multi_entry depends on patch && !compat @
+identifier fops_c99.fops, fops_c99.handler, switch_c99.mentry;
+@@
+struct file_operations fops = { ...,
++#ifdef HAVE_UNLOCKED_IOCTL
++ .unlocked_ioctl = mentry,
++#else
+- .ioctl = handler,
++ .ioctl = handler,
++#endif
+  ... };
+
+@ multi_entry_compat depends on patch && compat @
+identifier fops_c99.fops, fops_c99.handler, switch_c99.mentry;
+@@
+struct file_operations fops = { ...,
++#ifdef HAVE_UNLOCKED_IOCTL
++ .unlocked_ioctl = mentry,
++ .compat_ioctl = mentry,
++#else
+- .ioctl = handler,
++ .ioctl = handler,
++#endif
+  ... };
+
+// ------------------------------------------------------- other references
+
+@ prototype depends on patch @
+identifier as_renamed.rh;
+parameter P1, P2, P3, P4;
+@@
+- int
++ long
+  rh(
+- P1,
+  P2, P3, P4);
+
+@ caller depends on patch @
+identifier as_renamed.rh;
+expression E1, E2, E3, E4;
+@@
+  rh(
+- E1,
+  E2, E3, E4)
+
+@ einval_pushdown depends on patch && enoioctlcmd_einval @
+identifier as_converted.ph;
+@@
+  ph(...) { <...
+- -ENOIOCTLCMD
++ -EINVAL
+  ...> }
+
+@ einval_wrapper depends on patch && enoioctlcmd_einval @
+identifier as_converted.wh;
+@@
+  wh(...) { <...
+- -ENOIOCTLCMD
++ -EINVAL
+  ...> }
+
+// --------------------------------------------------- headers and the mutex
+
+@ add_smp_lock_h depends on patch && !mutex @
+position p : script:python () { needs_header(p, "smp_lock.h") };
+@@
+#include <...>@p
++#include <linux/smp_lock.h>
+
+@ script:python mutex_of_file @
+h << definition.h;
+p << definition.p;
+mfn;
+mname;
+@@
+coccinelle.mfn = ident(h if is_mutex_site(p) else None)
+coccinelle.mname = cocci.make_ident(mutex_name(p[0].file))
+
+@ add_mutex_h depends on patch && mutex @
+position p : script:python () { needs_header(p, "mutex.h") };
+@@
+#include <...>@p
++#include <linux/mutex.h>
+
+// Before the first converted handler, which a comment may precede.
+@ add_mutex depends on patch && mutex @
+identifier mutex_of_file.mfn, mutex_of_file.mname;
+declarer name DEFINE_MUTEX;
+@@
++static DEFINE_MUTEX(mname);
++
+  mfn(...) { ... }
+
+// ------------------------------------------------------ context, org, report
+
+@ context_c99 depends on context @
+identifier fops, handler;
+@@
+struct file_operations fops = { ...,
+* .ioctl = handler,
+  ... };
+
+@ context_gnu depends on context @
+identifier fops, handler;
+@@
+struct file_operations fops = { ...,
+* ioctl: handler,
+  ... };
+
+@ context_enoioctlcmd depends on context @
+identifier definition.h;
+@@
+  h(...) { <...
+* -ENOIOCTLCMD
+  ...> }
+
+@ script:python depends on report @
+fops << fops_c99.fops; h << fops_c99.handler; p << fops_c99.p;
+@@
+report_entry(fops, h, p)
+
+@ script:python depends on report @
+fops << fops_gnu.fops; h << fops_gnu.handler; p << fops_gnu.p;
+@@
+report_entry(fops, h, p)
+
+@ script:python depends on org @
+fops << fops_c99.fops; h << fops_c99.handler; p << fops_c99.p;
+@@
+report_entry(fops, h, p, org=True)
+
+@ script:python depends on org @
+fops << fops_gnu.fops; h << fops_gnu.handler; p << fops_gnu.p;
+@@
+report_entry(fops, h, p, org=True)
+
+// -ENOIOCTLCMD changes what userspace sees; every mode says so.
+@ script:python depends on !context @
+h << definition.h; p << enoioctlcmd.p;
+@@
+enoioctlcmd_warning(h, p)
