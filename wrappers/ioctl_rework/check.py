@@ -367,9 +367,9 @@ _MISMATCH = re.compile(r"^(?P<file>.+?):(?P<line>\d+): (?P<fops>\w+): \.(?P<memb
 
 def _run_signature_rule(paths: list[Path], jobs: int, timeout: int
                         ) -> tuple[list[_Raw], list[Skipped]]:
-    args = ["-D", "report", "--no-includes", "--include-headers"]
     raws, skipped = [], []
-    for result in spatch.run_files(SIGNATURE_RULE, paths, args, jobs=jobs, timeout=timeout):
+    for result in spatch.run_files(SIGNATURE_RULE, paths, ["-D", "report"], jobs=jobs,
+                                   timeout=timeout):
         if result.outcome is not spatch.Outcome.OK:
             skipped.append(Skipped(str(result.file), result.reason))
             continue
@@ -487,7 +487,7 @@ def _collect(result: CheckResult, request: CheckRequest, patch: _Patch, root: Pa
         anchor = _anchor(raw, finals[rel], texts[rel])
         if anchor is not None:
             introduced.append((rel, raw, anchor))
-    options = rules.ConversionOptions(target=_conversion_target(request, patch), compat=True)
+    options = rules.ConversionOptions(target=_conversion_target(request, patch))
     legacy = sorted({rel for rel, raw, _ in introduced if raw.type == "LEGACY_IOCTL"})
     diffs = {} if request.fix else _conversions(root, legacy, options, request.jobs,
                                                 request.timeout)

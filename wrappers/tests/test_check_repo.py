@@ -55,10 +55,10 @@ class GitRepo:
             path.write_text(text)
         return path
 
-    def commit(self, message: str, **files: str) -> str:
-        """Write FILES (relpath=text; `__` in a name stands for `/`), commit all."""
+    def commit(self, message: str, files: dict[str, str | bytes]) -> str:
+        """Write FILES ({relpath: text}), commit everything, return the commit id."""
         for name, text in files.items():
-            self.write(name.replace("__", "/"), text)
+            self.write(name, text)
         self.git("add", "-A")
         self.git("commit", "-q", "-m", message)
         return self.git("rev-parse", "HEAD").stdout.strip()
