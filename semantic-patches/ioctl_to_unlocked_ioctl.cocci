@@ -119,6 +119,12 @@ def entry_state(file, fops, line):
         return "multi"
     return "dead"
 
+def only_dead_uses(file, h):
+    entries = [e for e in fops_entries.get(file, []) if e[1] == h]
+    if not entries or any(entry_state(file, e[0], e[2]) != "dead" for e in entries):
+        return False
+    return expr_uses.get((file, h), set()) <= {e[2] for e in entries}
+
 def live_entries(file, h):
     return [e for e in fops_entries.get(file, [])
             if e[1] == h and entry_state(file, e[0], e[2]) is None]
@@ -253,18 +259,21 @@ def ident(name):
     return cocci.make_ident(name or NO_MATCH)
 
 def switch_entry(fops, h, p):
-    """Bind what one fops entry becomes: entry (.unlocked_ioctl), centry
-    (.unlocked_ioctl and .compat_ioctl), mentry (multi-kernel) or dead."""
+    """Say what one .ioctl entry becomes by binding its handler to exactly
+    one of plain (.unlocked_ioctl), with_compat (.unlocked_ioctl and
+    .compat_ioctl), multi (both kernels) or dead (removed); entry is the
+    new function."""
     file, line = p[0].file, int(p[0].line)
     name = new_entry(file, fops, h, line)
-    with_compat = compat_on and (file, fops) not in has_compat
+    add_compat = compat_on and (file, fops) not in has_compat
     multi = h != "NULL" and entry_state(file, fops, line) is None and \
         decide(file, h)[0] == "multi-kernel"
-    coccinelle.entry = ident(name if name and not with_compat else None)
-    coccinelle.centry = ident(name if name and with_compat else None)
-    coccinelle.mentry = ident(wrapper_name(h) if multi else None)
     dead = h == "NULL" or entry_state(file, fops, line) == "dead"
+    coccinelle.plain = ident(h if name and not add_compat else None)
+    coccinelle.with_compat = ident(h if name and add_compat else None)
+    coccinelle.multi = ident(h if multi else None)
     coccinelle.dead = ident(h if dead else None)
+    coccinelle.entry = ident(wrapper_name(h) if multi else name)
 
 def is_mutex_site(p):
     return mutex_site.get(p[0].file) == int(p[0].line)
@@ -653,10 +662,11 @@ coccinelle.rh = ident(h if decide(p[0].file, h)[0] in ("pushdown", "wrapper") el
 fops << fops_c99.fops;
 h << fops_c99.handler;
 p << fops_c99.p;
-entry;
-centry;
-mentry;
+plain;
+with_compat;
+multi;
 dead;
+entry;
 @@
 switch_entry(fops, h, p)
 
@@ -664,10 +674,11 @@ switch_entry(fops, h, p)
 fops << fops_gnu.fops;
 h << fops_gnu.handler;
 p << fops_gnu.p;
-entry;
-centry;
-mentry;
+plain;
+with_compat;
+multi;
 dead;
+entry;
 @@
 switch_entry(fops, h, p)
 
@@ -730,6 +741,18 @@ symbol ret;
   ...
   }
 
+@ pushdown_ret_blank depends on patch @
+identifier as_converted.rh2;
+statement S;
+symbol ret;
+@@
+  rh2(...) {
+  long ret;
++
+  S
+  ...
+  }
+
 // -------------------------------------------------------------- wrapper
 
 @ wrapper_body depends on patch @
@@ -765,40 +788,54 @@ expression as_converted.ie;
   ...
   }
 
+// A body that started with a statement gets a blank line after the new
+// declaration, as checkpatch wants.
+@ derive_inode_blank depends on patch @
+identifier as_converted.dh, definition.inode;
+expression as_converted.ie;
+statement S;
+@@
+  dh(...) {
+  struct inode *inode = ie;
++
+  S
+  ...
+  }
+
 // ---------------------------------------------------------- fops entries
 
 @ switch_c99_entry depends on patch @
-identifier fops_c99.fops, fops_c99.handler, switch_c99.entry;
+identifier fops_c99.fops, switch_c99.plain, switch_c99.entry;
 @@
 struct file_operations fops = { ...,
-- .ioctl = handler,
+- .ioctl = plain,
 + .unlocked_ioctl = entry,
   ... };
 
 @ switch_c99_compat depends on patch @
-identifier fops_c99.fops, fops_c99.handler, switch_c99.centry;
+identifier fops_c99.fops, switch_c99.with_compat, switch_c99.entry;
 @@
 struct file_operations fops = { ...,
-- .ioctl = handler,
-+ .unlocked_ioctl = centry,
-+ .compat_ioctl = centry,
+- .ioctl = with_compat,
++ .unlocked_ioctl = entry,
++ .compat_ioctl = entry,
   ... };
 
 @ switch_gnu_entry depends on patch @
-identifier fops_gnu.fops, fops_gnu.handler, switch_gnu.entry;
+identifier fops_gnu.fops, switch_gnu.plain, switch_gnu.entry;
 @@
 struct file_operations fops = { ...,
-- ioctl: handler,
+- ioctl: plain,
 + .unlocked_ioctl = entry,
   ... };
 
 @ switch_gnu_compat depends on patch @
-identifier fops_gnu.fops, fops_gnu.handler, switch_gnu.centry;
+identifier fops_gnu.fops, switch_gnu.with_compat, switch_gnu.entry;
 @@
 struct file_operations fops = { ...,
-- ioctl: handler,
-+ .unlocked_ioctl = centry,
-+ .compat_ioctl = centry,
+- ioctl: with_compat,
++ .unlocked_ioctl = entry,
++ .compat_ioctl = entry,
   ... };
 
 @ remove_c99_dead depends on patch @
@@ -816,29 +853,42 @@ struct file_operations fops = { ...,
   ... };
 
 @ multi_entry depends on patch && !compat @
-identifier fops_c99.fops, fops_c99.handler, switch_c99.mentry;
+identifier fops_c99.fops, switch_c99.multi, switch_c99.entry;
 @@
 struct file_operations fops = { ...,
 +#ifdef HAVE_UNLOCKED_IOCTL
-+ .unlocked_ioctl = mentry,
++ .unlocked_ioctl = entry,
 +#else
-- .ioctl = handler,
-+ .ioctl = handler,
+- .ioctl = multi,
++ .ioctl = multi,
 +#endif
   ... };
 
 @ multi_entry_compat depends on patch && compat @
-identifier fops_c99.fops, fops_c99.handler, switch_c99.mentry;
+identifier fops_c99.fops, switch_c99.multi, switch_c99.entry;
 @@
 struct file_operations fops = { ...,
 +#ifdef HAVE_UNLOCKED_IOCTL
-+ .unlocked_ioctl = mentry,
-+ .compat_ioctl = mentry,
++ .unlocked_ioctl = entry,
++ .compat_ioctl = entry,
 +#else
-- .ioctl = handler,
-+ .ioctl = handler,
+- .ioctl = multi,
++ .ioctl = multi,
 +#endif
   ... };
+
+// A handler only a dead entry named is dead code too, when it is static.
+@ script:python dead_handler @
+h << definition.h;
+p << definition.p;
+dfn;
+@@
+coccinelle.dfn = ident(h if only_dead_uses(p[0].file, h) else None)
+
+@ remove_dead_handler depends on patch @
+identifier dead_handler.dfn;
+@@
+- static int dfn(...) { ... }
 
 // ------------------------------------------------------- other references
 
