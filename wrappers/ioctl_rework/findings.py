@@ -29,6 +29,9 @@ class Effort(enum.Enum):
 
     AUTO_PUSHDOWN = "auto-pushdown"
     AUTO_WRAPPER = "auto-wrapper"
+    # A NULL or dead .ioctl entry (the fops also sets .unlocked_ioctl):
+    # the rule deletes the entry and converts nothing.
+    AUTO_REMOVE = "auto-remove"
     MANUAL = "manual"
 
 

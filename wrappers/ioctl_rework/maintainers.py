@@ -167,5 +167,5 @@ def directory_subsystem(relpath: str) -> str:
     """A subsystem name from the path alone, for trees without MAINTAINERS
     or files no section covers: the first two directories (drivers/char,
     fs/ext2, sound/core)."""
-    parts = PurePosixPath(relpath).parts[:-1]
+    parts = [p for p in PurePosixPath(relpath).parts[:-1] if p not in ("/", ".", "..")]
     return "/".join(parts[:2]) if parts else "."

@@ -1,0 +1,481 @@
+"""`ioctl-rework audit`: find what is left to convert, and who owns it.
+
+The findings come from the rules, never from Python: legacy-ioctl (with
+its effort) from the conversion rule's report mode, read through
+rules.parse_report(), and the three unlocked-handler problems from the
+audit rules (semantic-patches/unlocked_ioctl_*.cocci).  This module only
+chooses which files the rules see, runs them fast, caches what they said,
+and attaches MAINTAINERS sections.
+
+Speed comes from three things, measured in bench/audit:
+- one text prefilter over the tree instead of one per rule (a file must
+  name `file_operations` and initialise an ioctl member to be worth parsing);
+- the three audit rules run as one spatch program, so each file is parsed
+  once for them;
+- each spatch process takes a batch of files (--file-groups: every file
+  still on its own, but one start-up for many), a few batches at a time.
+"""
+
+import argparse
+import hashlib
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from ioctl_rework import rules, spatch
+from ioctl_rework.cache import Cache, default_directory, make_key
+from ioctl_rework.findings import Effort, Finding, Kind, sort_key
+from ioctl_rework.maintainers import Maintainers, directory_subsystem
+
+AUDIT_RULES = tuple(rules.RULES_DIR / name for name in (
+    "unlocked_ioctl_missing_compat.cocci",
+    "unlocked_ioctl_takes_bkl.cocci",
+    "unlocked_ioctl_returns_enoioctlcmd.cocci",
+))
+FORMATS = ("text", "json", "csv", "markdown", "html", "sarif")
+DEFAULT_TIMEOUT = 120
+CACHE_FORMAT = "audit-1"        # bump when what is stored changes
+
+# The prefilter.  spatch.candidate_files() finds the literal quickly; these
+# then say which rule set a candidate needs.  A rule can only report a
+# file that names file_operations and initialises the member it looks at.
+_ANY_IOCTL_MEMBER = rb"ioctl\s*[=:]"
+_LEGACY_MEMBER = re.compile(rb"(?<!\w)ioctl\s*[=:]")
+_UNLOCKED_MEMBER = re.compile(rb"unlocked_ioctl\s*[=:]")
+_FOPS = b"file_operations"
+
+_AUDIT_LINE = re.compile(
+    r"^(?P<file>.+?):(?P<line>\d+): (?P<fops>\w+): \.unlocked_ioctl = (?P<handler>\w+): "
+    r"(?P<kind>[a-z-]+): (?P<message>.*)$")
+# Entries the conversion rule removes rather than converts (a NULL or dead
+# .ioctl).  rules.parse_report() reads only convert/left-alone lines.
+_REMOVE_LINE = re.compile(
+    r"^(?P<file>.+?):(?P<line>\d+): (?P<fops>\w+): \.ioctl = (?P<handler>\w+): "
+    r"remove \((?P<reason>.*)\)$")
+_EXN = re.compile(r"^EXN: (?P<what>.*) in (?P<file>\S+)$", re.MULTILINE)
+_PARSE_ERROR = re.compile(r'^parse error\s*\n\s*= File "(?P<file>[^"]*)", line (?P<line>\d+)',
+                          re.MULTILINE)
+
+
+class AuditError(Exception):
+    """An audit that cannot start: a missing path, an unreadable tree."""
+
+
+@dataclass(frozen=True)
+class SkippedFile:
+    file: str
+    reason: str
+    # True when spatch parsed only part of the file: findings from the
+    # rest are kept, but some code was not seen.
+    partial: bool = False
+
+
+@dataclass
+class AuditStats:
+    candidates: int = 0
+    cached: int = 0
+    spatch_runs: int = 0
+    seconds: float = 0.0
+
+
+@dataclass
+class AuditResult:
+    findings: list[Finding]
+    skipped: list[SkippedFile]
+    tree: Path | None = None
+    version: str | None = None
+    stats: AuditStats = field(default_factory=AuditStats)
+
+    def count(self, kind: Kind) -> int:
+        return sum(1 for f in self.findings if f.kind is kind)
+
+
+@dataclass(frozen=True)
+class RuleRun:
+    """One spatch program over a set of files, and how to read its output."""
+
+    name: str
+    rule: Path
+    args: tuple[str, ...]
+    member: re.Pattern
+
+
+# ---------------------------------------------------------------- trees
+
+def find_tree(path: Path) -> Path | None:
+    """The kernel tree PATH is in: the nearest directory with MAINTAINERS
+    or a top Makefile that sets VERSION."""
+    path = path.resolve()
+    for directory in [path, *path.parents] if path.is_dir() else path.parents:
+        if (directory / "MAINTAINERS").is_file():
+            return directory
+        try:
+            rules.Target.from_makefile(directory)
+            return directory
+        except rules.TargetError:
+            continue
+    return None
+
+
+def _display_path(file: Path, tree: Path | None) -> str:
+    if tree is not None:
+        try:
+            return file.resolve().relative_to(tree).as_posix()
+        except ValueError:
+            pass
+    return file.as_posix()
+
+
+def _tree_version(tree: Path | None) -> str | None:
+    if tree is None:
+        return None
+    try:
+        return str(rules.Target.from_makefile(tree))
+    except rules.TargetError:
+        return None
+
+
+# ---------------------------------------------------------------- rules
+
+def bundle_rules(paths: tuple[Path, ...]) -> str:
+    """Several rule files as one SmPL program.
+
+    Each file's header (comments and `virtual` lines, everything before its
+    first rule) is dropped and the virtual declarations are put once at
+    the top; a `//` header right after a python script rule would be read
+    as python.  Rule names are distinct across the audit rules by design.
+    """
+    virtuals, bodies = [], []
+    for path in paths:
+        lines = path.read_text().splitlines()
+        first = next((n for n, line in enumerate(lines) if line.startswith("@")), len(lines))
+        for line in lines[:first]:
+            if line.startswith("virtual ") and line not in virtuals:
+                virtuals.append(line)
+        bodies.append("\n".join(lines[first:]))
+    return "\n".join(virtuals) + "\n\n" + "\n\n".join(bodies) + "\n"
+
+
+def _rule_runs(tree: Path | None, workdir: Path) -> list[RuleRun]:
+    bundle = workdir / "audit_rules.cocci"
+    bundle.write_text(bundle_rules(AUDIT_RULES))
+    options = []
+    for path in AUDIT_RULES:
+        options += [o for o in rules.rule_options(path) if o not in options]
+    try:
+        target = rules.Target.from_makefile(tree) if tree else rules.DEFAULT_TARGET
+    except rules.TargetError:
+        target = rules.DEFAULT_TARGET
+    conversion = rules.ConversionOptions(target=target)
+    return [
+        RuleRun("legacy", rules.CONVERSION_RULE,
+                tuple(rules.rule_options(rules.CONVERSION_RULE) + conversion.spatch_args("report")),
+                _LEGACY_MEMBER),
+        RuleRun("unlocked", bundle, tuple(options + ["-D", "report"]), _UNLOCKED_MEMBER),
+    ]
+
+
+# ---------------------------------------------------------------- running
+
+def _batch_results(files: list[Path], stdout: str, stderr: str,
+                   seconds: float) -> list[spatch.SpatchResult]:
+    """Split the output of one --file-groups run into per-file results."""
+    out = {str(f): [] for f in files}
+    for line in stdout.splitlines():
+        name = line.split(":", 1)[0]
+        if name in out:
+            out[name].append(line)
+    failures = {m["file"]: m["what"] for m in _EXN.finditer(stderr)}
+    parse_errors: dict[str, set[int]] = {}
+    for match in _PARSE_ERROR.finditer(stderr):
+        parse_errors.setdefault(match["file"], set()).add(int(match["line"]))
+    share = seconds / max(1, len(files))
+    results = []
+    for file in files:
+        name = str(file)
+        text = "".join(line + "\n" for line in out[name])
+        errors = tuple(sorted(parse_errors.get(name, ())))
+        if name in failures:
+            timeout = "Timeout" in failures[name]
+            outcome = spatch.Outcome.TIMEOUT if timeout else spatch.Outcome.CRASH
+            results.append(spatch.SpatchResult(file, outcome, "", failures[name], share, errors))
+        elif errors and not text:
+            results.append(spatch.SpatchResult(file, spatch.Outcome.PARSE_ERROR, "", "",
+                                               share, errors))
+        else:
+            results.append(spatch.SpatchResult(file, spatch.Outcome.OK, text, "", share, errors))
+    return results
+
+
+def _run_batch(run: RuleRun, files: list[Path], timeout: int,
+               workdir: Path) -> list[spatch.SpatchResult]:
+    """Run RUN on FILES in one spatch process; fall back to one process per
+    file (spatch.run_files) when the batch as a whole fails."""
+    with tempfile.NamedTemporaryFile("w", dir=workdir, suffix=".groups", delete=False) as groups:
+        groups.write("\n\n".join(str(f) for f in files) + "\n")
+    command = [spatch.SPATCH, "--sp-file", str(run.rule), "--very-quiet", "--verbose-parsing",
+               "--timeout", str(timeout), *run.args, "--file-groups", groups.name]
+    start = time.monotonic()
+    try:
+        proc = subprocess.run(command, capture_output=True, cwd=workdir,
+                              timeout=timeout * len(files) + 60)
+    except subprocess.TimeoutExpired:
+        proc = None
+    seconds = time.monotonic() - start
+    if proc is None or proc.returncode != 0:
+        return spatch.run_files(run.rule, files, list(run.args), jobs=1, timeout=timeout,
+                                cwd=workdir)
+    return _batch_results(files, proc.stdout.decode(errors="surrogateescape"),
+                          proc.stderr.decode(errors="replace"), seconds)
+
+
+def run_batched(run: RuleRun, files: list[Path], jobs: int, timeout: int,
+                workdir: Path) -> list[spatch.SpatchResult]:
+    """RUN over FILES, JOBS spatch processes at a time, results in file order."""
+    if not files:
+        return []
+    # Enough batches to keep every job busy to the end, few enough that
+    # start-up (~0.3 s per process) stays small next to parsing.
+    size = max(1, min(40, -(-len(files) // (max(1, jobs) * 4))))
+    batches = [files[i:i + size] for i in range(0, len(files), size)]
+    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        done = pool.map(lambda batch: _run_batch(run, batch, timeout, workdir), batches)
+        return [result for batch in done for result in batch]
+
+
+# ---------------------------------------------------------------- reading
+
+def _legacy_findings(stdout: str) -> list[Finding]:
+    found = []
+    for d in rules.parse_report(stdout):
+        if d.convert:
+            effort = {"pushdown": Effort.AUTO_PUSHDOWN,
+                      "wrapper": Effort.AUTO_WRAPPER}.get(d.strategy, Effort.MANUAL)
+            reason = None if effort is not Effort.MANUAL else f"strategy {d.strategy}"
+        else:
+            effort, reason = Effort.MANUAL, d.reason
+        found.append(Finding(
+            file=d.file, line=d.line, kind=Kind.LEGACY_IOCTL, struct=d.fops, handler=d.handler,
+            uses_inode=d.uses_inode, returns_enoioctlcmd=d.returns_enoioctlcmd,
+            dead_ioctl="dead" in (d.reason or ""), effort=effort.value, reason=reason))
+    for line in stdout.splitlines():
+        match = _REMOVE_LINE.match(line)
+        if match:
+            found.append(Finding(
+                file=match["file"], line=int(match["line"]), kind=Kind.LEGACY_IOCTL,
+                struct=match["fops"], handler=match["handler"],
+                dead_ioctl="dead" in match["reason"], effort=Effort.AUTO_REMOVE.value,
+                reason=match["reason"]))
+    return found
+
+
+def _unlocked_findings(stdout: str) -> list[Finding]:
+    found = []
+    for line in stdout.splitlines():
+        match = _AUDIT_LINE.match(line)
+        if not match:
+            continue
+        kind = Kind(match["kind"])
+        found.append(Finding(
+            file=match["file"], line=int(match["line"]), kind=kind, struct=match["fops"],
+            handler=match["handler"], reason=match["message"],
+            returns_enoioctlcmd=True if kind is Kind.ENOIOCTLCMD_UNLOCKED else None))
+    return found
+
+
+_READERS = {"legacy": _legacy_findings, "unlocked": _unlocked_findings}
+
+
+def _first_per_handler(findings: list[Finding]) -> list[Finding]:
+    """One finding per (file, kind, fops, handler): the first line.  The
+    BKL and -ENOIOCTLCMD rules report every site; the handler is the unit
+    a maintainer fixes and a trend counts."""
+    first: dict[tuple, Finding] = {}
+    for finding in sorted(findings, key=sort_key):
+        first.setdefault((finding.file, finding.kind, finding.struct, finding.handler), finding)
+    return sorted(first.values(), key=sort_key)
+
+
+# ---------------------------------------------------------------- the audit
+
+@dataclass(frozen=True)
+class _Candidate:
+    path: Path
+    digest: str
+    runs: tuple[str, ...]
+
+
+def _candidates(paths: list[Path], runs: list[RuleRun]) -> list[_Candidate]:
+    found = []
+    for path in spatch.candidate_files(paths, _ANY_IOCTL_MEMBER):
+        try:
+            data = path.read_bytes()
+        except OSError:
+            continue
+        if _FOPS not in data:
+            continue
+        wanted = tuple(run.name for run in runs if run.member.search(data))
+        if wanted:
+            found.append(_Candidate(path, hashlib.sha256(data).hexdigest(), wanted))
+    return found
+
+
+def _cache_key(run: RuleRun, candidate: _Candidate, digest: str) -> str:
+    return make_key(CACHE_FORMAT, digest, spatch.version(), run.name, *run.args,
+                    str(candidate.path), candidate.digest)
+
+
+_CACHEABLE = (spatch.Outcome.OK, spatch.Outcome.PARSE_ERROR)
+
+
+def _attach_maintainers(findings: list[Finding], maintainers: Maintainers | None) -> list[Finding]:
+    attached = []
+    for finding in findings:
+        sections = maintainers.lookup(finding.file) if maintainers else []
+        if sections:
+            attached.append(replace(finding, subsystem=sections[0].title,
+                                    maintainers=sections[0].contacts))
+        else:
+            attached.append(replace(finding, subsystem=directory_subsystem(finding.file)))
+    return attached
+
+
+def audit(paths: list[Path], jobs: int = 2, timeout: int = DEFAULT_TIMEOUT,
+          cache: Cache | None = None) -> AuditResult:
+    """Audit PATHS (files or directories of one tree)."""
+    paths = [Path(p) for p in paths]
+    for path in paths:
+        if not path.exists():
+            raise AuditError(f"{path}: no such file or directory")
+    start = time.monotonic()
+    cache = cache if cache is not None else Cache(default_directory(), "audit")
+    tree = find_tree(paths[0]) if paths else None
+    stats = AuditStats()
+    digest = rules.rules_digest()
+    with tempfile.TemporaryDirectory(prefix="ioctl-rework-audit-") as tmp:
+        workdir = Path(tmp)
+        runs = _rule_runs(tree, workdir)
+        candidates = _candidates(paths, runs)
+        stats.candidates = len(candidates)
+        results: dict[tuple[str, Path], spatch.SpatchResult] = {}
+        for run in runs:
+            todo = []
+            for candidate in (c for c in candidates if run.name in c.runs):
+                stored = cache.get_json(_cache_key(run, candidate, digest))
+                if stored is None:
+                    todo.append(candidate)
+                    continue
+                stats.cached += 1
+                results[run.name, candidate.path] = spatch.SpatchResult(
+                    candidate.path, spatch.Outcome(stored["outcome"]), stored["stdout"], "",
+                    0.0, tuple(stored["parse_errors"]))
+            absolute = [c.path.resolve() for c in todo]
+            stats.spatch_runs += len(todo)
+            for candidate, result in zip(todo, run_batched(run, absolute, jobs, timeout, workdir)):
+                # Results name the absolute path spatch was given; put the
+                # caller's spelling back before anything is stored.
+                result = replace(result, file=candidate.path,
+                                 stdout=result.stdout.replace(str(result.file) + ":",
+                                                              str(candidate.path) + ":"))
+                results[run.name, candidate.path] = result
+                if result.outcome in _CACHEABLE:
+                    cache.put_json(_cache_key(run, candidate, digest), {
+                        "outcome": result.outcome.value, "stdout": result.stdout,
+                        "parse_errors": list(result.parse_errors)})
+    findings, skipped = [], []
+    for (name, path), result in sorted(results.items(), key=lambda item: str(item[0][1])):
+        shown = _display_path(path, tree)
+        if result.outcome is not spatch.Outcome.OK:
+            skipped.append(SkippedFile(shown, result.reason))
+            continue
+        if result.parse_errors:
+            skipped.append(SkippedFile(shown, result.reason, partial=True))
+        for finding in _READERS[name](result.stdout):
+            findings.append(replace(finding, file=_display_path(Path(finding.file), tree)))
+    findings = _attach_maintainers(_first_per_handler(findings),
+                                   Maintainers.load(tree) if tree else None)
+    skipped = sorted(set(skipped), key=lambda s: (s.file, s.reason))
+    stats.seconds = time.monotonic() - start
+    return AuditResult(findings, skipped, tree, _tree_version(tree), stats)
+
+
+def audit_trees(paths: list[Path], jobs: int = 2, timeout: int = DEFAULT_TIMEOUT,
+                cache: Cache | None = None) -> list[AuditResult]:
+    """One audit per kernel tree among PATHS, oldest version first.  Paths
+    inside the same tree (or in no tree) are audited together."""
+    groups: dict[Path | None, list[Path]] = {}
+    for path in paths:
+        if not Path(path).exists():
+            raise AuditError(f"{path}: no such file or directory")
+        groups.setdefault(find_tree(Path(path)), []).append(Path(path))
+    results = [audit(group, jobs, timeout, cache) for group in groups.values()]
+
+    def version_key(result: AuditResult):
+        if result.version is None:
+            return (1, ())
+        return (0, rules.Target.parse(result.version).version)
+    return sorted(results, key=version_key)
+
+
+# ---------------------------------------------------------------- command line
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.description = (
+        "List file_operations that still use .ioctl (with the effort the conversion "
+        "rule expects), and unlocked handlers that lack .compat_ioctl, take the BKL "
+        "or return -ENOIOCTLCMD, with their MAINTAINERS section. Several kernel "
+        "trees give a trend across versions.")
+    parser.epilog = (
+        "examples:\n"
+        "  ioctl-rework audit drivers/char\n"
+        "  ioctl-rework audit --format sarif -o audit.sarif /work/trees/linux-6.1\n"
+        "  ioctl-rework audit --format html -o trend.html /work/trees/linux-2.6.9 "
+        "/work/trees/linux-6.1\n\n"
+        "exit status: 0 when the audit ran (whatever it found; use `check` to gate),\n"
+        "2 on a usage or input error.")
+    parser.add_argument("paths", nargs="+", type=Path, metavar="PATH",
+                        help="files or directories; several kernel trees give a trend")
+    parser.add_argument("--format", choices=FORMATS, default="text")
+    parser.add_argument("-o", "--output", type=Path, metavar="FILE",
+                        help="write the report here (atomically) instead of stdout")
+    parser.add_argument("-j", "--jobs", type=int, default=2, metavar="N",
+                        help="spatch processes at a time (default: 2)")
+    parser.add_argument("--timeout", type=int, default=DEFAULT_TIMEOUT, metavar="SECONDS",
+                        help="per-file spatch time limit (default: %(default)s)")
+    parser.add_argument("--no-cache", action="store_true",
+                        help="neither read nor write $XDG_CACHE_HOME/ioctl-rework")
+
+
+def main(args: argparse.Namespace) -> int:
+    from ioctl_rework import formats
+
+    if args.jobs < 1 or args.timeout < 1:
+        print("ioctl-rework audit: --jobs and --timeout must be at least 1", file=sys.stderr)
+        return 2
+    cache = Cache(None if args.no_cache else default_directory(), "audit")
+    try:
+        results = audit_trees(args.paths, args.jobs, args.timeout, cache)
+    except (AuditError, spatch.SpatchMissing) as err:
+        print(f"ioctl-rework audit: error: {err}", file=sys.stderr)
+        return 2
+    for result in results:
+        where = str(result.tree or ", ".join(map(str, args.paths)))
+        print(f"ioctl-rework audit: {where}: {len(result.findings)} findings, "
+              f"{result.stats.candidates} candidate files ({result.stats.cached} cached), "
+              f"{sum(not s.partial for s in result.skipped)} skipped, "
+              f"{result.stats.seconds:.1f} s", file=sys.stderr)
+        for skipped in result.skipped:
+            label = "partly parsed" if skipped.partial else "skipped"
+            print(f"ioctl-rework audit: {label}: {skipped.file}: {skipped.reason}",
+                  file=sys.stderr)
+    try:
+        formats.write(results, args.format, args.output)
+    except formats.OutputError as err:
+        print(f"ioctl-rework audit: error: {err}", file=sys.stderr)
+        return 2
+    return 0
