@@ -16,7 +16,7 @@
 #include <fixture/fx_buffer.h>
 #include "fixture_observer.h"
 
-static struct fx_buffer_stats fx_buffer_stats;
+static struct fx_buffer_last fx_buffer_last;
 
 static u32 fx_buffer_reverse(u8 *data, u32 len)
 {
@@ -41,9 +41,9 @@ static int fx_buffer_ioctl(struct inode *inode, struct file *file,
 	switch (cmd) {
 	case FX_BUFFER_XFER:
 		break;
-	case FX_BUFFER_GET_STATS:
-		ret = copy_to_user(argp, &fx_buffer_stats,
-				   sizeof(fx_buffer_stats)) ? -EFAULT : 0;
+	case FX_BUFFER_GET_LAST:
+		ret = copy_to_user(argp, &fx_buffer_last,
+				   sizeof(fx_buffer_last)) ? -EFAULT : 0;
 		goto out;
 	default:
 		ret = -ENOTTY;
@@ -70,8 +70,8 @@ static int fx_buffer_ioctl(struct inode *inode, struct file *file,
 	if (copy_to_user(argp, &xfer, sizeof(xfer)))
 		goto out_free;
 
-	fx_buffer_stats.transfers++;
-	fx_buffer_stats.bytes += xfer.len;
+	fx_buffer_last.len = xfer.len;
+	fx_buffer_last.sum = xfer.sum;
 	ret = 0;
 out_free:
 	kfree(data);

@@ -22,8 +22,6 @@
 
 struct fx_rdev_unit {
 	u32 mode;
-	u32 resets;
-	u32 mode_changes;
 };
 
 static dev_t fx_rdev_devt;
@@ -46,7 +44,6 @@ static int fx_rdev_ioctl(struct inode *inode, struct file *file,
 	switch (cmd) {
 	case FX_RDEV_RESET:
 		rdev->mode = 0;
-		rdev->resets++;
 		return 0;
 	case FX_RDEV_SET_MODE:
 		if (arg > FX_RDEV_MODE_MAX)
@@ -54,7 +51,6 @@ static int fx_rdev_ioctl(struct inode *inode, struct file *file,
 		if (rdev->mode == arg)
 			return 0;
 		rdev->mode = arg;
-		rdev->mode_changes++;
 		return 0;
 	case FX_RDEV_GET_MODE:
 		return put_user(rdev->mode, (u32 __user *)arg);
@@ -62,8 +58,7 @@ static int fx_rdev_ioctl(struct inode *inode, struct file *file,
 		memset(&info, 0, sizeof(info));
 		info.unit = unit;
 		info.mode = rdev->mode;
-		info.resets = rdev->resets;
-		info.mode_changes = rdev->mode_changes;
+		info.modes = FX_RDEV_MODE_MAX + 1;
 		if (copy_to_user((void __user *)arg, &info, sizeof(info)))
 			return -EFAULT;
 		return 0;
