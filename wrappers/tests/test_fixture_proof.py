@@ -1,0 +1,140 @@
+"""Tests for the transcript comparison (ioctl_rework.fixture.proof).
+
+The transcripts in test_data/fixture/ have the shape the fixture kernel's
+/init and test programs print: ttyS1 output split by `# fixture-run:`
+markers, and the kernel console.
+"""
+
+import unittest
+from pathlib import Path
+
+from ioctl_rework.fixture import proof
+
+DATA = Path(__file__).resolve().parent / "test_data" / "fixture"
+
+
+def transcript(output: str, console: str = "converted-console.log") -> proof.Transcript:
+    return proof.parse_transcript((DATA / output).read_text(), (DATA / console).read_text())
+
+
+LEGACY = transcript("legacy-output.txt", "legacy-console.log")
+COMPAT = proof.Expectation(compat=True)
+
+
+class ParseTest(unittest.TestCase):
+    def test_observations_of_both_programs(self):
+        native = LEGACY.observations(proof.PROGRAM_64)
+        self.assertEqual(len(native), 4)
+        seen = native[("fx_minor", "FX_GET", "valid")]
+        self.assertEqual((seen.ret, seen.errno, seen.bkl, seen.mutex, seen.ino, seen.minor,
+                          seen.out), (0, "0", True, False, "12", "3", "2a000000"))
+        self.assertEqual(LEGACY.runs[proof.PROGRAM_32].exit_status, 0)
+
+    def test_unknown_cmd_lines(self):
+        self.assertEqual(len(LEGACY.unknown_cmds), 3)
+        first = LEGACY.unknown_cmds[0]
+        self.assertEqual((first.comm, first.cmd, first.path),
+                         ("ioctl-test-32", 0x80047801, "/dev/fx_minor"))
+
+    def test_bkl_warning_lines(self):
+        broken = transcript("converted-output.txt", "dropped-unlock-console.log")
+        self.assertEqual(len(broken.bkl_warnings), 1)
+        self.assertTrue(broken.bkl_warnings[0].startswith("fx_minor_ioctl returned"))
+
+    def test_no_marker_is_an_error(self):
+        with self.assertRaises(proof.TranscriptError):
+            proof.parse_transcript("KTAP version 1\n1..0\n", "")
+
+    def test_result_line_format(self):
+        line = ("result: fx_buf FX_SETBUF short: ret=-1 errno=EFAULT bkl=0 mutex=1 "
+                "ino=- minor=- out=-")
+        seen = proof.parse_observation(line, proof.ktap.Status.OK)
+        self.assertEqual((seen.device, seen.case, seen.errno, seen.mutex, seen.ino),
+                         ("fx_buf", "short", "EFAULT", True, "-"))
+        self.assertIsNone(proof.parse_observation("result: garbage", proof.ktap.Status.OK))
+
+
+class LegacyTest(unittest.TestCase):
+    def test_legacy_transcript_holds(self):
+        self.assertEqual(proof.check_legacy(LEGACY), [])
+
+    def test_unlogged_einval_is_caught(self):
+        quiet = transcript("legacy-output.txt", "converted-console.log")
+        failures = proof.check_legacy(quiet)
+        self.assertEqual({f.key for f in failures},
+                         {"fx_minor FX_GET valid", "fx_minor FX_GET badptr",
+                          "fx_minor unknown unknown"})
+        self.assertTrue(all("Unknown cmd" in f.message for f in failures))
+
+    def test_unconverted_32bit_keys(self):
+        self.assertEqual({k[0] for k in proof.unconverted_32bit(LEGACY)}, {"fx_minor"})
+
+
+class CompareTest(unittest.TestCase):
+    def test_compat_conversion_holds(self):
+        self.assertEqual(proof.compare(LEGACY, transcript("converted-output.txt"), COMPAT), [])
+
+    def test_without_compat_32bit_must_stay_einval(self):
+        failures = proof.compare(LEGACY, transcript("converted-output.txt"), proof.Expectation())
+        self.assertEqual({(f.what, f.key) for f in failures},
+                         {("32-bit", "fx_minor FX_GET valid"), ("32-bit", "fx_minor FX_GET badptr"),
+                          ("32-bit", "fx_minor unknown unknown")})
+
+    def test_lost_bkl_is_named(self):
+        failures = proof.compare(LEGACY, transcript("lost-bkl-output.txt"), COMPAT)
+        self.assertEqual([(f.what, f.key) for f in failures],
+                         [("64-bit", "fx_minor FX_GET badptr")])
+        self.assertIn("lost the BKL", failures[0].message)
+
+    def test_wrong_inode_is_named(self):
+        failures = proof.compare(LEGACY, transcript("wrong-inode-output.txt"), COMPAT)
+        self.assertEqual([str(f) for f in failures],
+                         ["64-bit: fx_minor FX_GET valid: ino 12 -> 2",
+                          "64-bit: fx_minor FX_GET valid: minor 3 -> 0"])
+
+    def test_bkl_left_held_is_named(self):
+        broken = transcript("converted-output.txt", "dropped-unlock-console.log")
+        failures = proof.compare(LEGACY, broken, COMPAT)
+        self.assertEqual([(f.what, f.key) for f in failures], [("kernel log", "fx_minor_ioctl")])
+
+    def test_mutex_mode_wants_a_mutex_where_the_bkl_was(self):
+        mutex = transcript("mutex-output.txt")
+        self.assertEqual(proof.compare(LEGACY, mutex, proof.Expectation(mutex=True, compat=True)),
+                         [])
+        failures = proof.compare(LEGACY, mutex, COMPAT)
+        self.assertTrue(failures)
+        self.assertTrue(all("lost the BKL" in f.message for f in failures))
+
+    def test_enoioctlcmd_becomes_einval(self):
+        before = proof.parse_observation(
+            "result: d c x: ret=-1 errno=ENOIOCTLCMD bkl=1 mutex=0 ino=1 minor=- out=-",
+            proof.ktap.Status.OK)
+        after = proof.parse_observation(
+            "result: d c x: ret=-1 errno=EINVAL bkl=1 mutex=0 ino=1 minor=- out=-",
+            proof.ktap.Status.OK)
+        self.assertEqual(proof._same_result(before, after, proof.Expectation()), [])
+        self.assertEqual(proof._same_result(after, before, proof.Expectation()),
+                         ["errno EINVAL -> ENOIOCTLCMD"])
+
+    def test_truncated_run_fails(self):
+        failures = proof.compare(LEGACY, transcript("truncated-output.txt"), COMPAT)
+        messages = [str(f) for f in failures]
+        self.assertIn("run: ioctl-test-32: did not finish (no exit status)", messages)
+        self.assertIn("32-bit: fx_compat FX_SET valid: no result after conversion", messages)
+
+
+class SparseTest(unittest.TestCase):
+    def test_context_imbalance_and_nothing_else(self):
+        failures = proof.compare_sparse((DATA / "sparse-legacy.txt").read_text(),
+                                        (DATA / "sparse-imbalance.txt").read_text())
+        self.assertEqual([(f.key, f.message[:17]) for f in failures],
+                         [("fx_minor.c", "context imbalance")])
+
+    def test_new_warning(self):
+        failures = proof.compare_sparse("", (DATA / "sparse-legacy.txt").read_text())
+        self.assertEqual(len(failures), 1)
+        self.assertTrue(failures[0].message.startswith("new warning: incorrect type"))
+
+
+if __name__ == "__main__":
+    unittest.main()
