@@ -20,6 +20,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ioctl_rework import __version__, hook, patch_parser, rules, spatch
+from ioctl_rework.audit import audit
+from ioctl_rework.cache import Cache
+from ioctl_rework.findings import Effort, Kind
 from ioctl_rework.patch_parser import FinalFile, MalformedPatch
 
 SIGNATURE_RULE = rules.RULES_DIR / "ioctl_signature_mismatch.cocci"
@@ -63,6 +66,7 @@ class Problem:
     struct: str = ""
     handler: str = ""
     conversion: str = ""                # for LEGACY_IOCTL: the diff the conversion rule makes
+    note: str = ""                      # why there is no conversion, or what it cannot do
 
 
 @dataclass(frozen=True)
@@ -79,6 +83,7 @@ class CheckResult:
     lines_checked: int = 0
     files_checked: list[str] = field(default_factory=list)
     fix_diff: str | None = None
+    notes: list[str] = field(default_factory=list)
 
     def count(self, level: Level) -> int:
         return sum(1 for p in self.problems if p.level is level)
@@ -325,38 +330,43 @@ class _Raw:
     line: int
     struct: str
     handler: str
+    note: str = ""
 
 
-def _audit_messages():
-    from ioctl_rework.findings import Kind
-    return {
-        Kind.LEGACY_IOCTL: (Level.ERROR, "{struct} sets the legacy .ioctl ({handler}), "
-                            "which runs under the BKL and was removed in 2.6.36; "
-                            "use .unlocked_ioctl and .compat_ioctl"),
-        Kind.MISSING_COMPAT: (Level.WARNING, "{struct} sets .unlocked_ioctl ({handler}) "
-                              "without .compat_ioctl; 32-bit processes cannot use it"),
-        Kind.BKL_IN_UNLOCKED: (Level.WARNING, "{handler}, the .unlocked_ioctl of {struct}, "
-                               "takes lock_kernel(); push the lock down to what needs it "
-                               "or use a driver lock"),
-        Kind.ENOIOCTLCMD_UNLOCKED: (Level.WARNING, "{handler}, the .unlocked_ioctl of "
-                                    "{struct}, returns -ENOIOCTLCMD, which userspace sees "
-                                    "as EINVAL or ENOTTY; return -ENOTTY"),
-    }
+# The audit's kinds, as check reports them.
+AUDIT_MESSAGES = {
+    Kind.LEGACY_IOCTL: (Level.ERROR, "{struct} sets the legacy .ioctl ({handler}), "
+                        "which runs under the BKL and was removed in 2.6.36; "
+                        "use .unlocked_ioctl and .compat_ioctl"),
+    Kind.MISSING_COMPAT: (Level.WARNING, "{struct} sets .unlocked_ioctl ({handler}) "
+                          "without .compat_ioctl; 32-bit processes cannot use it"),
+    Kind.BKL_IN_UNLOCKED: (Level.WARNING, "{handler}, the .unlocked_ioctl of {struct}, "
+                           "takes lock_kernel(); push the lock down to what needs it "
+                           "or use a driver lock"),
+    Kind.ENOIOCTLCMD_UNLOCKED: (Level.WARNING, "{handler}, the .unlocked_ioctl of "
+                                "{struct}, returns -ENOIOCTLCMD, which userspace sees "
+                                "as EINVAL or ENOTTY; return -ENOTTY"),
+}
 
 
-def _run_audit(paths: list[Path], jobs: int) -> tuple[list[_Raw], list[Skipped]]:
-    from ioctl_rework.audit import audit
-    result = audit(paths, jobs)
-    messages = _audit_messages()
+def _run_audit(paths: list[Path], jobs: int, timeout: int
+               ) -> tuple[list[_Raw], list[Skipped]]:
+    # No cache: the files live in a temporary directory, never seen again.
+    result = audit(paths, jobs, timeout, cache=Cache(None))
     raws = []
     for finding in result.findings:
-        level, template = messages[finding.kind]
+        level, template = AUDIT_MESSAGES[finding.kind]
         message = template.format(struct=finding.struct or "a file_operations",
                                   handler=finding.handler)
         if finding.dead_ioctl:
             message += " (.unlocked_ioctl is set too, so .ioctl is dead code)"
+        note = ""
+        if finding.effort == Effort.MANUAL.value:
+            note = f"the conversion rule leaves it alone: {finding.reason}; convert it by hand"
+        elif finding.effort == Effort.AUTO_REMOVE.value:
+            note = f"the conversion rule deletes the entry: {finding.reason}"
         raws.append(_Raw(finding.kind.name, level, message, finding.file, finding.line,
-                         finding.struct, finding.handler))
+                         finding.struct, finding.handler, note))
     skipped = [Skipped(str(s.file), s.reason) for s in result.skipped]
     return raws, skipped
 
@@ -422,20 +432,29 @@ def _conversion_target(request: CheckRequest, patch: _Patch) -> rules.Target:
     return rules.DEFAULT_TARGET
 
 
+@dataclass(frozen=True)
+class _Conversion:
+    diff: str                           # with a/ b/ names; "" when nothing changes
+    failure: str = ""                   # why the rule could not run on the file
+
+
 def _conversions(root: Path, paths: list[str], options: rules.ConversionOptions,
-                 jobs: int, timeout: int) -> dict[str, str]:
-    """The conversion rule's diff of each of PATHS, with a/ b/ names."""
+                 jobs: int, timeout: int) -> dict[str, _Conversion]:
+    """The conversion rule's patch-mode result for each of PATHS (relative to ROOT)."""
     if not paths:
         return {}
     results = spatch.run_files(rules.CONVERSION_RULE, [Path(p) for p in paths],
                                options.spatch_args("patch"), jobs=jobs, timeout=timeout,
                                cwd=root)
-    diffs = {}
+    found = {}
     for path, result in zip(paths, results):
-        if result.outcome is spatch.Outcome.OK and result.stdout:
-            body = result.stdout.split("\n", 2)
-            diffs[path] = f"--- a/{path}\n+++ b/{path}\n" + (body[2] if len(body) > 2 else "")
-    return diffs
+        if result.outcome is not spatch.Outcome.OK:
+            found[path] = _Conversion("", result.reason)
+            continue
+        # spatch names the temporary files; name the tree's instead.
+        body = result.stdout.split("\n", 2)[2] if result.stdout.count("\n") >= 2 else ""
+        found[path] = _Conversion(f"--- a/{path}\n+++ b/{path}\n{body}" if body else "")
+    return found
 
 
 def run_check(request: CheckRequest) -> CheckResult:
@@ -469,7 +488,7 @@ def _collect(result: CheckResult, request: CheckRequest, patch: _Patch, root: Pa
              finals: dict[str, FinalFile], paths: list[Path]) -> None:
     # The audit and the signature rule share the cores; run both at once.
     with ThreadPoolExecutor(max_workers=2) as pool:
-        audit_run = pool.submit(_run_audit, paths, request.jobs)
+        audit_run = pool.submit(_run_audit, paths, request.jobs, request.timeout)
         signature_run = pool.submit(_run_signature_rule, paths, request.jobs, request.timeout)
         raws, skipped = audit_run.result()
         more, more_skipped = signature_run.result()
@@ -489,31 +508,36 @@ def _collect(result: CheckResult, request: CheckRequest, patch: _Patch, root: Pa
             introduced.append((rel, raw, anchor))
     options = rules.ConversionOptions(target=_conversion_target(request, patch))
     legacy = sorted({rel for rel, raw, _ in introduced if raw.type == "LEGACY_IOCTL"})
-    diffs = {} if request.fix else _conversions(root, legacy, options, request.jobs,
-                                                request.timeout)
+    conversions = {} if request.fix else _conversions(root, legacy, options, request.jobs,
+                                                      request.timeout)
     order = list(finals)
     shown = set()
     for rel, raw, anchor in sorted(introduced, key=lambda t: (order.index(t[0]), t[2].new,
                                                               t[1].type)):
-        conversion = ""
-        if raw.type == "LEGACY_IOCTL" and rel not in shown:
-            conversion = diffs.get(rel, "")
+        diff, note = "", raw.note
+        if rel in conversions and rel not in shown:
+            # One diff per file: it converts every handler in it.
             shown.add(rel)
+            diff = conversions[rel].diff
+            if conversions[rel].failure:
+                note = f"the conversion rule failed on this file: {conversions[rel].failure}"
         problem = Problem(raw.level, raw.type, raw.message, rel, anchor.new,
                           anchor.patch_line, anchor.kind + anchor.text, raw.struct,
-                          raw.handler, conversion)
+                          raw.handler, diff, note)
         if problem not in result.problems:
             result.problems.append(problem)
     if request.fix:
-        result.fix_diff = _fix(root, list(finals), options, request)
+        _fix(result, root, list(finals), options, request)
 
 
-def _fix(root: Path, paths: list[str], options: rules.ConversionOptions,
-         request: CheckRequest) -> str:
+def _fix(result: CheckResult, root: Path, paths: list[str], options: rules.ConversionOptions,
+         request: CheckRequest) -> None:
     # TODO(convert): go through convert.convert() once the convert helper
     # lands, so --fix gets its per-handler records and safety checks.
-    diffs = _conversions(root, paths, options, request.jobs, request.timeout)
-    return "".join(diffs[p] for p in paths if p in diffs)
+    conversions = _conversions(root, paths, options, request.jobs, request.timeout)
+    result.fix_diff = "".join(conversions[p].diff for p in paths)
+    result.notes += [f"--fix: {p} not converted: {conversions[p].failure}"
+                     for p in paths if conversions[p].failure]
 
 
 # Output.
@@ -524,13 +548,16 @@ def format_text(result: CheckResult) -> str:
         out.append(f"{p.level.name}:{p.type}: {p.message}")
         out.append(f"#{p.patch_line}: FILE: {p.file}:{p.line}:")
         out.append(p.text)
+        if p.note:
+            out.append(f"NOTE: {p.note}")
         if p.conversion:
-            out.append("the conversion ioctl_to_unlocked_ioctl.cocci would make:")
+            out.append(f"the conversion {rules.CONVERSION_RULE.name} would make:")
             out.append(p.conversion.rstrip("\n"))
         out.append("")
     for s in result.skipped:
         out.append(f"NOTE: {s.file} not checked: {s.reason}")
-    if result.skipped:
+    out += [f"NOTE: {note}" for note in result.notes]
+    if result.skipped or result.notes:
         out.append("")
     errors, warnings = result.count(Level.ERROR), result.count(Level.WARNING)
     out.append(f"total: {errors} errors, {warnings} warnings, "
@@ -550,7 +577,8 @@ def format_text(result: CheckResult) -> str:
 def _problem_dict(p: Problem) -> dict:
     return {"level": p.level.value, "type": p.type, "message": p.message, "file": p.file,
             "line": p.line, "patch_line": p.patch_line, "text": p.text,
-            "struct": p.struct, "handler": p.handler, "conversion": p.conversion or None}
+            "struct": p.struct, "handler": p.handler, "conversion": p.conversion or None,
+            "note": p.note or None}
 
 
 def format_json(result: CheckResult) -> str:
@@ -563,6 +591,7 @@ def format_json(result: CheckResult) -> str:
                   "warnings": result.count(Level.WARNING),
                   "lines_checked": result.lines_checked},
         "fix": result.fix_diff,
+        "notes": result.notes,
     }
     return json.dumps(doc, indent=2) + "\n"
 
