@@ -16,7 +16,7 @@ BUILD ?= $(CURDIR)/build
 # Debian packages every stage needs; one list so a new machine gets all of it.
 DEBIAN_PACKAGES := coccinelle sparse gcc gcc-multilib make python3 \
 	linux-source-6.1 qemu-system-x86 busybox-static cpio flex bison bc \
-	libelf-dev libssl-dev xz-utils ccache git python3-matplotlib \
+	libelf-dev libssl-dev xz-utils ccache git patch python3-matplotlib \
 	chromium
 
 # Each suite prints TAP ("ok N - ..." / "not ok N - ...") on stdout.
@@ -53,6 +53,19 @@ demo: deps
 cocci: deps
 	@spatch --sp-file $(COCCI) -D $(MODE) --very-quiet --no-includes --include-headers \
 		--linux-spacing $(SPFLAGS) --dir $(DIR)
+
+# The fixture kernel (kernel-fixtures/): build it, boot it, or run the proof.
+# FIXTURE_CACHE keeps the unpacked source, objects and boots between runs.
+FIXTURE_CACHE ?= $(BUILD)/fixture
+VARIANT ?= legacy
+export IOCTL_REWORK_FIXTURE_CACHE = $(abspath $(FIXTURE_CACHE))
+.PHONY: fixture-build fixture-boot fixture-test
+fixture-build: deps
+	@wrappers/ioctl-rework fixture build --variant $(VARIANT)
+fixture-boot: deps
+	@wrappers/ioctl-rework fixture boot --variant $(VARIANT)
+fixture-test:
+	@$(MAKE) --no-print-directory test TEST_SUITES=kernel-fixtures/run-proof
 
 clean:
 	rm -rf $(BUILD)
