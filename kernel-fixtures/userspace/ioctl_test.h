@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
+
 /* Never mapped: low memory below mmap_min_addr, for both ABIs. */
 #define FX_BAD_ADDRESS		16UL
 
@@ -52,7 +54,7 @@ struct fx_suite {
 
 #define FX_SUITE(name, table, compat) \
 	const struct fx_suite name = { \
-		#name, table, sizeof(table) / sizeof(table[0]), compat \
+		#name, table, ARRAY_SIZE(table), compat \
 	}
 
 /* The constructors below are all a suite table needs. */
@@ -74,7 +76,7 @@ struct fx_suite {
 	{ dev, "UNKNOWN", "unknown", cmd, FX_ARG_NONE, .err = e }
 
 /* A constant of any type, for .in and .expect. */
-#define FX_LIT(type, ...)	(&(const type){ __VA_ARGS__ })
+#define FX_LIT(type, ...)	(&(const type) { __VA_ARGS__ })
 
 extern const struct fx_suite fx_minor, fx_rdev, fx_private, fx_regs;
 extern const struct fx_suite fx_buffer, fx_twin, fx_compat, fx_gnu;

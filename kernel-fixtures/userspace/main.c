@@ -11,7 +11,7 @@
 
 #include "ioctl_test.h"
 #include "ktap.h"
-#include "observer.h"
+#include "observation.h"
 #include "run_case.h"
 
 static const struct fx_suite *const suites[] = {
@@ -20,7 +20,7 @@ static const struct fx_suite *const suites[] = {
 	&fx_bkl, &fx_split, &fx_claim,
 };
 
-#define NR_SUITES	(sizeof(suites) / sizeof(suites[0]))
+#define NR_SUITES	ARRAY_SIZE(suites)
 
 static void list_cases(void)
 {

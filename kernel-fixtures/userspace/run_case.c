@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "ktap.h"
-#include "observer.h"
+#include "observation.h"
 #include "run_case.h"
 
 #define FX_BUF_SIZE	256
@@ -25,7 +25,10 @@ struct outcome {
 	bool observed;			/* the observer answered */
 	struct fixture_observation seen;
 	struct stat st;			/* of the device node opened */
-	unsigned char buf[FX_BUF_SIZE] __attribute__((aligned(16)));
+	union {				/* aligned for any uapi struct */
+		unsigned char buf[FX_BUF_SIZE];
+		uint64_t align;
+	};
 };
 
 /* FNV-1a: a short, stable digest of what a call returned. */

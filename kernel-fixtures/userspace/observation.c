@@ -7,7 +7,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 
-#include "observer.h"
+#include "observation.h"
 
 int observer_open(void)
 {

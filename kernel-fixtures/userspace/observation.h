@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Userspace side of /dev/fixture_observer. */
-#ifndef OBSERVER_H
-#define OBSERVER_H
+/* The test programs' side of the fixture observer device. */
+#ifndef OBSERVATION_H
+#define OBSERVATION_H
 
 #include <fixture/observer.h>
 
@@ -9,4 +9,4 @@ int observer_open(void);
 int observer_reset(int fd);
 int observer_read(int fd, struct fixture_observation *seen);
 
-#endif /* OBSERVER_H */
+#endif /* OBSERVATION_H */
