@@ -218,7 +218,7 @@ def _run_batch(run: RuleRun, files: list[Path], timeout: int,
     file (spatch.run_files) when the batch as a whole fails."""
     with tempfile.NamedTemporaryFile("w", dir=workdir, suffix=".groups", delete=False) as groups:
         groups.write("\n\n".join(str(f) for f in files) + "\n")
-    command = [spatch.SPATCH, "--sp-file", str(run.rule), "--very-quiet", "--verbose-parsing",
+    command = [spatch.SPATCH, "--sp-file", str(run.rule), "--quiet", "--verbose-parsing",
                "--timeout", str(timeout), *run.args, "--file-groups", groups.name]
     start = time.monotonic()
     try:
