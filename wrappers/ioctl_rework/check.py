@@ -297,12 +297,11 @@ def _start_line(lines: list[str], line: int) -> int:
     return line
 
 
-def definition_spans(text: str, name: str) -> list[range]:
-    """Line ranges of NAME's initializer (`NAME = {...}`) and function definition."""
-    if not name:
-        return []
-    code = _code_only(text)
-    lines = code.split("\n")
+def _line_of(code: str, offset: int) -> int:
+    return code.count("\n", 0, offset) + 1
+
+
+def _definitions(code: str, lines: list[str], name: str) -> list[range]:
     spans = []
     for match in re.finditer(rf"\b{re.escape(name)}\b(\s*\[[^\]]*\])?\s*(=\s*\{{|\()", code):
         if match.group(2) == "(":
@@ -313,9 +312,47 @@ def definition_spans(text: str, name: str) -> list[range]:
             end = _closing(code, close + body.end())
         else:
             end = _closing(code, match.end() - 1)
-        first = code.count("\n", 0, match.start()) + 1
-        spans.append(range(_start_line(lines, first), code.count("\n", 0, end) + 2))
+        spans.append(range(_start_line(lines, _line_of(code, match.start())),
+                           _line_of(code, end) + 1))
     return spans
+
+
+def definition_spans(text: str, name: str) -> list[range]:
+    """Line ranges of NAME's initializer (`NAME = {...}`) and function definition."""
+    if not name:
+        return []
+    code = _code_only(text)
+    return _definitions(code, code.split("\n"), name)
+
+
+_IOCTL_MEMBER = re.compile(r"(?<!\w)(?:unlocked_|compat_)?ioctl\s*[=:]\s*&?\s*(\w+)")
+_IOCTL_WORDS = re.compile(r"ioctl|lock_kernel|ENOIOCTLCMD")
+
+
+def touches_ioctl_code(text: str, added: dict[int, patch_parser.Line]) -> bool:
+    """Whether an added line can be part of a finding: it names an ioctl,
+    the BKL or -ENOIOCTLCMD, or it lies in an initializer that sets an
+    ioctl member or in a function such a member names.  Every finding is
+    anchored at one of these, so a file where none is added needs no spatch.
+    """
+    if any(_IOCTL_WORDS.search(line.text) for line in added.values()):
+        return True
+    code = _code_only(text)
+    lines = code.split("\n")
+    spans = []
+    for member in _IOCTL_MEMBER.finditer(code):
+        depth = 0
+        for i in range(member.start() - 1, -1, -1):
+            if code[i] == "}":
+                depth += 1
+            elif code[i] == "{":
+                if depth == 0:
+                    spans.append(range(_start_line(lines, _line_of(code, i)),
+                                       _line_of(code, _closing(code, i)) + 1))
+                    break
+                depth -= 1
+        spans += _definitions(code, lines, member.group(1))
+    return any(n in span for span in spans for n in added)
 
 
 # From findings to problems.
@@ -477,8 +514,11 @@ def run_check(request: CheckRequest) -> CheckResult:
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_bytes(patch.post_images[path])
         result.files_checked = list(finals)
-        # A file that never says "ioctl" cannot have a finding: no spatch for it.
-        paths = [root / p for p in finals if b"ioctl" in patch.post_images[p]]
+        # Only files where the patch adds ioctl code are worth a spatch run.
+        paths = [root / p for p, f in finals.items()
+                 if b"ioctl" in patch.post_images[p]
+                 and touches_ioctl_code(patch.post_images[p].decode(errors="surrogateescape"),
+                                        f.added)]
         if paths:
             _collect(result, request, patch, root, finals, paths)
     return result

@@ -11,7 +11,7 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from ioctl_rework import check, hook
+from ioctl_rework import check, hook, patch_parser
 from test_check_repo import GitRepo, fixture
 
 LEGACY = fixture("legacy_driver.c")
@@ -368,6 +368,26 @@ class DefinitionSpansTest(unittest.TestCase):
                 "static int bar(void)\n{\n\treturn foo_ioctl(0, 0, 0);\n}\n")
         self.assertEqual(check.definition_spans(text, "foo_ioctl"), [])
         self.assertEqual(check.definition_spans(text, "bar"), [range(4, 8)])
+
+    def test_which_added_lines_need_spatch(self):
+        def added(*numbers):
+            lines = LEGACY.split("\n")
+            return {n: patch_parser.Line("+", lines[n - 1], None, n, n) for n in numbers}
+        self.assertFalse(check.touches_ioctl_code(LEGACY, added(42, 44)))   # thermo_init
+        self.assertFalse(check.touches_ioctl_code(LEGACY, added(13)))       # a variable
+        self.assertTrue(check.touches_ioctl_code(LEGACY, added(24)))        # in the handler
+        self.assertTrue(check.touches_ioctl_code(LEGACY, added(32)))        # .owner, in the fops
+        self.assertTrue(check.touches_ioctl_code(LEGACY, added(16)))        # names an ioctl
+
+    def test_gnu_initializers_and_bkl_lines_need_spatch(self):
+        text = ("static int h(void)\n{\n\treturn 0;\n}\n\n"
+                "static struct file_operations f = {\n\towner: THIS_MODULE,\n\tioctl: h,\n};\n"
+                "static void other(void)\n{\n\tlock_kernel();\n}\n")
+        line = lambda n: {n: patch_parser.Line("+", text.split("\n")[n - 1], None, n, n)}
+        self.assertTrue(check.touches_ioctl_code(text, line(3)))     # h's body
+        self.assertTrue(check.touches_ioctl_code(text, line(7)))     # owner: in f
+        self.assertTrue(check.touches_ioctl_code(text, line(12)))    # lock_kernel()
+        self.assertFalse(check.touches_ioctl_code(text, line(11)))
 
     def test_return_type_on_its_own_line_belongs_to_the_function(self):
         text = "int x;\n\nstatic long\nfoo_ioctl(struct file *f,\n\t  unsigned int c)\n{\n}\n"

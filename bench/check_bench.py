@@ -1,0 +1,211 @@
+#!/usr/bin/python3
+"""Time `ioctl-rework check` against the plain semantic patch on the same files.
+
+Real legacy drivers are taken from a kernel tree (default: the 2.6.9 tree
+in DEVELOPERS.md) and committed to a scratch git repository, outside this
+one; nothing of them is kept.  Scenarios:
+
+  one-new      a one-file patch adding a legacy driver (an ERROR, with its
+               conversion diff): the worst case for one file
+  one-edit     a one-file patch changing a legacy driver outside its fops
+               and handler (nothing to report): the common case
+  series-new   a 100-commit series adding 100 legacy drivers, checked as
+               one range (every file an ERROR with its conversion)
+  series-edit  a 100-commit series changing 100 legacy drivers elsewhere
+
+"plain" is what a maintainer would run instead: the conversion rule,
+spatch --sp-file ioctl_to_unlocked_ioctl.cocci -D patch, over the same
+files (one file; or --dir over the 100 with --jobs 2, as coccicheck does).
+
+Usage: bench/check_bench.py [--tree DIR] [--files 100] [--repeat 5] [--output bench/check.md]
+"""
+
+import argparse
+import os
+import platform
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "wrappers"))
+
+from ioctl_rework import rules, spatch  # noqa: E402
+
+ENTRY = ROOT / "wrappers" / "ioctl-rework"
+# A file_operations initializer that sets the legacy member (other ops
+# structures have an .ioctl too; check rightly ignores those).
+LEGACY_FOPS = re.compile(rb"struct\s+file_operations\s+\w+\s*=\s*\{[^}]*?(?<!\w)\.?ioctl\s*[=:]")
+GIT_ENV = {**os.environ, "GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": os.devnull,
+           "GIT_AUTHOR_NAME": "bench", "GIT_AUTHOR_EMAIL": "bench@example.org",
+           "GIT_COMMITTER_NAME": "bench", "GIT_COMMITTER_EMAIL": "bench@example.org"}
+
+
+def legacy_drivers(tree: Path, count: int) -> list[Path]:
+    """COUNT legacy drivers spread evenly over the tree's drivers/ (sorted, so
+    the same tree always gives the same files)."""
+    found = sorted(p for p in (tree / "drivers").rglob("*.c")
+                   if LEGACY_FOPS.search(p.read_bytes()))
+    if len(found) < count:
+        sys.exit(f"{tree}: only {len(found)} legacy drivers, {count} wanted")
+    step = len(found) / count
+    return [found[int(i * step)] for i in range(count)]
+
+
+def git(repo: Path, *args: str) -> str:
+    return subprocess.run(["git", *args], cwd=repo, env=GIT_ENV, check=True,
+                          capture_output=True, text=True).stdout
+
+
+def edit_elsewhere(text: bytes) -> bytes:
+    """A change far from the fops and the handler: a line after the includes."""
+    lines = text.split(b"\n")
+    last_include = max((i for i, l in enumerate(lines) if l.startswith(b"#include")), default=0)
+    lines.insert(last_include + 1, b"/* bench: an unrelated change */")
+    return b"\n".join(lines)
+
+
+def build_repo(repo: Path, tree: Path, files: list[Path], mode: str) -> str:
+    """A repository whose last len(FILES) commits add (mode "new") or edit
+    ("edit") one driver each; returns the commit before them."""
+    repo.mkdir()
+    git(repo, "init", "-q", "-b", "main")
+    (repo / "README").write_text("bench\n")
+    if mode == "edit":
+        for f in files:
+            dest = repo / f.relative_to(tree)
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            dest.write_bytes(f.read_bytes())
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "base")
+    base = git(repo, "rev-parse", "HEAD").strip()
+    for f in files:
+        rel = f.relative_to(tree)
+        dest = repo / rel
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        data = f.read_bytes()
+        dest.write_bytes(data if mode == "new" else edit_elsewhere(data))
+        git(repo, "add", str(rel))
+        git(repo, "commit", "-q", "-m", f"{mode} {rel}")
+    return base
+
+
+def timed(command: list[str], cwd: Path) -> tuple[float, subprocess.CompletedProcess]:
+    start = time.monotonic()
+    proc = subprocess.run(command, cwd=cwd, env=GIT_ENV, capture_output=True, text=True,
+                          check=False)
+    return time.monotonic() - start, proc
+
+
+def plain_command(targets: list[str], jobs: int) -> list[str]:
+    command = ["spatch", "--sp-file", str(rules.CONVERSION_RULE), "-D", "patch",
+               "--very-quiet", *rules.rule_options(rules.CONVERSION_RULE)]
+    if len(targets) == 1:
+        return command + targets
+    return command + ["--jobs", str(jobs), "--dir", *targets]
+
+
+def summary(stdout: str) -> str:
+    match = re.search(r"^total: .*$", stdout, re.M)
+    return match.group(0) if match else "(no summary)"
+
+
+def run_scenario(name: str, tree: Path, files: list[Path], mode: str, repeat: int,
+                 jobs: int, work: Path) -> dict:
+    repo = work / name
+    base = build_repo(repo, tree, files, mode)
+    rev = "HEAD" if len(files) == 1 else f"{base}..HEAD"
+    check = [sys.executable, str(ENTRY), "check", "--git", rev, "--jobs", str(jobs)]
+    check_times, out = [], None
+    for _ in range(repeat):
+        seconds, out = timed(check, repo)
+        if out.returncode not in (0, 1):
+            sys.exit(f"{name}: check failed ({out.returncode}): {out.stderr}")
+        check_times.append(seconds)
+    if len(files) == 1:
+        targets = [str(files[0].relative_to(tree))]
+    else:
+        # --dir over a directory holding exactly these files.
+        targets = ["."]
+    plain_times = []
+    for _ in range(repeat):
+        seconds, proc = timed(plain_command(targets, jobs), repo)
+        plain_times.append(seconds)
+    check_median = statistics.median(check_times)
+    plain_median = statistics.median(plain_times)
+    return {"name": name, "files": len(files), "runs": repeat,
+            "check": check_median, "check_min": min(check_times),
+            "check_max": max(check_times), "plain": plain_median,
+            "ratio": check_median / plain_median if plain_median else float("nan"),
+            "result": summary(out.stdout)}
+
+
+def write_report(results: list[dict], tree: Path, output: Path, jobs: int) -> str:
+    lines = [
+        "# check: time per patch, against the plain semantic patch",
+        "",
+        "Generated by `bench/check_bench.py`; do not edit by hand.",
+        "",
+        f"- machine: {platform.machine()}, {os.cpu_count()} cores (shared), "
+        f"Python {platform.python_version()}, spatch {spatch.version()}; load average "
+        f"{os.getloadavg()[0]:.1f} when the report was written",
+        f"- drivers: real legacy drivers from {tree} (not kept), `--jobs {jobs}`",
+        "- check: `ioctl-rework check --git REV_RANGE` on a scratch repository; median of "
+        "the runs (min-max in brackets)",
+        "- plain: `spatch --sp-file semantic-patches/ioctl_to_unlocked_ioctl.cocci -D patch` "
+        "with the rule's options, over the same files (one file, or `--dir` with "
+        f"`--jobs {jobs}` over the 100)",
+        "- budgets: one-file patch <= 1.5 s median; 100-file series <= 30 s",
+        "",
+        "| scenario | files | runs | check (s) | plain (s) | check / plain | check says |",
+        "|---|---:|---:|---:|---:|---:|---|",
+    ]
+    for r in results:
+        lines.append(f"| {r['name']} | {r['files']} | {r['runs']} | {r['check']:.2f} "
+                     f"[{r['check_min']:.2f}-{r['check_max']:.2f}] | {r['plain']:.2f} | "
+                     f"{r['ratio']:.2f} | {r['result']} |")
+    text = "\n".join(lines) + "\n"
+    tmp = output.with_name(output.name + ".tmp")
+    tmp.write_text(text)
+    os.replace(tmp, output)
+    return text
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tree", type=Path, default=Path("/work/trees/linux-2.6.9"))
+    parser.add_argument("--files", type=int, default=100)
+    parser.add_argument("--repeat", type=int, default=5, help="runs of each one-file case")
+    parser.add_argument("--series-repeat", type=int, default=1, help="runs of each series")
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--only", nargs="*", help="scenario names to run")
+    parser.add_argument("--output", type=Path, default=ROOT / "bench" / "check.md")
+    args = parser.parse_args()
+    files = legacy_drivers(args.tree, args.files)
+    # The one-file cases use the driver of median size: neither a toy nor the worst.
+    typical = sorted(files, key=lambda p: p.stat().st_size)[len(files) // 2]
+    scenarios = [("one-new", [typical], "new", args.repeat),
+                 ("one-edit", [typical], "edit", args.repeat),
+                 ("series-new", files, "new", args.series_repeat),
+                 ("series-edit", files, "edit", args.series_repeat)]
+    results = []
+    with tempfile.TemporaryDirectory(prefix="ioctl-rework-bench.") as tmp:
+        for name, chosen, mode, repeat in scenarios:
+            if args.only and name not in args.only:
+                continue
+            print(f"{name}: {len(chosen)} file(s), {repeat} run(s)...", file=sys.stderr,
+                  flush=True)
+            results.append(run_scenario(name, args.tree, chosen, mode, repeat, args.jobs,
+                                        Path(tmp)))
+            print(f"  check {results[-1]['check']:.2f} s, plain {results[-1]['plain']:.2f} s",
+                  file=sys.stderr, flush=True)
+    print(write_report(results, args.tree, args.output, args.jobs), end="")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
