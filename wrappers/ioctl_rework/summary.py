@@ -1,0 +1,199 @@
+"""The record of a convert run: what happened to every handler and file.
+
+`convert --json` writes it, `merge` reads several and writes one, and the
+series writer turns it into patches.  The file diffs travel inside it, so
+a summary alone is enough to rebuild the series of its run.
+"""
+
+import collections
+import enum
+import json
+import re
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+FORMAT = "ioctl-rework-convert/1"
+
+
+class SummaryError(ValueError):
+    """A summary file that cannot be read or does not fit with the others."""
+
+
+class HandlerStatus(enum.Enum):
+    CONVERTED = "converted"
+    SKIPPED = "skipped"      # the rule refused it, and said why
+    FAILED = "failed"        # it was to be converted, but a file could not be
+
+
+class FileStatus(enum.Enum):
+    CONVERTED = "converted"  # rewritten
+    UNCHANGED = "unchanged"  # processed; nothing to change
+    FAILED = "failed"        # spatch timed out, crashed or could not parse; or not written
+    SKIPPED = "skipped"      # not processed (unreadable, a link out of the tree)
+
+
+@dataclass(frozen=True)
+class HandlerRecord:
+    """One `.ioctl = handler` fops entry and what became of it."""
+
+    file: str
+    line: int
+    fops: str
+    handler: str
+    status: HandlerStatus
+    reason: str | None = None
+    strategy: str | None = None
+    uses_inode: bool = False
+    returns_enoioctlcmd: bool = False
+    # Other files rewritten with it: its definition, prototypes, callers.
+    other_files: tuple[str, ...] = ()
+
+    @property
+    def sort_key(self):
+        return (self.file, self.line, self.fops, self.handler)
+
+
+@dataclass(frozen=True)
+class FileRecord:
+    file: str
+    status: FileStatus
+    reason: str | None = None
+    diff: str = ""  # git-style diff of this file; "" when unchanged
+
+
+@dataclass
+class Summary:
+    root: str
+    target: str
+    options: dict
+    spatch_version: str
+    started: float
+    wall_seconds: float = 0.0
+    shard: str | None = None  # "K/N", or None for a whole run
+    handlers: list[HandlerRecord] = field(default_factory=list)
+    files: list[FileRecord] = field(default_factory=list)
+
+    def sort(self) -> None:
+        self.handlers.sort(key=lambda h: h.sort_key)
+        self.files.sort(key=lambda f: f.file)
+
+    @property
+    def changed_files(self) -> list[FileRecord]:
+        return [f for f in self.files if f.diff]
+
+    def totals(self) -> dict:
+        handlers = collections.Counter(h.status.value for h in self.handlers)
+        files = collections.Counter(f.status.value for f in self.files)
+        skipped = collections.Counter(_reason_kind(h.reason) for h in self.handlers
+                                      if h.status is HandlerStatus.SKIPPED)
+        failed = collections.Counter(_reason_kind(h.reason) for h in self.handlers
+                                     if h.status is HandlerStatus.FAILED)
+        strategies = collections.Counter(h.strategy for h in self.handlers
+                                         if h.status is HandlerStatus.CONVERTED)
+        added = removed = 0
+        for record in self.files:
+            a, r = diff_counts(record.diff)
+            added, removed = added + a, removed + r
+        return {
+            "fops": len(self.handlers),
+            "handlers": {s.value: handlers.get(s.value, 0) for s in HandlerStatus},
+            "files": {s.value: files.get(s.value, 0) for s in FileStatus},
+            "strategies": dict(sorted(strategies.items())),
+            "skipped_by_reason": dict(skipped.most_common()),
+            "failed_by_reason": dict(failed.most_common()),
+            "lines_added": added,
+            "lines_removed": removed,
+        }
+
+
+def _reason_kind(reason: str | None) -> str:
+    """A reason without its line numbers, for counting alike ones."""
+    text = reason or "no reason given"
+    text = re.sub(r"\bline \d+(, \d+)*", "line N", text)
+    text = re.sub(r"after \d+ s\b", "after N s", text)
+    return text
+
+
+def diff_counts(diff: str) -> tuple[int, int]:
+    """Lines added and removed by a unified diff."""
+    added = removed = 0
+    for line in diff.split("\n"):
+        if line.startswith("+") and not line.startswith("+++ "):
+            added += 1
+        elif line.startswith("-") and not line.startswith("--- "):
+            removed += 1
+    return added, removed
+
+
+def to_json(summary: Summary) -> dict:
+    def plain(record) -> dict:
+        data = asdict(record)
+        data["status"] = record.status.value
+        if "other_files" in data:
+            data["other_files"] = list(data["other_files"])
+        return data
+
+    return {
+        "format": FORMAT,
+        "root": summary.root,
+        "target": summary.target,
+        "options": summary.options,
+        "spatch_version": summary.spatch_version,
+        "shard": summary.shard,
+        "started": summary.started,
+        "wall_seconds": round(summary.wall_seconds, 3),
+        "totals": summary.totals(),
+        "handlers": [plain(h) for h in summary.handlers],
+        "files": [plain(f) for f in summary.files],
+    }
+
+
+def write(summary: Summary, path: Path) -> None:
+    from ioctl_rework import safe_write
+    # ensure_ascii keeps bytes that are not UTF-8 (surrogate escapes) readable back.
+    text = json.dumps(to_json(summary), indent=1, ensure_ascii=True) + "\n"
+    safe_write.write_atomic(Path(path), text.encode("ascii"))
+
+
+def from_json(data: dict, where: str = "summary") -> Summary:
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise SummaryError(f"{where}: not an ioctl-rework convert summary (format {FORMAT})")
+    try:
+        handlers = [HandlerRecord(**{**h, "status": HandlerStatus(h["status"]),
+                                     "other_files": tuple(h.get("other_files", ()))})
+                    for h in data["handlers"]]
+        files = [FileRecord(**{**f, "status": FileStatus(f["status"])}) for f in data["files"]]
+        return Summary(root=data["root"], target=data["target"], options=data["options"],
+                       spatch_version=data["spatch_version"], started=data["started"],
+                       wall_seconds=data["wall_seconds"], shard=data.get("shard"),
+                       handlers=handlers, files=files)
+    except (KeyError, TypeError, ValueError) as err:
+        raise SummaryError(f"{where}: malformed summary: {err}") from err
+
+
+def load(path: Path) -> Summary:
+    try:
+        data = json.loads(Path(path).read_text(encoding="ascii", errors="strict"))
+    except (OSError, ValueError) as err:
+        raise SummaryError(f"{path}: cannot read: {err}") from err
+    return from_json(data, str(path))
+
+
+def text_report(summary: Summary) -> str:
+    """The few lines a person reads after a run."""
+    totals = summary.totals()
+    h, f = totals["handlers"], totals["files"]
+    lines = [f"{totals['fops']} .ioctl fops entries: {h['converted']} converted, "
+             f"{h['skipped']} skipped, {h['failed']} failed",
+             f"files: {f['converted']} rewritten, {f['unchanged']} unchanged, "
+             f"{f['failed']} failed, {f['skipped']} skipped "
+             f"(+{totals['lines_added']} -{totals['lines_removed']} lines)"]
+    for title, key in (("skipped", "skipped_by_reason"), ("failed", "failed_by_reason")):
+        for reason, count in totals[key].items():
+            lines.append(f"  {title} {count}: {reason}")
+    for record in summary.files:
+        if record.status in (FileStatus.FAILED, FileStatus.SKIPPED):
+            lines.append(f"  file {record.status.value}: {record.file}: {record.reason}")
+    lines.append(f"wall time {summary.wall_seconds:.1f} s")
+    return "\n".join(lines)
+
