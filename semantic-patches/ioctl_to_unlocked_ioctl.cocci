@@ -71,6 +71,8 @@ functions = {}       # file -> set of defined function names
 expr_uses = {}       # (file, handler) -> set of lines where it is an expression
 known_uses = {}      # (file, handler) -> set of lines: calls and fops entries
 decisions = {}       # (file, handler) -> (strategy or None, reason)
+inode_uses = {}      # (file, handler) -> {(line, column)} of the inode parameter
+inode_passed_to = {} # (file, handler, line, column) -> handler it is passed to
 mutex_site = {}      # file -> line of the first converted definition
 has_unlocked = set() # (file, fops) already setting .unlocked_ioctl
 has_compat = set()   # (file, fops) already setting .compat_ioctl
@@ -200,10 +202,17 @@ def decide(file, h):
     decisions[key] = result
     return result
 
+def uses_inode(file, h):
+    for line, column in inode_uses.get((file, h), ()):
+        callee = inode_passed_to.get((file, h, line, column))
+        if callee is None or decide(file, callee)[0] not in ("pushdown", "wrapper"):
+            return True
+    return False
+
 def details(file, h):
     strategy, why = decide(file, h)
     out = [strategy]
-    if has(file, h, "uses_inode"):
+    if uses_inode(file, h):
         out.append("uses inode")
     if has(file, h, "enoioctlcmd"):
         out.append("returns -ENOIOCTLCMD")
@@ -421,11 +430,11 @@ p << has_mutex_h.p;
 headers.add((p[0].file, "mutex.h"))
 
 @ definition @
-identifier h, inode, filp, cmd, arg;
+identifier h, ino, filp, cmd, arg;
 type TC, TA;
 position p;
 @@
-int h@p(struct inode *inode, struct file *filp, TC cmd, TA arg) { ... }
+int h@p(struct inode *ino, struct file *filp, TC cmd, TA arg) { ... }
 
 @ script:python @
 h << definition.h; p << definition.p;
@@ -446,23 +455,23 @@ if (p[0].file, f) not in definitions:
     other_defs.setdefault((p[0].file, f), int(p[0].line))
 
 @ inode_written @
-identifier definition.h, definition.inode;
+identifier definition.h, definition.ino;
 expression E;
 position p;
 @@
 h(...) { <+...
 (
-  inode@p = E
+  ino@p = E
 |
-  &inode@p
+  &ino@p
 |
-  inode@p++
+  ino@p++
 |
-  inode@p--
+  ino@p--
 |
-  ++inode@p
+  ++ino@p
 |
-  --inode@p
+  --ino@p
 )
   ...+> }
 
@@ -472,15 +481,29 @@ h << definition.h; p << inode_written.p;
 fact(p[0].file, h, "inode_written", int(p[0].line))
 
 @ uses_inode @
-identifier definition.h, definition.inode;
+identifier definition.h, definition.ino;
 position p;
 @@
-h(...) { <+... inode@p ...+> }
+h(...) { <+... ino@p ...+> }
 
 @ script:python @
 h << definition.h; p << uses_inode.p;
 @@
-fact(p[0].file, h, "uses_inode", int(p[0].line))
+inode_uses.setdefault((p[0].file, h), set()).add((p[0].line, p[0].column))
+
+// Passing the inode on to another converted handler is not a use: that
+// argument goes away with the callee's conversion.
+@ inode_passed @
+identifier definition.h, definition.ino, callee;
+expression list[3] rest;
+position p;
+@@
+h(...) { <+... callee(ino@p, rest) ...+> }
+
+@ script:python @
+h << definition.h; callee << inode_passed.callee; p << inode_passed.p;
+@@
+inode_passed_to[(p[0].file, h, p[0].line, p[0].column)] = callee
 
 @ takes_bkl @
 identifier definition.h;
@@ -638,11 +661,11 @@ strategy = decide(file, h)[0]
 coccinelle.ph = ident(h if strategy == "pushdown" else None)
 coccinelle.wh = ident(h if strategy == "wrapper" else None)
 coccinelle.mh = ident(h if strategy == "multi-kernel" else None)
-coccinelle.dh = ident(h if strategy in ("pushdown", "wrapper") and has(file, h, "uses_inode") else None)
+coccinelle.dh = ident(h if strategy in ("pushdown", "wrapper") and uses_inode(file, h) else None)
 coccinelle.rh2 = ident(h if strategy == "pushdown" and has(file, h, "complex_return") and not has(file, h, "ret_top") else None)
 coccinelle.wname = ident(wrapper_name(h) if strategy in ("wrapper", "multi-kernel") else None)
 if strategy:
-    mutex_site.setdefault(file, int(p[0].line))
+    mutex_site[file] = min(mutex_site.get(file, int(p[0].line)), int(p[0].line))
 if mutex_on:
     coccinelle.lock = cocci.make_stmt("mutex_lock(&%s);" % mutex_name(file))
     coccinelle.unlock = cocci.make_stmt("mutex_unlock(&%s);" % mutex_name(file))
@@ -685,13 +708,13 @@ switch_entry(fops, h, p)
 // ------------------------------------------------------------- pushdown
 
 @ pushdown_signature depends on patch @
-identifier as_converted.ph, inode, filp, cmd, arg;
+identifier as_converted.ph, ino, filp, cmd, arg;
 type TC, TA;
 @@
 - int
 + long
   ph(
--   struct inode *inode,
+-   struct inode *ino,
     struct file *filp, TC cmd, TA arg) { ... }
 
 @ pushdown_lock depends on patch @
@@ -755,8 +778,20 @@ symbol ret;
 
 // -------------------------------------------------------------- wrapper
 
+// A forward declaration of the handler may be what lets the fops name it
+// before its definition; the wrapper needs one there too.
+@ wrapper_prototype depends on patch @
+identifier as_converted.wh, as_converted.wname;
+identifier definition.filp, definition.cmd, definition.arg;
+type T;
+parameter list ps;
+@@
++static long wname(struct file *filp, unsigned int cmd,
++		  unsigned long arg);
+  T wh(ps);
+
 @ wrapper_body depends on patch @
-identifier as_converted.wh, as_converted.wname, inode, filp, cmd, arg;
+identifier as_converted.wh, as_converted.wname, ino, filp, cmd, arg;
 statement as_converted.lock, as_converted.unlock;
 type TC, TA;
 symbol ret;
@@ -764,10 +799,11 @@ symbol ret;
 - int
 + long
   wh(
--   struct inode *inode,
+-   struct inode *ino,
     struct file *filp, TC cmd, TA arg) { ... }
 +
-+static long wname(struct file *filp, TC cmd, TA arg)
++static long wname(struct file *filp, unsigned int cmd,
++		  unsigned long arg)
 +{
 +	long ret;
 +
@@ -777,26 +813,51 @@ symbol ret;
 +	return ret;
 +}
 
+// --------------------------------------------------------- multi-kernel
+// The legacy handler stays as it is for kernels before 2.6.11; the new
+// entry point exists only where HAVE_UNLOCKED_IOCTL says it is used.
+
+@ multi_wrapper depends on patch @
+identifier as_converted.mh, as_converted.wname;
+identifier definition.filp, definition.cmd, definition.arg;
+statement as_converted.lock, as_converted.unlock;
+expression as_converted.ie;
+symbol ret;
+@@
+  mh(...) { ... }
++#ifdef HAVE_UNLOCKED_IOCTL
++static long wname(struct file *filp, unsigned int cmd,
++		  unsigned long arg)
++{
++	long ret;
++
++	lock
++	ret = mh(ie, filp, cmd, arg);
++	unlock
++	return ret;
++}
++#endif
+
 // ----------------------------------------------------------------- inode
 
 @ derive_inode depends on patch @
-identifier as_converted.dh, definition.inode;
+identifier as_converted.dh, definition.ino;
 expression as_converted.ie;
 @@
   dh(...) {
-+ struct inode *inode = ie;
++ struct inode *ino = ie;
   ...
   }
 
 // A body that started with a statement gets a blank line after the new
 // declaration, as checkpatch wants.
 @ derive_inode_blank depends on patch @
-identifier as_converted.dh, definition.inode;
+identifier as_converted.dh, definition.ino;
 expression as_converted.ie;
 statement S;
 @@
   dh(...) {
-  struct inode *inode = ie;
+  struct inode *ino = ie;
 +
   S
   ...
@@ -859,8 +920,7 @@ struct file_operations fops = { ...,
 +#ifdef HAVE_UNLOCKED_IOCTL
 + .unlocked_ioctl = entry,
 +#else
-- .ioctl = multi,
-+ .ioctl = multi,
+  .ioctl = multi,
 +#endif
   ... };
 
@@ -872,8 +932,7 @@ struct file_operations fops = { ...,
 + .unlocked_ioctl = entry,
 + .compat_ioctl = entry,
 +#else
-- .ioctl = multi,
-+ .ioctl = multi,
+  .ioctl = multi,
 +#endif
   ... };
 

@@ -1,0 +1,24 @@
+/*
+ * The handler answers unknown commands with -ENOIOCTLCMD.  By default it
+ * is converted as it is and the change is reported: on the unlocked path
+ * the VFS turns -ENOIOCTLCMD into -EINVAL, where userspace used to see
+ * errno 515.
+ */
+#include <linux/fs.h>
+
+#define MIX_GET_VOL	_IOR('M', 1, int)
+
+static int mixer_ioctl(struct inode *inode, struct file *file,
+		       unsigned int cmd, unsigned long arg)
+{
+	switch (cmd) {
+	case MIX_GET_VOL:
+		return put_user(mixer_volume(), (int __user *)arg);
+	}
+	return -ENOIOCTLCMD;
+}
+
+static struct file_operations mixer_fops = {
+	.owner		= THIS_MODULE,
+	.ioctl		= mixer_ioctl,
+};

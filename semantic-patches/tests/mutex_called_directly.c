@@ -1,0 +1,32 @@
+// options: -D mutex
+/*
+ * -D mutex and a handler that another handler calls directly: under
+ * pushdown the inner call would take the non-recursive mutex twice, so
+ * auto picks the wrapper and callers reach the unlocked body.
+ */
+#include <linux/fs.h>
+
+static int pcf_ioctl(struct inode *inode, struct file *file,
+		     unsigned int cmd, unsigned long arg)
+{
+	if (cmd != PCF_RESET)
+		return -ENOTTY;
+	pcf_reset();
+	return 0;
+}
+
+static int pcf_ctl_ioctl(struct inode *inode, struct file *file,
+			 unsigned int cmd, unsigned long arg)
+{
+	if (cmd == PCF_RESET)
+		return pcf_ioctl(inode, file, cmd, arg);
+	return -ENOTTY;
+}
+
+static struct file_operations pcf_fops = {
+	.ioctl		= pcf_ioctl,
+};
+
+static struct file_operations pcf_ctl_fops = {
+	.ioctl		= pcf_ctl_ioctl,
+};

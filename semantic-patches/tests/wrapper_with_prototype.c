@@ -1,0 +1,23 @@
+// options: -D wrapper
+/*
+ * The fops comes before the handler, behind a forward declaration: the
+ * wrapper gets a declaration of its own next to it, so the fops can name
+ * it before it is defined.
+ */
+#include <linux/fs.h>
+
+static int ds_ioctl(struct inode *inode, struct file *file,
+		    unsigned int cmd, unsigned long arg);
+
+static struct file_operations ds_fops = {
+	.owner		= THIS_MODULE,
+	.ioctl		= ds_ioctl,
+};
+
+static int ds_ioctl(struct inode *inode, struct file *file,
+		    unsigned int cmd, unsigned long arg)
+{
+	if (cmd != DS_GET_TEMP)
+		return -ENOTTY;
+	return ds_read_temp((int __user *)arg);
+}
