@@ -41,13 +41,33 @@ FORMATS = ("text", "json", "csv", "markdown", "html", "sarif")
 DEFAULT_TIMEOUT = 120
 CACHE_FORMAT = "audit-1"        # bump when what is stored changes
 
-# The prefilter.  spatch.candidate_files() finds the literal quickly; these
-# then say which rule set a candidate needs.  A rule can only report a
-# file that names file_operations and initialises the member it looks at.
+# The prefilter.  spatch.candidate_files() finds the literal quickly; then
+# a candidate must have a file_operations initializer that sets the member
+# a rule looks at, because every rule starts from such an initializer.
+# Without this the conversion rule would parse every file where a block or
+# tty .ioctl sits next to some unrelated file_operations.
 _ANY_IOCTL_MEMBER = rb"ioctl\s*[=:]"
 _LEGACY_MEMBER = re.compile(rb"(?<!\w)ioctl\s*[=:]")
 _UNLOCKED_MEMBER = re.compile(rb"unlocked_ioctl\s*[=:]")
-_FOPS = b"file_operations"
+_FOPS_INITIALIZER = re.compile(rb"(?<!\w)file_operations\b[^;{}()]*=\s*\{")
+
+
+def fops_initializers(data: bytes) -> list[bytes]:
+    """The text of each `file_operations ... = { ... }` initializer in DATA.
+
+    Braces are counted so that nested initializers stay inside; one that
+    never closes runs to the end of the file, so a prefilter can only keep
+    too much, never too little."""
+    bodies = []
+    for match in _FOPS_INITIALIZER.finditer(data):
+        depth, end = 1, match.end()
+        while depth and end < len(data):
+            char = data[end]
+            depth += (char == 0x7B) - (char == 0x7D)        # { and }
+            end += 1
+        bodies.append(data[match.end():end])
+    return bodies
+
 
 _AUDIT_LINE = re.compile(
     r"^(?P<file>.+?):(?P<line>\d+): (?P<fops>\w+): \.unlocked_ioctl = (?P<handler>\w+): "
@@ -226,6 +246,8 @@ def _run_batch(run: RuleRun, files: list[Path], timeout: int,
                               timeout=timeout * len(files) + 60)
     except subprocess.TimeoutExpired:
         proc = None
+    finally:
+        Path(groups.name).unlink(missing_ok=True)
     seconds = time.monotonic() - start
     if proc is None or proc.returncode != 0:
         return spatch.run_files(run.rule, files, list(run.args), jobs=1, timeout=timeout,
@@ -317,9 +339,8 @@ def _candidates(paths: list[Path], runs: list[RuleRun]) -> list[_Candidate]:
             data = path.read_bytes()
         except OSError:
             continue
-        if _FOPS not in data:
-            continue
-        wanted = tuple(run.name for run in runs if run.member.search(data))
+        bodies = fops_initializers(data)
+        wanted = tuple(run.name for run in runs if any(run.member.search(b) for b in bodies))
         if wanted:
             found.append(_Candidate(path, hashlib.sha256(data).hexdigest(), wanted))
     return found

@@ -1,0 +1,141 @@
+"""Tests for the report formats and the trend, on hand-made audit results."""
+
+import csv
+import io
+import json
+import tempfile
+import unittest
+from pathlib import Path
+
+from ioctl_rework import formats, trend
+from ioctl_rework.audit import AuditResult, SkippedFile
+from ioctl_rework.findings import Finding, Kind
+
+OLD_TREE, NEW_TREE = Path("/trees/linux-2.6.9"), Path("/trees/linux-2.6.11")
+
+
+def _finding(file, line, kind, handler, **extra) -> Finding:
+    base = {"struct": handler.replace("ioctl", "fops"), "subsystem": "CHAR DRIVERS",
+            "maintainers": ("C <c@example.org>", "char@example.org")}
+    base.update(extra)
+    return Finding(file=file, line=line, kind=kind, handler=handler, **base)
+
+
+def two_versions() -> list[AuditResult]:
+    old = AuditResult([
+        _finding("drivers/char/lp.c", 600, Kind.LEGACY_IOCTL, "lp_ioctl",
+                 effort="auto-pushdown", uses_inode=True),
+        _finding("drivers/char/rtc.c", 800, Kind.LEGACY_IOCTL, "rtc_ioctl",
+                 effort="manual", reason="the inode parameter is written at line 790"),
+        _finding("sound/oss/dsp.c", 90, Kind.LEGACY_IOCTL, "dsp_ioctl",
+                 effort="auto-wrapper", subsystem="OSS", maintainers=()),
+    ], [SkippedFile("drivers/char/big.c", "spatch timed out after 120 s")],
+        OLD_TREE, "2.6.9")
+    new = AuditResult([
+        # rtc moved 12 lines down: still the same finding.
+        _finding("drivers/char/rtc.c", 812, Kind.LEGACY_IOCTL, "rtc_ioctl",
+                 effort="manual", reason="the inode parameter is written at line 802"),
+        _finding("sound/oss/dsp.c", 91, Kind.LEGACY_IOCTL, "dsp_ioctl",
+                 effort="auto-wrapper", subsystem="OSS", maintainers=()),
+        _finding("drivers/char/lp.c", 610, Kind.MISSING_COMPAT, "lp_ioctl"),
+        _finding("drivers/char/lp.c", 560, Kind.BKL_IN_UNLOCKED, "lp_ioctl"),
+    ], [], NEW_TREE, "2.6.11")
+    return [old, new]
+
+
+class TrendTest(unittest.TestCase):
+    def setUp(self):
+        self.trend = trend.build(two_versions())
+
+    def test_counts_per_version(self):
+        self.assertEqual([row.label for row in self.trend.rows], ["2.6.9", "2.6.11"])
+        self.assertEqual(self.trend.rows[0].counts[Kind.LEGACY_IOCTL], 3)
+        self.assertEqual(self.trend.rows[1].counts[Kind.LEGACY_IOCTL], 2)
+        self.assertEqual(self.trend.rows[1].counts[Kind.MISSING_COMPAT], 1)
+        self.assertEqual(self.trend.rows[1].total, 4)
+
+    def test_new_and_fixed_match_by_file_and_handler(self):
+        change = self.trend.changes[0]
+        self.assertEqual((change.before, change.after), ("2.6.9", "2.6.11"))
+        self.assertEqual([(f.kind, f.file) for f in change.fixed],
+                         [(Kind.LEGACY_IOCTL, "drivers/char/lp.c")])
+        self.assertEqual(sorted(f.kind.value for f in change.new),
+                         ["bkl-in-unlocked", "missing-compat"])
+
+    def test_by_subsystem(self):
+        table = trend.by_subsystem(two_versions()[0].findings)
+        self.assertEqual([name for name, _ in table], ["CHAR DRIVERS", "OSS"])
+        self.assertEqual(table[0][1][Kind.LEGACY_IOCTL], 2)
+
+
+class FormatTest(unittest.TestCase):
+    def render(self, fmt: str, results=None) -> str:
+        return formats.render(results or two_versions(), fmt).decode()
+
+    def test_text(self):
+        text = self.render("text")
+        self.assertIn("drivers/char/lp.c:600: legacy-ioctl: lp_fops: .ioctl = lp_ioctl "
+                      "[auto-pushdown; uses inode]", text)
+        self.assertIn("CHAR DRIVERS (2)\n  C <c@example.org>, char@example.org", text)
+        self.assertIn("drivers/char/big.c: skipped: spatch timed out after 120 s", text)
+        self.assertIn("2.6.9 -> 2.6.11: 2 new, 1 fixed", text)
+        self.assertRegex(text, r"\n2\.6\.9 +3 +0 +0 +0 +3\n")
+
+    def test_json_round_trip(self):
+        value = json.loads(self.render("json"))
+        self.assertEqual([t["version"] for t in value["trees"]], ["2.6.9", "2.6.11"])
+        first = Finding.from_json(value["trees"][0]["findings"][0])
+        self.assertEqual(first, two_versions()[0].findings[0])
+        self.assertEqual(value["trend"]["changes"][0]["fixed"][0]["handler"], "lp_ioctl")
+
+    def test_csv(self):
+        rows = list(csv.DictReader(io.StringIO(self.render("csv"))))
+        self.assertEqual(len(rows), 7)
+        self.assertEqual(rows[0]["version"], "2.6.9")
+        self.assertEqual(rows[0]["uses_inode"], "yes")
+        self.assertEqual(rows[0]["maintainers"], "C <c@example.org>; char@example.org")
+
+    def test_markdown(self):
+        text = self.render("markdown")
+        self.assertIn("| 2.6.9 | 3 | 0 | 0 | 0 | 3 |", text)
+        self.assertIn("| `drivers/char/rtc.c` | 812 | legacy-ioctl |", text)
+
+    def test_sarif(self):
+        value = json.loads(self.render("sarif"))
+        self.assertEqual(value["version"], "2.1.0")
+        self.assertEqual(len(value["runs"]), 2)
+        run = value["runs"][0]
+        self.assertEqual([r["id"] for r in run["tool"]["driver"]["rules"]],
+                         [k.value for k in Kind])
+        result = run["results"][0]
+        self.assertEqual(result["ruleId"], "legacy-ioctl")
+        location = result["locations"][0]["physicalLocation"]
+        self.assertEqual(location["artifactLocation"], {"uri": "drivers/char/lp.c",
+                                                        "uriBaseId": "SRCROOT"})
+        self.assertEqual(location["region"]["startLine"], 600)
+        self.assertEqual(run["originalUriBaseIds"]["SRCROOT"]["uri"], "file:///trees/linux-2.6.9/")
+        # rtc moved between versions but keeps its fingerprint.
+        prints = [{r["locations"][0]["physicalLocation"]["region"]["startLine"]:
+                   r["partialFingerprints"]["ioctlReworkIdentity/v1"] for r in run["results"]}
+                  for run in value["runs"]]
+        self.assertEqual(prints[0][800], prints[1][812])
+        notes = run["invocations"][0]["toolExecutionNotifications"]
+        self.assertEqual(notes[0]["message"]["text"], "skipped: spatch timed out after 120 s")
+
+    def test_single_tree_has_no_trend(self):
+        text = self.render("text", two_versions()[:1])
+        self.assertNotIn("== trend", text)
+        self.assertNotIn("trend", json.loads(self.render("json", two_versions()[:1])))
+
+    def test_write_is_atomic_and_reports_errors(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            target = Path(tmp) / "report.json"
+            formats.write(two_versions(), "json", target)
+            self.assertEqual(json.loads(target.read_text())["tool"], "ioctl-rework")
+            self.assertEqual([p.name for p in Path(tmp).iterdir()], ["report.json"])
+            with self.assertRaises(formats.OutputError):
+                formats.write(two_versions(), "json", Path(tmp) / "missing" / "r.json")
+
+
+if __name__ == "__main__":
+    unittest.main()
