@@ -73,6 +73,11 @@ class Problem:
 class Skipped:
     file: str
     reason: str
+    partial: bool = False               # checked, but spatch did not parse all of it
+
+    def describe(self) -> str:
+        return f"{self.file} {'checked only in part' if self.partial else 'not checked'}: " \
+               f"{self.reason}"
 
 
 @dataclass
@@ -329,14 +334,13 @@ _IOCTL_MEMBER = re.compile(r"(?<!\w)(?:unlocked_|compat_)?ioctl\s*[=:]\s*&?\s*(\
 _IOCTL_WORDS = re.compile(r"ioctl|lock_kernel|ENOIOCTLCMD")
 
 
-def touches_ioctl_code(text: str, added: dict[int, patch_parser.Line]) -> bool:
-    """Whether an added line can be part of a finding: it names an ioctl,
-    the BKL or -ENOIOCTLCMD, or it lies in an initializer that sets an
-    ioctl member or in a function such a member names.  Every finding is
-    anchored at one of these, so a file where none is added needs no spatch.
+def ioctl_lines(text: str, added: dict[int, patch_parser.Line]) -> list[int]:
+    """The added lines that can be part of a finding: they name an ioctl,
+    the BKL or -ENOIOCTLCMD, or lie in an initializer that sets an ioctl
+    member or in a function such a member names.  Every finding is anchored
+    at one of these, so a file where none is added needs no spatch.
     """
-    if any(_IOCTL_WORDS.search(line.text) for line in added.values()):
-        return True
+    found = {n for n, line in added.items() if _IOCTL_WORDS.search(line.text)}
     code = _code_only(text)
     lines = code.split("\n")
     spans = []
@@ -352,7 +356,8 @@ def touches_ioctl_code(text: str, added: dict[int, patch_parser.Line]) -> bool:
                     break
                 depth -= 1
         spans += _definitions(code, lines, member.group(1))
-    return any(n in span for span in spans for n in added)
+    found |= {n for span in spans for n in added if n in span}
+    return sorted(found)
 
 
 # From findings to problems.
@@ -404,7 +409,7 @@ def _run_audit(paths: list[Path], jobs: int, timeout: int
             note = f"the conversion rule deletes the entry: {finding.reason}"
         raws.append(_Raw(finding.kind.name, level, message, finding.file, finding.line,
                          finding.struct, finding.handler, note))
-    skipped = [Skipped(str(s.file), s.reason) for s in result.skipped]
+    skipped = [Skipped(str(s.file), s.reason, s.partial) for s in result.skipped]
     return raws, skipped
 
 
@@ -413,13 +418,19 @@ _MISMATCH = re.compile(r"^(?P<file>.+?):(?P<line>\d+): (?P<fops>\w+): \.(?P<memb
 
 
 def _run_signature_rule(paths: list[Path], jobs: int, timeout: int
-                        ) -> tuple[list[_Raw], list[Skipped]]:
-    raws, skipped = [], []
+                        ) -> tuple[list[_Raw], list[Skipped], dict[str, tuple[int, ...]]]:
+    """Findings, skips, and the lines where spatch's parser gave up, by file."""
+    raws, skipped, parse_errors = [], [], {}
     for result in spatch.run_files(SIGNATURE_RULE, paths, ["-D", "report"], jobs=jobs,
                                    timeout=timeout):
-        if result.outcome is not spatch.Outcome.OK:
+        if result.outcome in (spatch.Outcome.OK, spatch.Outcome.PARSE_ERROR):
+            parse_errors[str(result.file)] = result.parse_errors
+        if result.outcome not in (spatch.Outcome.OK, spatch.Outcome.PARSE_ERROR):
             skipped.append(Skipped(str(result.file), result.reason))
             continue
+        if result.parse_errors:
+            # A rule that found nothing in a partly parsed file is an OK run.
+            skipped.append(Skipped(str(result.file), result.reason, partial=True))
         for line in result.stdout.splitlines():
             match = _MISMATCH.match(line)
             if match:
@@ -428,7 +439,7 @@ def _run_signature_rule(paths: list[Path], jobs: int, timeout: int
                     f"{match['handler']} does not fit .{match['member']} of "
                     f"{match['fops']}: {match['reason']}",
                     str(result.file), int(match["line"]), match["fops"], match["handler"]))
-    return raws, skipped
+    return raws, skipped, parse_errors
 
 
 def _anchor(raw: _Raw, f: FinalFile, text: str) -> patch_parser.Line | None:
@@ -515,30 +526,51 @@ def run_check(request: CheckRequest) -> CheckResult:
             target.write_bytes(patch.post_images[path])
         result.files_checked = list(finals)
         # Only files where the patch adds ioctl code are worth a spatch run.
-        paths = [root / p for p, f in finals.items()
-                 if b"ioctl" in patch.post_images[p]
-                 and touches_ioctl_code(patch.post_images[p].decode(errors="surrogateescape"),
-                                        f.added)]
-        if paths:
-            _collect(result, request, patch, root, finals, paths)
+        relevant = {}
+        for path, f in finals.items():
+            if b"ioctl" in patch.post_images[path]:
+                lines = ioctl_lines(patch.post_images[path].decode(errors="surrogateescape"),
+                                    f.added)
+                if lines:
+                    relevant[path] = lines
+        if relevant:
+            _collect(result, request, patch, root, finals, relevant)
     return result
 
 
 def _collect(result: CheckResult, request: CheckRequest, patch: _Patch, root: Path,
-             finals: dict[str, FinalFile], paths: list[Path]) -> None:
+             finals: dict[str, FinalFile], relevant: dict[str, list[int]]) -> None:
+    paths = [root / p for p in relevant]
     # The audit and the signature rule share the cores; run both at once.
     with ThreadPoolExecutor(max_workers=2) as pool:
         audit_run = pool.submit(_run_audit, paths, request.jobs, request.timeout)
         signature_run = pool.submit(_run_signature_rule, paths, request.jobs, request.timeout)
         raws, skipped = audit_run.result()
-        more, more_skipped = signature_run.result()
+        more, more_skipped, parse_errors = signature_run.result()
     known = set(finals)
+    parse_errors = {_relative(f, root, known): lines for f, lines in parse_errors.items()}
+    unchecked = []
     for s in skipped + more_skipped:
         rel = _relative(s.file, root, known) or s.file
-        if Skipped(rel, s.reason) not in result.skipped:
-            result.skipped.append(Skipped(rel, s.reason))
+        partial = s.partial
+        if rel in relevant and parse_errors.get(rel):
+            # spatch resumes after a parse error: a run that gave up only
+            # outside the added ioctl code has still read all of it, and
+            # one that gave up inside it has not, whatever it found.
+            first, last = relevant[rel][0], relevant[rel][-1]
+            partial = not any(first <= n <= last for n in parse_errors[rel])
+        if Skipped(rel, s.reason, partial) not in result.skipped:
+            result.skipped.append(Skipped(rel, s.reason, partial))
+            if not partial and rel in relevant:
+                unchecked.append((rel, s.reason))
     texts = {p: (root / p).read_text(errors="surrogateescape") for p in finals}
     introduced = []
+    # A gate must not pass what it could not read: a rule that failed on
+    # ioctl code the patch adds is a warning there, not only a note.
+    for rel, reason in unchecked:
+        raws.append(_Raw("NOT_CHECKED", Level.WARNING,
+                         f"a rule could not check the ioctl code this patch adds: {reason}",
+                         rel, relevant[rel][0], "", ""))
     for raw in raws + more:
         rel = _relative(raw.file, root, known)
         if rel is None:
@@ -595,7 +627,7 @@ def format_text(result: CheckResult) -> str:
             out.append(p.conversion.rstrip("\n"))
         out.append("")
     for s in result.skipped:
-        out.append(f"NOTE: {s.file} not checked: {s.reason}")
+        out.append(f"NOTE: {s.describe()}")
     out += [f"NOTE: {note}" for note in result.notes]
     if result.skipped or result.notes:
         out.append("")
@@ -625,7 +657,8 @@ def format_json(result: CheckResult) -> str:
     doc = {
         "tool": "ioctl-rework check", "version": __version__, "patch": result.name,
         "problems": [_problem_dict(p) for p in result.problems],
-        "skipped": [{"file": s.file, "reason": s.reason} for s in result.skipped],
+        "skipped": [{"file": s.file, "reason": s.reason, "partial": s.partial}
+                    for s in result.skipped],
         "files_checked": result.files_checked,
         "total": {"errors": result.count(Level.ERROR),
                   "warnings": result.count(Level.WARNING),
@@ -656,7 +689,7 @@ def format_sarif(result: CheckResult) -> str:
                     "region": {"startLine": p.line, "snippet": {"text": p.text[1:]}}}}],
             } for p in result.problems],
             "invocations": [{"executionSuccessful": True, "toolExecutionNotifications": [
-                {"level": "note", "message": {"text": f"not checked: {s.reason}"},
+                {"level": "note", "message": {"text": s.describe()},
                  "locations": [{"physicalLocation": {"artifactLocation": {"uri": s.file}}}]}
                 for s in result.skipped]}],
         }],
@@ -728,5 +761,5 @@ def main(args: argparse.Namespace) -> int:
     sys.stdout.write(FORMATS[args.format](result))
     if args.format != "text":
         for s in result.skipped:
-            print(f"check: {s.file} not checked: {s.reason}", file=sys.stderr)
+            print(f"check: {s.describe()}", file=sys.stderr)
     return result.exit_status

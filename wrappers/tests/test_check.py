@@ -77,6 +77,16 @@ class NewDriverTest(RepoTestCase):
                           "WARNING:MISSING_COMPAT"])
         self.assertEqual(totals(out.stdout), (0, 3))
 
+    def test_ioctl_code_spatch_cannot_parse_is_a_warning_not_a_silent_pass(self):
+        broken = ("static struct file_operations broken_fops = {\n"
+                  "\t.ioctl = broken_ioctl,\n\tif (x) {{{ ;\n};\n")
+        self.repo.commit("add broken", {"drivers/misc/broken.c": broken})
+        out = self.check("--git", "HEAD")
+        self.assertEqual(out.returncode, 0, out.stderr)
+        self.assertEqual(types(out.stdout), ["WARNING:NOT_CHECKED"])
+        self.assertIn("NOTE: drivers/misc/broken.c not checked: spatch could not parse",
+                      out.stdout)
+
     def test_handler_with_the_wrong_signature_is_an_error(self):
         self.repo.commit("add anemo", {"drivers/misc/anemo.c": MISMATCH})
         out = self.check("--git", "HEAD")
@@ -150,7 +160,8 @@ class OldLegacyFileTest(RepoTestCase):
         out = self.check("--git", "HEAD", "--format", "json")
         self.assertEqual(out.returncode, 0, out.stderr)
         doc = json.loads(out.stdout)
-        self.assertIn({"file": "firmware/thermo.bin", "reason": "binary file"}, doc["skipped"])
+        self.assertIn({"file": "firmware/thermo.bin", "reason": "binary file", "partial": False},
+                      doc["skipped"])
         self.assertEqual(doc["files_checked"], ["drivers/misc/baro.c"])
 
 
@@ -373,21 +384,21 @@ class DefinitionSpansTest(unittest.TestCase):
         def added(*numbers):
             lines = LEGACY.split("\n")
             return {n: patch_parser.Line("+", lines[n - 1], None, n, n) for n in numbers}
-        self.assertFalse(check.touches_ioctl_code(LEGACY, added(42, 44)))   # thermo_init
-        self.assertFalse(check.touches_ioctl_code(LEGACY, added(13)))       # a variable
-        self.assertTrue(check.touches_ioctl_code(LEGACY, added(24)))        # in the handler
-        self.assertTrue(check.touches_ioctl_code(LEGACY, added(32)))        # .owner, in the fops
-        self.assertTrue(check.touches_ioctl_code(LEGACY, added(16)))        # names an ioctl
+        self.assertEqual(check.ioctl_lines(LEGACY, added(42, 44)), [])   # thermo_init
+        self.assertEqual(check.ioctl_lines(LEGACY, added(13)), [])       # a variable
+        self.assertEqual(check.ioctl_lines(LEGACY, added(13, 24, 42)), [24])  # in the handler
+        self.assertTrue(check.ioctl_lines(LEGACY, added(32)))        # .owner, in the fops
+        self.assertTrue(check.ioctl_lines(LEGACY, added(16)))        # names an ioctl
 
     def test_gnu_initializers_and_bkl_lines_need_spatch(self):
         text = ("static int h(void)\n{\n\treturn 0;\n}\n\n"
                 "static struct file_operations f = {\n\towner: THIS_MODULE,\n\tioctl: h,\n};\n"
                 "static void other(void)\n{\n\tlock_kernel();\n}\n")
         line = lambda n: {n: patch_parser.Line("+", text.split("\n")[n - 1], None, n, n)}
-        self.assertTrue(check.touches_ioctl_code(text, line(3)))     # h's body
-        self.assertTrue(check.touches_ioctl_code(text, line(7)))     # owner: in f
-        self.assertTrue(check.touches_ioctl_code(text, line(12)))    # lock_kernel()
-        self.assertFalse(check.touches_ioctl_code(text, line(11)))
+        self.assertTrue(check.ioctl_lines(text, line(3)))     # h's body
+        self.assertTrue(check.ioctl_lines(text, line(7)))     # owner: in f
+        self.assertTrue(check.ioctl_lines(text, line(12)))    # lock_kernel()
+        self.assertEqual(check.ioctl_lines(text, line(11)), [])
 
     def test_return_type_on_its_own_line_belongs_to_the_function(self):
         text = "int x;\n\nstatic long\nfoo_ioctl(struct file *f,\n\t  unsigned int c)\n{\n}\n"
