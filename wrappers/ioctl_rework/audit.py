@@ -272,7 +272,7 @@ def run_batched(run: RuleRun, files: list[Path], jobs: int, timeout: int,
 
 # ---------------------------------------------------------------- reading
 
-def _legacy_findings(stdout: str) -> list[Finding]:
+def read_legacy_report(stdout: str) -> list[Finding]:
     found = []
     for d in rules.parse_report(stdout):
         if d.convert:
@@ -296,7 +296,7 @@ def _legacy_findings(stdout: str) -> list[Finding]:
     return found
 
 
-def _unlocked_findings(stdout: str) -> list[Finding]:
+def read_unlocked_report(stdout: str) -> list[Finding]:
     found = []
     for line in stdout.splitlines():
         match = _AUDIT_LINE.match(line)
@@ -310,10 +310,10 @@ def _unlocked_findings(stdout: str) -> list[Finding]:
     return found
 
 
-_READERS = {"legacy": _legacy_findings, "unlocked": _unlocked_findings}
+_READERS = {"legacy": read_legacy_report, "unlocked": read_unlocked_report}
 
 
-def _first_per_handler(findings: list[Finding]) -> list[Finding]:
+def first_per_handler(findings: list[Finding]) -> list[Finding]:
     """One finding per (file, kind, fops, handler): the first line.  The
     BKL and -ENOIOCTLCMD rules report every site; the handler is the unit
     a maintainer fixes and a trend counts."""
@@ -411,14 +411,17 @@ def audit(paths: list[Path], jobs: int = 2, timeout: int = DEFAULT_TIMEOUT,
     findings, skipped = [], []
     for (name, path), result in sorted(results.items(), key=lambda item: str(item[0][1])):
         shown = _display_path(path, tree)
-        if result.outcome is not spatch.Outcome.OK:
+        if result.outcome in (spatch.Outcome.TIMEOUT, spatch.Outcome.CRASH):
             skipped.append(SkippedFile(shown, result.reason))
             continue
+        # Parse errors cost spatch a region, not the file: what it found
+        # elsewhere stands (a plain `spatch --dir` run reports the same),
+        # and the file is listed as partly checked.
         if result.parse_errors:
             skipped.append(SkippedFile(shown, result.reason, partial=True))
         for finding in _READERS[name](result.stdout):
             findings.append(replace(finding, file=_display_path(Path(finding.file), tree)))
-    findings = _attach_maintainers(_first_per_handler(findings),
+    findings = _attach_maintainers(first_per_handler(findings),
                                    Maintainers.load(tree) if tree else None)
     skipped = sorted(set(skipped), key=lambda s: (s.file, s.reason))
     stats.seconds = time.monotonic() - start

@@ -2,13 +2,11 @@
 `render(report: Report) -> str | bytes`."""
 
 import importlib
-import os
 import sys
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from ioctl_rework import __version__, trend
+from ioctl_rework import __version__, safe_write, trend
 from ioctl_rework.audit import AuditResult
 
 TOOL = "ioctl-rework"
@@ -54,16 +52,7 @@ def write(results: list[AuditResult], fmt: str, output: Path | None) -> None:
         sys.stdout.buffer.write(data)
         sys.stdout.flush()
         return
-    output = Path(output)
-    tmp = None
     try:
-        fd, tmp = tempfile.mkstemp(dir=output.parent if str(output.parent) else ".",
-                                   prefix=f".{output.name}.")
-        with os.fdopen(fd, "wb") as out:
-            out.write(data)
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, output)
-    except OSError as err:
-        if tmp is not None:
-            Path(tmp).unlink(missing_ok=True)
-        raise OutputError(f"{output}: {err.strerror}") from err
+        safe_write.write_atomic(Path(output), data)
+    except safe_write.WriteError as err:
+        raise OutputError(str(err)) from err

@@ -1,0 +1,183 @@
+#!/usr/bin/python3
+"""Time `ioctl-rework audit` against plain whole-tree spatch on one kernel tree.
+
+"plain" is what `make coccicheck MODE=report COCCI=RULE` runs for each rule
+the audit uses (the conversion rule and the three audit rules):
+
+    spatch -D report --very-quiet --cocci-file RULE <the rule's // Options>
+           --dir TREE --jobs 2 --chunksize 1
+
+All in one run, on the same tree, one after the other:
+  1. plain, once per rule;
+  2. the audit with an empty cache (cold);
+  3. the audit again, unchanged tree (warm: every file from the cache).
+The findings of 1 and 2 are compared per kind (file, fops, handler).  Peak
+memory is the largest total RSS of the audit's whole process tree (python
+and its spatch children), sampled every 0.1 s from /proc.
+
+Usage: bench/audit_bench.py [--tree /work/trees/linux-6.1] [--jobs 2] [--output bench/audit.md]
+"""
+
+import argparse
+import json
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "wrappers"))
+
+from ioctl_rework import audit, rules, spatch  # noqa: E402
+
+ENTRY = ROOT / "wrappers" / "ioctl-rework"
+PLAIN_RULES = (rules.CONVERSION_RULE, *audit.AUDIT_RULES)
+
+
+def _tree_rss(pid: int) -> int:
+    """Total resident memory of PID and its descendants, in bytes."""
+    children: dict[int, list[int]] = {}
+    rss: dict[int, int] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as stat:
+                fields = stat.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        children.setdefault(int(fields[1]), []).append(int(entry))
+        rss[int(entry)] = int(fields[21]) * os.sysconf("SC_PAGE_SIZE")
+    total, todo = 0, [pid]
+    while todo:
+        current = todo.pop()
+        total += rss.get(current, 0)
+        todo += children.get(current, [])
+    return total
+
+
+def timed(command: list[str], env: dict | None = None) -> tuple[float, int, subprocess.CompletedProcess]:
+    """Run COMMAND; return (seconds, peak RSS of its process tree, result)."""
+    peak = 0
+    start = time.monotonic()
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    done = threading.Event()
+
+    def sample():
+        nonlocal peak
+        while not done.is_set():
+            peak = max(peak, _tree_rss(proc.pid))
+            time.sleep(0.1)
+    sampler = threading.Thread(target=sample)
+    sampler.start()
+    out, err = proc.communicate()
+    seconds = time.monotonic() - start
+    done.set()
+    sampler.join()
+    return seconds, peak, subprocess.CompletedProcess(command, proc.returncode, out, err)
+
+
+def identities(findings) -> dict[str, set]:
+    sets: dict[str, set] = {}
+    for finding in findings:
+        sets.setdefault(finding.kind.value, set()).add((finding.file, finding.struct,
+                                                        finding.handler))
+    return sets
+
+
+def plain_findings(tree: Path, rule: Path, jobs: int) -> tuple[float, int, list]:
+    command = [spatch.SPATCH, "-D", "report", "--very-quiet", "--cocci-file", str(rule),
+               *rules.rule_options(rule), "--dir", str(tree), "--jobs", str(jobs),
+               "--chunksize", "1"]
+    seconds, peak, proc = timed(command)
+    stdout = proc.stdout.decode(errors="replace")
+    if rule == rules.CONVERSION_RULE:
+        found = audit.read_legacy_report(stdout)
+    else:
+        found = audit.first_per_handler(audit.read_unlocked_report(stdout))
+    prefix = str(tree) + "/"
+    return seconds, peak, [f.__class__(**{**f.__dict__, "file": f.file.removeprefix(prefix)})
+                           for f in found]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--tree", type=Path, default=Path("/work/trees/linux-6.1"))
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--output", type=Path, default=ROOT / "bench" / "audit.md")
+    args = parser.parse_args()
+    tree = args.tree.resolve()
+
+    plain = []
+    for rule in PLAIN_RULES:
+        seconds, peak, found = plain_findings(tree, rule, args.jobs)
+        plain.append((rule.name, seconds, peak, found))
+        print(f"plain {rule.name}: {seconds:.1f} s, {len(found)} findings", file=sys.stderr)
+
+    with tempfile.TemporaryDirectory(prefix="audit-bench-") as tmp:
+        env = dict(os.environ, XDG_CACHE_HOME=tmp)
+        report = Path(tmp) / "audit.json"
+        command = [sys.executable, str(ENTRY), "audit", "--jobs", str(args.jobs),
+                   "--format", "json", "--output", str(report), str(tree)]
+        cold, cold_peak, proc = timed(command, env)
+        if proc.returncode != 0:
+            sys.exit(f"audit failed: {proc.stderr.decode()[-2000:]}")
+        value = json.loads(report.read_text())
+        warm, warm_peak, proc = timed(command, env)
+        warm_value = json.loads(report.read_text())
+    from ioctl_rework.findings import Finding
+    ours = [Finding.from_json(f) for f in value["trees"][0]["findings"]]
+    same_warm = value["trees"][0]["findings"] == warm_value["trees"][0]["findings"]
+
+    plain_total = sum(p[1] for p in plain)
+    mine, theirs = identities(ours), identities(f for p in plain for f in p[3])
+    lines = [
+        "# Audit benchmark",
+        "",
+        f"Tree: `{tree}` (linux {value['trees'][0]['version']}), jobs {args.jobs}, "
+        f"spatch {spatch.version()}, {platform.node()}, {os.cpu_count()} CPUs, "
+        f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}.",
+        "Measured in one run of `bench/audit_bench.py`; the machine was shared, so "
+        "absolute times vary, the ratios less.",
+        "",
+        "| run | seconds | peak RSS (MiB) | findings |",
+        "|---|---|---|---|",
+    ]
+    for name, seconds, peak, found in plain:
+        lines.append(f"| plain spatch --dir, {name} | {seconds:.1f} | {peak / 2**20:.0f} | "
+                     f"{len(found)} |")
+    lines += [
+        f"| plain, all four rules | {plain_total:.1f} | | "
+        f"{sum(len(p[3]) for p in plain)} |",
+        f"| ioctl-rework audit, cold cache | {cold:.1f} | {cold_peak / 2**20:.0f} | {len(ours)} |",
+        f"| ioctl-rework audit, warm cache | {warm:.1f} | {warm_peak / 2**20:.0f} | "
+        f"{len(warm_value['trees'][0]['findings'])} |",
+        "",
+        f"- cold audit vs plain: **{plain_total / cold:.1f}x** faster (goal: >= 5x)",
+        f"- warm vs cold audit: **{cold / warm:.1f}x** faster (goal: >= 20x)",
+        f"- peak memory: **{max(cold_peak, warm_peak) / 2**20:.0f} MiB** (goal: < 1024 MiB)",
+        f"- warm findings identical to cold: {'yes' if same_warm else 'NO'}",
+        "",
+        "| kind | audit | plain | only audit | only plain |",
+        "|---|---|---|---|---|",
+    ]
+    differences = []
+    for kind in sorted(set(mine) | set(theirs)):
+        a, b = mine.get(kind, set()), theirs.get(kind, set())
+        lines.append(f"| {kind} | {len(a)} | {len(b)} | {len(a - b)} | {len(b - a)} |")
+        differences += [f"- only audit: {kind} `{f}` {s} {h}" for f, s, h in sorted(a - b)]
+        differences += [f"- only plain: {kind} `{f}` {s} {h}" for f, s, h in sorted(b - a)]
+    lines += ["", "Differences (explained in reports/audit-linux-6.1.md):" if differences
+              else "The audit and plain spatch report the same findings.", "", *differences, ""]
+    text = "\n".join(lines)
+    args.output.write_text(text)
+    print(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
