@@ -90,6 +90,17 @@ static void print_diagnostic(const struct fx_case *c, const struct outcome *o)
 		printf(" out=-\n");
 }
 
+/* A verdict about the handler, naming it. */
+static const char *named(const struct fixture_observation *seen,
+			 const char *what)
+{
+	static char why[96];
+
+	snprintf(why, sizeof(why), "%.*s %s", FIXTURE_OBSERVER_HANDLER_LEN,
+		 seen->handler, what);
+	return why;
+}
+
 static const char *judge(const struct fx_suite *suite,
 			 const struct fx_case *c, const struct outcome *o)
 {
@@ -105,11 +116,11 @@ static const char *judge(const struct fx_suite *suite,
 		return "the handler did not run";
 	}
 	if (!seen->bkl && !seen->mutexes)
-		return "the handler ran without the BKL or a mutex";
+		return named(seen, "ran without the BKL or a mutex");
 	if (seen->ino != o->st.st_ino)
-		return "the handler saw another inode";
+		return named(seen, "saw another inode than the node opened");
 	if (seen->minor != minor(o->st.st_rdev))
-		return "the handler saw another minor";
+		return named(seen, "saw another minor than the node opened");
 	if (c->err) {
 		if (o->ret != -1)
 			return "succeeded where it should fail";
