@@ -107,19 +107,46 @@ def strategy_flag():
         return "wrapper"
     return "auto"
 
+# SmPL has no pattern for a statement expression, a computed goto or the
+# body of a macro, so exits hidden there are found in the handler's text.
+_macros = {}
+
+def returning_macros(file):
+    """Names of the file's function-like macros whose body returns."""
+    if file not in _macros:
+        text = re.sub(r"\\\n", " ", "\n".join(source_lines(file)))
+        _macros[file] = set(re.findall(
+            r"^\s*#\s*define\s+(\w+)\(.*\breturn\b", text, re.MULTILINE))
+    return _macros[file]
+
+def hidden_exits(file, h, first, last):
+    macros = returning_macros(file)
+    uses = re.compile(r"\b(%s)\s*\(" % "|".join(sorted(macros))) if macros else None
+    for number, text in enumerate(source_lines(file)[first - 1:last], first):
+        code = re.sub(r"/\*.*?\*/|//.*$|\"(?:\\.|[^\"\\])*\"", "", text)
+        if "({" in code:
+            fact(file, h, "stmt_expr", number)
+        if re.search(r"\bgoto\s*\*", code):
+            fact(file, h, "computed_goto", number)
+        match = uses.search(code) if uses else None
+        if match:
+            fact(file, h, "return_macro", number)
+            facts[(file, h)].setdefault("return_macro_name", match.group(1))
+
+_sources = {}
+
 def source_lines(file):
-    with open(file, errors="replace") as f:
-        return f.read().splitlines()
+    if file not in _sources:
+        with open(file, errors="replace") as f:
+            _sources.clear()
+            _sources[file] = f.read().splitlines()
+    return _sources[file]
 
 def entry_state(file, fops, line):
-    """Why a live-looking .ioctl entry must not be switched, or None."""
-    if (file, fops) not in has_unlocked:
-        return None
-    lines = source_lines(file)
-    above = [l.strip() for l in lines[:line - 1] if l.strip().startswith("#")]
-    if above and above[-1] == "#else" and any("HAVE_UNLOCKED_IOCTL" in l for l in above):
-        return "multi"
-    return "dead"
+    """"dead" when the fops also sets .unlocked_ioctl, which the VFS
+    prefers; spatch does not look inside #ifdef HAVE_UNLOCKED_IOCTL
+    branches, so code already set up for both kernels is not seen."""
+    return "dead" if (file, fops) in has_unlocked else None
 
 def only_dead_uses(file, h):
     entries = [e for e in fops_entries.get(file, []) if e[1] == h]
@@ -140,13 +167,13 @@ def decide(file, h):
     referenced = bool(live_entries(file, h))
     if not referenced and h not in listed and \
             any(e[1] == h for e in fops_entries.get(file, [])):
-        states = {entry_state(file, e[0], e[2]) for e in fops_entries[file] if e[1] == h}
-        if states == {"multi"}:
-            result = (None, "already set up for both kernels under #ifdef HAVE_UNLOCKED_IOCTL")
-        else:
-            result = (None, "dead: the fops also sets .unlocked_ioctl, which the VFS prefers")
+        result = (None, "dead: the fops also sets .unlocked_ioctl, which the VFS prefers")
         decisions[key] = result
         return result
+    if not referenced and h not in listed:
+        # Only the signature matches: not a .ioctl handler as far as we know.
+        decisions[key] = (None, "no file_operations here uses it")
+        return decisions[key]
     if key not in definitions:
         if key in other_defs:
             result = (None, "its definition at line %d does not have the .ioctl "
@@ -164,6 +191,9 @@ def decide(file, h):
         escape = "a statement expression at line %d" % f["stmt_expr"]
     elif "computed_goto" in f:
         escape = "a computed goto at line %d" % f["computed_goto"]
+    elif "return_macro" in f:
+        escape = "macro %s at line %d can return" % (f["return_macro_name"],
+                                                     f["return_macro"])
     elif "early_call" in f:
         escape = "a declaration at line %d calls a function before the lock " \
                  "could be taken" % f["early_call"]
@@ -242,7 +272,9 @@ def report_entry(fops, h, p, org=False):
     elif entry_state(p[0].file, fops, int(p[0].line)) == "dead":
         say(p, "%s: remove (dead: the fops also sets .unlocked_ioctl)" % where, org)
     elif decide(p[0].file, h)[0]:
-        say(p, "%s: convert (%s)" % (where, details(p[0].file, h)), org)
+        why = decide(p[0].file, h)[1]
+        say(p, "%s: convert (%s)%s" % (where, details(p[0].file, h),
+                                       ": " + why if why else ""), org)
     else:
         say(p, "%s: left alone: %s" % (where, decide(p[0].file, h)[1]), org)
 
@@ -440,6 +472,8 @@ int h@p(struct inode *ino, struct file *filp, TC cmd, TA arg) { ... }
 h << definition.h; p << definition.p;
 @@
 definitions[(p[0].file, h)] = int(p[0].line)
+hidden_exits(p[0].file, h, int(p[0].current_element_line),
+             int(p[0].current_element_line_end))
 
 @ any_function @
 identifier f;

@@ -145,6 +145,7 @@ class HandlerDecision:
     handler: str
     convert: bool
     strategy: str | None
+    # Why it is left alone, or why auto chose the wrapper.
     reason: str | None
     uses_inode: bool
     returns_enoioctlcmd: bool
@@ -152,7 +153,7 @@ class HandlerDecision:
 
 _REPORT_LINE = re.compile(
     r"^(?P<file>.+?):(?P<line>\d+): (?P<fops>\w+): \.ioctl = (?P<handler>\w+): "
-    r"(?:convert \((?P<details>[^)]*)\)|left alone: (?P<reason>.*))$")
+    r"(?:convert \((?P<details>[^)]*)\)(?:: (?P<why>.*))?|left alone: (?P<refusal>.*))$")
 
 
 def parse_report(stdout: str) -> list[HandlerDecision]:
@@ -163,12 +164,13 @@ def parse_report(stdout: str) -> list[HandlerDecision]:
         if not match:
             continue
         details = [d.strip() for d in (match["details"] or "").split(",") if d.strip()]
-        reason = match["reason"]
+        refusal = match["refusal"]
         decisions.append(HandlerDecision(
             file=match["file"], line=int(match["line"]), fops=match["fops"],
-            handler=match["handler"], convert=reason is None,
-            strategy=details[0] if details else None, reason=reason,
+            handler=match["handler"], convert=refusal is None,
+            strategy=details[0] if details else None,
+            reason=refusal if refusal is not None else match["why"],
             uses_inode="uses inode" in details,
             returns_enoioctlcmd="returns -ENOIOCTLCMD" in details
-            or "-ENOIOCTLCMD" in (reason or "")))
+            or "-ENOIOCTLCMD" in (refusal or "")))
     return decisions

@@ -1,0 +1,34 @@
+// options: -D pushdown -D mutex
+// mode: report
+/*
+ * Report mode says why each handler is left alone: -D pushdown cannot
+ * keep an early call under the lock, and -D mutex cannot stand in for a
+ * handler that takes the BKL itself.
+ */
+#include <linux/fs.h>
+#include <linux/smp_lock.h>
+
+static int scan_ioctl(struct inode *inode, struct file *file,
+		      unsigned int cmd, unsigned long arg)
+{
+	struct scanner *scn = scanner_get(iminor(inode));
+
+	return scanner_start(scn);
+}
+
+static int tape_ioctl(struct inode *inode, struct file *file,
+		      unsigned int cmd, unsigned long arg)
+{
+	unlock_kernel();
+	msleep(100);
+	lock_kernel();
+	return 0;
+}
+
+static struct file_operations scan_fops = {
+	.ioctl		= scan_ioctl,
+};
+
+static struct file_operations tape_fops = {
+	.ioctl		= tape_ioctl,
+};
