@@ -86,6 +86,20 @@ class CliTest(unittest.TestCase):
         self.assertEqual(proc.returncode, 0, proc.stderr)
         self.assertIn('"findings": []', proc.stdout)
 
+    def test_make_install(self):
+        with tempfile.TemporaryDirectory() as prefix:
+            proc = subprocess.run(["make", "-s", "install", f"PREFIX={prefix}"],
+                                  cwd=WRAPPERS.parent, capture_output=True, text=True,
+                                  check=False)
+            self.assertEqual(proc.returncode, 0, proc.stderr)
+            installed = Path(prefix) / "bin" / "ioctl-rework"
+            rule = (Path(prefix) / "share" / "ioctl-rework" / "semantic-patches"
+                    / "unlocked_ioctl_missing_compat.cocci")
+            self.assertTrue(rule.is_file())
+            proc = subprocess.run([str(installed), "audit", "--help"], capture_output=True,
+                                  text=True, check=False)
+            self.assertEqual(proc.returncode, 0, proc.stderr)
+
     def test_python_dash_m(self):
         proc = subprocess.run([sys.executable, "-m", "ioctl_rework", "--version"],
                               capture_output=True, text=True, cwd=WRAPPERS, check=False)
