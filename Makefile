@@ -4,6 +4,7 @@
 # make test        run every test suite; ends with "N passed, N failed"
 # make cocci MODE=patch|report|context|org DIR=path   run the rules alone
 # make deps        install missing Debian packages (sudo when not root)
+# make install PREFIX=/usr/local   the CLI, its rules and fixtures, without pip
 
 SHELL := /bin/bash
 PYTHON ?= /usr/bin/python3
@@ -12,6 +13,7 @@ DIR ?= kernel-fixtures/drivers
 COCCI ?= semantic-patches/ioctl_to_unlocked_ioctl.cocci
 SPFLAGS ?=
 BUILD ?= $(CURDIR)/build
+PREFIX ?= /usr/local
 
 # Debian packages every stage needs; one list so a new machine gets all of it.
 DEBIAN_PACKAGES := coccinelle sparse gcc gcc-multilib make python3 \
@@ -22,7 +24,7 @@ DEBIAN_PACKAGES := coccinelle sparse gcc gcc-multilib make python3 \
 # Each suite prints TAP ("ok N - ..." / "not ok N - ...") on stdout.
 TEST_SUITES := semantic-patches/tests/run wrappers/tests/run
 
-.PHONY: all deps test demo cocci clean
+.PHONY: all deps test demo cocci clean install
 all: test
 
 deps:
@@ -66,6 +68,17 @@ fixture-boot: deps
 	@wrappers/ioctl-rework fixture boot --variant $(VARIANT)
 fixture-test:
 	@$(MAKE) --no-print-directory test TEST_SUITES=kernel-fixtures/run-proof
+
+# The repository layout is kept under PREFIX/share/ioctl-rework, so the
+# package finds its rules and fixtures as it does in a clone.
+install:
+	@dest=$(DESTDIR)$(PREFIX)/share/ioctl-rework; \
+	rm -rf "$$dest.new" && mkdir -p "$$dest.new/wrappers" "$(DESTDIR)$(PREFIX)/bin" && \
+	tar -c --exclude=__pycache__ --exclude='*.egg-info' semantic-patches/*.cocci kernel-fixtures \
+		wrappers/ioctl-rework wrappers/ioctl_rework | tar -x -C "$$dest.new" && \
+	rm -rf "$$dest" && mv "$$dest.new" "$$dest" && \
+	ln -sfn ../share/ioctl-rework/wrappers/ioctl-rework "$(DESTDIR)$(PREFIX)/bin/ioctl-rework" && \
+	echo "installed $(DESTDIR)$(PREFIX)/bin/ioctl-rework"
 
 clean:
 	rm -rf $(BUILD)
