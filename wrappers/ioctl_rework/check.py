@@ -19,10 +19,11 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ioctl_rework import __version__, hook, patch_parser, rules, spatch
+from ioctl_rework import __version__, convert, hook, patch_parser, rules, spatch
 from ioctl_rework.audit import audit
 from ioctl_rework.cache import Cache
 from ioctl_rework.findings import Effort, Kind
+from ioctl_rework.summary import FileStatus, HandlerStatus
 from ioctl_rework.patch_parser import FinalFile, MalformedPatch
 
 SIGNATURE_RULE = rules.RULES_DIR / "ioctl_signature_mismatch.cocci"
@@ -482,27 +483,30 @@ def _conversion_target(request: CheckRequest, patch: _Patch) -> rules.Target:
 
 @dataclass(frozen=True)
 class _Conversion:
-    diff: str                           # with a/ b/ names; "" when nothing changes
-    failure: str = ""                   # why the rule could not run on the file
+    diff: str                           # "" when nothing changes
+    failure: str = ""                   # why convert could not rewrite the file
 
 
 def _conversions(root: Path, paths: list[str], options: rules.ConversionOptions,
-                 jobs: int, timeout: int) -> dict[str, _Conversion]:
-    """The conversion rule's patch-mode result for each of PATHS (relative to ROOT)."""
+                 request: CheckRequest) -> tuple[dict[str, _Conversion], list[str]]:
+    """convert's result for each of PATHS (relative to ROOT), and its notes
+    on handlers it did not convert."""
     if not paths:
-        return {}
-    results = spatch.run_files(rules.CONVERSION_RULE, [Path(p) for p in paths],
-                               options.spatch_args("patch"), jobs=jobs, timeout=timeout,
-                               cwd=root)
+        return {}, []
+    result = convert.convert(convert.ConvertRequest(
+        tuple(root / p for p in paths), options, root, request.jobs, request.timeout))
+    records = {record.file: record for record in result.summary.files}
     found = {}
-    for path, result in zip(paths, results):
-        if result.outcome is not spatch.Outcome.OK:
-            found[path] = _Conversion("", result.reason)
-            continue
-        # spatch names the temporary files; name the tree's instead.
-        body = result.stdout.split("\n", 2)[2] if result.stdout.count("\n") >= 2 else ""
-        found[path] = _Conversion(f"--- a/{path}\n+++ b/{path}\n{body}" if body else "")
-    return found
+    for path in paths:
+        record = records.get(path)
+        if record is not None and record.status in (FileStatus.FAILED, FileStatus.SKIPPED):
+            found[path] = _Conversion("", record.reason or record.status.value)
+        else:
+            found[path] = _Conversion(record.diff if record else "")
+    notes = [f"{h.file}:{h.line}: {h.handler} not converted: {h.reason}"
+             for h in result.summary.handlers
+             if h.status is not HandlerStatus.CONVERTED and h.reason]
+    return found, notes
 
 
 def run_check(request: CheckRequest) -> CheckResult:
@@ -580,8 +584,7 @@ def _collect(result: CheckResult, request: CheckRequest, patch: _Patch, root: Pa
             introduced.append((rel, raw, anchor))
     options = rules.ConversionOptions(target=_conversion_target(request, patch))
     legacy = sorted({rel for rel, raw, _ in introduced if raw.type == "LEGACY_IOCTL"})
-    conversions = {} if request.fix else _conversions(root, legacy, options, request.jobs,
-                                                      request.timeout)
+    conversions = {} if request.fix else _conversions(root, legacy, options, request)[0]
     order = list(finals)
     shown = set()
     for rel, raw, anchor in sorted(introduced, key=lambda t: (order.index(t[0]), t[2].new,
@@ -604,12 +607,11 @@ def _collect(result: CheckResult, request: CheckRequest, patch: _Patch, root: Pa
 
 def _fix(result: CheckResult, root: Path, paths: list[str], options: rules.ConversionOptions,
          request: CheckRequest) -> None:
-    # TODO(convert): go through convert.convert() once the convert helper
-    # lands, so --fix gets its per-handler records and safety checks.
-    conversions = _conversions(root, paths, options, request.jobs, request.timeout)
+    conversions, notes = _conversions(root, paths, options, request)
     result.fix_diff = "".join(conversions[p].diff for p in paths)
     result.notes += [f"--fix: {p} not converted: {conversions[p].failure}"
                      for p in paths if conversions[p].failure]
+    result.notes += [f"--fix: {note}" for note in notes]
 
 
 # Output.

@@ -246,7 +246,11 @@ def _diff_git_paths(rest: str) -> tuple[str | None, str | None]:
 
 class _Reader:
     def __init__(self, text: str):
-        self.lines = text.splitlines()
+        # Only "\n" ends a line: old sources hold form feeds, which
+        # str.splitlines() would take for line ends.
+        self.lines = text.split("\n")
+        if self.lines[-1] == "":
+            self.lines.pop()
         self.i = 0
 
     def peek(self, ahead: int = 0) -> str | None:

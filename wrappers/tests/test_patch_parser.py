@@ -108,6 +108,15 @@ class PathsTest(unittest.TestCase):
         (change,) = patch_parser.parse(text).files
         self.assertEqual({n: ln.text for n, ln in change.added().items()}, {3: "b"})
 
+    def test_form_feed_and_carriage_return_do_not_end_lines(self):
+        # 2.6-era sources put ^L between sections; some files have CRLF.
+        text = "--- a/f.c\n+++ b/f.c\n@@ -1,2 +1,4 @@\n a\n+\x0c\n+b\r\n c\n"
+        patch = patch_parser.parse(text)
+        (change,) = patch.files
+        self.assertEqual({n: ln.text for n, ln in change.added().items()},
+                         {2: "\x0c", 3: "b\r"})
+        self.assertEqual(patch.total_lines, 7)
+
     def test_empty_input_is_an_empty_patch(self):
         self.assertEqual(patch_parser.parse("").files, ())
 
