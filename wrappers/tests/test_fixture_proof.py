@@ -123,6 +123,31 @@ class CompareTest(unittest.TestCase):
         self.assertIn("32-bit: fx_compat FX_SET valid: no result after conversion", messages)
 
 
+class LeftAloneTest(unittest.TestCase):
+    def test_devices_map_to_their_driver_file(self):
+        stems = {"fx_minor", "fx_twin", "fx_split_main", "fx_split_ioctl", "fixture_observer"}
+        self.assertEqual(proof.driver_of("fx_minor1", stems), "fx_minor")
+        self.assertEqual(proof.driver_of("fx_twin_status", stems), "fx_twin")
+        self.assertIn(proof.driver_of("fx_split", stems), {"fx_split_main", "fx_split_ioctl"})
+        self.assertIsNone(proof.driver_of("fx_regs", stems))
+        self.assertIsNone(proof.driver_of("fx_min", stems))
+
+    def test_left_alone_driver_must_keep_legacy_behaviour(self):
+        # Only fx_compat was converted; fx_minor was left alone, so its
+        # 32-bit calls must still fail as before.
+        left = proof.Expectation(compat=True, left_alone=frozenset({"fx_minor"}))
+        failures = proof.compare(LEGACY, transcript("converted-output.txt"), left)
+        self.assertEqual({f.key for f in failures},
+                         {"fx_minor FX_GET valid", "fx_minor FX_GET badptr",
+                          "fx_minor unknown unknown"})
+        self.assertEqual(proof.compare(LEGACY, LEGACY, left), [])
+
+    def test_left_alone_driver_keeps_the_bkl_in_mutex_mode(self):
+        left = proof.Expectation(mutex=True, left_alone=frozenset({"fx_minor", "fx_compat"}))
+        self.assertEqual(proof.compare(LEGACY, LEGACY, left), [])
+        self.assertTrue(proof.compare(LEGACY, LEGACY, proof.Expectation(mutex=True)))
+
+
 class SparseTest(unittest.TestCase):
     def test_context_imbalance_and_nothing_else(self):
         failures = proof.compare_sparse((DATA / "sparse-legacy.txt").read_text(),

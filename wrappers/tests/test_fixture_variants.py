@@ -1,0 +1,119 @@
+"""Tests for the variant matrix, the broken variants and the verdicts
+(ioctl_rework.fixture.variants, ioctl_rework.fixture.runner)."""
+
+import tempfile
+import unittest
+from pathlib import Path
+from unittest import mock
+
+from ioctl_rework import rules
+from ioctl_rework.fixture import kernel, proof, runner, variants
+
+DATA = Path(__file__).resolve().parent / "test_data" / "fixture"
+
+
+def recorded(output: str, console: str) -> proof.Transcript:
+    return proof.parse_transcript((DATA / output).read_text(), (DATA / console).read_text())
+
+
+class MatrixTest(unittest.TestCase):
+    def test_every_strategy_lock_and_target(self):
+        found = {(v.options.strategy, v.options.lock, v.options.target)
+                 for v in variants.conversion_variants()
+                 if v.options.compat and not v.options.multi_kernel}
+        self.assertEqual(len(found), 3 * 2 * 3)
+        self.assertEqual({t.inode_style for (_, _, t) in found},
+                         {"f_dentry", "f_path", "file_inode"})
+
+    def test_multi_kernel_built_twice(self):
+        multi = [v for v in variants.conversion_variants() if v.options.multi_kernel]
+        self.assertEqual([v.extra_cflags for v in multi], ["", "-DFIXTURE_NO_UNLOCKED_IOCTL"])
+
+    def test_names_are_unique_and_selectable(self):
+        names = [v.name for v in variants.all_variants()]
+        self.assertEqual(len(names), len(set(names)))
+        self.assertEqual(variants.select(["legacy"]), [variants.LEGACY])
+        with self.assertRaisesRegex(kernel.FixtureError, "unknown variant.*nope"):
+            variants.select(["nope"])
+
+    def test_negative_variants_name_what_they_break(self):
+        negatives = variants.negative_variants()
+        self.assertGreaterEqual(len(negatives), 2)
+        for variant in negatives:
+            self.assertTrue(variant.broken.exists())
+            self.assertIn(variant.based_on, {v.name for v in variants.conversion_variants()})
+
+    def test_negative_without_a_breaks_line_is_refused(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            (Path(tmp) / "bad.edit").write_text("# no header\n=== a.c\n--- x\na\n+++\nb\n")
+            with mock.patch.object(variants, "NEGATIVE_DIR", Path(tmp)):
+                with self.assertRaisesRegex(kernel.FixtureError, "breaks: VARIANT"):
+                    variants.negative_variants()
+
+
+class BreakTest(unittest.TestCase):
+    def test_negative_edit_applies_to_a_converted_driver(self):
+        edit = variants.NEGATIVE_DIR / "dropped-unlock.edit"
+        with tempfile.TemporaryDirectory() as tmp:
+            driver = Path(tmp) / "fx_minor.c"
+            driver.write_text("\t\tif (get_user(value, argp)) {\n\t\t\tunlock_kernel();\n"
+                              "\t\t\treturn -EFAULT;\n\t\t}\n")
+            variants.break_directory(Path(tmp), edit)
+            self.assertNotIn("unlock_kernel", driver.read_text())
+
+    def test_negative_edit_that_no_longer_applies_says_so(self):
+        edit = variants.NEGATIVE_DIR / "dropped-unlock.edit"
+        with tempfile.TemporaryDirectory() as tmp:
+            (Path(tmp) / "fx_minor.c").write_text("int nothing_to_break;\n")
+            with self.assertRaisesRegex(Exception, "dropped-unlock.edit: fx_minor.c: hunk"):
+                variants.break_directory(Path(tmp), edit)
+
+
+def run(variant, output, console, sparse="", left_alone=()):
+    prepared = variants.PreparedVariant(variant, Path("/nonexistent"), left_alone)
+    return runner.VariantRun(prepared, recorded(output, console), sparse, None, None, Path("."))
+
+
+class VerdictTest(unittest.TestCase):
+    LEGACY = run(variants.LEGACY, "legacy-output.txt", "legacy-console.log")
+    OPTIONS = rules.ConversionOptions(rules.Strategy.PUSHDOWN, compat=True)
+
+    def test_legacy_verdict(self):
+        self.assertTrue(runner.judge(self.LEGACY, self.LEGACY).passed)
+
+    def test_good_conversion_passes(self):
+        good = run(variants.Variant("good", self.OPTIONS), "converted-output.txt",
+                   "converted-console.log")
+        verdict = runner.judge(self.LEGACY, good)
+        self.assertEqual(verdict.failures, ())
+        self.assertTrue(verdict.passed)
+
+    def test_each_negative_fails_the_proof_and_is_named(self):
+        cases = {"dropped-unlock": ("converted-output.txt", "dropped-unlock-console.log",
+                                    "fx_minor_ioctl"),
+                 "wrong-inode": ("wrong-inode-output.txt", "converted-console.log",
+                                 "fx_minor FX_GET valid")}
+        for name, (output, console, culprit) in cases.items():
+            with self.subTest(name):
+                broken = variants.Variant(f"negative-{name}", self.OPTIONS,
+                                          broken=variants.NEGATIVE_DIR / f"{name}.edit")
+                verdict = runner.judge(self.LEGACY, run(broken, output, console))
+                self.assertTrue(verdict.passed, "a broken variant must be caught")
+                self.assertIn(culprit, [f.key for f in verdict.failures])
+                # The same transcript for a variant that is not broken on purpose fails.
+                honest = variants.Variant(name, self.OPTIONS)
+                self.assertFalse(runner.judge(self.LEGACY, run(honest, output, console)).passed)
+
+    def test_sparse_imbalance_fails(self):
+        good = run(variants.Variant("good", self.OPTIONS), "converted-output.txt",
+                   "converted-console.log", (DATA / "sparse-imbalance.txt").read_text())
+        self.LEGACY.sparse = (DATA / "sparse-legacy.txt").read_text()
+        try:
+            verdict = runner.judge(self.LEGACY, good)
+        finally:
+            self.LEGACY.sparse = ""
+        self.assertEqual([(f.what, f.key) for f in verdict.failures], [("sparse", "fx_minor.c")])
+
+
+if __name__ == "__main__":
+    unittest.main()
