@@ -40,7 +40,6 @@ _FOPS_NAME = re.compile(rb"(?:\.ioctl\s*=|\bioctl\s*:)\s*(\w+)\s*[,}\n]")
 # Report reasons that mean "defined in another file": phase 2 resolves them.
 _ELSEWHERE = ("not defined in this file", "defined in another file")
 _NO_MATCH = "ioctl_rework_no_match_"
-SPATCH_EXTRA = ["--no-includes"]
 
 
 class InputError(Exception):
@@ -127,7 +126,8 @@ class Runner:
 
     def _args(self, listed: tuple[str, ...]) -> list[str]:
         options = rules.ConversionOptions(**{**self.request.options.__dict__, "handlers": listed})
-        return options.spatch_args("patch") + ["-D", "report"] + SPATCH_EXTRA
+        # Report and patch at once: one spatch start gives decisions and diff.
+        return options.spatch_args("patch") + ["-D", "report"]
 
     def _key(self, rel: str, data: bytes, args: list[str]) -> str:
         return cache_mod.make_key("convert-run/1", rel, hashlib.sha256(data).hexdigest(),
@@ -515,7 +515,7 @@ def _handler_records(tree, fops_files, final, group_files, dropped, blocked):
         seen = set()
         for d in run.decisions:
             seen.add((d.handler, d.line))
-            records.append(_record(d, run, group_files, dropped, blocked))
+            records.append(_record(d, run, final, group_files, dropped, blocked))
         for name, line in tree.fops_names.get(rel, []):
             if (name, line) in seen or any(n == name for n, _ in seen):
                 continue
@@ -527,7 +527,7 @@ def _handler_records(tree, fops_files, final, group_files, dropped, blocked):
     return records
 
 
-def _record(d: rules.HandlerDecision, run: FileRun, group_files, dropped, blocked):
+def _record(d: rules.HandlerDecision, run: FileRun, final, group_files, dropped, blocked):
     base = dict(file=d.file, line=d.line, fops=d.fops, handler=d.handler,
                 uses_inode=d.uses_inode, returns_enoioctlcmd=d.returns_enoioctlcmd)
     if d.handler in dropped:
@@ -539,7 +539,8 @@ def _record(d: rules.HandlerDecision, run: FileRun, group_files, dropped, blocke
         return HandlerRecord(**base, status=HandlerStatus.FAILED, reason=run.reason)
     if not d.convert:
         return HandlerRecord(**base, status=HandlerStatus.SKIPPED, reason=d.reason)
-    others = tuple(f for f in group_files.get(d.handler, ()) if f != run.file)
+    others = tuple(f for f in group_files.get(d.handler, ())
+                   if f != run.file and final[f].changed)
     return HandlerRecord(**base, status=HandlerStatus.CONVERTED, strategy=d.strategy,
                          reason=None, other_files=others)
 
