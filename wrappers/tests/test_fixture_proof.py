@@ -148,6 +148,33 @@ class LeftAloneTest(unittest.TestCase):
         self.assertTrue(proof.compare(LEGACY, LEGACY, proof.Expectation(mutex=True)))
 
 
+class BootedTest(unittest.TestCase):
+    """Transcripts recorded from real boots of the fixture kernel."""
+
+    LEGACY = transcript("booted-legacy-output.txt", "booted-legacy-console.log")
+    MUTEX = transcript("booted-wrapper-mutex-output.txt", "booted-wrapper-mutex-console.log")
+    # What `convert --strategy wrapper --lock mutex --compat` left alone there.
+    LEFT_ALONE = frozenset({"fx_bkl", "fx_split_main", "fx_split_ioctl", "fx_ifdef"})
+
+    def test_legacy_boot_is_2_6_11(self):
+        self.assertEqual(proof.check_legacy(self.LEGACY), [])
+        self.assertEqual(len(self.LEGACY.unknown_cmds), proof.UNKNOWN_CMD_LIMIT)
+        self.assertGreater(len(proof.unconverted_32bit(self.LEGACY)), proof.UNKNOWN_CMD_LIMIT)
+
+    def test_mutex_conversion_differs_only_in_the_compat_wrapper(self):
+        expect = proof.Expectation(mutex=True, compat=True, left_alone=self.LEFT_ALONE)
+        failures = proof.compare(self.LEGACY, self.MUTEX, expect)
+        # fx_compat's own compat_ioctl still takes the BKL around the body
+        # that 64-bit callers now run under the private mutex.
+        self.assertEqual({(f.what, f.key.split()[0]) for f in failures}, {("32-bit", "fx_compat")})
+        self.assertTrue(all("holds no mutex" in f.message for f in failures))
+
+    def test_forgetting_what_was_left_alone_fails(self):
+        failures = proof.compare(self.LEGACY, self.MUTEX,
+                                 proof.Expectation(mutex=True, compat=True))
+        self.assertIn("fx_bkl", {f.key.split()[0] for f in failures})
+
+
 class SparseTest(unittest.TestCase):
     def test_context_imbalance_and_nothing_else(self):
         failures = proof.compare_sparse((DATA / "sparse-legacy.txt").read_text(),
