@@ -52,9 +52,10 @@ test: deps
 demo: deps
 	@semantic-patches/tests/demo
 
+# As coccicheck does: the options are the ones the rule's header asks for.
 cocci: deps
-	@spatch --sp-file $(COCCI) -D $(MODE) --very-quiet --no-includes --include-headers \
-		--linux-spacing $(SPFLAGS) --dir $(DIR)
+	@spatch --sp-file $(COCCI) -D $(MODE) --very-quiet \
+		$$(sed -n 's#^// Options:##p' $(COCCI)) $(SPFLAGS) --dir $(DIR)
 
 # The fixture kernel (kernel-fixtures/): build it, boot it, or run the proof.
 # FIXTURE_CACHE keeps the unpacked source, objects and boots between runs.
