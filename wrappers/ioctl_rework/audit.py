@@ -347,6 +347,8 @@ def _candidates(paths: list[Path], runs: list[RuleRun]) -> list[_Candidate]:
 
 
 def _cache_key(run: RuleRun, candidate: _Candidate, digest: str) -> str:
+    """DIGEST is the text of RUN's rule: a change to another rule file
+    (the signature rule, say) keeps this run's entries valid."""
     return make_key(CACHE_FORMAT, digest, spatch.version(), run.name, *run.args,
                     str(candidate.path), candidate.digest)
 
@@ -377,7 +379,6 @@ def audit(paths: list[Path], jobs: int = 2, timeout: int = DEFAULT_TIMEOUT,
     cache = cache if cache is not None else Cache(default_directory(), "audit")
     tree = find_tree(paths[0]) if paths else None
     stats = AuditStats()
-    digest = rules.rules_digest()
     with tempfile.TemporaryDirectory(prefix="ioctl-rework-audit-") as tmp:
         workdir = Path(tmp)
         runs = _rule_runs(tree, workdir)
@@ -385,6 +386,7 @@ def audit(paths: list[Path], jobs: int = 2, timeout: int = DEFAULT_TIMEOUT,
         stats.candidates = len(candidates)
         results: dict[tuple[str, Path], spatch.SpatchResult] = {}
         for run in runs:
+            digest = hashlib.sha256(run.rule.read_bytes()).hexdigest()
             todo = []
             for candidate in (c for c in candidates if run.name in c.runs):
                 stored = cache.get_json(_cache_key(run, candidate, digest))
@@ -438,12 +440,32 @@ def audit_trees(paths: list[Path], jobs: int = 2, timeout: int = DEFAULT_TIMEOUT
             raise AuditError(f"{path}: no such file or directory")
         groups.setdefault(find_tree(Path(path)), []).append(Path(path))
     results = [audit(group, jobs, timeout, cache) for group in groups.values()]
+    return sorted(results, key=_version_key)
 
-    def version_key(result: AuditResult):
-        if result.version is None:
-            return (1, ())
-        return (0, rules.Target.parse(result.version).version)
-    return sorted(results, key=version_key)
+
+def _version_key(result: AuditResult):
+    if result.version is None:
+        return (1, ())
+    return (0, rules.Target.parse(result.version).version)
+
+
+def load_json(path: Path) -> list[AuditResult]:
+    """The results of an earlier `audit --format json` run."""
+    import json
+    try:
+        value = json.loads(Path(path).read_text())
+        return [AuditResult(
+            [Finding.from_json(f) for f in tree["findings"]],
+            [SkippedFile(s["file"], s["reason"], s.get("partial", False))
+             for s in tree["skipped"]],
+            Path(tree["tree"]) if tree.get("tree") else None, tree.get("version"),
+            AuditStats(tree["stats"]["candidates"], tree["stats"]["cached"], 0,
+                       tree["stats"]["seconds"]))
+            for tree in value["trees"]]
+    except OSError as err:
+        raise AuditError(f"{path}: {err.strerror}") from err
+    except (ValueError, KeyError, TypeError) as err:
+        raise AuditError(f"{path}: not an `audit --format json` report ({err})") from err
 
 
 # ---------------------------------------------------------------- command line
@@ -462,8 +484,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "/work/trees/linux-6.1\n\n"
         "exit status: 0 when the audit ran (whatever it found; use `check` to gate),\n"
         "2 on a usage or input error.")
-    parser.add_argument("paths", nargs="+", type=Path, metavar="PATH",
+    parser.add_argument("paths", nargs="*", type=Path, metavar="PATH",
                         help="files or directories; several kernel trees give a trend")
+    parser.add_argument("--from-json", action="append", type=Path, default=[], metavar="FILE",
+                        help="use the results of earlier `--format json` runs instead of "
+                             "running the rules (repeat for a trend)")
     parser.add_argument("--format", choices=FORMATS, default="text")
     parser.add_argument("-o", "--output", type=Path, metavar="FILE",
                         help="write the report here (atomically) instead of stdout")
@@ -481,9 +506,16 @@ def main(args: argparse.Namespace) -> int:
     if args.jobs < 1 or args.timeout < 1:
         print("ioctl-rework audit: --jobs and --timeout must be at least 1", file=sys.stderr)
         return 2
+    if not args.paths and not args.from_json:
+        print("ioctl-rework audit: error: give a PATH to audit or --from-json FILE",
+              file=sys.stderr)
+        return 2
     cache = Cache(None if args.no_cache else default_directory(), "audit")
     try:
-        results = audit_trees(args.paths, args.jobs, args.timeout, cache)
+        results = [r for path in args.from_json for r in load_json(path)]
+        if args.paths:
+            results += audit_trees(args.paths, args.jobs, args.timeout, cache)
+        results.sort(key=_version_key)
     except (AuditError, spatch.SpatchMissing) as err:
         print(f"ioctl-rework audit: error: {err}", file=sys.stderr)
         return 2

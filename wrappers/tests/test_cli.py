@@ -59,6 +59,11 @@ class CliTest(unittest.TestCase):
         self.assertEqual(status, 2)
         self.assertIn("/no/such/tree: no such file or directory", err)
 
+    def test_audit_needs_a_path_or_json(self):
+        status, _, err = run_main(["audit"])
+        self.assertEqual(status, 2)
+        self.assertIn("--from-json", err)
+
     def test_audit_bad_format(self):
         status, _, err = run_main(["audit", "--format", "pdf", "."])
         self.assertEqual(status, 2)

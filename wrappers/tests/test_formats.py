@@ -127,6 +127,17 @@ class FormatTest(unittest.TestCase):
         self.assertNotIn("== trend", text)
         self.assertNotIn("trend", json.loads(self.render("json", two_versions()[:1])))
 
+    def test_json_reloads_into_the_same_report(self):
+        from ioctl_rework import audit
+        with tempfile.TemporaryDirectory() as tmp:
+            saved = Path(tmp) / "audit.json"
+            formats.write(two_versions(), "json", saved)
+            again = audit.load_json(saved)
+            self.assertEqual(formats.render(again, "text"), formats.render(two_versions(), "text"))
+            saved.write_text("{}")
+            with self.assertRaises(audit.AuditError):
+                audit.load_json(saved)
+
     def test_write_is_atomic_and_reports_errors(self):
         with tempfile.TemporaryDirectory() as tmp:
             target = Path(tmp) / "report.json"
