@@ -9,6 +9,7 @@ handler the patch adds or changes); print them as checkpatch.pl would.
 
 import argparse
 import enum
+import hashlib
 import json
 import re
 import shutil
@@ -23,6 +24,7 @@ from ioctl_rework import __version__, convert, hook, patch_parser, rules, spatch
 from ioctl_rework.audit import audit
 from ioctl_rework.cache import Cache
 from ioctl_rework.findings import Effort, Kind
+from ioctl_rework.formats import TOOL, sarif
 from ioctl_rework.summary import FileStatus, HandlerStatus
 from ioctl_rework.patch_parser import FinalFile, MalformedPatch
 
@@ -333,6 +335,7 @@ def definition_spans(text: str, name: str) -> list[range]:
 
 _IOCTL_MEMBER = re.compile(r"(?<!\w)(?:unlocked_|compat_)?ioctl\s*[=:]\s*&?\s*(\w+)")
 _IOCTL_WORDS = re.compile(r"ioctl|lock_kernel|ENOIOCTLCMD")
+_LEGACY_MEMBER = re.compile(rb"(?<!\w)ioctl\s*[=:]")
 
 
 def ioctl_lines(text: str, added: dict[int, patch_parser.Line]) -> list[int]:
@@ -545,12 +548,19 @@ def run_check(request: CheckRequest) -> CheckResult:
 def _collect(result: CheckResult, request: CheckRequest, patch: _Patch, root: Path,
              finals: dict[str, FinalFile], relevant: dict[str, list[int]]) -> None:
     paths = [root / p for p in relevant]
-    # The audit and the signature rule share the cores; run both at once.
-    with ThreadPoolExecutor(max_workers=2) as pool:
+    options = rules.ConversionOptions(target=_conversion_target(request, patch))
+    # A file with a legacy member will most likely need its conversion shown:
+    # start convert at once, next to the audit and the signature rule,
+    # rather than after them.  (--fix converts every file afterwards.)
+    likely = [] if request.fix else [
+        p for p in relevant if _LEGACY_MEMBER.search(patch.post_images[p])]
+    with ThreadPoolExecutor(max_workers=3) as pool:
         audit_run = pool.submit(_run_audit, paths, request.jobs, request.timeout)
         signature_run = pool.submit(_run_signature_rule, paths, request.jobs, request.timeout)
+        convert_run = pool.submit(_conversions, root, likely, options, request)
         raws, skipped = audit_run.result()
         more, more_skipped, parse_errors = signature_run.result()
+        conversions = convert_run.result()[0]
     known = set(finals)
     parse_errors = {_relative(f, root, known): lines for f, lines in parse_errors.items()}
     unchecked = []
@@ -582,15 +592,16 @@ def _collect(result: CheckResult, request: CheckRequest, patch: _Patch, root: Pa
         anchor = _anchor(raw, finals[rel], texts[rel])
         if anchor is not None:
             introduced.append((rel, raw, anchor))
-    options = rules.ConversionOptions(target=_conversion_target(request, patch))
-    legacy = sorted({rel for rel, raw, _ in introduced if raw.type == "LEGACY_IOCTL"})
-    conversions = {} if request.fix else _conversions(root, legacy, options, request)[0]
+    legacy = sorted({rel for rel, raw, _ in introduced if raw.type == Kind.LEGACY_IOCTL.name})
+    missed = [rel for rel in legacy if rel not in conversions]
+    if missed and not request.fix:
+        conversions.update(_conversions(root, missed, options, request)[0])
     order = list(finals)
     shown = set()
     for rel, raw, anchor in sorted(introduced, key=lambda t: (order.index(t[0]), t[2].new,
                                                               t[1].type)):
         diff, note = "", raw.note
-        if rel in conversions and rel not in shown:
+        if raw.type == Kind.LEGACY_IOCTL.name and rel in conversions and rel not in shown:
             # One diff per file: it converts every handler in it.
             shown.add(rel)
             diff = conversions[rel].diff
@@ -657,7 +668,7 @@ def _problem_dict(p: Problem) -> dict:
 
 def format_json(result: CheckResult) -> str:
     doc = {
-        "tool": "ioctl-rework check", "version": __version__, "patch": result.name,
+        "tool": f"{TOOL} check", "version": __version__, "patch": result.name,
         "problems": [_problem_dict(p) for p in result.problems],
         "skipped": [{"file": s.file, "reason": s.reason, "partial": s.partial}
                     for s in result.skipped],
@@ -671,25 +682,33 @@ def format_json(result: CheckResult) -> str:
     return json.dumps(doc, indent=2) + "\n"
 
 
+def _sarif_result(p: Problem, rule_ids: list[str]) -> dict:
+    identity = "\0".join((p.type, p.file, p.struct, p.handler)).encode()
+    return {
+        "ruleId": p.type,
+        "ruleIndex": rule_ids.index(p.type),
+        "level": p.level.value,
+        "message": {"text": p.message + (f" ({p.note})" if p.note else "")},
+        "locations": [{"physicalLocation": {
+            "artifactLocation": {"uri": p.file},
+            "region": {"startLine": p.line, "snippet": {"text": p.text[1:]}}}}],
+        # Stable when lines move, as the audit's SARIF is.
+        "partialFingerprints": {"ioctlReworkCheck/v1": hashlib.sha256(identity).hexdigest()},
+    }
+
+
 def format_sarif(result: CheckResult) -> str:
+    """SARIF 2.1.0 with the audit's schema and tool identity; check's own levels."""
     rule_ids = sorted({p.type for p in result.problems})
     doc = {
-        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "$schema": sarif.SCHEMA,
         "version": "2.1.0",
         "runs": [{
             "tool": {"driver": {
-                "name": "ioctl-rework check", "version": __version__,
-                "informationUri": "https://www.kernel.org/doc/html/latest/filesystems/vfs.html",
+                "name": f"{TOOL} check", "version": __version__,
+                "informationUri": sarif.INFORMATION_URI,
                 "rules": [{"id": r, "name": r.title().replace("_", "")} for r in rule_ids]}},
-            "results": [{
-                "ruleId": p.type,
-                "ruleIndex": rule_ids.index(p.type),
-                "level": p.level.value,
-                "message": {"text": p.message},
-                "locations": [{"physicalLocation": {
-                    "artifactLocation": {"uri": p.file},
-                    "region": {"startLine": p.line, "snippet": {"text": p.text[1:]}}}}],
-            } for p in result.problems],
+            "results": [_sarif_result(p, rule_ids) for p in result.problems],
             "invocations": [{"executionSuccessful": True, "toolExecutionNotifications": [
                 {"level": "note", "message": {"text": s.describe()},
                  "locations": [{"physicalLocation": {"artifactLocation": {"uri": s.file}}}]}

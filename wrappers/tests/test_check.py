@@ -315,6 +315,10 @@ class FormatsTest(RepoTestCase):
             location = result["locations"][0]["physicalLocation"]
             self.assertTrue(location["artifactLocation"]["uri"].startswith("drivers/misc/"))
             self.assertGreater(location["region"]["startLine"], 0)
+            self.assertRegex(result["partialFingerprints"]["ioctlReworkCheck/v1"],
+                             r"^[0-9a-f]{64}$")
+        fingerprints = [r["partialFingerprints"]["ioctlReworkCheck/v1"] for r in run["results"]]
+        self.assertEqual(len(set(fingerprints)), len(fingerprints))
 
     def test_fix_prints_a_diff_that_applies(self):
         out = self.check("--git", "HEAD", "--fix")
