@@ -70,7 +70,9 @@ class ConfigTest(unittest.TestCase):
     def test_error_lines_pick_the_errors(self):
         log = "  CC fs/ioctl.o\nfs/ioctl.c:50:3: error: 'x' undeclared\nmake[1]: *** [fs] Error 1\n"
         self.assertEqual(kernel.error_lines(log).splitlines(),
-                         ["fs/ioctl.c:50:3: error: 'x' undeclared", "make[1]: *** [fs] Error 1"])
+                         ["fs/ioctl.c:50:3: error: 'x' undeclared"])
+        self.assertEqual(kernel.error_lines("make: *** [vmlinux] Killed\n"),
+                         "make: *** [vmlinux] Killed")
 
 
 class InitramfsTest(unittest.TestCase):

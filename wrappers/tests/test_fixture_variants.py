@@ -104,6 +104,36 @@ class VerdictTest(unittest.TestCase):
                 honest = variants.Variant(name, self.OPTIONS)
                 self.assertFalse(runner.judge(self.LEGACY, run(honest, output, console)).passed)
 
+    def test_booted_negatives_fail_the_proof(self):
+        """Real boots: pushdown-bkl-3.9.0 (its fx_split.h prototype converted
+        by hand; see the fixture report) and the two negative edits on it."""
+        legacy = run(variants.LEGACY, "booted-legacy-output.txt", "booted-legacy-console.log",
+                     (DATA / "booted-sparse-legacy.txt").read_text())
+        options = rules.ConversionOptions(rules.Strategy.PUSHDOWN, target=rules.Target((3, 9, 0)),
+                                          compat=True)
+        left_alone = (variants.LeftAlone("fx_claim.c", "fx_claim_ioctl", "refused"),
+                      variants.LeftAlone("fx_ifdef.c", "-", "not changed by the conversion"))
+        good = run(variants.Variant("pushdown-bkl-3.9.0", options), "booted-pushdown-bkl-output.txt",
+                   "booted-pushdown-bkl-console.log",
+                   (DATA / "booted-sparse-legacy.txt").read_text(), left_alone)
+        self.assertEqual(runner.judge(legacy, good).failures, ())
+        dropped = run(variants.Variant("negative-dropped-unlock", options,
+                                       broken=variants.NEGATIVE_DIR / "dropped-unlock.edit"),
+                      "booted-dropped-unlock-output.txt", "booted-dropped-unlock-console.log",
+                      (DATA / "booted-sparse-dropped-unlock.txt").read_text(), left_alone)
+        verdict = runner.judge(legacy, dropped)
+        self.assertTrue(verdict.passed)
+        self.assertEqual({(f.what, f.key) for f in verdict.failures},
+                         {("kernel log", "fx_minor_ioctl"), ("sparse", "fx_minor.c")})
+        wrong = run(variants.Variant("negative-wrong-inode", options,
+                                     broken=variants.NEGATIVE_DIR / "wrong-inode.edit"),
+                    "booted-wrong-inode-output.txt", "booted-wrong-inode-console.log",
+                    (DATA / "booted-sparse-legacy.txt").read_text(), left_alone)
+        verdict = runner.judge(legacy, wrong)
+        self.assertTrue(verdict.passed)
+        self.assertEqual({f.key.split()[0] for f in verdict.failures}, {"fx_minor0", "fx_minor1"})
+        self.assertIn("ino", " ".join(f.message for f in verdict.failures))
+
     def test_sparse_imbalance_fails(self):
         good = run(variants.Variant("good", self.OPTIONS), "converted-output.txt",
                    "converted-console.log", (DATA / "sparse-imbalance.txt").read_text())
