@@ -9,7 +9,7 @@ gate that guesses at a broken patch can wave anything through.
 
 import enum
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 SOURCE_SUFFIXES = (".c", ".h")
 
@@ -111,7 +111,7 @@ class PatchSet:
                 for line_no, line in previous.known.items():
                     moved = fp.new_line_map(line_no)
                     if moved is not None:
-                        known[moved] = line
+                        known[moved] = replace(line, new=moved)
                 if fp.status is Status.RENAMED:
                     del merged[fp.old_path]
             for hunk in fp.hunks:
@@ -133,7 +133,7 @@ class FinalFile:
 
     path: str
     patches: tuple[FilePatch, ...]
-    known: dict[int, Line]     # every new-side line the patches show, by line number
+    known: dict[int, Line]     # every new-side line the patches show, by its final number
     status: Status
 
     @property

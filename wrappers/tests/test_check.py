@@ -191,6 +191,27 @@ class PatchShapesTest(RepoTestCase):
         out = self.check("--git", f"{start}..HEAD")
         self.assertEqual(out.returncode, 0, out.stdout + out.stderr)
 
+    def test_mailed_series_on_stdin_is_judged_by_where_it_ends(self):
+        start = self.repo.git("rev-parse", "HEAD").stdout.strip()
+        self.repo.commit("add thermo", {"drivers/misc/thermo.c": LEGACY})
+        self.repo.commit("thermo: a comment",
+                         {"drivers/misc/thermo.c": LEGACY.replace(
+                             "static int thermo_value;", "/* last value set */\n"
+                             "static int thermo_value;")})
+        series = self.repo.git("format-patch", "--stdout", f"{start}..HEAD").stdout
+        out = self.check("--diff", "-", "--format", "json", stdin=series)
+        self.assertEqual(out.returncode, 1, out.stderr)
+        (problem,) = json.loads(out.stdout)["problems"]
+        # The fops moved down by the line the second mail adds.
+        self.assertEqual((problem["type"], problem["line"]), ("LEGACY_IOCTL", 34))
+        self.assertEqual(problem["patch_line"],
+                         series.splitlines().index("+\t.ioctl\t= thermo_ioctl,") + 1)
+
+        self.repo.commit("thermo: convert by hand", {"drivers/misc/thermo.c": CLEAN})
+        series = self.repo.git("format-patch", "--stdout", f"{start}..HEAD").stdout
+        out = self.check("--diff", "-", stdin=series)
+        self.assertEqual(out.returncode, 0, out.stdout + out.stderr)
+
     def test_malformed_patch_exits_2_with_a_message(self):
         patch = self.repo.path / "broken.patch"
         patch.write_text("--- a/f.c\n+++ b/f.c\n@@ -1,3 +1,4 @@\n a\n+b\n")

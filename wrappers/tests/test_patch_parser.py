@@ -72,6 +72,7 @@ class SeriesTest(unittest.TestCase):
         self.assertEqual({n: ln.text for n, ln in added.items()},
                          {1: "zero", 7: "five.1", 8: "FIVE.2"})
         self.assertEqual(added[7].patch_line, 18)   # still shown where the first mail added it
+        self.assertEqual(added[7].new, 7)           # but numbered as the series leaves it
         self.assertEqual(added[1].patch_line, 41)
 
     def test_reconstruct_keeps_line_numbers(self):
