@@ -107,29 +107,29 @@ class VerdictTest(unittest.TestCase):
     def test_booted_negatives_fail_the_proof(self):
         """Real boots: pushdown-bkl-3.9.0 (its fx_split.h prototype converted
         by hand; see the fixture report) and the two negative edits on it."""
-        legacy = run(variants.LEGACY, "booted-legacy-output.txt", "booted-legacy-console.log",
-                     (DATA / "booted-sparse-legacy.txt").read_text())
         options = rules.ConversionOptions(rules.Strategy.PUSHDOWN, target=rules.Target((3, 9, 0)),
                                           compat=True)
         left_alone = (variants.LeftAlone("fx_claim.c", "fx_claim_ioctl", "refused"),
                       variants.LeftAlone("fx_ifdef.c", "-", "not changed by the conversion"))
-        good = run(variants.Variant("pushdown-bkl-3.9.0", options), "booted-pushdown-bkl-output.txt",
-                   "booted-pushdown-bkl-console.log",
-                   (DATA / "booted-sparse-legacy.txt").read_text(), left_alone)
-        self.assertEqual(runner.judge(legacy, good).failures, ())
-        dropped = run(variants.Variant("negative-dropped-unlock", options,
-                                       broken=variants.NEGATIVE_DIR / "dropped-unlock.edit"),
-                      "booted-dropped-unlock-output.txt", "booted-dropped-unlock-console.log",
-                      (DATA / "booted-sparse-dropped-unlock.txt").read_text(), left_alone)
-        verdict = runner.judge(legacy, dropped)
+
+        def booted(name: str, recorded_as: str, sparse: str = "legacy") -> runner.VariantRun:
+            edit = variants.NEGATIVE_DIR / f"{name[len('negative-'):]}.edit"
+            variant = (variants.LEGACY if name == "legacy" else
+                       variants.Variant(name, options, broken=edit if edit.exists() else None))
+            return run(variant, f"booted-{recorded_as}-output.txt",
+                       f"booted-{recorded_as}-console.log",
+                       (DATA / f"booted-sparse-{sparse}.txt").read_text(),
+                       () if variant.legacy else left_alone)
+
+        legacy = booted("legacy", "legacy")
+        self.assertEqual(runner.judge(legacy, booted("pushdown-bkl-3.9.0", "pushdown-bkl")).failures,
+                         ())
+        verdict = runner.judge(legacy, booted("negative-dropped-unlock", "dropped-unlock",
+                                              "dropped-unlock"))
         self.assertTrue(verdict.passed)
         self.assertEqual({(f.what, f.key) for f in verdict.failures},
                          {("kernel log", "fx_minor_ioctl"), ("sparse", "fx_minor.c")})
-        wrong = run(variants.Variant("negative-wrong-inode", options,
-                                     broken=variants.NEGATIVE_DIR / "wrong-inode.edit"),
-                    "booted-wrong-inode-output.txt", "booted-wrong-inode-console.log",
-                    (DATA / "booted-sparse-legacy.txt").read_text(), left_alone)
-        verdict = runner.judge(legacy, wrong)
+        verdict = runner.judge(legacy, booted("negative-wrong-inode", "wrong-inode"))
         self.assertTrue(verdict.passed)
         self.assertEqual({f.key.split()[0] for f in verdict.failures}, {"fx_minor0", "fx_minor1"})
         self.assertIn("ino", " ".join(f.message for f in verdict.failures))
