@@ -1,50 +1,35 @@
 """`ioctl-rework check`: the audit, run on what a patch changes, as a gate.
 
-The stages, one function each: read the patch (a git range, a patch file,
-the staged changes); lay the files it touches, as the patch leaves them,
-in a temporary directory; run the audit and the signature rule there; keep
-the findings the patch introduces (on an added line, or in a structure or
-handler the patch adds or changes); print them as checkpatch.pl would.
+The stages: check_input reads the patch (a git range, a patch file, the
+staged changes) and the files as it leaves them, which are laid out in a
+temporary directory; the audit and the signature rule run there (spatch
+only on files where the patch adds ioctl code, see c_spans); the findings
+the patch introduces are kept (on an added line, or in a structure or
+handler the patch adds or changes); check_result prints them as
+checkpatch.pl would, or as json or SARIF.
 """
 
 import argparse
-import enum
-import hashlib
-import json
 import re
-import shutil
-import subprocess
 import sys
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
-from ioctl_rework import __version__, convert, hook, patch_parser, rules, spatch
+from ioctl_rework import convert, hook, patch_parser, rules, spatch
 from ioctl_rework.audit import audit
+from ioctl_rework.c_spans import LEGACY_MEMBER, definition_spans, ioctl_lines
 from ioctl_rework.cache import Cache
+from ioctl_rework.check_input import (InputError, PatchInput, SourceKind, read_patch,
+                                      unchecked_reason)
+from ioctl_rework.check_result import FORMATS, CheckResult, Level, Problem, Skipped
 from ioctl_rework.findings import Effort, Kind
-from ioctl_rework.formats import TOOL, sarif
-from ioctl_rework.summary import FileStatus, HandlerStatus
 from ioctl_rework.patch_parser import FinalFile, MalformedPatch
+from ioctl_rework.summary import FileStatus, HandlerStatus
 
 SIGNATURE_RULE = rules.RULES_DIR / "ioctl_signature_mismatch.cocci"
 SIGNATURE_MISMATCH = "SIGNATURE_MISMATCH"
-
-
-class CheckError(Exception):
-    """Input check cannot use: a bad revision range, a missing file, no repository."""
-
-
-class Level(enum.Enum):
-    ERROR = "error"
-    WARNING = "warning"
-
-
-class SourceKind(enum.Enum):
-    GIT = "git"
-    DIFF = "diff"
-    STAGED = "staged"
 
 
 @dataclass(frozen=True)
@@ -55,313 +40,6 @@ class CheckRequest:
     fix: bool = False
     jobs: int = 2
     timeout: int = 60
-
-
-@dataclass(frozen=True)
-class Problem:
-    level: Level
-    type: str                           # LEGACY_IOCTL, MISSING_COMPAT, ...
-    message: str
-    file: str
-    line: int                           # in the new file: the added line it is shown at
-    patch_line: int                     # the same line in the patch
-    text: str                           # that line, with its "+" or " " prefix
-    struct: str = ""
-    handler: str = ""
-    conversion: str = ""                # for LEGACY_IOCTL: the diff the conversion rule makes
-    note: str = ""                      # why there is no conversion, or what it cannot do
-
-
-@dataclass(frozen=True)
-class Skipped:
-    file: str
-    reason: str
-    partial: bool = False               # checked, but spatch did not parse all of it
-
-    def describe(self) -> str:
-        return f"{self.file} {'checked only in part' if self.partial else 'not checked'}: " \
-               f"{self.reason}"
-
-
-@dataclass
-class CheckResult:
-    name: str                           # what was checked, for the summary line
-    problems: list[Problem] = field(default_factory=list)
-    skipped: list[Skipped] = field(default_factory=list)
-    lines_checked: int = 0
-    files_checked: list[str] = field(default_factory=list)
-    fix_diff: str | None = None
-    notes: list[str] = field(default_factory=list)
-
-    def count(self, level: Level) -> int:
-        return sum(1 for p in self.problems if p.level is level)
-
-    @property
-    def exit_status(self) -> int:
-        return 1 if self.count(Level.ERROR) else 0
-
-
-# Reading the patch and the files as it leaves them.
-
-def _git(repo: Path, *args: str, what: str) -> str:
-    proc = subprocess.run(["git", "-C", str(repo), *args], capture_output=True,
-                          check=False)
-    if proc.returncode != 0:
-        message = proc.stderr.decode(errors="replace").strip().splitlines()
-        raise CheckError(what + (f" ({message[0]})" if message else ""))
-    return proc.stdout.decode(errors="surrogateescape")
-
-
-_DIFF_OPTIONS = ("--no-color", "--no-ext-diff", "--no-textconv", "-M",
-                 "--src-prefix=a/", "--dst-prefix=b/")
-
-
-def _git_toplevel(tree: Path) -> Path:
-    if not tree.is_dir():
-        raise CheckError(f"{tree}: no such directory")
-    return Path(_git(tree, "rev-parse", "--show-toplevel",
-                     what=f"{tree} is not a git work tree").strip())
-
-
-def _range_end(repo: Path, rev_range: str) -> tuple[str, str]:
-    """The diff of REV_RANGE, and the revision whose files it ends with."""
-    if rev_range.startswith("-"):
-        raise CheckError(f"bad revision range {rev_range!r}")
-    for sep in ("...", ".."):
-        if sep in rev_range:
-            start, end = rev_range.split(sep, 1)
-            end = end or "HEAD"
-            for rev in (start or "HEAD", end):
-                _git(repo, "rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}",
-                     what=f"bad revision range {rev_range!r}: {rev!r} is not a commit")
-            diff = _git(repo, "diff", *_DIFF_OPTIONS, rev_range, "--",
-                        what=f"bad revision range {rev_range!r}")
-            return diff, end
-    _git(repo, "rev-parse", "--verify", "--quiet", f"{rev_range}^{{commit}}",
-         what=f"bad revision range {rev_range!r}: not a commit or a range A..B")
-    # One commit: its own change, against its first parent (or nothing).
-    diff = _git(repo, "diff-tree", "-r", "-p", "--root", "-m", "--first-parent",
-                "--no-commit-id", *_DIFF_OPTIONS, rev_range, "--",
-                what=f"bad revision {rev_range!r}")
-    return diff, rev_range
-
-
-def _git_blobs(repo: Path, rev: str, paths: list[str]) -> dict[str, bytes]:
-    """The contents of PATHS at REV (":" prefix only: the index), in one git process."""
-    spec = "".join(f"{rev}:{p}\0" for p in paths).encode(errors="surrogateescape")
-    proc = subprocess.run(["git", "-C", str(repo), "cat-file", "--batch", "-z"],
-                          input=spec, capture_output=True, check=False)
-    if proc.returncode != 0:
-        raise CheckError(f"cannot read files at {rev or 'the index'}: "
-                         f"{proc.stderr.decode(errors='replace').strip()}")
-    out, blobs, pos = proc.stdout, {}, 0
-    for path in paths:
-        end = out.index(b"\n", pos)
-        header = out[pos:end].split()
-        pos = end + 1
-        if len(header) == 3 and header[1] == b"blob":
-            size = int(header[2])
-            blobs[path] = out[pos:pos + size]
-            pos += size + 1
-    return blobs
-
-
-def _read_diff_file(value: str) -> str:
-    if value == "-":
-        return sys.stdin.buffer.read().decode(errors="surrogateescape")
-    try:
-        return Path(value).read_bytes().decode(errors="surrogateescape")
-    except OSError as err:
-        raise CheckError(f"{value}: cannot read the patch: {err.strerror}") from err
-
-
-def _apply(patch: str, directory: Path, reverse: bool = False) -> bool:
-    """Apply (or with REVERSE, test un-applying) the source-file part of PATCH in DIRECTORY."""
-    command = ["git", "apply", "--whitespace=nowarn", "--include=*.c", "--include=*.h",
-               "--exclude=*"]
-    command += ["--reverse", "--check"] if reverse else []
-    directory.mkdir(parents=True, exist_ok=True)
-    proc = subprocess.run(command, input=patch.encode(errors="surrogateescape"),
-                          cwd=directory, capture_output=True, check=False,
-                          env={"GIT_CEILING_DIRECTORIES": str(directory.parent),
-                               "PATH": "/usr/bin:/bin", "HOME": str(directory)})
-    return proc.returncode == 0
-
-
-def _copy_from_tree(tree: Path, paths: list[str], dest: Path) -> bool:
-    """Copy each of PATHS from TREE to DEST; False if one is missing."""
-    for path in paths:
-        target = dest / path
-        target.parent.mkdir(parents=True, exist_ok=True)
-        try:
-            shutil.copyfile(tree / path, target)
-        except OSError:
-            return False
-    return True
-
-
-def _post_images_from_tree(patch: str, patch_set: patch_parser.PatchSet,
-                           files: list[FinalFile], tree: Path,
-                           work: Path) -> dict[str, bytes] | None:
-    """The files as PATCH leaves them, when it applies to TREE or is in it already."""
-    before, produced = [], set()
-    for fp in patch_set.files:
-        if (fp.old_path and fp.old_path.endswith(patch_parser.SOURCE_SUFFIXES)
-                and fp.old_path not in produced and not fp.binary):
-            before.append(fp.old_path)
-        if fp.new_path:
-            produced.add(fp.new_path)
-    after = [f.path for f in patch_set.final_files()
-             if f.is_source and not f.deleted and not f.binary]
-    for directory, wanted, reverse in ((work / "before", before, False),
-                                       (work / "after", after, True)):
-        if _copy_from_tree(tree, wanted, directory) and _apply(patch, directory, reverse):
-            return {f.path: (directory / f.path).read_bytes() for f in files}
-    return None
-
-
-@dataclass(frozen=True)
-class _Patch:
-    name: str
-    text: str
-    post_images: dict[str, bytes]       # path -> content, for the files to check
-    reconstructed: bool                 # from the patch's own lines, no tree
-
-
-def _read_patch(request: CheckRequest, work: Path) -> tuple[_Patch, patch_parser.PatchSet]:
-    if request.source is SourceKind.DIFF:
-        text = _read_diff_file(request.value)
-        patch_set = patch_parser.parse(text)
-        files = [f for f in patch_set.final_files() if _checkable(f) is None]
-        images = None
-        if request.tree is not None:
-            if not request.tree.is_dir():
-                raise CheckError(f"{request.tree}: no such directory")
-            images = _post_images_from_tree(text, patch_set, files, request.tree, work)
-            if images is None:
-                print(f"check: the patch does not apply to {request.tree}; "
-                      "checking what the patch itself shows", file=sys.stderr)
-        name = "stdin" if request.value == "-" else request.value
-        if images is None:
-            images = {f.path: f.reconstruct().encode(errors="surrogateescape") for f in files}
-            return _Patch(name, text, images, True), patch_set
-        return _Patch(name, text, images, False), patch_set
-    repo = _git_toplevel(request.tree or Path.cwd())
-    if request.source is SourceKind.STAGED:
-        text = _git(repo, "diff", "--cached", *_DIFF_OPTIONS, "--",
-                    what="cannot read the staged changes")
-        rev, name = "", "staged changes"
-    else:
-        text, rev = _range_end(repo, request.value)
-        name = request.value
-    patch_set = patch_parser.parse(text)
-    files = [f for f in patch_set.final_files() if _checkable(f) is None]
-    images = _git_blobs(repo, rev, [f.path for f in files])
-    return _Patch(name, text, images, False), patch_set
-
-
-def _checkable(f: FinalFile) -> str | None:
-    """Why F is not checked, or None."""
-    if f.deleted:
-        return "deleted by the patch"
-    if f.binary:
-        return "binary file"
-    if not f.is_source:
-        return "not C source"
-    if not f.added:
-        return "no added lines"
-    return None
-
-
-# Where definitions are, so that a change inside one counts as touching it.
-
-_NOISE = re.compile(r'//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'', re.S)
-
-
-def _code_only(text: str) -> str:
-    """TEXT with comments and literals blanked, newlines kept."""
-    return _NOISE.sub(lambda m: re.sub(r"[^\n]", " ", m.group()), text)
-
-
-def _closing(code: str, open_at: int, pair: str = "{}") -> int:
-    depth = 0
-    for i in range(open_at, len(code)):
-        if code[i] == pair[0]:
-            depth += 1
-        elif code[i] == pair[1]:
-            depth -= 1
-            if depth == 0:
-                return i
-    return len(code) - 1
-
-
-def _start_line(lines: list[str], line: int) -> int:
-    """The first line of the declaration whose name is on LINE (1-based)."""
-    while line > 1:
-        above = lines[line - 2].strip()
-        if not above or above.endswith((";", "}", "{", "\\")) or above.startswith("#"):
-            break
-        line -= 1
-    return line
-
-
-def _line_of(code: str, offset: int) -> int:
-    return code.count("\n", 0, offset) + 1
-
-
-def _definitions(code: str, lines: list[str], name: str) -> list[range]:
-    spans = []
-    for match in re.finditer(rf"\b{re.escape(name)}\b(\s*\[[^\]]*\])?\s*(=\s*\{{|\()", code):
-        if match.group(2) == "(":
-            close = _closing(code, match.end() - 1, "()")
-            body = re.match(r"\s*(?:__\w+(?:\([^)]*\))?\s*)*\{", code[close + 1:])
-            if not body:
-                continue                # a call or a prototype
-            end = _closing(code, close + body.end())
-        else:
-            end = _closing(code, match.end() - 1)
-        spans.append(range(_start_line(lines, _line_of(code, match.start())),
-                           _line_of(code, end) + 1))
-    return spans
-
-
-def definition_spans(text: str, name: str) -> list[range]:
-    """Line ranges of NAME's initializer (`NAME = {...}`) and function definition."""
-    if not name:
-        return []
-    code = _code_only(text)
-    return _definitions(code, code.split("\n"), name)
-
-
-_IOCTL_MEMBER = re.compile(r"(?<!\w)(?:unlocked_|compat_)?ioctl\s*[=:]\s*&?\s*(\w+)")
-_IOCTL_WORDS = re.compile(r"ioctl|lock_kernel|ENOIOCTLCMD")
-_LEGACY_MEMBER = re.compile(rb"(?<!\w)ioctl\s*[=:]")
-
-
-def ioctl_lines(text: str, added: dict[int, patch_parser.Line]) -> list[int]:
-    """The added lines that can be part of a finding: they name an ioctl,
-    the BKL or -ENOIOCTLCMD, or lie in an initializer that sets an ioctl
-    member or in a function such a member names.  Every finding is anchored
-    at one of these, so a file where none is added needs no spatch.
-    """
-    found = {n for n, line in added.items() if _IOCTL_WORDS.search(line.text)}
-    code = _code_only(text)
-    lines = code.split("\n")
-    spans = []
-    for member in _IOCTL_MEMBER.finditer(code):
-        depth = 0
-        for i in range(member.start() - 1, -1, -1):
-            if code[i] == "}":
-                depth += 1
-            elif code[i] == "{":
-                if depth == 0:
-                    spans.append(range(_start_line(lines, _line_of(code, i)),
-                                       _line_of(code, _closing(code, i)) + 1))
-                    break
-                depth -= 1
-        spans += _definitions(code, lines, member.group(1))
-    found |= {n for span in spans for n in added if n in span}
-    return sorted(found)
 
 
 # From findings to problems.
@@ -475,7 +153,7 @@ def _relative(file: str, root: Path, known: set[str]) -> str | None:
     return next((k for k in known if (root / k).resolve() == (root / rel).resolve()), None)
 
 
-def _conversion_target(request: CheckRequest, patch: _Patch) -> rules.Target:
+def _conversion_target(request: CheckRequest, patch: PatchInput) -> rules.Target:
     if request.tree is not None and not patch.reconstructed:
         try:
             return rules.Target.from_makefile(request.tree)
@@ -515,12 +193,13 @@ def _conversions(root: Path, paths: list[str], options: rules.ConversionOptions,
 def run_check(request: CheckRequest) -> CheckResult:
     with tempfile.TemporaryDirectory(prefix="ioctl-rework-check.") as tmp:
         work = Path(tmp)
-        patch, patch_set = _read_patch(request, work)
+        patch = read_patch(request.source, request.value, request.tree, work)
+        patch_set = patch.patch_set
         root = work / "new"
         result = CheckResult(patch.name, lines_checked=patch_set.total_lines)
         finals = {}
         for f in patch_set.final_files():
-            reason = _checkable(f)
+            reason = unchecked_reason(f)
             if reason is None and f.path not in patch.post_images:
                 reason = "not in the tree the patch leaves"
             if reason:
@@ -545,7 +224,7 @@ def run_check(request: CheckRequest) -> CheckResult:
     return result
 
 
-def _collect(result: CheckResult, request: CheckRequest, patch: _Patch, root: Path,
+def _collect(result: CheckResult, request: CheckRequest, patch: PatchInput, root: Path,
              finals: dict[str, FinalFile], relevant: dict[str, list[int]]) -> None:
     paths = [root / p for p in relevant]
     options = rules.ConversionOptions(target=_conversion_target(request, patch))
@@ -553,7 +232,7 @@ def _collect(result: CheckResult, request: CheckRequest, patch: _Patch, root: Pa
     # start convert at once, next to the audit and the signature rule,
     # rather than after them.  (--fix converts every file afterwards.)
     likely = [] if request.fix else [
-        p for p in relevant if _LEGACY_MEMBER.search(patch.post_images[p])]
+        p for p in relevant if LEGACY_MEMBER.search(patch.post_images[p])]
     with ThreadPoolExecutor(max_workers=3) as pool:
         audit_run = pool.submit(_run_audit, paths, request.jobs, request.timeout)
         signature_run = pool.submit(_run_signature_rule, paths, request.jobs, request.timeout)
@@ -625,102 +304,6 @@ def _fix(result: CheckResult, root: Path, paths: list[str], options: rules.Conve
     result.notes += [f"--fix: {note}" for note in notes]
 
 
-# Output.
-
-def format_text(result: CheckResult) -> str:
-    out = []
-    for p in result.problems:
-        out.append(f"{p.level.name}:{p.type}: {p.message}")
-        out.append(f"#{p.patch_line}: FILE: {p.file}:{p.line}:")
-        out.append(p.text)
-        if p.note:
-            out.append(f"NOTE: {p.note}")
-        if p.conversion:
-            out.append(f"the conversion {rules.CONVERSION_RULE.name} would make:")
-            out.append(p.conversion.rstrip("\n"))
-        out.append("")
-    for s in result.skipped:
-        out.append(f"NOTE: {s.describe()}")
-    out += [f"NOTE: {note}" for note in result.notes]
-    if result.skipped or result.notes:
-        out.append("")
-    errors, warnings = result.count(Level.ERROR), result.count(Level.WARNING)
-    out.append(f"total: {errors} errors, {warnings} warnings, "
-               f"{result.lines_checked} lines checked")
-    out.append("")
-    if errors or warnings:
-        out.append(f"{result.name} has legacy ioctl problems, please review.")
-    else:
-        out.append(f"{result.name} has no obvious legacy ioctl problems.")
-    if result.fix_diff is not None:
-        out += ["", "the conversion of the files the patch touches:" if result.fix_diff
-                else "--fix: the conversion changes nothing in the files the patch touches",
-                result.fix_diff.rstrip("\n")]
-    return "\n".join(out).rstrip("\n") + "\n"
-
-
-def _problem_dict(p: Problem) -> dict:
-    return {"level": p.level.value, "type": p.type, "message": p.message, "file": p.file,
-            "line": p.line, "patch_line": p.patch_line, "text": p.text,
-            "struct": p.struct, "handler": p.handler, "conversion": p.conversion or None,
-            "note": p.note or None}
-
-
-def format_json(result: CheckResult) -> str:
-    doc = {
-        "tool": f"{TOOL} check", "version": __version__, "patch": result.name,
-        "problems": [_problem_dict(p) for p in result.problems],
-        "skipped": [{"file": s.file, "reason": s.reason, "partial": s.partial}
-                    for s in result.skipped],
-        "files_checked": result.files_checked,
-        "total": {"errors": result.count(Level.ERROR),
-                  "warnings": result.count(Level.WARNING),
-                  "lines_checked": result.lines_checked},
-        "fix": result.fix_diff,
-        "notes": result.notes,
-    }
-    return json.dumps(doc, indent=2) + "\n"
-
-
-def _sarif_result(p: Problem, rule_ids: list[str]) -> dict:
-    identity = "\0".join((p.type, p.file, p.struct, p.handler)).encode()
-    return {
-        "ruleId": p.type,
-        "ruleIndex": rule_ids.index(p.type),
-        "level": p.level.value,
-        "message": {"text": p.message + (f" ({p.note})" if p.note else "")},
-        "locations": [{"physicalLocation": {
-            "artifactLocation": {"uri": p.file},
-            "region": {"startLine": p.line, "snippet": {"text": p.text[1:]}}}}],
-        # Stable when lines move, as the audit's SARIF is.
-        "partialFingerprints": {"ioctlReworkCheck/v1": hashlib.sha256(identity).hexdigest()},
-    }
-
-
-def format_sarif(result: CheckResult) -> str:
-    """SARIF 2.1.0 with the audit's schema and tool identity; check's own levels."""
-    rule_ids = sorted({p.type for p in result.problems})
-    doc = {
-        "$schema": sarif.SCHEMA,
-        "version": "2.1.0",
-        "runs": [{
-            "tool": {"driver": {
-                "name": f"{TOOL} check", "version": __version__,
-                "informationUri": sarif.INFORMATION_URI,
-                "rules": [{"id": r, "name": r.title().replace("_", "")} for r in rule_ids]}},
-            "results": [_sarif_result(p, rule_ids) for p in result.problems],
-            "invocations": [{"executionSuccessful": True, "toolExecutionNotifications": [
-                {"level": "note", "message": {"text": s.describe()},
-                 "locations": [{"physicalLocation": {"artifactLocation": {"uri": s.file}}}]}
-                for s in result.skipped]}],
-        }],
-    }
-    return json.dumps(doc, indent=2) + "\n"
-
-
-FORMATS = {"text": format_text, "json": format_json, "sarif": format_sarif}
-
-
 # The command line.
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -773,7 +356,7 @@ def main(args: argparse.Namespace) -> int:
         return 2
     try:
         result = run_check(request)
-    except (CheckError, spatch.SpatchMissing) as err:
+    except (InputError, spatch.SpatchMissing) as err:
         print(f"ioctl-rework check: {err}", file=sys.stderr)
         return 2
     except MalformedPatch as err:

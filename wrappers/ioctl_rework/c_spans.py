@@ -1,0 +1,99 @@
+"""Where things are in C source, by text: definitions, initializers, ioctl code.
+
+check uses these to decide whether a patch changed a structure or handler
+that a finding names, and which files are worth a spatch run.  They
+over-approximate (a name in a macro still counts) but never miss a
+definition written the kernel way; comments and literals are blanked first.
+"""
+
+import re
+
+from ioctl_rework import patch_parser
+
+_NOISE = re.compile(r'//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'', re.S)
+
+
+def code_only(text: str) -> str:
+    """TEXT with comments and literals blanked, newlines kept."""
+    return _NOISE.sub(lambda m: re.sub(r"[^\n]", " ", m.group()), text)
+
+
+def closing(code: str, open_at: int, pair: str = "{}") -> int:
+    depth = 0
+    for i in range(open_at, len(code)):
+        if code[i] == pair[0]:
+            depth += 1
+        elif code[i] == pair[1]:
+            depth -= 1
+            if depth == 0:
+                return i
+    return len(code) - 1
+
+
+def _start_line(lines: list[str], line: int) -> int:
+    """The first line of the declaration whose name is on LINE (1-based)."""
+    while line > 1:
+        above = lines[line - 2].strip()
+        if not above or above.endswith((";", "}", "{", "\\")) or above.startswith("#"):
+            break
+        line -= 1
+    return line
+
+
+def _line_of(code: str, offset: int) -> int:
+    return code.count("\n", 0, offset) + 1
+
+
+def _definitions(code: str, lines: list[str], name: str) -> list[range]:
+    spans = []
+    for match in re.finditer(rf"\b{re.escape(name)}\b(\s*\[[^\]]*\])?\s*(=\s*\{{|\()", code):
+        if match.group(2) == "(":
+            close = closing(code, match.end() - 1, "()")
+            body = re.match(r"\s*(?:__\w+(?:\([^)]*\))?\s*)*\{", code[close + 1:])
+            if not body:
+                continue                # a call or a prototype
+            end = closing(code, close + body.end())
+        else:
+            end = closing(code, match.end() - 1)
+        spans.append(range(_start_line(lines, _line_of(code, match.start())),
+                           _line_of(code, end) + 1))
+    return spans
+
+
+def definition_spans(text: str, name: str) -> list[range]:
+    """Line ranges of NAME's initializer (`NAME = {...}`) and function definition."""
+    if not name:
+        return []
+    code = code_only(text)
+    return _definitions(code, code.split("\n"), name)
+
+
+_IOCTL_MEMBER = re.compile(r"(?<!\w)(?:unlocked_|compat_)?ioctl\s*[=:]\s*&?\s*(\w+)")
+_IOCTL_WORDS = re.compile(r"ioctl|lock_kernel|ENOIOCTLCMD")
+LEGACY_MEMBER = re.compile(rb"(?<!\w)ioctl\s*[=:]")
+
+
+def ioctl_lines(text: str, added: dict[int, patch_parser.Line]) -> list[int]:
+    """The added lines that can be part of a finding: they name an ioctl,
+    the BKL or -ENOIOCTLCMD, or lie in an initializer that sets an ioctl
+    member or in a function such a member names.  Every finding is anchored
+    at one of these, so a file where none is added needs no spatch.
+    """
+    found = {n for n, line in added.items() if _IOCTL_WORDS.search(line.text)}
+    code = code_only(text)
+    lines = code.split("\n")
+    spans = []
+    for member in _IOCTL_MEMBER.finditer(code):
+        depth = 0
+        for i in range(member.start() - 1, -1, -1):
+            if code[i] == "}":
+                depth += 1
+            elif code[i] == "{":
+                if depth == 0:
+                    spans.append(range(_start_line(lines, _line_of(code, i)),
+                                       _line_of(code, closing(code, i)) + 1))
+                    break
+                depth -= 1
+        spans += _definitions(code, lines, member.group(1))
+    found |= {n for span in spans for n in added if n in span}
+    return sorted(found)

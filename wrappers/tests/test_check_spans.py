@@ -1,0 +1,50 @@
+"""Tests for ioctl_rework.c_spans: where definitions and ioctl code are, by text."""
+
+import unittest
+
+from ioctl_rework import c_spans, patch_parser
+from test_check_repo import fixture
+
+LEGACY = fixture("legacy_driver.c")
+
+
+class DefinitionSpansTest(unittest.TestCase):
+    def test_struct_and_function_spans(self):
+        self.assertEqual(c_spans.definition_spans(LEGACY, "thermo_fops"), [range(31, 35)])
+        self.assertEqual(c_spans.definition_spans(LEGACY, "thermo_ioctl"), [range(16, 30)])
+
+    def test_prototypes_calls_comments_and_strings_are_not_definitions(self):
+        text = ("/* foo_ioctl(x) { */\n"
+                "static long foo_ioctl(struct file *, unsigned int, unsigned long);\n"
+                "static const char *s = \"foo_ioctl(1) {\";\n"
+                "static int bar(void)\n{\n\treturn foo_ioctl(0, 0, 0);\n}\n")
+        self.assertEqual(c_spans.definition_spans(text, "foo_ioctl"), [])
+        self.assertEqual(c_spans.definition_spans(text, "bar"), [range(4, 8)])
+
+    def test_which_added_lines_need_spatch(self):
+        def added(*numbers):
+            lines = LEGACY.split("\n")
+            return {n: patch_parser.Line("+", lines[n - 1], None, n, n) for n in numbers}
+        self.assertEqual(c_spans.ioctl_lines(LEGACY, added(42, 44)), [])   # thermo_init
+        self.assertEqual(c_spans.ioctl_lines(LEGACY, added(13)), [])       # a variable
+        self.assertEqual(c_spans.ioctl_lines(LEGACY, added(13, 24, 42)), [24])  # in the handler
+        self.assertTrue(c_spans.ioctl_lines(LEGACY, added(32)))        # .owner, in the fops
+        self.assertTrue(c_spans.ioctl_lines(LEGACY, added(16)))        # names an ioctl
+
+    def test_gnu_initializers_and_bkl_lines_need_spatch(self):
+        text = ("static int h(void)\n{\n\treturn 0;\n}\n\n"
+                "static struct file_operations f = {\n\towner: THIS_MODULE,\n\tioctl: h,\n};\n"
+                "static void other(void)\n{\n\tlock_kernel();\n}\n")
+        line = lambda n: {n: patch_parser.Line("+", text.split("\n")[n - 1], None, n, n)}
+        self.assertTrue(c_spans.ioctl_lines(text, line(3)))     # h's body
+        self.assertTrue(c_spans.ioctl_lines(text, line(7)))     # owner: in f
+        self.assertTrue(c_spans.ioctl_lines(text, line(12)))    # lock_kernel()
+        self.assertEqual(c_spans.ioctl_lines(text, line(11)), [])
+
+    def test_return_type_on_its_own_line_belongs_to_the_function(self):
+        text = "int x;\n\nstatic long\nfoo_ioctl(struct file *f,\n\t  unsigned int c)\n{\n}\n"
+        self.assertEqual(c_spans.definition_spans(text, "foo_ioctl"), [range(3, 8)])
+
+
+if __name__ == "__main__":
+    unittest.main()
