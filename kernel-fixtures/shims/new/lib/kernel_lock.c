@@ -27,8 +27,8 @@ EXPORT_SYMBOL(lock_kernel);
 void unlock_kernel(void) __releases(kernel_lock)
 {
 	if (current->bkl_depth <= 0) {
-		pr_warn("BKL-check: unlock_kernel() from %pS without the BKL\n",
-			__builtin_return_address(0));
+		pr_warn("BKL-check: %s() from %pS without the BKL\n",
+			__func__, __builtin_return_address(0));
 		return;
 	}
 	if (--current->bkl_depth == 0)

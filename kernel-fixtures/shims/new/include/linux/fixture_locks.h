@@ -12,8 +12,10 @@
 
 struct file;
 
-/* Number of mutexes the current task holds (any mutex, counted at
- * mutex_lock*()/mutex_trylock()/mutex_unlock()). */
+/*
+ * Number of mutexes the current task holds (any mutex, counted at
+ * mutex_lock*()/mutex_trylock()/mutex_unlock()).
+ */
 int fixture_mutexes_held(void);
 
 static inline int fixture_mutex_acquired(int ret)
