@@ -89,8 +89,20 @@ class CompareTest(unittest.TestCase):
     def test_wrong_inode_is_named(self):
         failures = proof.compare(LEGACY, transcript("wrong-inode-output.txt"), COMPAT)
         self.assertEqual([str(f) for f in failures],
-                         ["64-bit: fx_minor FX_GET valid: ino 12 -> 2",
+                         ["64-bit: fx_minor FX_GET valid: ino node of fx_minor -> another inode (2)",
                           "64-bit: fx_minor FX_GET valid: minor 3 -> 0"])
+
+    def test_inode_numbers_may_differ_between_kernels(self):
+        renumbered = (DATA / "converted-output.txt").read_text().replace("ino=12", "ino=40")
+        moved = proof.parse_transcript(renumbered, (DATA / "converted-console.log").read_text())
+        self.assertEqual(proof.compare(LEGACY, moved, COMPAT), [])
+
+    def test_two_devices_on_one_inode_is_a_wrong_inode(self):
+        shared = (DATA / "converted-output.txt").read_text().replace("ino=14", "ino=12")
+        moved = proof.parse_transcript(shared, (DATA / "converted-console.log").read_text())
+        failures = proof.compare(LEGACY, moved, COMPAT)
+        self.assertIn("ino node of fx_compat -> node of fx_compat+fx_minor",
+                      [f.message for f in failures])
 
     def test_bkl_left_held_is_named(self):
         broken = transcript("converted-output.txt", "dropped-unlock-console.log")
