@@ -71,6 +71,7 @@ def definition_spans(text: str, name: str) -> list[range]:
 _IOCTL_MEMBER = re.compile(r"(?<!\w)(?:unlocked_|compat_)?ioctl\s*[=:]\s*&?\s*(\w+)")
 _IOCTL_WORDS = re.compile(r"ioctl|lock_kernel|ENOIOCTLCMD")
 LEGACY_MEMBER = re.compile(rb"(?<!\w)ioctl\s*[=:]")
+ANY_IOCTL_MEMBER = re.compile(rb"ioctl\s*[=:]")
 
 
 def ioctl_lines(text: str, added: dict[int, patch_parser.Line]) -> list[int]:

@@ -18,8 +18,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ioctl_rework import convert, hook, patch_parser, rules, spatch
-from ioctl_rework.audit import audit
-from ioctl_rework.c_spans import LEGACY_MEMBER, definition_spans, ioctl_lines
+from ioctl_rework.audit import RuleRun, audit, run_batched
+from ioctl_rework.c_spans import (ANY_IOCTL_MEMBER, LEGACY_MEMBER, definition_spans,
+                                  ioctl_lines)
 from ioctl_rework.cache import Cache
 from ioctl_rework.check_input import (InputError, PatchInput, SourceKind, read_patch,
                                       unchecked_reason)
@@ -99,12 +100,14 @@ _MISMATCH = re.compile(r"^(?P<file>.+?):(?P<line>\d+): (?P<fops>\w+): \.(?P<memb
                        r"(?P<handler>\w+): signature mismatch: (?P<reason>.*)$")
 
 
-def _run_signature_rule(paths: list[Path], jobs: int, timeout: int
+def _run_signature_rule(paths: list[Path], jobs: int, timeout: int, work: Path
                         ) -> tuple[list[_Raw], list[Skipped], dict[str, tuple[int, ...]]]:
     """Findings, skips, and the lines where spatch's parser gave up, by file."""
     raws, skipped, parse_errors = [], [], {}
-    for result in spatch.run_files(SIGNATURE_RULE, paths, ["-D", "report"], jobs=jobs,
-                                   timeout=timeout):
+    # Batched as the audit runs its rules: one spatch start-up for many files.
+    run = RuleRun("signature", SIGNATURE_RULE,
+                  (*rules.rule_options(SIGNATURE_RULE), "-D", "report"), ANY_IOCTL_MEMBER)
+    for result in run_batched(run, paths, jobs, timeout, work):
         if result.outcome in (spatch.Outcome.OK, spatch.Outcome.PARSE_ERROR):
             parse_errors[str(result.file)] = result.parse_errors
         if result.outcome not in (spatch.Outcome.OK, spatch.Outcome.PARSE_ERROR):
@@ -224,9 +227,15 @@ def run_check(request: CheckRequest) -> CheckResult:
     return result
 
 
+# A series adding many legacy drivers shows the first few conversions;
+# converting every file would cost more than the check itself (--fix does).
+MAX_CONVERSIONS_SHOWN = 10
+
+
 def _collect(result: CheckResult, request: CheckRequest, patch: PatchInput, root: Path,
              finals: dict[str, FinalFile], relevant: dict[str, list[int]]) -> None:
     paths = [root / p for p in relevant]
+    known = set(finals)
     options = rules.ConversionOptions(target=_conversion_target(request, patch))
     # A file with a legacy member will most likely need its conversion shown:
     # start convert at once, next to the audit and the signature rule,
@@ -235,15 +244,60 @@ def _collect(result: CheckResult, request: CheckRequest, patch: PatchInput, root
         p for p in relevant if LEGACY_MEMBER.search(patch.post_images[p])]
     with ThreadPoolExecutor(max_workers=3) as pool:
         audit_run = pool.submit(_run_audit, paths, request.jobs, request.timeout)
-        signature_run = pool.submit(_run_signature_rule, paths, request.jobs, request.timeout)
-        convert_run = pool.submit(_conversions, root, likely, options, request)
+        signature_run = pool.submit(_run_signature_rule, paths, request.jobs, request.timeout,
+                                    root.parent)
+        convert_run = pool.submit(_conversions, root, likely[:MAX_CONVERSIONS_SHOWN],
+                                  options, request)
         raws, skipped = audit_run.result()
         more, more_skipped, parse_errors = signature_run.result()
         conversions = convert_run.result()[0]
-    known = set(finals)
     parse_errors = {_relative(f, root, known): lines for f, lines in parse_errors.items()}
+    raws += more + _record_skips(result, skipped + more_skipped, parse_errors, relevant,
+                                 root, known)
+    texts = {p: (root / p).read_text(errors="surrogateescape") for p in finals}
+    introduced = []
+    for raw in raws:
+        rel = _relative(raw.file, root, known)
+        anchor = _anchor(raw, finals[rel], texts[rel]) if rel else None
+        if anchor is not None:
+            introduced.append((rel, raw, anchor))
+    order = list(finals)
+    introduced.sort(key=lambda t: (order.index(t[0]), t[2].new, t[1].type))
+    legacy = list(dict.fromkeys(rel for rel, raw, _ in introduced
+                                if raw.type == Kind.LEGACY_IOCTL.name))
+    if not request.fix:
+        shown = legacy[:MAX_CONVERSIONS_SHOWN]
+        conversions.update(_conversions(root, [p for p in shown if p not in conversions],
+                                        options, request)[0])
+        if len(legacy) > len(shown):
+            result.notes.append(f"conversions shown for the first {len(shown)} of "
+                                f"{len(legacy)} files with a new legacy .ioctl; "
+                                "`--fix` prints them all")
+    for rel, raw, anchor in introduced:
+        diff, note = "", raw.note
+        if raw.type == Kind.LEGACY_IOCTL.name and rel in conversions:
+            # One diff per file, at its first legacy entry: it converts them all.
+            conversion = conversions.pop(rel)
+            diff = conversion.diff
+            if conversion.failure:
+                note = f"the conversion rule failed on this file: {conversion.failure}"
+        problem = Problem(raw.level, raw.type, raw.message, rel, anchor.new,
+                          anchor.patch_line, anchor.kind + anchor.text, raw.struct,
+                          raw.handler, diff, note)
+        if problem not in result.problems:
+            result.problems.append(problem)
+    if request.fix:
+        _fix(result, root, list(finals), options, request)
+
+
+def _record_skips(result: CheckResult, skipped: list[Skipped],
+                  parse_errors: dict[str, tuple[int, ...]], relevant: dict[str, list[int]],
+                  root: Path, known: set[str]) -> list[_Raw]:
+    """Add the rules' skips to RESULT; return a NOT_CHECKED finding for each
+    file whose added ioctl code a rule could not read.  A gate must not pass
+    what it could not read."""
     unchecked = []
-    for s in skipped + more_skipped:
+    for s in skipped:
         rel = _relative(s.file, root, known) or s.file
         partial = s.partial
         if rel in relevant and parse_errors.get(rel):
@@ -252,47 +306,14 @@ def _collect(result: CheckResult, request: CheckRequest, patch: PatchInput, root
             # one that gave up inside it has not, whatever it found.
             first, last = relevant[rel][0], relevant[rel][-1]
             partial = not any(first <= n <= last for n in parse_errors[rel])
-        if Skipped(rel, s.reason, partial) not in result.skipped:
-            result.skipped.append(Skipped(rel, s.reason, partial))
-            if not partial and rel in relevant:
-                unchecked.append((rel, s.reason))
-    texts = {p: (root / p).read_text(errors="surrogateescape") for p in finals}
-    introduced = []
-    # A gate must not pass what it could not read: a rule that failed on
-    # ioctl code the patch adds is a warning there, not only a note.
-    for rel, reason in unchecked:
-        raws.append(_Raw("NOT_CHECKED", Level.WARNING,
-                         f"a rule could not check the ioctl code this patch adds: {reason}",
-                         rel, relevant[rel][0], "", ""))
-    for raw in raws + more:
-        rel = _relative(raw.file, root, known)
-        if rel is None:
+        if Skipped(rel, s.reason, partial) in result.skipped:
             continue
-        anchor = _anchor(raw, finals[rel], texts[rel])
-        if anchor is not None:
-            introduced.append((rel, raw, anchor))
-    legacy = sorted({rel for rel, raw, _ in introduced if raw.type == Kind.LEGACY_IOCTL.name})
-    missed = [rel for rel in legacy if rel not in conversions]
-    if missed and not request.fix:
-        conversions.update(_conversions(root, missed, options, request)[0])
-    order = list(finals)
-    shown = set()
-    for rel, raw, anchor in sorted(introduced, key=lambda t: (order.index(t[0]), t[2].new,
-                                                              t[1].type)):
-        diff, note = "", raw.note
-        if raw.type == Kind.LEGACY_IOCTL.name and rel in conversions and rel not in shown:
-            # One diff per file: it converts every handler in it.
-            shown.add(rel)
-            diff = conversions[rel].diff
-            if conversions[rel].failure:
-                note = f"the conversion rule failed on this file: {conversions[rel].failure}"
-        problem = Problem(raw.level, raw.type, raw.message, rel, anchor.new,
-                          anchor.patch_line, anchor.kind + anchor.text, raw.struct,
-                          raw.handler, diff, note)
-        if problem not in result.problems:
-            result.problems.append(problem)
-    if request.fix:
-        _fix(result, root, list(finals), options, request)
+        result.skipped.append(Skipped(rel, s.reason, partial))
+        if not partial and rel in relevant:
+            unchecked.append(_Raw("NOT_CHECKED", Level.WARNING,
+                                  f"a rule could not check the ioctl code this patch adds: "
+                                  f"{s.reason}", rel, relevant[rel][0], "", ""))
+    return unchecked
 
 
 def _fix(result: CheckResult, root: Path, paths: list[str], options: rules.ConversionOptions,
