@@ -18,6 +18,7 @@ Speed comes from three things, measured in bench/audit:
 
 import argparse
 import hashlib
+import os
 import re
 import subprocess
 import sys
@@ -332,18 +333,73 @@ class _Candidate:
     runs: tuple[str, ...]
 
 
-def _candidates(paths: list[Path], runs: list[RuleRun]) -> list[_Candidate]:
-    found = []
-    for path in spatch.candidate_files(paths, _ANY_IOCTL_MEMBER):
-        try:
-            data = path.read_bytes()
-        except OSError:
+PREFILTER_FORMAT = "prefilter-1"
+
+
+def _source_files(paths: list[Path]):
+    """(path, stat) of every .c/.h file under PATHS, as spatch.candidate_files
+    chooses them (no symlinks, no dot directories)."""
+    for root in paths:
+        if root.is_file():
+            if root.suffix in spatch.SOURCE_SUFFIXES and not root.is_symlink():
+                yield root, root.stat()
             continue
-        bodies = fops_initializers(data)
-        wanted = tuple(run.name for run in runs if any(run.member.search(b) for b in bodies))
+        todo = [root]
+        while todo:
+            directory = todo.pop()
+            try:
+                entries = list(os.scandir(directory))
+            except OSError:
+                continue
+            for entry in entries:
+                if entry.is_dir(follow_symlinks=False):
+                    if not entry.name.startswith("."):
+                        todo.append(Path(entry.path))
+                elif entry.name.endswith(spatch.SOURCE_SUFFIXES) and \
+                        entry.is_file(follow_symlinks=False):
+                    yield Path(entry.path), entry.stat(follow_symlinks=False)
+
+
+def _classify(path: Path, runs: list[RuleRun]) -> tuple[str | None, tuple[str, ...]]:
+    """(content digest, names of the runs that must see PATH)."""
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return None, ()
+    if not re.search(_ANY_IOCTL_MEMBER, data):
+        return None, ()
+    bodies = fops_initializers(data)
+    wanted = tuple(run.name for run in runs if any(run.member.search(b) for b in bodies))
+    return (hashlib.sha256(data).hexdigest() if wanted else None), wanted
+
+
+def _candidates(paths: list[Path], runs: list[RuleRun],
+                cache: Cache | None = None) -> list[_Candidate]:
+    """The files worth giving to spatch, and which runs need each.
+
+    Like git's index, a file whose size, mtime and inode are those of the
+    last run is not read again: its digest and verdict come from the
+    cache.  On an unchanged 6.1 tree that turns ~1 GB of reading into a
+    walk of stat calls, which is most of what a re-run costs.
+    """
+    key = make_key(PREFILTER_FORMAT, _ANY_IOCTL_MEMBER, _FOPS_INITIALIZER.pattern,
+                   *(run.name.encode() + run.member.pattern for run in runs),
+                   *(str(p.resolve()) for p in paths))
+    old = (cache.get_json(key) if cache is not None else None) or {}
+    index, found = {}, []
+    for path, st in _source_files(paths):
+        stamp = [st.st_size, st.st_mtime_ns, st.st_ino]
+        entry = old.get(str(path))
+        if entry and entry[0] == stamp:
+            digest, wanted = entry[1], tuple(entry[2])
+        else:
+            digest, wanted = _classify(path, runs)
+        index[str(path)] = [stamp, digest, list(wanted)]
         if wanted:
-            found.append(_Candidate(path, hashlib.sha256(data).hexdigest(), wanted))
-    return found
+            found.append(_Candidate(path, digest, wanted))
+    if cache is not None and index != old:
+        cache.put_json(key, index)
+    return sorted(found, key=lambda c: c.path)
 
 
 def _cache_key(run: RuleRun, candidate: _Candidate, digest: str) -> str:
@@ -382,7 +438,7 @@ def audit(paths: list[Path], jobs: int = 2, timeout: int = DEFAULT_TIMEOUT,
     with tempfile.TemporaryDirectory(prefix="ioctl-rework-audit-") as tmp:
         workdir = Path(tmp)
         runs = _rule_runs(tree, workdir)
-        candidates = _candidates(paths, runs)
+        candidates = _candidates(paths, runs, cache)
         stats.candidates = len(candidates)
         results: dict[tuple[str, Path], spatch.SpatchResult] = {}
         for run in runs:

@@ -81,13 +81,16 @@ def _top_directory(pattern: str) -> str | None:
 class Maintainers:
     def __init__(self, sections: list[Section], tree: Path | None = None):
         self.sections = sections
+        self._tree = tree
         self._excludes = []
         self._regexes = []
         # F: patterns indexed by their fixed top directory, so a lookup only
-        # tries the few hundred patterns that can match instead of all ~20000.
+        # tries the few hundred patterns that can match instead of all
+        # ~20000, and compiled on the first lookup under that directory.
+        self._raw_by_top: dict[str | None, list[tuple[int, str]]] = {}
         self._by_top: dict[str | None, list[tuple[int, _FilePattern]]] = {}
         for order, section in enumerate(sections):
-            self._excludes.append(tuple(_FilePattern.compile(p, tree) for p in section.excludes))
+            self._excludes.append(section.excludes)
             regexes = []
             for text in section.regexes:
                 try:
@@ -96,8 +99,17 @@ class Maintainers:
                     continue  # get_maintainer.pl would die; one bad N: should not
             self._regexes.append(tuple(regexes))
             for pattern in section.files:
-                self._by_top.setdefault(_top_directory(pattern), []).append(
-                    (order, _FilePattern.compile(pattern, tree)))
+                self._raw_by_top.setdefault(_top_directory(pattern), []).append((order, pattern))
+
+    def _patterns(self, top: str | None) -> list[tuple[int, _FilePattern]]:
+        if top not in self._by_top:
+            self._by_top[top] = [(order, _FilePattern.compile(pattern, self._tree))
+                                 for order, pattern in self._raw_by_top.get(top, ())]
+        return self._by_top[top]
+
+    def _excluded(self, order: int, relpath: str) -> bool:
+        return any(_FilePattern.compile(x, self._tree).matches(relpath)
+                   for x in self._excludes[order])
 
     @classmethod
     def load(cls, tree: Path) -> "Maintainers | None":
@@ -116,15 +128,14 @@ class Maintainers:
         relpath = str(PurePosixPath(relpath))
         depths: dict[int, int] = {}
         top = relpath.split("/", 1)[0] if "/" in relpath else None
-        candidates = self._by_top.get(None, []) + (self._by_top.get(top, []) if top else [])
+        candidates = self._patterns(None) + (self._patterns(top) if top else [])
         for order, pattern in candidates:
             if pattern.matches(relpath):
                 depths[order] = max(pattern.depth, depths.get(order, -2))
         for order, regexes in enumerate(self._regexes):
             if order not in depths and any(r.search(relpath) for r in regexes):
                 depths[order] = 0
-        matched = [order for order in depths
-                   if not any(x.matches(relpath) for x in self._excludes[order])]
+        matched = [order for order in depths if not self._excluded(order, relpath)]
         matched.sort(key=lambda order: (-depths[order], order))
         return [self.sections[order] for order in matched]
 

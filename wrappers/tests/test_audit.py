@@ -1,6 +1,7 @@
 """Tests for ioctl_rework.audit: reading the rules' reports, batching,
 caching, and one end-to-end audit of a small recorded tree."""
 
+import os
 import shutil
 import tempfile
 import unittest
@@ -107,6 +108,30 @@ class PrefilterTest(unittest.TestCase):
             Path(tmp, "no_fops.c").write_text("int x = f.ioctl = 0;\n")
             Path(tmp, "comment.c").write_text("/* file_operations has an ioctl */\n")
             self.assertEqual(audit._candidates([Path(tmp)], runs), [])
+
+
+class PrefilterIndexTest(unittest.TestCase):
+    """Unchanged files (same size, mtime, inode) are not read again."""
+
+    def test_stat_index(self):
+        runs = [audit.RuleRun("unlocked", Path("y"), (), audit._UNLOCKED_MEMBER)]
+        with tempfile.TemporaryDirectory() as tmp:
+            cache = Cache(Path(tmp) / "cache", "audit")
+            source = Path(tmp) / "tree" / "a.c"
+            source.parent.mkdir()
+            source.write_text("struct file_operations f = { .unlocked_ioctl = h, };\n")
+            first = audit._candidates([source.parent], runs, cache)
+            self.assertEqual([c.path for c in first], [source])
+            # Same size and mtime: the index answers, the new text is not read.
+            stat = source.stat()
+            source.write_text("struct file_operations f = { .unlocked_ioctl = H, };\n")
+            os.utime(source, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+            self.assertEqual(audit._candidates([source.parent], runs, cache)[0].digest,
+                             first[0].digest)
+            # A new mtime: read again, new digest.
+            os.utime(source, ns=(stat.st_atime_ns, stat.st_mtime_ns + 10**9))
+            self.assertNotEqual(audit._candidates([source.parent], runs, cache)[0].digest,
+                                first[0].digest)
 
 
 class FindTreeTest(unittest.TestCase):
