@@ -184,10 +184,10 @@ _STRATEGY_WORDS = {
 def _body(summary: Summary, handlers: list[HandlerRecord], files: list[str]) -> str:
     lock, protects = _lock_words(summary)
     lines = [
-        "The VFS called .ioctl with the Big Kernel Lock held; .unlocked_ioctl is called",
+        "The VFS called .ioctl with the Big Kernel Lock held; .unlocked_ioctl is called "
         "without it.  Convert the handler" + ("s" if len(handlers) != 1 else "") +
-        f" to .unlocked_ioctl and take {lock}",
-        "explicitly, so every path still holds the lock where the VFS held it.",
+        f" to .unlocked_ioctl and take {lock} explicitly, so every path still holds the "
+        "lock where the VFS held it.",
         "",
         protects,
         "",
@@ -229,12 +229,13 @@ def diffstat(records: tuple[FileRecord, ...] | list[FileRecord]) -> str:
     """The ` path | N +++--` block that git format-patch puts after ---."""
     rows = [(r.file, *diff_counts(r.diff)) for r in records]
     width = max(len(name) for name, _, _ in rows)
+    digits = max(len(str(a + r)) for _, a, r in rows)
     lines = []
     for name, added, removed in rows:
         total = added + removed
         scale = min(1.0, 50 / total) if total else 1.0
         bar = "+" * round(added * scale) + "-" * round(removed * scale)
-        lines.append(f" {name.ljust(width)} | {str(total).rjust(3)} {bar}".rstrip())
+        lines.append(f" {name.ljust(width)} | {str(total).rjust(digits)} {bar}".rstrip())
     added = sum(r[1] for r in rows)
     removed = sum(r[2] for r in rows)
     plural = "s" if len(rows) != 1 else ""
@@ -284,7 +285,7 @@ def _cover_letter(summary: Summary, patches: list[Patch], author: Identity, date
     h = totals["handlers"]
     lines = [
         f"This series converts {h['converted']} legacy .ioctl handler"
-        f"{'s' if h['converted'] != 1 else ''} to .unlocked_ioctl, taking the",
+        f"{'s' if h['converted'] != 1 else ''} to .unlocked_ioctl, taking the "
         "lock explicitly so that every path still holds it where the VFS held it.",
         "",
         f"Target kernel: {summary.target}.  Options: "
@@ -305,7 +306,7 @@ def _cover_letter(summary: Summary, patches: list[Patch], author: Identity, date
               f"  lines: +{totals['lines_added']} -{totals['lines_removed']}",
               ""]
     if not author.from_git:
-        lines += ["No git identity was configured: set user.name and user.email and",
+        lines += ["No git identity was configured: set user.name and user.email and "
                   "add your Signed-off-by before sending.", ""]
     lines += [f"{p.subject}" for p in patches]
     body = "\n".join(_wrap(line) for line in lines)
