@@ -9,13 +9,13 @@ one; nothing of them is kept.  Scenarios:
                conversion diff): the worst case for one file
   one-edit     a one-file patch changing a legacy driver outside its fops
                and handler (nothing to report): the common case
-  series-new   a 100-commit series adding 100 legacy drivers, checked as
+  series-new   a series of N commits (--files, default 100) adding N legacy drivers, checked as
                one range (every file an ERROR with its conversion)
-  series-edit  a 100-commit series changing 100 legacy drivers elsewhere
+  series-edit  a series of N commits changing N legacy drivers elsewhere
 
 "plain" is what a maintainer would run instead: the conversion rule,
 spatch --sp-file ioctl_to_unlocked_ioctl.cocci -D patch, over the same
-files (one file; or --dir over the 100 with --jobs 2, as coccicheck does).
+files (one file; or --dir over the N with --jobs 2, as coccicheck does).
 
 Usage: bench/check_bench.py [--tree DIR] [--files 100] [--repeat 5] [--output bench/check.md]
 """
@@ -24,6 +24,7 @@ import argparse
 import os
 import platform
 import re
+import resource
 import statistics
 import subprocess
 import sys
@@ -54,6 +55,22 @@ def legacy_drivers(tree: Path, count: int) -> list[Path]:
         sys.exit(f"{tree}: only {len(found)} legacy drivers, {count} wanted")
     step = len(found) / count
     return [found[int(i * step)] for i in range(count)]
+
+
+def typical_driver(files: list[Path]) -> Path:
+    """The one-file cases use the driver nearest the median size that the
+    conversion rule converts: neither a toy nor the worst, and one whose
+    conversion check has to show (a file the rule fails on is cheaper)."""
+    by_size = sorted(files, key=lambda p: p.stat().st_size)
+    middle = len(by_size) // 2
+    for path in sorted(by_size, key=lambda p: abs(by_size.index(p) - middle)):
+        command = ["spatch", "--sp-file", str(rules.CONVERSION_RULE), "-D", "report",
+                   "--very-quiet", *rules.rule_options(rules.CONVERSION_RULE), path.name]
+        proc = subprocess.run(command, cwd=path.parent, capture_output=True, text=True,
+                              check=False)
+        if proc.returncode == 0 and ": convert (" in proc.stdout:
+            return path
+    sys.exit("no driver the conversion rule converts")
 
 
 def git(repo: Path, *args: str) -> str:
@@ -94,11 +111,19 @@ def build_repo(repo: Path, tree: Path, files: list[Path], mode: str) -> str:
     return base
 
 
-def timed(command: list[str], cwd: Path) -> tuple[float, subprocess.CompletedProcess]:
+def timed(command: list[str], cwd: Path) -> tuple[float, float, subprocess.CompletedProcess]:
+    """Wall seconds, CPU seconds (user + system, with every child), and the run.
+
+    The machine is shared: the CPU time says what a run costs when the
+    wall time is inflated by someone else's build."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.monotonic()
     proc = subprocess.run(command, cwd=cwd, env=GIT_ENV, capture_output=True, text=True,
                           check=False)
-    return time.monotonic() - start, proc
+    wall = time.monotonic() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, cpu, proc
 
 
 def plain_command(targets: list[str], jobs: int) -> list[str]:
@@ -120,31 +145,35 @@ def run_scenario(name: str, tree: Path, files: list[Path], mode: str, repeat: in
     base = build_repo(repo, tree, files, mode)
     rev = "HEAD" if len(files) == 1 else f"{base}..HEAD"
     check = [sys.executable, str(ENTRY), "check", "--git", rev, "--jobs", str(jobs)]
-    check_times, out = [], None
+    check_times, check_cpu, out = [], [], None
     for _ in range(repeat):
-        seconds, out = timed(check, repo)
+        seconds, cpu, out = timed(check, repo)
         if out.returncode not in (0, 1):
             sys.exit(f"{name}: check failed ({out.returncode}): {out.stderr}")
         check_times.append(seconds)
+        check_cpu.append(cpu)
     if len(files) == 1:
         targets = [str(files[0].relative_to(tree))]
     else:
         # --dir over a directory holding exactly these files.
         targets = ["."]
-    plain_times = []
+    plain_times, plain_cpu = [], []
     for _ in range(repeat):
-        seconds, proc = timed(plain_command(targets, jobs), repo)
+        seconds, cpu, proc = timed(plain_command(targets, jobs), repo)
         plain_times.append(seconds)
+        plain_cpu.append(cpu)
     check_median = statistics.median(check_times)
     plain_median = statistics.median(plain_times)
     return {"name": name, "files": len(files), "runs": repeat,
             "check": check_median, "check_min": min(check_times),
             "check_max": max(check_times), "plain": plain_median,
             "ratio": check_median / plain_median if plain_median else float("nan"),
-            "result": summary(out.stdout)}
+            "check_cpu": statistics.median(check_cpu), "plain_cpu": statistics.median(plain_cpu),
+            "load": os.getloadavg()[0], "result": summary(out.stdout)}
 
 
-def write_report(results: list[dict], tree: Path, output: Path, jobs: int) -> str:
+def write_report(results: list[dict], tree: Path, output: Path, jobs: int,
+                 series: int) -> str:
     lines = [
         "# check: time per patch, against the plain semantic patch",
         "",
@@ -158,16 +187,23 @@ def write_report(results: list[dict], tree: Path, output: Path, jobs: int) -> st
         "the runs (min-max in brackets)",
         "- plain: `spatch --sp-file semantic-patches/ioctl_to_unlocked_ioctl.cocci -D patch` "
         "with the rule's options, over the same files (one file, or `--dir` with "
-        f"`--jobs {jobs}` over the 100)",
+        f"`--jobs {jobs}` over the {series})",
         "- budgets: one-file patch <= 1.5 s median; 100-file series <= 30 s",
         "",
-        "| scenario | files | runs | check (s) | plain (s) | check / plain | check says |",
-        "|---|---:|---:|---:|---:|---:|---|",
+        "- cpu: user + system seconds of every process of a run (median); on a loaded "
+        "machine it is the better measure of cost, and cpu / 2 the wall time on two idle cores "
+        "when the run keeps both busy",
+        "",
+        "| scenario | files | runs | check wall (s) | plain wall (s) | check / plain | "
+        "check cpu (s) | plain cpu (s) | cpu ratio | load | check says |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|",
     ]
     for r in results:
+        cpu_ratio = r["check_cpu"] / r["plain_cpu"] if r["plain_cpu"] else float("nan")
         lines.append(f"| {r['name']} | {r['files']} | {r['runs']} | {r['check']:.2f} "
                      f"[{r['check_min']:.2f}-{r['check_max']:.2f}] | {r['plain']:.2f} | "
-                     f"{r['ratio']:.2f} | {r['result']} |")
+                     f"{r['ratio']:.2f} | {r['check_cpu']:.2f} | {r['plain_cpu']:.2f} | "
+                     f"{cpu_ratio:.2f} | {r['load']:.1f} | {r['result']} |")
     text = "\n".join(lines) + "\n"
     tmp = output.with_name(output.name + ".tmp")
     tmp.write_text(text)
@@ -186,8 +222,7 @@ def main() -> int:
     parser.add_argument("--output", type=Path, default=ROOT / "bench" / "check.md")
     args = parser.parse_args()
     files = legacy_drivers(args.tree, args.files)
-    # The one-file cases use the driver of median size: neither a toy nor the worst.
-    typical = sorted(files, key=lambda p: p.stat().st_size)[len(files) // 2]
+    typical = typical_driver(files)
     scenarios = [("one-new", [typical], "new", args.repeat),
                  ("one-edit", [typical], "edit", args.repeat),
                  ("series-new", files, "new", args.series_repeat),
@@ -203,7 +238,7 @@ def main() -> int:
                                         Path(tmp)))
             print(f"  check {results[-1]['check']:.2f} s, plain {results[-1]['plain']:.2f} s",
                   file=sys.stderr, flush=True)
-    print(write_report(results, args.tree, args.output, args.jobs), end="")
+    print(write_report(results, args.tree, args.output, args.jobs, args.files), end="")
     return 0
 
 
