@@ -22,6 +22,7 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -40,6 +41,7 @@ _FOPS_NAME = re.compile(rb"(?:\.ioctl\s*=|\bioctl\s*:)\s*(\w+)\s*[,}\n]")
 # Report reasons that mean "defined in another file": phase 2 resolves them.
 _ELSEWHERE = ("not defined in this file", "defined in another file")
 _NO_MATCH = "ioctl_rework_no_match_"
+_SPATCH_SAFE_NAME = re.compile(r"[\w./+-]+")
 
 
 class InputError(Exception):
@@ -131,8 +133,7 @@ class Runner:
 
     def _key(self, rel: str, data: bytes, args: list[str]) -> str:
         return cache_mod.make_key("convert-run/1", rel, hashlib.sha256(data).hexdigest(),
-                                  self._rules, self._version, "\0".join(args),
-                                  str(self.request.timeout))
+                                  self._rules, self._version, "\0".join(args))
 
     def run(self, tasks: list[tuple[str, tuple[str, ...]]], phase: str) -> dict:
         """(relpath, listed handlers) -> FileRun for every task."""
@@ -158,8 +159,7 @@ class Runner:
 
         def one(task):
             rel, listed, data, args = task
-            result = spatch.run_files(rules.CONVERSION_RULE, [Path(rel)], args, jobs=1,
-                                      timeout=self.request.timeout, cwd=self.root)[0]
+            result = self._spatch(rel, data, args)
             if result.outcome in (spatch.Outcome.OK, spatch.Outcome.PARSE_ERROR):
                 self.cache.put_json(self._key(rel, data, args), _to_cache(result))
             self.progress.step()
@@ -171,6 +171,19 @@ class Runner:
         self.progress.done()
         self._memo.update(results)
         return results
+
+    def _spatch(self, rel: str, data: bytes, args: list[str]) -> spatch.SpatchResult:
+        if _SPATCH_SAFE_NAME.fullmatch(rel):
+            return spatch.run_files(rules.CONVERSION_RULE, [Path(rel)], args, jobs=1,
+                                    timeout=self.request.timeout, cwd=self.root)[0]
+        # spatch hands file names to diff through a shell, unquoted: a name with
+        # a space or a newline breaks it.  Run it on a copy named safely (the
+        # rule names its mutex after the stem with \W replaced by _, as here).
+        with tempfile.TemporaryDirectory(prefix="ioctl-rework-") as tmp:
+            name = re.sub(r"[^\w.+-]", "_", Path(rel).name)
+            (Path(tmp) / name).write_bytes(data)
+            return spatch.run_files(rules.CONVERSION_RULE, [Path(name)], args, jobs=1,
+                                    timeout=self.request.timeout, cwd=Path(tmp))[0]
 
     @staticmethod
     def _parse(rel: str, listed: tuple[str, ...], data: bytes,
@@ -455,7 +468,9 @@ def convert(request: ConvertRequest) -> ConversionResult:
             summary.files.append(FileRecord(rel, FileStatus.CONVERTED, run.reason,
                                             git_diff(rel, run.old, run.new)))
         else:
-            summary.files.append(FileRecord(rel, FileStatus.UNCHANGED, run.reason))
+            # Unchanged because spatch could not read part of it is a failure.
+            status = FileStatus.FAILED if run.reason else FileStatus.UNCHANGED
+            summary.files.append(FileRecord(rel, status, run.reason))
     # A file that failed for a handler that was then dropped is still reported.
     summary.files += [FileRecord(rel, FileStatus.FAILED, why)
                       for rel, why in failures.items() if rel not in final]
@@ -532,12 +547,17 @@ def _record(d: rules.HandlerDecision, run: FileRun, final, group_files, dropped,
                 uses_inode=d.uses_inode, returns_enoioctlcmd=d.returns_enoioctlcmd)
     if d.handler in dropped:
         status, why = dropped[d.handler]
+        if run.reason:  # the refusal may come from what spatch could not parse
+            status, why = HandlerStatus.FAILED, f"{run.reason} ({why})"
         return HandlerRecord(**base, status=status, reason=why)
     if run.file in blocked:
         return HandlerRecord(**base, status=HandlerStatus.FAILED, reason=blocked[run.file])
     if not run.ok:
         return HandlerRecord(**base, status=HandlerStatus.FAILED, reason=run.reason)
     if not d.convert:
+        if run.reason:
+            return HandlerRecord(**base, status=HandlerStatus.FAILED,
+                                 reason=f"{run.reason} (the rule: {d.reason})")
         return HandlerRecord(**base, status=HandlerStatus.SKIPPED, reason=d.reason)
     others = tuple(f for f in group_files.get(d.handler, ())
                    if f != run.file and final[f].changed)

@@ -264,7 +264,7 @@ def render(summary: Summary, split: Split, maintainers=None,
     date = email.utils.formatdate(summary.started, localtime=False)
     patches = plan(summary, split, maintainers)
     total = len(patches)
-    width = max(2, len(str(total)))
+    width = len(str(total))  # as git format-patch: [PATCH 1/9], [PATCH 01/10]
     signoff = [f"Signed-off-by: {author}"] if author.from_git else []
     out = {}
     for number, patch in enumerate(patches, 1):

@@ -80,7 +80,7 @@ class RenderTest(unittest.TestCase):
                                        "0001-char-ds1620-convert-to-unlocked_ioctl.patch",
                                        "0002-misc-widget-convert-to-unlocked_ioctl.patch"])
         first = mails["0001-char-ds1620-convert-to-unlocked_ioctl.patch"]
-        self.assertIn("Subject: [PATCH 01/2] char: ds1620: convert to unlocked_ioctl\n", first)
+        self.assertIn("Subject: [PATCH 1/2] char: ds1620: convert to unlocked_ioctl\n", first)
         self.assertIn("From: Jane Hacker <jane@example.org>\n", first)
         self.assertIn("\nSigned-off-by: Jane Hacker <jane@example.org>\n"
                       "Cc: Char M <c@example.org>\nCc: l@example.org\n---\n", first)
@@ -96,7 +96,7 @@ class RenderTest(unittest.TestCase):
     def test_cover_letter_has_the_statistics(self):
         summary = summary_for({"drivers/char/ds1620.c": (OLD, NEW)})
         cover = series.render(summary, series.Split.FILE, None, ME)[series.COVER_LETTER]
-        self.assertIn("Subject: [PATCH 00/1] convert .ioctl handlers to unlocked_ioctl", cover)
+        self.assertIn("Subject: [PATCH 0/1] convert .ioctl handlers to unlocked_ioctl", cover)
         self.assertIn(".ioctl fops entries found: 2", cover)
         self.assertIn("converted: 1   skipped: 1   failed: 0", cover)
         self.assertIn("skipped (1): the inode parameter is written at line N", cover)

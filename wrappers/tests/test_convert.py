@@ -1,0 +1,318 @@
+"""convert: whole runs of the real rule over test_data/convert/tree.
+
+The tree holds one case per file: a same-file handler that uses its inode
+(ds1620.c), a handler defined in another file with a prototype in a header
+(nwflash*.{c,h}), a refused handler (inode_writer.c), a tty driver that
+must not be touched (tty_only.c) and a GNU-style initializer (widget.c).
+"""
+
+import argparse
+import errno
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+from pathlib import Path
+from unittest import mock
+
+from ioctl_rework import convert, merge, safe_write, series, spatch
+from ioctl_rework import summary as summary_mod
+from ioctl_rework.summary import FileStatus, HandlerStatus
+
+DATA = Path(__file__).resolve().parent / "test_data" / "convert"
+WRAPPERS = Path(__file__).resolve().parents[1]
+CLI = WRAPPERS / "ioctl-rework"
+HAVE_SPATCH = shutil.which(os.environ.get("SPATCH", "spatch")) is not None
+
+BROKEN = b"""/* Not C that spatch can parse. */
+#include <linux/fs.h>
+static int broken_ioctl(struct inode *inode, struct file *file, unsigned int cmd,
+\t\t\tunsigned long arg)
+{
+\treturn 0 +* ) ;;; }}} ((( @@@
+}
+static struct file_operations broken_fops = {
+\t.ioctl = broken_ioctl,
+};
+"""
+
+
+def handler_source(name: str) -> bytes:
+    return (DATA / "tree/drivers/char/ds1620.c").read_bytes().replace(b"ds1620", name.encode())
+
+
+def parse_args(argv: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser()
+    convert.add_arguments(parser)
+    return parser.parse_args(argv)
+
+
+@unittest.skipUnless(HAVE_SPATCH, "spatch is not installed")
+class ConvertCase(unittest.TestCase):
+    # One cache for the whole module: every case starts from the same tree.
+    cache = Path(tempfile.mkdtemp(prefix="convert-cache-"))
+
+    def setUp(self):
+        self.tmp = Path(tempfile.mkdtemp(prefix="convert-test-"))
+        self.tree = self.tmp / "tree"
+        shutil.copytree(DATA / "tree", self.tree, symlinks=True)
+        self.enterContext(mock.patch.dict(os.environ, {"SOURCE_DATE_EPOCH": "1700000000"}))
+
+    def tearDown(self):
+        for path in self.tmp.rglob("*"):
+            if not path.is_symlink():
+                path.chmod(0o755 if path.is_dir() else 0o644)
+        shutil.rmtree(self.tmp)
+
+    def run_convert(self, *argv: str, paths=None) -> convert.ConversionResult:
+        args = parse_args(["--cache-dir", str(self.cache), *argv, "--",
+                           *map(str, paths or [self.tree])])
+        request = convert.request_from_args(args)
+        result = convert.convert(request)
+        if request.output is convert.Output.IN_PLACE:
+            convert.write_in_place(result, request.root)
+        return result
+
+    def handlers(self, result) -> dict:
+        return {h.handler: h for h in result.summary.handlers}
+
+    def files(self, result) -> dict:
+        return {f.file: f for f in result.summary.files}
+
+
+class WholeRunTest(ConvertCase):
+    def test_every_handler_is_recorded_with_its_fate(self):
+        result = self.run_convert()
+        self.assertEqual(str(result.summary.target), "2.6.9")  # from the tree's Makefile
+        h = self.handlers(result)
+        self.assertEqual(sorted(h), ["ds1620_ioctl", "flash_ioctl", "iw_ioctl", "widget_ioctl"])
+        ds = h["ds1620_ioctl"]
+        self.assertEqual((ds.status, ds.strategy, ds.uses_inode, ds.returns_enoioctlcmd,
+                          ds.file, ds.line, ds.fops),
+                         (HandlerStatus.CONVERTED, "pushdown", True, True,
+                          "drivers/char/ds1620.c", 20, "ds1620_fops"))
+        flash = h["flash_ioctl"]
+        self.assertEqual(flash.status, HandlerStatus.CONVERTED)
+        self.assertIn("drivers/char/nwflash_ops.c", flash.other_files)
+        self.assertEqual(h["iw_ioctl"].status, HandlerStatus.SKIPPED)
+        self.assertIn("inode parameter is written", h["iw_ioctl"].reason)
+        self.assertEqual(h["widget_ioctl"].status, HandlerStatus.CONVERTED)
+        files = self.files(result)
+        self.assertEqual(files["drivers/char/tty_only.c"].status, FileStatus.UNCHANGED)
+        self.assertEqual(files["drivers/char/nwflash_ops.c"].status, FileStatus.CONVERTED)
+        # 2.6.9 has the BKL and reaches the inode through f_dentry.
+        self.assertIn("+\tstruct inode *inode = file->f_dentry->d_inode;", result.diff)
+        self.assertIn("+\tlock_kernel();", result.diff)
+        self.assertIn("-\tioctl:\t\twidget_ioctl,", result.diff)
+        self.assertFalse(result.failed)
+
+    def test_json_summary_has_handlers_files_totals_and_time(self):
+        out = self.tmp / "summary.json"
+        code = convert.main(parse_args(["--cache-dir", str(self.cache), "--json", str(out),
+                                        "--series", str(self.tmp / "s"), str(self.tree)]))
+        self.assertEqual(code, 0)
+        data = json.loads(out.read_text())
+        keys = {"file", "line", "fops", "handler", "status", "reason", "strategy",
+                "uses_inode", "returns_enoioctlcmd"}
+        self.assertTrue(all(keys <= set(h) for h in data["handlers"]))
+        self.assertEqual(data["totals"]["handlers"], {"converted": 3, "skipped": 1, "failed": 0})
+        self.assertEqual(data["totals"]["fops"], 4)
+        self.assertGreater(data["wall_seconds"], 0)
+        self.assertTrue(all({"file", "status", "reason"} <= set(f) for f in data["files"]))
+
+    def test_in_place_twice_changes_nothing_the_second_time(self):
+        ds = self.tree / "drivers/char/ds1620.c"
+        ds.chmod(0o640)
+        self.run_convert("--in-place")
+        first = {p: p.read_bytes() for p in self.tree.rglob("*.[ch]")}
+        self.assertIn(b".unlocked_ioctl = ds1620_ioctl", ds.read_bytes())
+        self.assertEqual(ds.stat().st_mode & 0o777, 0o640)
+        again = self.run_convert("--in-place")
+        self.assertEqual(again.diff, "")
+        self.assertEqual({p: p.read_bytes() for p in self.tree.rglob("*.[ch]")}, first)
+        self.assertFalse(list(self.tree.rglob("*" + safe_write.TEMP_SUFFIX)))
+
+    @unittest.skipUnless(shutil.which("git"), "git is not installed")
+    def test_the_series_applies_with_git_am_to_a_git_copy(self):
+        repo = self.tmp / "repo"
+        shutil.copytree(self.tree, repo)
+        git = ["git", "-C", str(repo), "-c", "user.name=T", "-c", "user.email=t@example.org"]
+        subprocess.run(["git", "init", "-q", str(repo)], check=True)
+        subprocess.run(git + ["add", "-A"], check=True)
+        subprocess.run(git + ["commit", "-qm", "input"], check=True)
+        result = self.run_convert()
+        from ioctl_rework.maintainers import Maintainers
+        paths = series.write(result.summary, self.tmp / "series", series.Split.FILE,
+                             Maintainers.load(self.tree))
+        cover = paths[0].read_text()
+        self.assertIn("converted: 3   skipped: 1   failed: 0", cover)
+        mails = [p for p in paths if p.name != series.COVER_LETTER]
+        ds_patch = next(p.read_text() for p in mails if "ds1620" in p.name)
+        self.assertIn("Subject: [PATCH 1/4] char: ds1620: convert to unlocked_ioctl", ds_patch)
+        self.assertIn("Cc: Char Maintainer <char@example.org>", ds_patch)
+        am = subprocess.run(git + ["am", *map(str, mails)], capture_output=True, text=True)
+        self.assertEqual(am.returncode, 0, am.stdout + am.stderr)
+        for rel, (_, new) in result.changes.items():
+            self.assertEqual((repo / rel).read_bytes(), new, rel)
+
+
+class ReliabilityTest(ConvertCase):
+    def test_unparseable_file_is_reported_and_the_rest_converted(self):
+        (self.tree / "drivers/char/broken.c").write_bytes(BROKEN)
+        result = self.run_convert()
+        broken = self.files(result)["drivers/char/broken.c"]
+        self.assertEqual(broken.status, FileStatus.FAILED)
+        self.assertRegex(broken.reason, "parse|spatch")
+        self.assertEqual(self.handlers(result)["broken_ioctl"].status, HandlerStatus.FAILED)
+        self.assertEqual(self.handlers(result)["ds1620_ioctl"].status, HandlerStatus.CONVERTED)
+        self.assertTrue(result.failed)
+
+    def test_crlf_and_bytes_that_are_not_utf8_survive(self):
+        source = b"/* \xe9t\xe9 \xff */\n" + handler_source("crlf")
+        path = self.tree / "drivers/char/crlf.c"
+        path.write_bytes(source.replace(b"\n", b"\r\n"))
+        self.run_convert("--in-place")
+        new = path.read_bytes()
+        self.assertIn(b".unlocked_ioctl = crlf_ioctl,\r\n", new)
+        self.assertTrue(new.startswith(b"/* \xe9t\xe9 \xff */\r\n"))
+        self.assertEqual(new.count(b"\n"), new.count(b"\r\n"))
+
+    def test_read_only_definition_file_means_the_handler_is_converted_nowhere(self):
+        (self.tree / "drivers/char/nwflash_ops.c").chmod(0o444)
+        before = (self.tree / "drivers/char/nwflash.c").read_bytes()
+        result = self.run_convert("--in-place")
+        flash = self.handlers(result)["flash_ioctl"]
+        self.assertEqual(flash.status, HandlerStatus.FAILED)
+        self.assertIn("read-only", flash.reason)
+        self.assertEqual((self.tree / "drivers/char/nwflash.c").read_bytes(), before)
+        self.assertIn(b"int flash_ioctl(struct inode",
+                      (self.tree / "drivers/char/nwflash_ops.c").read_bytes())
+        self.assertEqual(self.handlers(result)["ds1620_ioctl"].status, HandlerStatus.CONVERTED)
+
+    def test_symlink_out_of_the_tree_is_skipped_and_never_written(self):
+        outside = self.tmp / "outside.c"
+        outside.write_bytes(handler_source("outside"))
+        (self.tree / "drivers/char/link.c").symlink_to(outside)
+        result = self.run_convert("--in-place")
+        link = self.files(result)["drivers/char/link.c"]
+        self.assertEqual(link.status, FileStatus.SKIPPED)
+        self.assertIn("outside the tree", link.reason)
+        self.assertEqual(outside.read_bytes(), handler_source("outside"))
+
+    def test_awkward_file_names_are_never_options(self):
+        names = ["-dash.c", "with space.c", "new\nline.c"]
+        for name in names:
+            stem = "h%d" % names.index(name)
+            (self.tree / "drivers/misc" / name).write_bytes(handler_source(stem))
+        proc = subprocess.run([sys.executable, str(CLI), "convert", "--in-place",
+                               "--cache-dir", str(self.cache), "--", *names],
+                              cwd=self.tree / "drivers/misc", capture_output=True, text=True)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        for name in names:
+            self.assertIn(b".unlocked_ioctl", (self.tree / "drivers/misc" / name).read_bytes(),
+                          name)
+
+    def test_spatch_killed_mid_run_is_a_reported_failure(self):
+        (self.tree / "drivers/char/victim.c").write_bytes(handler_source("victim"))
+        fake = self.tmp / "spatch"
+        fake.write_text('#!/bin/sh\nfor a; do last=$a; done\n'
+                        'case "$last" in *victim*) kill -9 $$;; esac\n'
+                        f'exec {shutil.which("spatch")} "$@"\n')
+        fake.chmod(0o755)
+        with mock.patch.object(spatch, "SPATCH", str(fake)):
+            result = self.run_convert("--no-cache")
+        victim = self.files(result)["drivers/char/victim.c"]
+        self.assertEqual(victim.status, FileStatus.FAILED)
+        self.assertIn("killed", victim.reason)
+        self.assertEqual(self.handlers(result)["victim_ioctl"].status, HandlerStatus.FAILED)
+        self.assertEqual(self.handlers(result)["ds1620_ioctl"].status, HandlerStatus.CONVERTED)
+
+    def test_disk_full_while_writing_leaves_every_file_old(self):
+        before = {p: p.read_bytes() for p in self.tree.rglob("*.[ch]")}
+        real_write = os.write
+        written = []
+
+        def fill_up(fd, data):
+            written.append(len(data))
+            if len(written) > 3:  # the journal and the first file fit, then the disk is full
+                raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+            return real_write(fd, data)
+
+        err = self.tmp / "stderr"
+        with mock.patch.object(safe_write.os, "write", fill_up), \
+                open(err, "w") as stream, mock.patch.object(sys, "stderr", stream):
+            code = convert.main(parse_args(["--cache-dir", str(self.cache), "--in-place",
+                                            str(self.tree)]))
+        self.assertEqual(code, 1)
+        self.assertIn("No space left on device", err.read_text())
+        self.assertIn("nothing was written", err.read_text())
+        self.assertEqual({p: p.read_bytes() for p in self.tree.rglob("*.[ch]")}, before)
+        self.assertFalse(list(self.tree.rglob("*" + safe_write.TEMP_SUFFIX)))
+
+    def test_a_tree_of_ten_thousand_files(self):
+        big = self.tmp / "big"
+        for i in range(10_000):
+            directory = big / f"drivers/d{i // 500}"
+            if i % 500 == 0:
+                directory.mkdir(parents=True)
+            if i % 1000 == 7:
+                (directory / f"drv{i}.c").write_bytes(handler_source(f"drv{i}"))
+            else:
+                (directory / f"f{i}.c").write_bytes(b"int f%d(void) { return %d; }\n" % (i, i))
+        start = time.monotonic()
+        result = self.run_convert("--target", "2.6.9", paths=[big])
+        elapsed = time.monotonic() - start
+        converted = [h for h in result.summary.handlers if h.status is HandlerStatus.CONVERTED]
+        self.assertEqual(len(converted), 10)
+        self.assertEqual(len(result.summary.changed_files), 10)
+        self.assertLess(elapsed, 600)
+
+
+class CacheAndShardTest(ConvertCase):
+    def test_cached_rerun_runs_no_spatch_and_gives_the_same_result(self):
+        first = self.run_convert()
+        with mock.patch.object(spatch, "run_files", side_effect=AssertionError("spatch ran")):
+            again = self.run_convert()
+        self.assertEqual(again.diff, first.diff)
+        self.assertEqual(again.summary.handlers, first.summary.handlers)
+
+    def test_clear_cache_empties_it(self):
+        directory = self.tmp / "own-cache"
+        self.run_convert("--cache-dir", str(directory),
+                         paths=[self.tree / "drivers/char/ds1620.c"])
+        self.assertTrue(any((directory / "convert").rglob("*")))
+        self.assertGreater(convert.clear_cache(directory), 0)
+        self.assertFalse((directory / "convert").exists())
+
+    def test_three_merged_shards_equal_one_whole_run(self):
+        whole = self.run_convert().summary
+        parts = [self.run_convert("--shard", f"{k}/3").summary for k in (1, 2, 3)]
+        self.assertTrue(sum(1 for p in parts if p.handlers) >= 2, "the split is not a split")
+        merged = merge.merge(parts)
+
+        def comparable(s):
+            data = summary_mod.to_json(s)
+            for key in ("wall_seconds", "started", "shard"):
+                data.pop(key)
+            return data
+
+        self.assertEqual(comparable(merged), comparable(whole))
+        me = series.Identity("T", "t@example.org", True)
+        self.assertEqual(series.render(merged, series.Split.FILE, None, me),
+                         series.render(whole, series.Split.FILE, None, me))
+
+    def test_merge_refuses_missing_and_mismatched_shards(self):
+        parts = [self.run_convert("--shard", f"{k}/3").summary for k in (1, 2)]
+        with self.assertRaisesRegex(summary_mod.SummaryError, "missing shard 3/3"):
+            merge.merge(parts)
+        parts[1].options = {**parts[1].options, "lock": "mutex"}
+        with self.assertRaisesRegex(summary_mod.SummaryError, "differ in options"):
+            merge.merge(parts, allow_partial=True)
+
+
+if __name__ == "__main__":
+    unittest.main()
