@@ -49,8 +49,15 @@ test: deps
 	done; \
 	awk '/^ok /{p++} /^not ok /{f++} END {printf "%d passed, %d failed\n", p, f; exit (f > 0 || p == 0)}' $(BUILD)/test.tap
 
+# Convert a copy of the fixture drivers: the summary, where the series is, one patch.
 demo: deps
-	@semantic-patches/tests/demo
+	@out=$$(mktemp -d /tmp/ioctl-rework-demo.XXXXXX); \
+	cp -r kernel-fixtures/drivers $$out/drivers; \
+	wrappers/ioctl-rework convert --target 6.1 --json $$out/summary.json \
+		--series $$out/series $$out/drivers; status=$$?; \
+	echo; echo "series: $$out/series   summary: $$out/summary.json"; \
+	first=$$(ls $$out/series/*.patch | grep -v 0000-cover-letter | head -1); \
+	[ -n "$$first" ] && { echo "--- $$first"; cat "$$first"; }; exit $$status
 
 # As coccicheck does: the options are the ones the rule's header asks for.
 cocci: deps
