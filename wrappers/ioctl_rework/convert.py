@@ -626,9 +626,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                      help="rewrite the files atomically (each file old or new, never half)")
     out.add_argument("--series", type=Path, metavar="DIR",
                      help="write a git format-patch series into DIR")
-    parser.add_argument("--split", choices=[s.value for s in series.Split], default="file",
-                        help="with --series: one patch per file, directory or "
-                             "MAINTAINERS section (default file)")
+    series.add_split_argument(parser)
     parser.add_argument("--json", type=Path, metavar="FILE",
                         help="write the summary (every handler and file, totals, wall time)")
     parser.add_argument("--shard", type=_shard, metavar="K/N",
@@ -731,9 +729,7 @@ def emit(result: ConversionResult, request: ConvertRequest, json_path: Path | No
     if request.output is Output.IN_PLACE:
         write_in_place(result, request.root)
     elif request.output is Output.SERIES:
-        from ioctl_rework.maintainers import Maintainers
-        paths = series.write(summary, request.series_dir, request.split,
-                             Maintainers.load(request.root))
+        paths = series.write_for_tree(summary, request.series_dir, request.split, request.root)
         print(f"convert: series of {len(paths) - 1} patches in {request.series_dir}",
               file=sys.stderr)
     else:

@@ -74,9 +74,7 @@ examples:
     parser.add_argument("--json", type=Path, metavar="FILE", help="write the merged summary")
     parser.add_argument("--series", type=Path, metavar="DIR",
                         help="write the merged git format-patch series into DIR")
-    parser.add_argument("--split", choices=[s.value for s in series.Split], default="file",
-                        help="with --series: one patch per file, directory or MAINTAINERS "
-                             "section (default file)")
+    series.add_split_argument(parser)
     parser.add_argument("--tree", type=Path, metavar="DIR",
                         help="the tree, for MAINTAINERS (default: the root the runs recorded)")
     parser.add_argument("--allow-partial", action="store_true",
@@ -87,10 +85,8 @@ def main(args) -> int:
     try:
         merged = merge([summary_mod.load(p) for p in args.summaries], args.allow_partial)
         if args.series:
-            from ioctl_rework.maintainers import Maintainers
-            tree = args.tree or Path(merged.root)
-            maintainers = Maintainers.load(tree) if tree.is_dir() else None
-            paths = series.write(merged, args.series, series.Split(args.split), maintainers)
+            paths = series.write_for_tree(merged, args.series, series.Split(args.split),
+                                          args.tree or Path(merged.root))
             print(f"merge: series of {len(paths) - 1} patches in {args.series}", file=sys.stderr)
         if args.json:
             summary_mod.write(merged, args.json)

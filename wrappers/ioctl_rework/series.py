@@ -336,6 +336,20 @@ def write(summary: Summary, directory: Path, split: Split, maintainers=None,
     return paths
 
 
+def add_split_argument(parser) -> None:
+    parser.add_argument("--split", choices=[s.value for s in Split], default="file",
+                        help="with --series: one patch per file, directory or "
+                             "MAINTAINERS section (default file)")
+
+
+def write_for_tree(summary: Summary, directory: Path, split: Split,
+                   tree: Path | None) -> list[Path]:
+    """write(), with the Cc lines and subjects of TREE's MAINTAINERS when it has one."""
+    from ioctl_rework.maintainers import Maintainers
+    maintainers = Maintainers.load(Path(tree)) if tree and Path(tree).is_dir() else None
+    return write(summary, directory, split, maintainers)
+
+
 def now() -> float:
     """The series date: SOURCE_DATE_EPOCH when set (reproducible builds), else now."""
     epoch = os.environ.get("SOURCE_DATE_EPOCH")
