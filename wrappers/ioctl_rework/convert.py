@@ -537,8 +537,9 @@ def _handler_records(tree, fops_files, final, group_files, dropped, blocked):
             if run.ok and not run.reason:
                 continue  # the rule saw the file whole: that text was no file_operations entry
             why = blocked.get(rel) or run.reason or "not seen by spatch"
+            # Found by text only (fops "?"): it may belong to another ops structure.
             records.append(HandlerRecord(rel, line, "?", name, HandlerStatus.FAILED,
-                                         f"spatch did not report it: {why}"))
+                                         f"the rule could not check this entry: {why}"))
     return records
 
 
