@@ -668,7 +668,9 @@ def request_from_args(args) -> ConvertRequest:
         target = rules.Target.from_makefile(root) if args.target == "auto" \
             else rules.Target.parse(args.target)
     except rules.TargetError as err:
-        raise InputError(str(err)) from err
+        hint = "; outside a kernel tree, pass --target VERSION" \
+            if args.target == "auto" and "--target" not in str(err) else ""
+        raise InputError(f"{err}{hint}") from err
     lock = rules.LockMode(args.lock) if args.lock else \
         (rules.LockMode.BKL if target.has_bkl else rules.LockMode.MUTEX)
     options = rules.ConversionOptions(strategy=rules.Strategy(args.strategy), lock=lock,

@@ -272,6 +272,40 @@ class ReliabilityTest(ConvertCase):
         self.assertLess(elapsed, 600)
 
 
+class OptionsTest(unittest.TestCase):
+    """Requests from the command line; no spatch needed."""
+
+    def test_target_chooses_the_lock_unless_told(self):
+        tree = DATA / "tree"
+        request = convert.request_from_args(parse_args(["--target", "6.1", str(tree)]))
+        self.assertEqual(request.options.lock.value, "mutex")  # no BKL after 2.6.39
+        self.assertEqual(request.options.target.inode_style, "file_inode")
+        request = convert.request_from_args(parse_args([str(tree)]))
+        self.assertEqual((str(request.options.target), request.options.lock.value),
+                         ("2.6.9", "bkl"))
+        self.assertEqual(request.root, tree)
+        request = convert.request_from_args(parse_args(["--lock", "bkl", "--target", "3.0",
+                                                        str(tree / "drivers/char")]))
+        self.assertEqual(request.options.lock.value, "bkl")
+        self.assertEqual(request.root, tree)  # the tree's top, found from a subdirectory
+
+    def test_bad_input_is_a_clear_error_with_status_2(self):
+        tmp = Path(tempfile.mkdtemp())
+        self.addCleanup(shutil.rmtree, tmp)
+        (tmp / "drv.c").write_text("int x;\n")
+        cases = [(["convert", str(tmp / "missing.c")], "no such file or directory"),
+                 (["convert", str(tmp)], "pass --target VERSION"),
+                 (["convert", "--target", "two", str(tmp)], "not a kernel version"),
+                 (["convert", "--shard", "4/3", str(tmp)], "K must be between 1 and N"),
+                 (["merge", str(tmp / "drv.c")], "cannot read")]
+        for argv, message in cases:
+            with self.subTest(argv=argv):
+                proc = subprocess.run([sys.executable, str(CLI), *argv], capture_output=True,
+                                      text=True)
+                self.assertEqual(proc.returncode, 2, proc.stderr)
+                self.assertIn(message, proc.stderr)
+
+
 class CacheAndShardTest(ConvertCase):
     def test_cached_rerun_runs_no_spatch_and_gives_the_same_result(self):
         first = self.run_convert()
