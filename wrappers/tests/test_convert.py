@@ -253,6 +253,29 @@ class ReliabilityTest(ConvertCase):
         self.assertEqual({p: p.read_bytes() for p in self.tree.rglob("*.[ch]")}, before)
         self.assertFalse(list(self.tree.rglob("*" + safe_write.TEMP_SUFFIX)))
 
+    def test_killed_in_place_run_leaves_old_or_new_and_a_rerun_completes(self):
+        expected = {rel: new for rel, (_, new) in self.run_convert().changes.items()}
+        pristine = self.tmp / "pristine"
+        shutil.copytree(self.tree, pristine)
+        for delay in (0.2, 0.6, 1.0, 1.5, 2.5):
+            with self.subTest(delay=delay):
+                shutil.rmtree(self.tree)
+                shutil.copytree(pristine, self.tree)
+                proc = subprocess.Popen([sys.executable, str(CLI), "convert", "--in-place",
+                                         "--cache-dir", str(self.cache), str(self.tree)],
+                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                time.sleep(delay)
+                proc.kill()
+                proc.wait()
+                for rel, new in expected.items():
+                    data = (self.tree / rel).read_bytes()
+                    self.assertIn(data, (new, (pristine / rel).read_bytes()), rel)
+                self.run_convert("--in-place")
+                for rel, new in expected.items():
+                    self.assertEqual((self.tree / rel).read_bytes(), new, rel)
+                self.assertFalse(list(self.tree.rglob("*" + safe_write.TEMP_SUFFIX)))
+                self.assertFalse((self.tree / safe_write.JOURNAL_NAME).exists())
+
     def test_a_tree_of_ten_thousand_files(self):
         big = self.tmp / "big"
         for i in range(10_000):
