@@ -8,6 +8,7 @@ must not be touched (tty_only.c) and a GNU-style initializer (widget.c).
 
 import argparse
 import errno
+import io
 import json
 import os
 import shutil
@@ -112,8 +113,11 @@ class WholeRunTest(ConvertCase):
 
     def test_json_summary_has_handlers_files_totals_and_time(self):
         out = self.tmp / "summary.json"
-        code = convert.main(parse_args(["--cache-dir", str(self.cache), "--json", str(out),
-                                        "--series", str(self.tmp / "s"), str(self.tree)]))
+        with mock.patch.object(sys, "stderr", io.StringIO()) as stderr:
+            code = convert.main(parse_args(["--cache-dir", str(self.cache), "--json", str(out),
+                                            "--series", str(self.tmp / "s"), str(self.tree)]))
+        self.assertIn("series of 4 patches", stderr.getvalue())
+        self.assertIn("4 .ioctl fops entries: 3 converted, 1 skipped, 0 failed", stderr.getvalue())
         self.assertEqual(code, 0)
         data = json.loads(out.read_text())
         keys = {"file", "line", "fops", "handler", "status", "reason", "strategy",
