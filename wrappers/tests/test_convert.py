@@ -375,5 +375,9 @@ class CacheAndShardTest(ConvertCase):
             merge.merge(parts, allow_partial=True)
 
 
+def tearDownModule():
+    shutil.rmtree(ConvertCase.cache, ignore_errors=True)
+
+
 if __name__ == "__main__":
     unittest.main()
