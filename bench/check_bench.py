@@ -111,27 +111,31 @@ def build_repo(repo: Path, tree: Path, files: list[Path], mode: str) -> str:
     return base
 
 
-def timed(command: list[str], cwd: Path) -> tuple[float, float, subprocess.CompletedProcess]:
+def timed(command: list[str], cwd: Path, limit: float | None = None
+          ) -> tuple[float, float, subprocess.CompletedProcess | None]:
     """Wall seconds, CPU seconds (user + system, with every child), and the run.
 
     The machine is shared: the CPU time says what a run costs when the
     wall time is inflated by someone else's build."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.monotonic()
-    proc = subprocess.run(command, cwd=cwd, env=GIT_ENV, capture_output=True, text=True,
-                          check=False)
+    try:
+        proc = subprocess.run(command, cwd=cwd, env=GIT_ENV, capture_output=True, text=True,
+                              check=False, timeout=limit)
+    except subprocess.TimeoutExpired:
+        proc = None                     # stopped: the wall time is a lower bound
     wall = time.monotonic() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     return wall, cpu, proc
 
 
-def plain_command(targets: list[str], jobs: int) -> list[str]:
+def plain_command(target: str, jobs: int, directory: bool) -> list[str]:
     command = ["spatch", "--sp-file", str(rules.CONVERSION_RULE), "-D", "patch",
                "--very-quiet", *rules.rule_options(rules.CONVERSION_RULE)]
-    if len(targets) == 1:
-        return command + targets
-    return command + ["--jobs", str(jobs), "--dir", *targets]
+    if not directory:
+        return command + [target]
+    return command + ["--jobs", str(jobs), "--dir", target]
 
 
 def summary(stdout: str) -> str:
@@ -140,7 +144,7 @@ def summary(stdout: str) -> str:
 
 
 def run_scenario(name: str, tree: Path, files: list[Path], mode: str, repeat: int,
-                 jobs: int, work: Path) -> dict:
+                 jobs: int, work: Path, plain_limit: float) -> dict:
     repo = work / name
     base = build_repo(repo, tree, files, mode)
     rev = "HEAD" if len(files) == 1 else f"{base}..HEAD"
@@ -152,14 +156,15 @@ def run_scenario(name: str, tree: Path, files: list[Path], mode: str, repeat: in
             sys.exit(f"{name}: check failed ({out.returncode}): {out.stderr}")
         check_times.append(seconds)
         check_cpu.append(cpu)
-    if len(files) == 1:
-        targets = [str(files[0].relative_to(tree))]
-    else:
-        # --dir over a directory holding exactly these files.
-        targets = ["."]
-    plain_times, plain_cpu = [], []
+    print(f"  check {statistics.median(check_times):.2f} s", file=sys.stderr, flush=True)
+    # One file, or --dir over a directory holding exactly these files.
+    single = len(files) == 1
+    command = plain_command(str(files[0].relative_to(tree)) if single else ".", jobs,
+                            directory=not single)
+    plain_times, plain_cpu, stopped = [], [], False
     for _ in range(repeat):
-        seconds, cpu, proc = timed(plain_command(targets, jobs), repo)
+        seconds, cpu, proc = timed(command, repo, plain_limit)
+        stopped = stopped or proc is None
         plain_times.append(seconds)
         plain_cpu.append(cpu)
     check_median = statistics.median(check_times)
@@ -169,7 +174,7 @@ def run_scenario(name: str, tree: Path, files: list[Path], mode: str, repeat: in
             "check_max": max(check_times), "plain": plain_median,
             "ratio": check_median / plain_median if plain_median else float("nan"),
             "check_cpu": statistics.median(check_cpu), "plain_cpu": statistics.median(plain_cpu),
-            "load": os.getloadavg()[0], "result": summary(out.stdout)}
+            "load": os.getloadavg()[0], "result": summary(out.stdout), "stopped": stopped}
 
 
 def write_report(results: list[dict], tree: Path, output: Path, jobs: int,
@@ -200,9 +205,10 @@ def write_report(results: list[dict], tree: Path, output: Path, jobs: int,
     ]
     for r in results:
         cpu_ratio = r["check_cpu"] / r["plain_cpu"] if r["plain_cpu"] else float("nan")
+        more = ">" if r["stopped"] else ""   # the plain run was stopped: a lower bound
         lines.append(f"| {r['name']} | {r['files']} | {r['runs']} | {r['check']:.2f} "
-                     f"[{r['check_min']:.2f}-{r['check_max']:.2f}] | {r['plain']:.2f} | "
-                     f"{r['ratio']:.2f} | {r['check_cpu']:.2f} | {r['plain_cpu']:.2f} | "
+                     f"[{r['check_min']:.2f}-{r['check_max']:.2f}] | {more}{r['plain']:.2f} | "
+                     f"{r['ratio']:.2f} | {r['check_cpu']:.2f} | {more}{r['plain_cpu']:.2f} | "
                      f"{cpu_ratio:.2f} | {r['load']:.1f} | {r['result']} |")
     text = "\n".join(lines) + "\n"
     tmp = output.with_name(output.name + ".tmp")
@@ -218,6 +224,8 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=5, help="runs of each one-file case")
     parser.add_argument("--series-repeat", type=int, default=1, help="runs of each series")
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--plain-limit", type=float, default=600,
+                        help="stop a plain run after this many seconds (reported as >)")
     parser.add_argument("--only", nargs="*", help="scenario names to run")
     parser.add_argument("--output", type=Path, default=ROOT / "bench" / "check.md")
     args = parser.parse_args()
@@ -235,7 +243,7 @@ def main() -> int:
             print(f"{name}: {len(chosen)} file(s), {repeat} run(s)...", file=sys.stderr,
                   flush=True)
             results.append(run_scenario(name, args.tree, chosen, mode, repeat, args.jobs,
-                                        Path(tmp)))
+                                        Path(tmp), args.plain_limit))
             print(f"  check {results[-1]['check']:.2f} s, plain {results[-1]['plain']:.2f} s",
                   file=sys.stderr, flush=True)
     print(write_report(results, args.tree, args.output, args.jobs, args.files), end="")
