@@ -31,10 +31,9 @@ def enclosing_header(lines: list[str], index: int) -> str:
                 depth += 1
             elif line[position] == "{":
                 if depth == 0:
-                    before = line[:position]
-                    if "=" not in before and number > 0:
-                        before = lines[number - 1] + " " + before
-                    return before
+                    # The declaration may start a line or two above the brace
+                    # (`static struct` / `file_operations foo = {`).
+                    return " ".join(lines[max(0, number - 2):number] + [line[:position]])
                 depth -= 1
     return ""
 
