@@ -24,11 +24,12 @@
 // - auto (neither -D pushdown nor -D wrapper): pushdown unless an exit
 //   or an early side effect would escape it (a declaration initializer
 //   that calls a function, a statement expression, a computed goto, no
-//   usable "ret"), or, with -D mutex, the handler is called directly.
+//   usable "ret").
 // - Refused, and said why in report mode: the inode parameter is written
 //   or its address taken; the handler is used elsewhere with its old
-//   signature; -D mutex and the handler takes the BKL itself (the mutex
-//   is not recursive); a wrapper name that is already taken.
+//   signature; -D mutex and the handler takes the BKL itself or is called
+//   directly (the mutex is not recursive, and callers would not take it);
+//   a wrapper name that is already taken.
 // - -ENOIOCTLCMD: the unlocked path turns it into -EINVAL.  Every mode
 //   says so; -D enoioctlcmd_einval writes -EINVAL in the source, and
 //   -D enoioctlcmd_refuse leaves such handlers alone.
@@ -200,15 +201,21 @@ def decide(file, h):
     elif "complex_return" in f and "ret_top" not in f and "ret_any" in f:
         escape = "the return at line %d needs a temporary and \"ret\" is taken" \
                  % f["complex_return"]
-    elif mutex_on and "called" in f:
-        escape = "it is called directly at line %d and the mutex is not " \
-                 "recursive" % f["called"]
     if "inode_written" in f:
         result = (None, "the inode parameter is written or its address taken "
                   "at line %d" % f["inode_written"])
     elif others:
         result = (None, "also used with its old signature at line %s"
                   % ", ".join(str(n) for n in others))
+    elif mutex_on and "called" in f:
+        # Its callers (a compat wrapper under lock_kernel(), another
+        # handler) would not take the private mutex, or take it twice.
+        result = (None, "it is called directly at line %d, and callers would "
+                  "not exclude each other through the private mutex" % f["called"])
+    elif mutex_on and any((file, c) in definitions for c in calls.get(key, ())):
+        callee = sorted(c for c in calls[key] if (file, c) in definitions)[0]
+        result = (None, "it calls the handler %s directly, which would then run "
+                  "under two different locks" % callee)
     elif mutex_on and "takes_bkl" in f:
         result = (None, "it takes the BKL itself at line %d and the private "
                   "mutex is not recursive" % f["takes_bkl"])
@@ -231,6 +238,16 @@ def decide(file, h):
         result = (None, "the wrapper name %s is already taken" % wrapper_name(h))
     decisions[key] = result
     return result
+
+calls = {}           # (file, function) -> names it calls with four arguments
+seen_file = [None]   # the file being processed, as the last position said
+
+def renamed(h):
+    """Whether prototypes of and calls to h follow the new signature."""
+    if h in listed:
+        return decide(seen_file[0], h)[0] in ("pushdown", "wrapper") \
+            if (seen_file[0], h) in definitions else True
+    return decisions.get((seen_file[0], h), (None,))[0] in ("pushdown", "wrapper")
 
 def uses_inode(file, h):
     for line, column in inode_uses.get((file, h), ()):
@@ -656,6 +673,7 @@ h@p
 h << handler_use.h; p << handler_use.p;
 @@
 expr_uses.setdefault((p[0].file, h), set()).add(int(p[0].line))
+seen_file[0] = p[0].file
 
 @ direct_call @
 identifier h;
@@ -669,6 +687,7 @@ h << direct_call.h; p << direct_call.p;
 @@
 known_uses.setdefault((p[0].file, h), set()).add(int(p[0].line))
 fact(p[0].file, h, "called", int(p[0].line))
+calls.setdefault((p[0].file, p[0].current_element), set()).add(h)
 
 // ------------------------------------------------------------- decisions
 // Each script binds, per handler, the names the rewriting rules use.  A
@@ -707,13 +726,6 @@ else:
     coccinelle.lock = cocci.make_stmt("lock_kernel();")
     coccinelle.unlock = cocci.make_stmt("unlock_kernel();")
 coccinelle.ie = cocci.make_expr(inode_expr(filp))
-
-@ script:python as_renamed @
-h << handler_use.h;
-p << handler_use.p;
-rh;
-@@
-coccinelle.rh = ident(h if decide(p[0].file, h)[0] in ("pushdown", "wrapper") else None)
 
 @ script:python switch_c99 @
 fops << fops_c99.fops;
@@ -958,6 +970,29 @@ struct file_operations fops = { ...,
 +#endif
   ... };
 
+@ multi_entry_gnu depends on patch && !compat @
+identifier fops_gnu.fops, switch_gnu.multi, switch_gnu.entry;
+@@
+struct file_operations fops = { ...,
++#ifdef HAVE_UNLOCKED_IOCTL
++ .unlocked_ioctl = entry,
++#else
+  ioctl: multi,
++#endif
+  ... };
+
+@ multi_entry_gnu_compat depends on patch && compat @
+identifier fops_gnu.fops, switch_gnu.multi, switch_gnu.entry;
+@@
+struct file_operations fops = { ...,
++#ifdef HAVE_UNLOCKED_IOCTL
++ .unlocked_ioctl = entry,
++ .compat_ioctl = entry,
++#else
+  ioctl: multi,
++#endif
+  ... };
+
 @ multi_entry_compat depends on patch && compat @
 identifier fops_c99.fops, switch_c99.multi, switch_c99.entry;
 @@
@@ -985,8 +1020,9 @@ identifier dead_handler.dfn;
 
 // ------------------------------------------------------- other references
 
+// A header may hold only the prototype, so these are not tied to a use.
 @ prototype depends on patch @
-identifier as_renamed.rh;
+identifier rh : script:python () { renamed(rh) };
 parameter P1, P2, P3, P4;
 @@
 - int
@@ -996,7 +1032,7 @@ parameter P1, P2, P3, P4;
   P2, P3, P4);
 
 @ caller depends on patch @
-identifier as_renamed.rh;
+identifier rh : script:python () { renamed(rh) };
 expression E1, E2, E3, E4;
 @@
   rh(

@@ -1,8 +1,9 @@
 // options: -D mutex
+// mode: report
 /*
- * -D mutex and a handler that another handler calls directly: under
- * pushdown the inner call would take the non-recursive mutex twice, so
- * auto picks the wrapper and callers reach the unlocked body.
+ * -D mutex and a handler that another handler calls directly: the callee
+ * would run under the BKL from its own fops and under the private mutex
+ * from the caller, so neither is converted, and the report says why.
  */
 #include <linux/fs.h>
 
