@@ -105,6 +105,9 @@ class WholeRunTest(ConvertCase):
         files = self.files(result)
         self.assertEqual(files["drivers/char/tty_only.c"].status, FileStatus.UNCHANGED)
         self.assertEqual(files["drivers/char/nwflash_ops.c"].status, FileStatus.CONVERTED)
+        # The header's prototype follows the definition, or nwflash.c would not build.
+        self.assertEqual(files["drivers/char/nwflash.h"].status, FileStatus.CONVERTED)
+        self.assertIn("+long flash_ioctl(struct file *file, unsigned int cmd,", result.diff)
         # 2.6.9 has the BKL and reaches the inode through f_dentry.
         self.assertIn("+\tstruct inode *inode = file->f_dentry->d_inode;", result.diff)
         self.assertIn("+\tlock_kernel();", result.diff)
@@ -116,7 +119,8 @@ class WholeRunTest(ConvertCase):
         with mock.patch.object(sys, "stderr", io.StringIO()) as stderr:
             code = convert.main(parse_args(["--cache-dir", str(self.cache), "--json", str(out),
                                             "--series", str(self.tmp / "s"), str(self.tree)]))
-        self.assertIn("series of 4 patches", stderr.getvalue())
+        # ds1620.c, nwflash.c, nwflash.h (the prototype), nwflash_ops.c, widget.
+        self.assertIn("series of 5 patches", stderr.getvalue())
         self.assertIn("4 .ioctl fops entries: 3 converted, 1 skipped, 0 failed", stderr.getvalue())
         self.assertEqual(code, 0)
         data = json.loads(out.read_text())
@@ -156,7 +160,7 @@ class WholeRunTest(ConvertCase):
         self.assertIn("converted: 3   skipped: 1   failed: 0", cover)
         mails = [p for p in paths if p.name != series.COVER_LETTER]
         ds_patch = next(p.read_text() for p in mails if "ds1620" in p.name)
-        self.assertIn("Subject: [PATCH 1/4] char: ds1620: convert to unlocked_ioctl", ds_patch)
+        self.assertIn("Subject: [PATCH 1/5] char: ds1620: convert to unlocked_ioctl", ds_patch)
         self.assertIn("Cc: Char Maintainer <char@example.org>", ds_patch)
         am = subprocess.run(git + ["am", *map(str, mails)], capture_output=True, text=True)
         self.assertEqual(am.returncode, 0, am.stdout + am.stderr)
