@@ -179,6 +179,9 @@ def decide(file, h):
         if key in other_defs:
             result = (None, "its definition at line %d does not have the .ioctl "
                       "signature" % other_defs[key])
+        elif h in listed and (wrapper_on or multi_kernel_on):
+            # The file of the definition refuses it too: every file agrees.
+            result = (None, "the wrapper strategy needs the fops in the same file")
         elif h in listed:
             result = ("pushdown", "defined in another file")
         else:
@@ -245,8 +248,7 @@ seen_file = [None]   # the file being processed, as the last position said
 def renamed(h):
     """Whether prototypes of and calls to h follow the new signature."""
     if h in listed:
-        return decide(seen_file[0], h)[0] in ("pushdown", "wrapper") \
-            if (seen_file[0], h) in definitions else True
+        return decide(seen_file[0], h)[0] in ("pushdown", "wrapper")
     return decisions.get((seen_file[0], h), (None,))[0] in ("pushdown", "wrapper")
 
 def uses_inode(file, h):
