@@ -331,7 +331,8 @@ def switch_entry(fops, h, p):
     dead = h == "NULL" or entry_state(file, fops, line) == "dead"
     coccinelle.plain = ident(h if name and not add_compat else None)
     coccinelle.with_compat = ident(h if name and add_compat else None)
-    coccinelle.multi = ident(h if multi else None)
+    coccinelle.multi = ident(h if multi and not add_compat else None)
+    coccinelle.multi_compat = ident(h if multi and add_compat else None)
     coccinelle.dead = ident(h if dead else None)
     coccinelle.entry = ident(wrapper_name(h) if multi else name)
 
@@ -736,6 +737,7 @@ p << fops_c99.p;
 plain;
 with_compat;
 multi;
+multi_compat;
 dead;
 entry;
 @@
@@ -748,6 +750,7 @@ p << fops_gnu.p;
 plain;
 with_compat;
 multi;
+multi_compat;
 dead;
 entry;
 @@
@@ -961,7 +964,7 @@ struct file_operations fops = { ...,
 - ioctl: dead,
   ... };
 
-@ multi_entry depends on patch && !compat @
+@ multi_entry depends on patch @
 identifier fops_c99.fops, switch_c99.multi, switch_c99.entry;
 @@
 struct file_operations fops = { ...,
@@ -972,7 +975,7 @@ struct file_operations fops = { ...,
 +#endif
   ... };
 
-@ multi_entry_gnu depends on patch && !compat @
+@ multi_entry_gnu depends on patch @
 identifier fops_gnu.fops, switch_gnu.multi, switch_gnu.entry;
 @@
 struct file_operations fops = { ...,
@@ -983,27 +986,27 @@ struct file_operations fops = { ...,
 +#endif
   ... };
 
-@ multi_entry_gnu_compat depends on patch && compat @
-identifier fops_gnu.fops, switch_gnu.multi, switch_gnu.entry;
+@ multi_entry_gnu_compat depends on patch @
+identifier fops_gnu.fops, switch_gnu.multi_compat, switch_gnu.entry;
 @@
 struct file_operations fops = { ...,
 +#ifdef HAVE_UNLOCKED_IOCTL
 + .unlocked_ioctl = entry,
 + .compat_ioctl = entry,
 +#else
-  ioctl: multi,
+  ioctl: multi_compat,
 +#endif
   ... };
 
-@ multi_entry_compat depends on patch && compat @
-identifier fops_c99.fops, switch_c99.multi, switch_c99.entry;
+@ multi_entry_compat depends on patch @
+identifier fops_c99.fops, switch_c99.multi_compat, switch_c99.entry;
 @@
 struct file_operations fops = { ...,
 +#ifdef HAVE_UNLOCKED_IOCTL
 + .unlocked_ioctl = entry,
 + .compat_ioctl = entry,
 +#else
-  .ioctl = multi,
+  .ioctl = multi_compat,
 +#endif
   ... };
 
