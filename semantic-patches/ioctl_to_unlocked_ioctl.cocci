@@ -99,15 +99,6 @@ def mutex_name(file):
     stem = re.sub(r"\W", "_", os.path.splitext(os.path.basename(file))[0])
     return stem + "_mutex"
 
-def strategy_flag():
-    if multi_kernel_on:
-        return "multi-kernel"
-    if pushdown_on:
-        return "pushdown"
-    if wrapper_on:
-        return "wrapper"
-    return "auto"
-
 # SmPL has no pattern for a statement expression, a computed goto or the
 # body of a macro, so exits hidden there are found in the handler's text.
 _macros = {}
@@ -353,9 +344,6 @@ def inode_expr(filp):
     if inode_f_path_on:
         return filp + "->f_path.dentry->d_inode"
     return "file_inode(" + filp + ")"
-
-def lock_call():
-    return "mutex_lock" if mutex_on else "lock_kernel"
 
 multi_kernel_on = pushdown_on = wrapper_on = mutex_on = compat_on = False
 report_on = org_on = enoioctlcmd_einval_on = False
