@@ -72,6 +72,8 @@ functions = {}       # file -> set of defined function names
 expr_uses = {}       # (file, handler) -> set of lines where it is an expression
 known_uses = {}      # (file, handler) -> set of lines: calls and fops entries
 decisions = {}       # (file, handler) -> (strategy or None, reason)
+inode_param = {}     # (file, handler) -> the name of its inode parameter
+handler_names = set() # every name a handler may have, to prefilter matches
 inode_uses = {}      # (file, handler) -> {(line, column)} of the inode parameter
 inode_passed_to = {} # (file, handler, line, column) -> handler it is passed to
 mutex_site = {}      # file -> line of the first converted definition
@@ -87,6 +89,54 @@ PURE_CALLS = {"iminor", "imajor", "MINOR", "MAJOR", "file_inode",
 
 def fact(file, h, name, line):
     facts.setdefault((file, h), {}).setdefault(name, line)
+
+# Facts are matched where they occur and joined to a handler through the
+# function around them: walking each handler's body with <+... ...+> was
+# slow (minutes per file on 2.6.9) and failed on some real control flow.
+def handler_at(p):
+    """The .ioctl-shaped definition around position p, or None."""
+    h = p[0].current_element
+    return h if (p[0].file, h) in definitions else None
+
+def inode_at(p, ino):
+    """The handler around p when ino is its inode parameter, or None."""
+    h = handler_at(p)
+    return h if h and inode_param.get((p[0].file, h)) == ino else None
+
+def at_top_block(p, h):
+    """Whether p is in the outermost block of h's body (by brace depth)."""
+    return block_depth(p[0].file, definitions[(p[0].file, h)],
+                       int(p[0].line), int(p[0].column)) == 1
+
+# Comments, strings and character constants, whose braces do not count.
+NOT_CODE = re.compile(r"/[*].*?[*]/|//[^\n]*|\"(?:\\.|[^\"\\\n])*\"|'(?:\\.|[^'\\\n])*'",
+                      re.DOTALL)
+
+def block_depth(file, first, line, column):
+    lines = source_lines(file)[first - 1:line]
+    lines[-1] = lines[-1][:column]
+    code = NOT_CODE.sub("", "\n".join(lines))
+    return code.count("{") - code.count("}")
+
+def text_at(p):
+    """The source text at a one-line position."""
+    line = source_lines(p[0].file)[int(p[0].line) - 1]
+    return line[int(p[0].column):int(p[0].column_end)]
+
+# Rules after a rewrite may match in spatch's temporary copy of just the
+# changed function: there only the function name of a position is right.
+current_file = [None]  # the file whose definitions were collected last
+
+def origin(p):
+    """The file a position is in, even in a temporary copy."""
+    if os.path.basename(p[0].file).startswith("cocci_"):
+        return current_file[0]
+    return p[0].file
+
+def strategy_at(p):
+    """The strategy of the handler around p, for the rewriting rules."""
+    key = (origin(p), p[0].current_element)
+    return decide(*key)[0] if key in definitions else None
 
 def has(file, h, name):
     return name in facts.get((file, h), {})
@@ -234,13 +284,12 @@ def decide(file, h):
     return result
 
 calls = {}           # (file, function) -> names it calls with four arguments
-seen_file = [None]   # the file being processed, as the last position said
 
-def renamed(h):
+def renamed(h, p):
     """Whether prototypes of and calls to h follow the new signature."""
     if h in listed:
-        return decide(seen_file[0], h)[0] in ("pushdown", "wrapper")
-    return decisions.get((seen_file[0], h), (None,))[0] in ("pushdown", "wrapper")
+        return decide(origin(p), h)[0] in ("pushdown", "wrapper")
+    return decisions.get((origin(p), h), (None,))[0] in ("pushdown", "wrapper")
 
 def uses_inode(file, h):
     for line, column in inode_uses.get((file, h), ()):
@@ -477,9 +526,12 @@ position p;
 int h@p(struct inode *ino, struct file *filp, TC cmd, TA arg) { ... }
 
 @ script:python @
-h << definition.h; p << definition.p;
+h << definition.h; ino << definition.ino; p << definition.p;
 @@
 definitions[(p[0].file, h)] = int(p[0].line)
+current_file[0] = p[0].file
+inode_param[(p[0].file, h)] = ino
+handler_names.add(h)
 hidden_exits(p[0].file, h, int(p[0].current_element_line),
              int(p[0].current_element_line_end))
 
@@ -497,112 +549,103 @@ if (p[0].file, f) not in definitions:
     other_defs.setdefault((p[0].file, f), int(p[0].line))
 
 @ inode_written @
-identifier definition.h, definition.ino;
+identifier written : script:python () { written in inode_param.values() };
 expression E;
 position p;
 @@
-h(...) { <+...
 (
-  ino@p = E
+  written@p = E
 |
-  &ino@p
+  &written@p
 |
-  ino@p++
+  written@p++
 |
-  ino@p--
+  written@p--
 |
-  ++ino@p
+  ++written@p
 |
-  --ino@p
+  --written@p
 )
-  ...+> }
 
 @ script:python @
-h << definition.h; p << inode_written.p;
+p << inode_written.p;
 @@
-fact(p[0].file, h, "inode_written", int(p[0].line))
+# A constrained identifier cannot be passed to a script: read its text.
+if inode_at(p, text_at(p)):
+    fact(p[0].file, inode_at(p, text_at(p)), "inode_written", int(p[0].line))
 
 @ uses_inode @
-identifier definition.h, definition.ino;
-position p;
+identifier used;
+position p : script:python (used) { inode_at(p, used) is not None };
 @@
-h(...) { <+... ino@p ...+> }
+used@p
 
 @ script:python @
-h << definition.h; p << uses_inode.p;
+used << uses_inode.used; p << uses_inode.p;
 @@
-inode_uses.setdefault((p[0].file, h), set()).add((p[0].line, p[0].column))
+inode_uses.setdefault((p[0].file, inode_at(p, used)), set()).add((p[0].line, p[0].column))
 
 // Passing the inode on to another converted handler is not a use: that
 // argument goes away with the callee's conversion.
 @ inode_passed @
-identifier definition.h, definition.ino, callee;
+identifier passed, callee;
 expression list[3] rest;
-position p;
+position p : script:python (callee) { callee in handler_names };
 @@
-h(...) { <+... callee(ino@p, rest) ...+> }
+callee(passed@p, rest)
 
 @ script:python @
-h << definition.h; callee << inode_passed.callee; p << inode_passed.p;
+passed << inode_passed.passed; callee << inode_passed.callee; p << inode_passed.p;
 @@
-inode_passed_to[(p[0].file, h, p[0].line, p[0].column)] = callee
+if inode_at(p, passed):
+    inode_passed_to[(p[0].file, inode_at(p, passed), p[0].line, p[0].column)] = callee
 
 @ takes_bkl @
-identifier definition.h;
 position p;
 @@
-h(...) { <+...
 (
   lock_kernel@p()
 |
   unlock_kernel@p()
 )
-  ...+> }
 
 @ script:python @
-h << definition.h; p << takes_bkl.p;
+p << takes_bkl.p;
 @@
-fact(p[0].file, h, "takes_bkl", int(p[0].line))
+fact(p[0].file, p[0].current_element, "takes_bkl", int(p[0].line))
 
 @ enoioctlcmd @
-identifier h;
 position p;
 @@
-h(...) { <+... -ENOIOCTLCMD@p ...+> }
+  -ENOIOCTLCMD@p
 
 @ script:python @
-h << enoioctlcmd.h; p << enoioctlcmd.p;
+p << enoioctlcmd.p;
 @@
-fact(p[0].file, h, "enoioctlcmd", int(p[0].line))
+fact(p[0].file, p[0].current_element, "enoioctlcmd", int(p[0].line))
 
+// A declaration of the outermost block runs before lock_kernel() would.
 @ early_call @
-identifier definition.h, f;
-statement S1;
+identifier f;
 type T;
 identifier x;
 expression list es;
 position p;
 @@
-h(...) {
-  ... when != S1
-  T x = <+... f@p(es) ...+>;
-  ...
-}
+T x = <+... f@p(es) ...+>;
 
 @ script:python @
-h << definition.h; f << early_call.f; p << early_call.p;
+f << early_call.f; p << early_call.p;
 @@
-if f not in PURE_CALLS:
-    fact(p[0].file, h, "early_call", int(p[0].line))
+if f not in PURE_CALLS and handler_at(p) and at_top_block(p, handler_at(p)):
+    fact(p[0].file, handler_at(p), "early_call", int(p[0].line))
 
 @ complex_return @
-identifier definition.h;
 constant C;
 local idexpression x;
 expression E;
 position p;
 @@
-h(...) { <+...
 (
   return C;
 |
@@ -612,51 +655,46 @@ h(...) { <+...
 |
   return E@p;
 )
-  ...+> }
 
 @ script:python @
-h << definition.h; p << complex_return.p;
+p << complex_return.p;
 @@
-fact(p[0].file, h, "complex_return", int(p[0].line))
+if handler_at(p):
+    fact(p[0].file, handler_at(p), "complex_return", int(p[0].line))
 
 @ ret_top @
-identifier definition.h;
-statement S1;
 type T;
 expression E;
 position p;
 symbol ret;
 @@
-h(...) {
-  ... when != S1
 (
   T ret@p;
 |
   T ret@p = E;
 )
-  ...
-}
 
 @ script:python @
-h << definition.h; p << ret_top.p;
+p << ret_top.p;
 @@
-fact(p[0].file, h, "ret_top", int(p[0].line))
+if handler_at(p) and at_top_block(p, handler_at(p)):
+    fact(p[0].file, handler_at(p), "ret_top", int(p[0].line))
 
 @ ret_any @
-identifier definition.h;
 position p;
 symbol ret;
 @@
-h(...) { <+... ret@p ...+> }
+ret@p
 
 @ script:python @
-h << definition.h; p << ret_any.p;
+p << ret_any.p;
 @@
-fact(p[0].file, h, "ret_any", int(p[0].line))
+if handler_at(p):
+    fact(p[0].file, handler_at(p), "ret_any", int(p[0].line))
 
 @ handler_use @
 identifier h;
-position p;
+position p : script:python (h) { h in handler_names or h in listed };
 @@
 h@p
 
@@ -664,12 +702,11 @@ h@p
 h << handler_use.h; p << handler_use.p;
 @@
 expr_uses.setdefault((p[0].file, h), set()).add(int(p[0].line))
-seen_file[0] = p[0].file
 
 @ direct_call @
 identifier h;
 expression list[4] es;
-position p;
+position p : script:python (h) { h in handler_names or h in listed };
 @@
 h@p(es)
 
@@ -768,31 +805,31 @@ statement S, S1;
   ...
   }
 
+// Every return of the function: matched as statements, not by walking
+// the body, which fails on some real control flow.
 @ pushdown_unlock depends on patch @
-identifier as_converted.ph;
 statement as_converted.unlock;
 constant C;
 local idexpression x;
 expression E;
+position p : script:python () { strategy_at(p) == "pushdown" };
 symbol ret;
 @@
-  ph(...) { <...
 (
 + unlock
-  return C;
+  return C@p;
 |
 + unlock
-  return -C;
+  return -C@p;
 |
 + unlock
-  return x;
+  return x@p;
 |
-- return E;
+- return E@p;
 + ret = E;
 + unlock
 + return ret;
 )
-  ...> }
 
 @ pushdown_ret depends on patch @
 identifier as_converted.rh2;
@@ -1015,38 +1052,30 @@ identifier dead_handler.dfn;
 
 // A header may hold only the prototype, so these are not tied to a use.
 @ prototype depends on patch @
-identifier rh : script:python () { renamed(rh) };
+identifier rh : script:python () { rh in handler_names or rh in listed };
+position p : script:python () { renamed(text_at(p), p) };
 parameter P1, P2, P3, P4;
 @@
 - int
 + long
-  rh(
+  rh@p(
 - P1,
   P2, P3, P4);
 
 @ caller depends on patch @
-identifier rh : script:python () { renamed(rh) };
+identifier rh : script:python () { rh in handler_names or rh in listed };
+position p : script:python () { renamed(text_at(p), p) };
 expression E1, E2, E3, E4;
 @@
-  rh(
+  rh@p(
 - E1,
   E2, E3, E4)
 
-@ einval_pushdown depends on patch && enoioctlcmd_einval @
-identifier as_converted.ph;
+@ einval depends on patch && enoioctlcmd_einval @
+position p : script:python () { strategy_at(p) in ("pushdown", "wrapper") };
 @@
-  ph(...) { <...
-- -ENOIOCTLCMD
+- -ENOIOCTLCMD@p
 + -EINVAL
-  ...> }
-
-@ einval_wrapper depends on patch && enoioctlcmd_einval @
-identifier as_converted.wh;
-@@
-  wh(...) { <...
-- -ENOIOCTLCMD
-+ -EINVAL
-  ...> }
 
 // --------------------------------------------------- headers and the mutex
 
@@ -1097,11 +1126,9 @@ struct file_operations fops = { ...,
   ... };
 
 @ context_enoioctlcmd depends on context @
-identifier definition.h;
+position p : script:python () { handler_at(p) is not None };
 @@
-  h(...) { <...
-* -ENOIOCTLCMD
-  ...> }
+* -ENOIOCTLCMD@p
 
 @ script:python depends on report @
 fops << fops_c99.fops; h << fops_c99.handler; p << fops_c99.p;
@@ -1125,6 +1152,7 @@ report_entry(fops, h, p, org=True)
 
 // -ENOIOCTLCMD changes what userspace sees; every mode says so.
 @ script:python depends on !context @
-h << definition.h; p << enoioctlcmd.p;
+p << enoioctlcmd.p;
 @@
-enoioctlcmd_warning(h, p)
+if handler_at(p):
+    enoioctlcmd_warning(handler_at(p), p)
