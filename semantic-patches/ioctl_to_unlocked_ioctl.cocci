@@ -179,9 +179,9 @@ _sources = {}
 
 def source_lines(file):
     if file not in _sources:
-        with open(file, errors="replace") as f:
+        with open(file, errors="replace", newline="") as f:
             _sources.clear()
-            _sources[file] = f.read().splitlines()
+            _sources[file] = f.read().split("\n")  # as spatch counts lines, not splitlines()
     return _sources[file]
 
 def entry_state(file, fops, line):
@@ -793,7 +793,7 @@ type TC, TA;
 -   struct inode *ino,
     struct file *filp, TC cmd, TA arg) { ... }
 
-@ pushdown_lock depends on patch @
+@ pushdown_lock depends on patch exists @
 identifier as_converted.ph;
 statement as_converted.lock;
 statement S, S1;
