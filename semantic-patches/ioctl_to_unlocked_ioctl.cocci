@@ -9,7 +9,7 @@
 //
 // Confidence: High
 // Copyright: (C) 2026 The ioctl-rework authors.
-// Options: --no-includes --include-headers --smpl-spacing
+// Options: --no-includes --include-headers --smpl-spacing --no-ifdef-to-if
 //
 // The rules are:
 // - A handler is converted only when its definition is in this file (or it
@@ -84,7 +84,7 @@ headers = set()      # (file, "smp_lock.h" | "mutex.h") already included
 
 # Calls that may run before lock_kernel() in a declaration: they only
 # compute from their arguments.
-PURE_CALLS = {"iminor", "imajor", "MINOR", "MAJOR", "file_inode",
+PURE_CALLS = {"iminor", "imajor", "MINOR", "MAJOR", "file_inode", "PDE", "PROC_I",
               "container_of", "list_entry", "to_delayed_work", "dev_get_drvdata"}
 
 def fact(file, h, name, line):
@@ -132,6 +132,21 @@ def origin(p):
     if os.path.basename(p[0].file).startswith("cocci_"):
         return current_file[0]
     return p[0].file
+
+CONDITIONAL = re.compile(r"\s*#\s*(if|ifdef|ifndef|endif)\b")
+
+def open_conditional(file, first, line):
+    """The line of the innermost #if that started in lines [first, line)
+    and is still open at line, or None."""
+    opened = []
+    for number, text in enumerate(source_lines(file)[first - 1:line - 1], first):
+        match = CONDITIONAL.match(text)
+        if match and match.group(1) == "endif":
+            if opened:
+                opened.pop()
+        elif match:
+            opened.append(number)
+    return opened[-1] if opened else None
 
 def strategy_at(p):
     """The strategy of the handler around p, for the rewriting rules."""
@@ -242,6 +257,9 @@ def decide(file, h):
     elif "early_call" in f:
         escape = "a declaration at line %d calls a function before the lock " \
                  "could be taken" % f["early_call"]
+    elif "lock_in_conditional" in f:
+        escape = "its first statement, where the lock would be taken, is inside " \
+                 "the #if at line %d" % f["lock_in_conditional"]
     elif "complex_return" in f and "ret_top" not in f and "ret_any" in f:
         escape = "the return at line %d needs a temporary and \"ret\" is taken" \
                  % f["complex_return"]
@@ -639,6 +657,26 @@ f << early_call.f; p << early_call.p;
 @@
 if f not in PURE_CALLS and handler_at(p) and at_top_block(p, handler_at(p)):
     fact(p[0].file, handler_at(p), "early_call", int(p[0].line))
+
+// lock_kernel() goes before the first statement; if that is inside an
+// #if, some configurations would never take the lock (or take it twice).
+@ first_statement exists @
+identifier definition.h;
+statement S, S1;
+position p;
+@@
+h(...) {
+  ... when != S1
+  S@p
+  ... when any
+}
+
+@ script:python @
+h << definition.h; p << first_statement.p;
+@@
+opened = open_conditional(p[0].file, definitions[(p[0].file, h)], int(p[0].line))
+if opened:
+    fact(p[0].file, h, "lock_in_conditional", opened)
 
 @ complex_return @
 constant C;
