@@ -68,6 +68,38 @@ def definition_spans(text: str, name: str) -> list[range]:
     return _definitions(code, code.split("\n"), name)
 
 
+_DECLARED_STRUCT = re.compile(r"\bstruct\s+(\w+)\s+[\w\s*]*?\w+\s*(?:\[[^\]]*\])?\s*=\s*$")
+
+
+def _enclosing_brace(code: str, offset: int) -> int | None:
+    depth = 0
+    for i in range(offset - 1, -1, -1):
+        if code[i] == "}":
+            depth += 1
+        elif code[i] == "{":
+            if depth == 0:
+                return i
+            depth -= 1
+    return None
+
+
+def initializer_type(code: str, offset: int) -> str | None:
+    """The struct type of the initializer around OFFSET of CODE (from
+    code_only), through array elements: `struct tty_operations x = {`
+    gives "tty_operations".  None when it is not written that way (a
+    macro, a compound literal, an assignment)."""
+    brace = _enclosing_brace(code, offset)
+    while brace is not None:
+        before = code[max(0, brace - 300):brace]
+        match = _DECLARED_STRUCT.search(before)
+        if match:
+            return match.group(1)
+        if not re.search(r"[{,]\s*$", before):
+            return None
+        brace = _enclosing_brace(code, brace)   # an element of an array
+    return None
+
+
 _IOCTL_MEMBER = re.compile(r"(?<!\w)(?:unlocked_|compat_)?ioctl\s*[=:]\s*&?\s*(\w+)")
 _IOCTL_WORDS = re.compile(r"ioctl|lock_kernel|ENOIOCTLCMD")
 LEGACY_MEMBER = re.compile(rb"(?<!\w)ioctl\s*[=:]")

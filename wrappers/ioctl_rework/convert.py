@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ioctl_rework import cache as cache_mod
-from ioctl_rework import rules, safe_write, series, shard as shard_mod, spatch
+from ioctl_rework import c_spans, rules, safe_write, series, shard as shard_mod, spatch
 from ioctl_rework.summary import (FileRecord, FileStatus, HandlerRecord, HandlerStatus,
                                   Summary, text_report)
 from ioctl_rework import summary as summary_mod
@@ -193,6 +193,10 @@ class Runner:
         # looks like after a newline in it.
         decisions = tuple(rules.HandlerDecision(**{**d.__dict__, "file": rel})
                           for d in rules.parse_report(report))
+        if result.outcome is spatch.Outcome.PARSE_ERROR and not result.stdout.strip():
+            # Nothing the rule could see needed a change; whether the part
+            # spatch could not parse did is decided with the tree (convert()).
+            return FileRun(rel, listed, decisions, data, data, _failure_reason(result))
         if result.outcome is not spatch.Outcome.OK:
             return FileRun(rel, listed, decisions, data, None, _failure_reason(result))
         try:
@@ -325,8 +329,12 @@ def scan(paths: list[Path], root: Path) -> Tree:
             continue
         if b"file_operations" not in data:
             continue
+        # The .ioctl of a tty_operations, proto_ops, ... is none of ours;
+        # spatch tells them apart, but not in a file it cannot parse.
+        code = c_spans.code_only(data.decode("latin-1"))
         names = [(m.group(1).decode(), data.count(b"\n", 0, m.start()) + 1)
-                 for m in _FOPS_NAME.finditer(data) if m.group(1) != b"NULL"]
+                 for m in _FOPS_NAME.finditer(data) if m.group(1) != b"NULL"
+                 and c_spans.initializer_type(code, m.start()) in (None, "file_operations")]
         fops_files.append(rel)
         fops_names[rel] = names
     wanted = sorted({n for names in fops_names.values() for n, _ in names})
@@ -468,8 +476,11 @@ def convert(request: ConvertRequest) -> ConversionResult:
             summary.files.append(FileRecord(rel, FileStatus.CONVERTED, run.reason,
                                             git_diff(rel, run.old, run.new)))
         else:
-            # Unchanged because spatch could not read part of it is a failure.
-            status = FileStatus.FAILED if run.reason else FileStatus.UNCHANGED
+            # Unchanged because spatch could not read part of it is a failure
+            # when that part may hold what the run needed: a .ioctl entry of
+            # a file_operations (by text), or a handler of the run.
+            needed = tree.fops_names.get(rel) or any(rel in fs for fs in group_files.values())
+            status = FileStatus.FAILED if run.reason and needed else FileStatus.UNCHANGED
             summary.files.append(FileRecord(rel, status, run.reason))
     # A file that failed for a handler that was then dropped is still reported.
     summary.files += [FileRecord(rel, FileStatus.FAILED, why)
@@ -501,7 +512,8 @@ def _check_cross_file(group_files, elsewhere, dropped, final, blocked) -> dict:
         if h in dropped:
             continue
         bad = [(f, blocked.get(f) or final[f].reason) for f in fs
-               if f in blocked or not final[f].ok]
+               if f in blocked or not final[f].ok
+               or final[f].reason and not final[f].changed]
         if bad:
             f, why = bad[0]
             newly[h] = (HandlerStatus.FAILED,

@@ -48,3 +48,27 @@ class DefinitionSpansTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class InitializerTypeTest(unittest.TestCase):
+    TEXT = ("static struct tty_operations sx_ops = {\n"
+            "\t.open = sx_open,\n\t.ioctl = sx_ioctl,\n};\n"
+            "static const struct file_operations sx_fw_fops = {\n"
+            "\t/* { not a brace */ .ioctl = sx_fw_ioctl,\n};\n"
+            "struct file_operations table[2] = {\n"
+            "\t{ .ioctl = a_ioctl },\n\t{ .ioctl = b_ioctl },\n};\n"
+            "#define FOPS(h) { .ioctl = h }\n")
+
+    def type_at(self, member):
+        code = c_spans.code_only(self.TEXT)
+        return c_spans.initializer_type(code, self.TEXT.index(member))
+
+    def test_the_struct_around_an_ioctl_member(self):
+        self.assertEqual(self.type_at(".ioctl = sx_ioctl"), "tty_operations")
+        self.assertEqual(self.type_at(".ioctl = sx_fw_ioctl"), "file_operations")
+
+    def test_array_elements_take_the_array_type(self):
+        self.assertEqual(self.type_at(".ioctl = b_ioctl"), "file_operations")
+
+    def test_an_initializer_not_written_as_a_declaration_is_unknown(self):
+        self.assertIsNone(self.type_at(".ioctl = h"))

@@ -179,6 +179,20 @@ class ReliabilityTest(ConvertCase):
         self.assertEqual(self.handlers(result)["ds1620_ioctl"].status, HandlerStatus.CONVERTED)
         self.assertTrue(result.failed)
 
+    def test_unparseable_code_with_nothing_to_convert_is_unchanged_not_failed(self):
+        # A tty driver whose unparseable function is nowhere near an
+        # .ioctl of a file_operations: nothing in it needed the rule.
+        (self.tree / "drivers/char/tty_broken.c").write_bytes(
+            b"#include <linux/fs.h>\n"
+            b"static int tty_helper(int x)\n{\n\treturn 0 +* ) ;;; }}} ((( @@@\n}\n"
+            b"/* not struct file_operations */\n"
+            b"static struct tty_operations tb_ops = {\n\t.ioctl = tb_ioctl,\n};\n")
+        result = self.run_convert()
+        record = self.files(result)["drivers/char/tty_broken.c"]
+        self.assertEqual(record.status, FileStatus.UNCHANGED)
+        self.assertRegex(record.reason, "could not parse")
+        self.assertNotIn("tb_ioctl", self.handlers(result))
+
     def test_crlf_and_bytes_that_are_not_utf8_survive(self):
         source = b"/* \xe9t\xe9 \xff */\n" + handler_source("crlf")
         path = self.tree / "drivers/char/crlf.c"
