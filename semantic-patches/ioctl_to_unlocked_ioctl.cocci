@@ -73,6 +73,7 @@ expr_uses = {}       # (file, handler) -> set of lines where it is an expression
 known_uses = {}      # (file, handler) -> set of lines: calls and fops entries
 decisions = {}       # (file, handler) -> (strategy or None, reason)
 inode_param = {}     # (file, handler) -> the name of its inode parameter
+params = {}          # (file, handler) -> names of its file, cmd and arg parameters
 handler_names = set() # every name a handler may have, to prefilter matches
 inode_uses = {}      # (file, handler) -> {(line, column)} of the inode parameter
 inode_passed_to = {} # (file, handler, line, column) -> handler it is passed to
@@ -393,6 +394,18 @@ def switch_entry(fops, h, p):
     coccinelle.multi_compat = ident(h if multi and add_compat else None)
     coccinelle.dead = ident(h if dead else None)
     coccinelle.entry = ident(wrapper_name(h) if multi else name)
+    # The wrapper goes before the first fops that uses it (adding code
+    # after some handlers' bodies makes spatch fail), so it needs no
+    # prototype: the handler is declared before any fops names it.
+    strategy = decide(file, h)[0] if h != "NULL" else None
+    first = min([e[2] for e in live_entries(file, h)] or [0]) == line
+    wrapped = first and strategy in ("wrapper", "multi-kernel")
+    coccinelle.wsite = ident(h if wrapped and strategy == "wrapper" else None)
+    coccinelle.msite = ident(h if wrapped and strategy == "multi-kernel" else None)
+    coccinelle.wfn = ident(wrapper_name(h) if wrapped else None)
+    filp, cmd, arg = params.get((file, h), ("filp", "cmd", "arg"))
+    coccinelle.wfilp, coccinelle.wcmd, coccinelle.warg = ident(filp), ident(cmd), ident(arg)
+    coccinelle.wie = cocci.make_expr(inode_expr(filp))
 
 def is_mutex_site(p):
     return mutex_site.get(p[0].file) == int(p[0].line)
@@ -545,10 +558,12 @@ int h@p(struct inode *ino, struct file *filp, TC cmd, TA arg) { ... }
 
 @ script:python @
 h << definition.h; ino << definition.ino; p << definition.p;
+filp << definition.filp; cmd << definition.cmd; arg << definition.arg;
 @@
 definitions[(p[0].file, h)] = int(p[0].line)
 current_file[0] = p[0].file
 inode_param[(p[0].file, h)] = ino
+params[(p[0].file, h)] = (filp, cmd, arg)
 handler_names.add(h)
 hidden_exits(p[0].file, h, int(p[0].current_element_line),
              int(p[0].current_element_line_end))
@@ -770,7 +785,6 @@ wh;
 mh;
 dh;
 rh2;
-wname;
 lock;
 unlock;
 ie;
@@ -782,7 +796,6 @@ coccinelle.wh = ident(h if strategy == "wrapper" else None)
 coccinelle.mh = ident(h if strategy == "multi-kernel" else None)
 coccinelle.dh = ident(h if strategy in ("pushdown", "wrapper") and uses_inode(file, h) else None)
 coccinelle.rh2 = ident(h if strategy == "pushdown" and has(file, h, "complex_return") and not has(file, h, "ret_top") else None)
-coccinelle.wname = ident(wrapper_name(h) if strategy in ("wrapper", "multi-kernel") else None)
 if strategy:
     mutex_site[file] = min(mutex_site.get(file, int(p[0].line)), int(p[0].line))
 if mutex_on:
@@ -803,6 +816,13 @@ multi;
 multi_compat;
 dead;
 entry;
+wsite;
+msite;
+wfn;
+wfilp;
+wcmd;
+warg;
+wie;
 @@
 switch_entry(fops, h, p)
 
@@ -816,6 +836,13 @@ multi;
 multi_compat;
 dead;
 entry;
+wsite;
+msite;
+wfn;
+wfilp;
+wcmd;
+warg;
+wie;
 @@
 switch_entry(fops, h, p)
 
@@ -892,65 +919,105 @@ symbol ret;
 
 // -------------------------------------------------------------- wrapper
 
-// A forward declaration of the handler may be what lets the fops name it
-// before its definition; the wrapper needs one there too.
-@ wrapper_prototype depends on patch @
-identifier as_converted.wh, as_converted.wname;
-identifier definition.filp, definition.cmd, definition.arg;
-type T;
-parameter list ps;
-@@
-+static long wname(struct file *filp, unsigned int cmd,
-+		  unsigned long arg);
-  T wh(ps);
-
-@ wrapper_body depends on patch @
-identifier as_converted.wh, as_converted.wname, ino, filp, cmd, arg;
-statement as_converted.lock, as_converted.unlock;
+@ wrapper_signature depends on patch @
+identifier as_converted.wh, ino, filp, cmd, arg;
 type TC, TA;
-symbol ret;
 @@
 - int
 + long
   wh(
 -   struct inode *ino,
     struct file *filp, TC cmd, TA arg) { ... }
-+
-+static long wname(struct file *filp, unsigned int cmd,
-+		  unsigned long arg)
+
+@ wrapper_before_c99_fops depends on patch @
+identifier fops_c99.fops;
+identifier switch_c99.wsite, switch_c99.wfn;
+identifier switch_c99.wfilp, switch_c99.wcmd, switch_c99.warg;
+statement as_converted.lock, as_converted.unlock;
+symbol ret;
+@@
++static long wfn(struct file *wfilp, unsigned int wcmd,
++		  unsigned long warg)
 +{
 +	long ret;
 +
 +	lock
-+	ret = wh(filp, cmd, arg);
++	ret = wsite(wfilp, wcmd, warg);
 +	unlock
 +	return ret;
 +}
++
+  struct file_operations fops = { ..., .ioctl = wsite, ... };
+
+@ wrapper_before_gnu_fops depends on patch @
+identifier fops_gnu.fops;
+identifier switch_gnu.wsite, switch_gnu.wfn;
+identifier switch_gnu.wfilp, switch_gnu.wcmd, switch_gnu.warg;
+statement as_converted.lock, as_converted.unlock;
+symbol ret;
+@@
++static long wfn(struct file *wfilp, unsigned int wcmd,
++		  unsigned long warg)
++{
++	long ret;
++
++	lock
++	ret = wsite(wfilp, wcmd, warg);
++	unlock
++	return ret;
++}
++
+  struct file_operations fops = { ..., ioctl: wsite, ... };
 
 // --------------------------------------------------------- multi-kernel
 // The legacy handler stays as it is for kernels before 2.6.11; the new
 // entry point exists only where HAVE_UNLOCKED_IOCTL says it is used.
 
-@ multi_wrapper depends on patch @
-identifier as_converted.mh, as_converted.wname;
-identifier definition.filp, definition.cmd, definition.arg;
+@ multi_wrapper_before_c99_fops depends on patch @
+identifier fops_c99.fops;
+identifier switch_c99.msite, switch_c99.wfn;
+identifier switch_c99.wfilp, switch_c99.wcmd, switch_c99.warg;
+expression switch_c99.wie;
 statement as_converted.lock, as_converted.unlock;
-expression as_converted.ie;
 symbol ret;
 @@
-  mh(...) { ... }
 +#ifdef HAVE_UNLOCKED_IOCTL
-+static long wname(struct file *filp, unsigned int cmd,
-+		  unsigned long arg)
++static long wfn(struct file *wfilp, unsigned int wcmd,
++		  unsigned long warg)
 +{
 +	long ret;
 +
 +	lock
-+	ret = mh(ie, filp, cmd, arg);
++	ret = msite(wie, wfilp, wcmd, warg);
 +	unlock
 +	return ret;
 +}
 +#endif
++
+  struct file_operations fops = { ..., .ioctl = msite, ... };
+
+@ multi_wrapper_before_gnu_fops depends on patch @
+identifier fops_gnu.fops;
+identifier switch_gnu.msite, switch_gnu.wfn;
+identifier switch_gnu.wfilp, switch_gnu.wcmd, switch_gnu.warg;
+expression switch_gnu.wie;
+statement as_converted.lock, as_converted.unlock;
+symbol ret;
+@@
++#ifdef HAVE_UNLOCKED_IOCTL
++static long wfn(struct file *wfilp, unsigned int wcmd,
++		  unsigned long warg)
++{
++	long ret;
++
++	lock
++	ret = msite(wie, wfilp, wcmd, warg);
++	unlock
++	return ret;
++}
++#endif
++
+  struct file_operations fops = { ..., ioctl: msite, ... };
 
 // ----------------------------------------------------------------- inode
 

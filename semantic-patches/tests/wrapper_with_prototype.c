@@ -1,8 +1,8 @@
 // options: -D wrapper
 /*
  * The fops comes before the handler, behind a forward declaration: the
- * wrapper gets a declaration of its own next to it, so the fops can name
- * it before it is defined.
+ * wrapper goes right before the fops, after that declaration (rewritten
+ * to the new signature), so it needs no declaration of its own.
  */
 #include <linux/fs.h>
 
