@@ -71,6 +71,7 @@ facts = {}           # (file, handler) -> {fact: line}
 functions = {}       # file -> set of defined function names
 expr_uses = {}       # (file, handler) -> set of lines where it is an expression
 known_uses = {}      # (file, handler) -> set of lines: calls and fops entries
+compared = {}        # (file, handler) -> lines comparing an f_op->ioctl with it
 decisions = {}       # (file, handler) -> (strategy or None, reason)
 inode_param = {}     # (file, handler) -> the name of its inode parameter
 params = {}          # (file, handler) -> names of its file, cmd and arg parameters
@@ -246,7 +247,11 @@ def decide(file, h):
                       "files together with ioctl-rework convert")
         decisions[key] = result
         return result
-    others = sorted(expr_uses.get(key, set()) - known_uses.get(key, set()))
+    # "f_op->ioctl == h" follows the entry to .unlocked_ioctl, except with
+    # -D multi_kernel, where one kernel has each.
+    followed = known_uses.get(key, set()) | \
+        (set() if multi_kernel_on else compared.get(key, set()))
+    others = sorted(expr_uses.get(key, set()) - followed)
     escape = None
     if "stmt_expr" in f:
         escape = "a statement expression at line %d" % f["stmt_expr"]
@@ -756,6 +761,31 @@ h << handler_use.h; p << handler_use.p;
 @@
 expr_uses.setdefault((p[0].file, h), set()).add(int(p[0].line))
 
+// (A metavariable with a script constraint gets a name no other rule
+// uses: spatch 1.1.1 then fails to parse later scripts that inherit the
+// same name.  It cannot be passed to a script either: read its text.)
+// ioctl32 conversion helpers of the time check which driver they are
+// handed: "if (file->f_op->ioctl != h) return -EFAULT;".
+@ entry_compared @
+identifier other : script:python () { other in handler_names or other in listed };
+expression E;
+position p;
+@@
+(
+  E->ioctl == other@p
+|
+  E->ioctl != other@p
+|
+  other@p == E->ioctl
+|
+  other@p != E->ioctl
+)
+
+@ script:python @
+p << entry_compared.p;
+@@
+compared.setdefault((p[0].file, text_at(p)), set()).add(int(p[0].line))
+
 @ direct_call @
 identifier h;
 expression list[4] es;
@@ -785,6 +815,8 @@ wh;
 mh;
 dh;
 rh2;
+ch;
+newh;
 lock;
 unlock;
 ie;
@@ -796,6 +828,8 @@ coccinelle.wh = ident(h if strategy == "wrapper" else None)
 coccinelle.mh = ident(h if strategy == "multi-kernel" else None)
 coccinelle.dh = ident(h if strategy in ("pushdown", "wrapper") and uses_inode(file, h) else None)
 coccinelle.rh2 = ident(h if strategy == "pushdown" and has(file, h, "complex_return") and not has(file, h, "ret_top") else None)
+coccinelle.ch = ident(h if strategy in ("pushdown", "wrapper") else None)
+coccinelle.newh = ident(wrapper_name(h) if strategy == "wrapper" else h)
 if strategy:
     mutex_site[file] = min(mutex_site.get(file, int(p[0].line)), int(p[0].line))
 if mutex_on:
@@ -1166,6 +1200,40 @@ parameter P1, P2, P3, P4;
   rh@p(
 - P1,
   P2, P3, P4);
+
+@ compare_entry depends on patch @
+identifier as_converted.ch, as_converted.newh;
+expression E;
+@@
+(
+  E->
+- ioctl
++ unlocked_ioctl
+  ==
+- ch
++ newh
+|
+  E->
+- ioctl
++ unlocked_ioctl
+  !=
+- ch
++ newh
+|
+- ch
++ newh
+  ==
+  E->
+- ioctl
++ unlocked_ioctl
+|
+- ch
++ newh
+  !=
+  E->
+- ioctl
++ unlocked_ioctl
+)
 
 @ caller depends on patch @
 identifier rh : script:python () { rh in handler_names or rh in listed };
