@@ -50,8 +50,14 @@ def timed_convert(tree: Path, cache: Path, jobs: int, summary: Path) -> float:
 
 def plain_run(tree: Path, jobs: int, limit: float, out: Path) -> tuple[float, bool]:
     """spatch --dir with a time limit; returns (seconds, finished)."""
-    command = ["spatch", "--sp-file", str(rules.CONVERSION_RULE), "-D", "patch",
-               "--very-quiet", *spatch.rule_options(rules.CONVERSION_RULE),
+    # The same rule with the same flags as convert chooses for the tree's
+    # target (the inode spelling, the lock), as make coccicheck would run it.
+    options = rules.ConversionOptions(target=rules.Target.from_makefile(tree))
+    if not options.target.has_bkl:
+        options = rules.ConversionOptions(target=options.target, lock=rules.LockMode.MUTEX)
+    command = ["spatch", "--sp-file", str(rules.CONVERSION_RULE),
+               *options.spatch_args("patch"),
+               "--very-quiet", *rules.rule_options(rules.CONVERSION_RULE),
                "--dir", str(tree), "--jobs", str(jobs)]
     start = time.monotonic()
     with open(out, "wb") as stream:
@@ -105,6 +111,8 @@ def main() -> int:
     parser.add_argument("--factor", type=float, default=10.0)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--output", type=Path, default=ROOT / "bench" / "convert.md")
+    parser.add_argument("--keep-summary", type=Path, metavar="FILE",
+                        help="also save the cold run's --json summary (for reports/)")
     args = parser.parse_args()
     work = Path(tempfile.mkdtemp(prefix="convert-bench-"))
     try:
@@ -112,6 +120,8 @@ def main() -> int:
         cold = timed_convert(args.tree, work / "cache", args.jobs, summary_path)
         cached = timed_convert(args.tree, work / "cache", args.jobs, work / "again.json")
         summary = json.loads(summary_path.read_text())
+        if args.keep_summary:
+            shutil.copyfile(summary_path, args.keep_summary)
         plain_seconds, finished = plain_run(args.tree, args.jobs, args.factor * cold,
                                             work / "plain.diff")
         plain = plain_files((work / "plain.diff").read_bytes(), args.tree)
