@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ioctl_rework import cache as cache_mod
-from ioctl_rework import c_spans, rules, safe_write, series, shard as shard_mod, spatch
+from ioctl_rework import c_spans, rules, safe_write, series, shard as shard_mod, spatch, tidy
 from ioctl_rework.summary import (FileRecord, FileStatus, HandlerRecord, HandlerStatus,
                                   Summary, text_report)
 from ioctl_rework import summary as summary_mod
@@ -200,7 +200,7 @@ class Runner:
         if result.outcome is not spatch.Outcome.OK:
             return FileRun(rel, listed, decisions, data, None, _failure_reason(result))
         try:
-            new = apply_diff(data, diff) if diff else data
+            new = tidy.tidy(apply_diff(data, diff), diff) if diff else data
         except ValueError as err:
             return FileRun(rel, listed, decisions, data, None,
                            f"spatch's diff does not apply: {err}")

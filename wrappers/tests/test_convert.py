@@ -137,7 +137,7 @@ class WholeRunTest(ConvertCase):
         ds.chmod(0o640)
         self.run_convert("--in-place")
         first = {p: p.read_bytes() for p in self.tree.rglob("*.[ch]")}
-        self.assertIn(b".unlocked_ioctl = ds1620_ioctl", ds.read_bytes())
+        self.assertIn(b"\t.unlocked_ioctl\t= ds1620_ioctl,", ds.read_bytes())  # tab-aligned
         self.assertEqual(ds.stat().st_mode & 0o777, 0o640)
         again = self.run_convert("--in-place")
         self.assertEqual(again.diff, "")
@@ -199,7 +199,7 @@ class ReliabilityTest(ConvertCase):
         path.write_bytes(source.replace(b"\n", b"\r\n"))
         self.run_convert("--in-place")
         new = path.read_bytes()
-        self.assertIn(b".unlocked_ioctl = crlf_ioctl,\r\n", new)
+        self.assertIn(b"\t.unlocked_ioctl\t= crlf_ioctl,\r\n", new)
         self.assertTrue(new.startswith(b"/* \xe9t\xe9 \xff */\r\n"))
         self.assertEqual(new.count(b"\n"), new.count(b"\r\n"))
 
