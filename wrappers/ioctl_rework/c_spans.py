@@ -68,7 +68,9 @@ def definition_spans(text: str, name: str) -> list[range]:
     return _definitions(code, code.split("\n"), name)
 
 
-_DECLARED_STRUCT = re.compile(r"\bstruct\s+(\w+)\s+[\w\s*]*?\w+\s*(?:\[[^\]]*\])?\s*=\s*$")
+# "struct T name =", "struct T name[] =", and the DRM templates' "struct T DRM(fops) =".
+_DECLARED_STRUCT = re.compile(
+    r"\bstruct\s+(\w+)\s+[\w\s*]*?(?:\w+\s*\(\s*\w+\s*\)|\w+)\s*(?:\[[^\]]*\])?\s*=\s*$")
 
 
 def _enclosing_brace(code: str, offset: int) -> int | None:

@@ -38,6 +38,7 @@ from ioctl_rework.unified import apply_diff, git_diff
 # A file that may declare a .ioctl fops entry: the rule decides whether it does.
 FOPS_PATTERN = rb"\.ioctl\s*=|\bioctl\s*:"
 _FOPS_NAME = re.compile(rb"(?:\.ioctl\s*=|\bioctl\s*:)\s*(\w+)\s*[,}\n]")
+_FOPS_MACRO_NAME = re.compile(rb"(?:\.ioctl\s*=|\bioctl\s*:)\s*(\w+\s*\(\s*\w+\s*\))\s*[,}\n]")
 # Report reasons that mean "defined in another file": phase 2 resolves them.
 _ELSEWHERE = ("not defined in this file", "defined in another file")
 _NO_MATCH = "ioctl_rework_no_match_"
@@ -275,6 +276,9 @@ class Tree:
     fops_names: dict[str, list[tuple[str, int]]]  # relpath -> [(handler, line)] by text
     mentions: dict[str, set[str]]               # handler name -> relpaths naming it
     skipped: list[FileRecord]
+    # relpath -> [(handler, line)] of entries whose handler is a macro call,
+    # such as the DRM templates' ".ioctl = DRM(ioctl)": spatch cannot follow them.
+    macro_entries: dict[str, list[tuple[str, int]]] = field(default_factory=dict)
 
 
 def find_root(paths: list[Path]) -> Path:
@@ -319,7 +323,7 @@ def scan(paths: list[Path], root: Path) -> Tree:
                 continue
             files.append(file)
     found = spatch.candidate_files(files, FOPS_PATTERN)
-    fops_files, fops_names = [], {}
+    fops_files, fops_names, macro_entries = [], {}, {}
     for file in found:
         rel = _relative(root, file)
         try:
@@ -337,12 +341,18 @@ def scan(paths: list[Path], root: Path) -> Tree:
                  and c_spans.initializer_type(code, m.start()) in (None, "file_operations")]
         fops_files.append(rel)
         fops_names[rel] = names
+        macros = [(m.group(1).decode(), data.count(b"\n", 0, m.start()) + 1)
+                  for m in _FOPS_MACRO_NAME.finditer(data)
+                  if c_spans.initializer_type(code, m.start()) == "file_operations"]
+        if macros:
+            macro_entries[rel] = macros
     wanted = sorted({n for names in fops_names.values() for n, _ in names})
     mentions = _mentions(root, wanted)
     for rel, names in fops_names.items():
         for name, _ in names:
             mentions.setdefault(name, set()).add(rel)
-    return Tree(Path(root), sorted(set(fops_files)), fops_names, mentions, skipped)
+    return Tree(Path(root), sorted(set(fops_files)), fops_names, mentions, skipped,
+                macro_entries)
 
 
 def _symlink_record(file: Path, rel: str, real_root: str) -> FileRecord | None:
@@ -552,6 +562,11 @@ def _handler_records(tree, fops_files, final, group_files, dropped, blocked):
             # Found by text only (fops "?"): it may belong to another ops structure.
             records.append(HandlerRecord(rel, line, "?", name, HandlerStatus.FAILED,
                                          f"the rule could not check this entry: {why}"))
+        for name, line in tree.macro_entries.get(rel, []):
+            records.append(HandlerRecord(
+                rel, line, "?", name, HandlerStatus.SKIPPED,
+                f"the handler is named through a macro ({name}), which spatch cannot "
+                "follow: convert this entry by hand"))
     return records
 
 

@@ -193,6 +193,17 @@ class ReliabilityTest(ConvertCase):
         self.assertRegex(record.reason, "could not parse")
         self.assertNotIn("tb_ioctl", self.handlers(result))
 
+    def test_an_entry_naming_its_handler_through_a_macro_is_skipped_with_why(self):
+        # The 2.6 DRM templates: struct file_operations DRM(fops) = { .ioctl = DRM(ioctl) }.
+        (self.tree / "drivers/char/drm_tmpl.h").write_bytes(
+            b"struct file_operations\tDRM(fops) = {\n"
+            b"\t.owner   = THIS_MODULE,\n\t.ioctl\t = DRM(ioctl),\n};\n")
+        result = self.run_convert()
+        entry = self.handlers(result)["DRM(ioctl)"]
+        self.assertEqual((entry.file, entry.line, entry.status),
+                         ("drivers/char/drm_tmpl.h", 3, HandlerStatus.SKIPPED))
+        self.assertRegex(entry.reason, "macro.*by hand")
+
     def test_crlf_and_bytes_that_are_not_utf8_survive(self):
         source = b"/* \xe9t\xe9 \xff */\n" + handler_source("crlf")
         path = self.tree / "drivers/char/crlf.c"
