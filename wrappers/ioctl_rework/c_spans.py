@@ -102,6 +102,27 @@ def initializer_type(code: str, offset: int) -> str | None:
     return None
 
 
+def toplevel_span(code: str, line: int) -> range:
+    """The lines from the last column-0 `}` before LINE (1-based) to the next
+    one: the top-level definition around LINE, and maybe some declarations
+    before it, in kernel style.  Where spatch cannot parse a line, this is
+    at least what it skipped."""
+    lines = code.split("\n")
+    start = line
+    while start > 1 and not lines[start - 2].startswith("}"):
+        start -= 1
+    end = line
+    while end < len(lines) and not lines[end - 1].startswith("}"):
+        end += 1
+    return range(start, end + 1)
+
+
+def named_in(code: str, span: range, names) -> list[str]:
+    """Which of NAMES appear as words in the lines of SPAN of CODE."""
+    text = "\n".join(code.split("\n")[span.start - 1:span.stop - 1])
+    return sorted(n for n in set(names) if re.search(rf"\b{re.escape(n)}\b", text))
+
+
 _IOCTL_MEMBER = re.compile(r"(?<!\w)(?:unlocked_|compat_)?ioctl\s*[=:]\s*&?\s*(\w+)")
 _IOCTL_WORDS = re.compile(r"ioctl|lock_kernel|ENOIOCTLCMD")
 LEGACY_MEMBER = re.compile(rb"(?<!\w)ioctl\s*[=:]")

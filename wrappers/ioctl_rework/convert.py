@@ -208,7 +208,25 @@ class Runner:
         if _NO_MATCH.encode() in new and _NO_MATCH.encode() not in data:
             return FileRun(rel, listed, decisions, data, None,
                            "the rule produced an invalid fops entry; not rewritten")
+        unseen = _unseen_uses(data, result.parse_errors,
+                              [d.handler for d in decisions if d.convert] + list(listed))
+        if unseen:
+            return FileRun(rel, listed, decisions, data, None,
+                           f"{result.reason}, where {unseen} is named: a use there "
+                           "would keep the old signature")
         return FileRun(rel, listed, decisions, data, new, result.reason or None)
+
+
+def _unseen_uses(data: bytes, parse_errors, names) -> str | None:
+    """A handler being converted that is named in code spatch skipped."""
+    if not parse_errors or not names:
+        return None
+    code = c_spans.code_only(data.decode("utf-8", "surrogateescape"))
+    for line in parse_errors:
+        found = c_spans.named_in(code, c_spans.toplevel_span(code, line), names)
+        if found:
+            return found[0]
+    return None
 
 
 def _failure_reason(result: spatch.SpatchResult) -> str:

@@ -193,6 +193,19 @@ class ReliabilityTest(ConvertCase):
         self.assertRegex(record.reason, "could not parse")
         self.assertNotIn("tb_ioctl", self.handlers(result))
 
+    def test_a_handler_named_in_code_spatch_skipped_is_converted_nowhere(self):
+        # The handler parses, but a caller spatch cannot parse would keep
+        # calling it with the inode: the file must not be rewritten.
+        source = handler_source("skipcall") + (
+            b"static int skipcall_compat(struct file *file, unsigned int cmd)\n{\n"
+            b"\treturn skipcall_ioctl(file->f_dentry->d_inode, file, cmd, 0) +* ) @@@;\n}\n")
+        (self.tree / "drivers/char/skipcall.c").write_bytes(source)
+        result = self.run_convert()
+        record = self.files(result)["drivers/char/skipcall.c"]
+        self.assertEqual(record.status, FileStatus.FAILED)
+        self.assertRegex(record.reason, "could not parse.*where skipcall_ioctl is named")
+        self.assertEqual(self.handlers(result)["skipcall_ioctl"].status, HandlerStatus.FAILED)
+
     def test_an_entry_naming_its_handler_through_a_macro_is_skipped_with_why(self):
         # The 2.6 DRM templates: struct file_operations DRM(fops) = { .ioctl = DRM(ioctl) }.
         (self.tree / "drivers/char/drm_tmpl.h").write_bytes(
