@@ -483,7 +483,8 @@ def convert(request: ConvertRequest) -> ConversionResult:
         final = dict(runs)
         final.update({rel: second[(rel, listed)] for rel, listed in listed_for.items()})
         failures.update({run.file: run.reason for run in second.values() if not run.ok})
-        newly = _check_cross_file(group_files, elsewhere, dropped, final, blocked)
+        newly = _check_cross_file(group_files, elsewhere, dropped, final, blocked,
+                                  _cross_file_refusal(request.options))
         if not newly:
             break
         dropped.update(newly)
@@ -533,7 +534,16 @@ def _unwritable(request: ConvertRequest, root: Path, rels: list[str]) -> dict[st
     return blocked
 
 
-def _check_cross_file(group_files, elsewhere, dropped, final, blocked) -> dict:
+def _cross_file_refusal(options: rules.ConversionOptions) -> str | None:
+    """Why no handler defined away from its fops converts under OPTIONS."""
+    if options.multi_kernel or options.strategy is rules.Strategy.WRAPPER:
+        return ("the wrapper (and the multi-kernel output) needs the handler in the file "
+                "of its fops; --strategy pushdown converts it there")
+    return None
+
+
+def _check_cross_file(group_files, elsewhere, dropped, final, blocked,
+                      refusal: str | None = None) -> dict:
     """Handlers resolved in another file that cannot be converted everywhere."""
     newly = {}
     for h, fs in group_files.items():
@@ -549,7 +559,7 @@ def _check_cross_file(group_files, elsewhere, dropped, final, blocked) -> dict:
             continue
         others = [f for f in fs if f not in elsewhere[h]]
         if not any(_mentioned_in_change(final[f], h) for f in others):
-            newly[h] = (HandlerStatus.SKIPPED,
+            newly[h] = (HandlerStatus.SKIPPED, refusal or
                         "no definition with the .ioctl signature was found in the tree")
     return newly
 

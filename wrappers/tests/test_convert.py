@@ -168,6 +168,15 @@ class WholeRunTest(ConvertCase):
             self.assertEqual((repo / rel).read_bytes(), new, rel)
 
 
+    def test_wrapper_strategy_says_why_a_handler_in_another_file_is_left_alone(self):
+        result = self.run_convert("--strategy", "wrapper")
+        flash = self.handlers(result)["flash_ioctl"]
+        self.assertEqual(flash.status, HandlerStatus.SKIPPED)
+        self.assertRegex(flash.reason, "needs the handler in the file of its fops")
+        self.assertEqual(self.files(result)["drivers/char/nwflash_ops.c"].status,
+                         FileStatus.UNCHANGED)
+
+
 class ReliabilityTest(ConvertCase):
     def test_unparseable_file_is_reported_and_the_rest_converted(self):
         (self.tree / "drivers/char/broken.c").write_bytes(BROKEN)
