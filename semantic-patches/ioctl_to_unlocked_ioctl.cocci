@@ -20,11 +20,12 @@
 //   before every return; a return of anything but a constant or a local
 //   variable is evaluated under the lock into "ret" first.
 // - wrapper: the handler keeps its body under its name; a new
-//   NAME_unlocked_ioctl takes the lock around a call to it.
+//   NAME_unlocked_ioctl, before the first fops that names it, takes the
+//   lock around a call to it.
 // - auto (neither -D pushdown nor -D wrapper): pushdown unless an exit
 //   or an early side effect would escape it (a declaration initializer
 //   that calls a function, a statement expression, a computed goto, no
-//   usable "ret").
+//   usable "ret", a first statement inside an #if).
 // - Refused, and said why in report mode: the inode parameter is written
 //   or its address taken; the handler is used elsewhere with its old
 //   signature; -D mutex and the handler takes the BKL itself or is called
