@@ -103,18 +103,34 @@ def initializer_type(code: str, offset: int) -> str | None:
 
 
 def toplevel_span(code: str, line: int) -> range:
-    """The lines from the last column-0 `}` before LINE (1-based) to the next
-    one: the top-level definition around LINE, and maybe some declarations
-    before it, in kernel style.  Where spatch cannot parse a line, this is
-    at least what it skipped."""
+    """The lines of the top-level definition or declaration around LINE
+    (1-based) of CODE (from code_only), or of the macro on it: where
+    spatch cannot parse a line, what it skips."""
     lines = code.split("\n")
-    start = line
-    while start > 1 and not lines[start - 2].startswith("}"):
+    depths, depth = [], 0
+    for text in lines:
+        depths.append(depth)
+        if not text.lstrip().startswith("#"):
+            depth += text.count("{") - text.count("}")
+    depths.append(depth)
+    i = min(max(line, 1), len(lines)) - 1
+    if lines[i].lstrip().startswith("#") or i and lines[i - 1].rstrip().endswith("\\"):
+        start = i
+        while start and lines[start - 1].rstrip().endswith("\\"):
+            start -= 1
+        end = i
+        while end < len(lines) - 1 and lines[end].rstrip().endswith("\\"):
+            end += 1
+        return range(start + 1, end + 2)
+    start = i
+    while start and depths[start] > 0:
         start -= 1
-    end = line
-    while end < len(lines) and not lines[end - 1].startswith("}"):
+    start = _start_line(lines, start + 1) - 1
+    end = i
+    while end < len(lines) - 1 and not (depths[end + 1] <= 0 and
+                                         lines[end].rstrip().endswith((";", "}"))):
         end += 1
-    return range(start, end + 1)
+    return range(start + 1, end + 2)
 
 
 def named_in(code: str, span: range, names) -> list[str]:

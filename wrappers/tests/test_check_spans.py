@@ -72,3 +72,34 @@ class InitializerTypeTest(unittest.TestCase):
 
     def test_an_initializer_not_written_as_a_declaration_is_unknown(self):
         self.assertIsNone(self.type_at(".ioctl = h"))
+
+
+class ToplevelSpanTest(unittest.TestCase):
+    TEXT = ("extern int foo_ioctl(struct inode *, struct file *, unsigned int,\n"   # 1
+            "\t\t     unsigned long);\n"                                           # 2
+            "extern void foo_error(const char *, ...)\n"                            # 3
+            "\t__attribute__ ((format (printf, 1, 2)));\n"                           # 4
+            "#define FOO_TRACE(a) \\\n"                                             # 5
+            "\t{ if (foo_debug) printk a; }\n"                                       # 6
+            "static int foo_compat(struct file *file)\n"                            # 7
+            "{\n"                                                                    # 8
+            "\tif (file) {\n"                                                        # 9
+            "\t\treturn foo_ioctl(0, file, 0, 0);\n"                                 # 10
+            "\t}\n"                                                                  # 11
+            "\treturn 0;\n"                                                          # 12
+            "}\n")                                                                   # 13
+
+    def span(self, line):
+        return c_spans.toplevel_span(c_spans.code_only(self.TEXT), line)
+
+    def test_a_declaration_is_its_own_span(self):
+        self.assertEqual(self.span(4), range(3, 5))
+
+    def test_a_macro_spans_its_continuation_lines(self):
+        self.assertEqual(self.span(6), range(5, 7))
+
+    def test_a_line_in_a_function_spans_the_whole_function(self):
+        self.assertEqual(self.span(10), range(7, 14))
+        code = c_spans.code_only(self.TEXT)
+        self.assertEqual(c_spans.named_in(code, self.span(10), ["foo_ioctl", "bar"]), ["foo_ioctl"])
+        self.assertEqual(c_spans.named_in(code, self.span(4), ["foo_ioctl"]), [])
