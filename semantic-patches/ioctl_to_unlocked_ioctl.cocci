@@ -883,6 +883,17 @@ switch_entry(fops, h, p)
 
 // ------------------------------------------------------------- pushdown
 
+// Before the first statement, found once by first_statement.  It is the
+// first rule to change the file: a position cannot be inherited across
+// a change.
+@ pushdown_lock depends on patch @
+statement as_converted.lock;
+statement S;
+position first_statement.p : script:python () { strategy_at(p) == "pushdown" };
+@@
++ lock
+  S@p
+
 @ pushdown_signature depends on patch @
 identifier as_converted.ph, ino, filp, cmd, arg;
 type TC, TA;
@@ -892,18 +903,6 @@ type TC, TA;
   ph(
 -   struct inode *ino,
     struct file *filp, TC cmd, TA arg) { ... }
-
-@ pushdown_lock depends on patch exists @
-identifier as_converted.ph;
-statement as_converted.lock;
-statement S, S1;
-@@
-  ph(...) {
-  ... when != S1
-+ lock
-  S
-  ...
-  }
 
 // Every return of the function: matched as statements, not by walking
 // the body, which fails on some real control flow.
