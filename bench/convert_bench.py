@@ -82,7 +82,10 @@ def plain_files(diff: bytes, tree: Path) -> dict[str, str]:
             break  # the last one may be cut short by the kill
         part = part if part.startswith("--- ") else "--- " + part
         name = part.split("\n", 1)[0][4:].strip()
-        found[os.path.relpath(name, tree) if os.path.isabs(name) else name] = part
+        rel = os.path.relpath(name, tree) if os.path.isabs(name) else name
+        if not (tree / rel).exists() and rel.startswith("a/"):
+            rel = rel[2:]       # spatch --dir names files a/PATH, as git does
+        found[rel] = part
     return found
 
 
@@ -124,6 +127,10 @@ def main() -> int:
             shutil.copyfile(summary_path, args.keep_summary)
         plain_seconds, finished = plain_run(args.tree, args.jobs, args.factor * cold,
                                             work / "plain.diff")
+        print(f"cold {cold:.1f} s, cached {cached:.1f} s, plain {plain_seconds:.1f} s "
+              f"({'finished' if finished else 'stopped'})", file=sys.stderr, flush=True)
+        if args.keep_summary:
+            shutil.copyfile(work / "plain.diff", args.keep_summary.with_suffix(".plain.diff"))
         plain = plain_files((work / "plain.diff").read_bytes(), args.tree)
         worse = compare(args.tree, summary, plain)
         peak = max(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
