@@ -32,7 +32,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "wrappers"))
 
-from ioctl_rework import rules, spatch  # noqa: E402
+from ioctl_rework import rules, spatch, tidy  # noqa: E402
 from ioctl_rework.unified import apply_diff  # noqa: E402
 
 ENTRY = ROOT / "wrappers" / "ioctl-rework"
@@ -73,30 +73,40 @@ def plain_run(tree: Path, jobs: int, limit: float, out: Path) -> tuple[float, bo
 
 
 def plain_files(diff: bytes, tree: Path) -> dict[str, str]:
-    """relpath -> that file's diff, for every complete file diff in the output."""
-    text = diff.decode("utf-8", "surrogateescape")
-    parts = text.split("\n--- ")
-    found = {}
-    for i, part in enumerate(parts):
-        if i == len(parts) - 1:
-            break  # the last one may be cut short by the kill
-        part = part if part.startswith("--- ") else "--- " + part
-        name = part.split("\n", 1)[0][4:].strip()
-        rel = os.path.relpath(name, tree) if os.path.isabs(name) else name
-        if not (tree / rel).exists() and rel.startswith("a/"):
-            rel = rel[2:]       # spatch --dir names files a/PATH, as git does
-        found[rel] = part
+    """relpath -> that file's diff, for every complete file diff in the output
+    (spatch --dir prints "diff -u -p a/PATH b/PATH", then --- a/PATH, +++ b/PATH)."""
+    lines = diff.decode("utf-8", "surrogateescape").split("\n")
+    found, name, body = {}, None, []
+    for i, line in enumerate(lines):
+        header = line.startswith("--- ") and i + 1 < len(lines) and lines[i + 1].startswith("+++ ")
+        if header or line.startswith("diff -u -p "):
+            if name and body:
+                found[name] = "\n".join(body) + "\n"
+            name, body = None, []
+            if header:
+                path = line[4:].split("\t")[0].strip()
+                rel = os.path.relpath(path, tree) if os.path.isabs(path) else path
+                if not (tree / rel).exists() and rel.startswith("a/"):
+                    rel = rel[2:]
+                name, body = rel, [f"--- {rel}"]
+            continue
+        if name:
+            body.append(line if not line.startswith("+++ ") else f"+++ {name}")
+    if name and body:
+        found[name] = "\n".join(body) + "\n"
     return found
 
 
 def compare(tree: Path, summary: dict, plain: dict[str, str]) -> list[str]:
-    """Files plain changed that convert did not change the same way."""
+    """Files plain changed that convert did not change the same way.  convert
+    puts the lines spatch adds in kernel style (tidy), so plain's result is
+    compared after the same step."""
     ours = {f["file"]: f["diff"] for f in summary["files"]}
     worse = []
     for rel, diff in sorted(plain.items()):
         old = (tree / rel).read_bytes()
         try:
-            theirs = apply_diff(old, diff)
+            theirs = tidy.tidy(apply_diff(old, diff), diff)
         except ValueError:
             continue
         if not ours.get(rel):
