@@ -133,6 +133,28 @@ def toplevel_span(code: str, line: int) -> range:
     return range(start + 1, end + 2)
 
 
+_CONDITIONAL = re.compile(r"^\s*#\s*(if|ifdef|ifndef|elif|else|endif)\b(.*)")
+
+
+def inside_if0(text: str, line: int) -> int | None:
+    """The line of the `#if 0` whose dead branch holds LINE (1-based) of TEXT."""
+    stack = []                       # [(dead, line of its #if 0)] per open #if
+    for number, current in enumerate(text.split("\n")[:line - 1], 1):
+        match = _CONDITIONAL.match(current)
+        if not match:
+            continue
+        kind, rest = match.groups()
+        if kind.startswith("if"):
+            dead = kind == "if" and re.match(r"\s*0\b", rest) is not None
+            stack.append((dead, number))
+        elif kind in ("else", "elif") and stack:
+            stack[-1] = (False, stack[-1][1])
+        elif kind == "endif" and stack:
+            stack.pop()
+    dead = [number for is_dead, number in stack if is_dead]
+    return dead[0] if dead else None
+
+
 def named_in(code: str, span: range, names) -> list[str]:
     """Which of NAMES appear as words in the lines of SPAN of CODE."""
     text = "\n".join(code.split("\n")[span.start - 1:span.stop - 1])

@@ -585,7 +585,13 @@ def _handler_records(tree, fops_files, final, group_files, dropped, blocked):
             if (name, line) in seen or any(n == name for n, _ in seen):
                 continue
             if run.ok and not run.reason:
-                continue  # the rule saw the file whole: that text was no file_operations entry
+                # The rule saw the file whole: the text is no live entry.
+                dead = c_spans.inside_if0(run.old.decode("latin-1"), line)
+                if dead:
+                    records.append(HandlerRecord(
+                        rel, line, "?", name, HandlerStatus.SKIPPED,
+                        f"inside the #if 0 at line {dead}: never compiled, left alone"))
+                continue
             why = blocked.get(rel) or run.reason or "not seen by spatch"
             # Found by text only (fops "?"): it may belong to another ops structure.
             records.append(HandlerRecord(rel, line, "?", name, HandlerStatus.FAILED,

@@ -103,3 +103,12 @@ class ToplevelSpanTest(unittest.TestCase):
         code = c_spans.code_only(self.TEXT)
         self.assertEqual(c_spans.named_in(code, self.span(10), ["foo_ioctl", "bar"]), ["foo_ioctl"])
         self.assertEqual(c_spans.named_in(code, self.span(4), ["foo_ioctl"]), [])
+
+
+class InsideIf0Test(unittest.TestCase):
+    TEXT = "#if 0\nA\n#else\nB\n#endif\n#ifdef X\n#if 0 /* later */\nC\n#endif\nD\n#endif\nE\n"
+
+    def test_only_the_dead_branch_of_an_if_0_is_inside(self):
+        where = {name: c_spans.inside_if0(self.TEXT, self.TEXT.split("\n").index(name) + 1)
+                 for name in "ABCDE"}
+        self.assertEqual(where, {"A": 1, "B": None, "C": 7, "D": None, "E": None})

@@ -214,6 +214,15 @@ class ReliabilityTest(ConvertCase):
         self.assertRegex(record.reason, "could not parse.*where skipcall_ioctl is named")
         self.assertEqual(self.handlers(result)["skipcall_ioctl"].status, HandlerStatus.FAILED)
 
+    def test_an_entry_inside_if_0_is_reported_as_never_compiled(self):
+        source = handler_source("dead0").replace(b"static int dead0_ioctl", b"#if 0\nstatic int dead0_ioctl")
+        (self.tree / "drivers/char/dead0.c").write_bytes(source + b"#endif\n")
+        result = self.run_convert()
+        entry = self.handlers(result)["dead0_ioctl"]
+        self.assertEqual(entry.status, HandlerStatus.SKIPPED)
+        self.assertRegex(entry.reason, r"inside the #if 0 at line \d+: never compiled")
+        self.assertNotIn("drivers/char/dead0.c", result.changes)
+
     def test_an_entry_naming_its_handler_through_a_macro_is_skipped_with_why(self):
         # The 2.6 DRM templates: struct file_operations DRM(fops) = { .ioctl = DRM(ioctl) }.
         (self.tree / "drivers/char/drm_tmpl.h").write_bytes(
