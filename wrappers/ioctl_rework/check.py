@@ -14,7 +14,7 @@ import re
 import sys
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ioctl_rework import convert, hook, patch_parser, rules, spatch
@@ -137,6 +137,13 @@ def _anchor(raw: _Raw, f: FinalFile, text: str) -> patch_parser.Line | None:
             touched = [n for n in span if n in added]
             if touched:
                 return added[touched[0]]
+    # A structure or handler the patch changed only by deleting lines: the
+    # finding is reported at the first line deleted there.
+    for name in (raw.struct, raw.handler):
+        for span in definition_spans(text, name):
+            gaps = [n for n in span if n in f.gaps and n != span.start]
+            if gaps:
+                return replace(f.gaps[gaps[0]], new=gaps[0])
     return None
 
 
@@ -219,7 +226,7 @@ def run_check(request: CheckRequest) -> CheckResult:
         for path, f in finals.items():
             if b"ioctl" in patch.post_images[path]:
                 lines = ioctl_lines(patch.post_images[path].decode(errors="surrogateescape"),
-                                    f.added)
+                                    {**f.gaps, **f.added})
                 if lines:
                     relevant[path] = lines
         if relevant:

@@ -197,6 +197,6 @@ def unchecked_reason(f: FinalFile) -> str | None:
         return "binary file"
     if not f.is_source:
         return "not C source"
-    if not f.added:
+    if not f.added and not f.gaps:
         return "no added lines"
     return None

@@ -9,7 +9,7 @@ gate that guesses at a broken patch can wave anything through.
 
 import enum
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 SOURCE_SUFFIXES = (".c", ".h")
 
@@ -107,11 +107,16 @@ class PatchSet:
         for fp in self.files:
             previous = merged.get(fp.old_path) if fp.old_path else None
             known: dict[int, Line] = {}
+            gaps: dict[int, Line] = {}
             if previous is not None and fp.status is not Status.ADDED:
                 for line_no, line in previous.known.items():
                     moved = fp.new_line_map(line_no)
                     if moved is not None:
                         known[moved] = replace(line, new=moved)
+                for line_no, line in previous.gaps.items():
+                    moved = fp.new_line_map(line_no)
+                    if moved is not None:
+                        gaps[moved] = line
                 if fp.status is Status.RENAMED:
                     del merged[fp.old_path]
             for hunk in fp.hunks:
@@ -120,11 +125,25 @@ class PatchSet:
                     # one only shows it as context.
                     if line.kind == "+" or (line.kind == " " and line.new not in known):
                         known[line.new] = line
+                gaps.update(_deletion_gaps(hunk))
             patches = (previous.patches if previous else ()) + (fp,)
             merged.pop(fp.path, None)           # keep patch order: last touch wins
             merged[fp.path] = FinalFile(fp.path, patches, known,
-                                        _combined_status(previous, fp))
+                                        _combined_status(previous, fp), gaps)
         return list(merged.values())
+
+
+def _deletion_gaps(hunk: Hunk) -> dict[int, Line]:
+    gaps, pending = {}, None
+    for line in hunk.lines:
+        if line.kind == "-":
+            pending = pending or line
+        elif pending is not None:
+            gaps[line.new] = pending
+            pending = None
+    if pending is not None:
+        gaps[hunk.new_start + hunk.new_count] = pending
+    return gaps
 
 
 @dataclass(frozen=True)
@@ -135,6 +154,10 @@ class FinalFile:
     patches: tuple[FilePatch, ...]
     known: dict[int, Line]     # every new-side line the patches show, by its final number
     status: Status
+    # Where lines were deleted: the final number of the line that now
+    # follows them -> the first deleted line.  A change that only deletes
+    # (an .unlocked_ioctl removed from a fops) is still a change there.
+    gaps: dict[int, Line] = field(default_factory=dict)
 
     @property
     def added(self) -> dict[int, Line]:

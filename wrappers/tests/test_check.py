@@ -145,6 +145,29 @@ class OldLegacyFileTest(RepoTestCase):
         self.assertEqual(out.returncode, 1)
         self.assertRegex(out.stdout, r"FILE: drivers/hwmon/thermo.c:33:\n\+\t\.llseek")
 
+    def test_a_change_that_only_deletes_lines_of_the_fops_is_judged(self):
+        # Two commits: thermo gains .unlocked_ioctl next to .ioctl (the
+        # .ioctl is then dead), and a later patch only deletes that line,
+        # which makes the legacy .ioctl live again.
+        both = LEGACY.replace("\t.ioctl\t= thermo_ioctl,\n",
+                              "\t.ioctl\t= thermo_ioctl,\n\t.unlocked_ioctl\t= thermo_unlocked,\n")
+        self.assertNotEqual(both, LEGACY)
+        self.repo.commit("thermo: unlocked entry", {"drivers/misc/thermo.c": both})
+        self.repo.commit("thermo: drop the unlocked entry", {"drivers/misc/thermo.c": LEGACY})
+        out = self.check("--git", "HEAD")
+        self.assertEqual(out.returncode, 1, out.stdout + out.stderr)
+        self.assertEqual(types(out.stdout), ["ERROR:LEGACY_IOCTL"])
+        self.assertRegex(out.stdout, r"FILE: drivers/misc/thermo.c:\d+:\n-\t\.unlocked_ioctl")
+
+    def test_deleting_lines_elsewhere_in_a_legacy_file_reports_nothing_new(self):
+        shorter = LEGACY.replace("\treturn misc_register(&thermo_dev);",
+                                 "\treturn misc_register(&thermo_dev);\n\t/* spare */")
+        self.repo.commit("thermo: a comment", {"drivers/misc/thermo.c": shorter})
+        self.repo.commit("thermo: no comment", {"drivers/misc/thermo.c": LEGACY})
+        out = self.check("--git", "HEAD")
+        self.assertEqual(out.returncode, 0, out.stdout + out.stderr)
+        self.assertEqual(types(out.stdout), [])
+
     def test_deletion_reports_nothing(self):
         self.repo.git("rm", "-q", "drivers/misc/thermo.c")
         self.repo.git("commit", "-q", "-m", "remove thermo")

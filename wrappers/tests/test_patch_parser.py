@@ -75,6 +75,15 @@ class SeriesTest(unittest.TestCase):
         self.assertEqual(added[7].new, 7)           # but numbered as the series leaves it
         self.assertEqual(added[1].patch_line, 41)
 
+    def test_deleted_lines_leave_a_gap_at_the_line_that_follows_them(self):
+        text = ("--- a/f.c\n+++ b/f.c\n@@ -1,5 +1,3 @@\n"
+                " a\n-b\n-c\n d\n e\n"
+                "--- a/f.c\n+++ b/f.c\n@@ -1,2 +1,3 @@\n+z\n a\n d\n")
+        final = patch_parser.parse(text).final_files()[0]
+        # "d" was line 2 after the first patch, line 3 after the second.
+        self.assertEqual({n: line.text for n, line in final.gaps.items()}, {3: "b"})
+        self.assertEqual(sorted(final.added), [1])
+
     def test_reconstruct_keeps_line_numbers(self):
         final = patch_parser.parse(read("series.patch")).final_files()[0]
         lines = final.reconstruct().splitlines()
