@@ -813,7 +813,6 @@ p << definition.p;
 filp << definition.filp;
 ph;
 wh;
-mh;
 dh;
 rh2;
 ch;
@@ -826,7 +825,6 @@ file = p[0].file
 strategy = decide(file, h)[0]
 coccinelle.ph = ident(h if strategy == "pushdown" else None)
 coccinelle.wh = ident(h if strategy == "wrapper" else None)
-coccinelle.mh = ident(h if strategy == "multi-kernel" else None)
 coccinelle.dh = ident(h if strategy in ("pushdown", "wrapper") and uses_inode(file, h) else None)
 coccinelle.rh2 = ident(h if strategy == "pushdown" and has(file, h, "complex_return") and not has(file, h, "ret_top") else None)
 coccinelle.ch = ident(h if strategy in ("pushdown", "wrapper") else None)
