@@ -33,7 +33,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "wrappers"))
 
 from ioctl_rework import rules, spatch, tidy  # noqa: E402
-from ioctl_rework.unified import apply_diff  # noqa: E402
+from ioctl_rework.unified import apply_diff, apply_hunks  # noqa: E402
 
 ENTRY = ROOT / "wrappers" / "ioctl-rework"
 
@@ -106,7 +106,7 @@ def compare(tree: Path, summary: dict, plain: dict[str, str]) -> list[str]:
     for rel, diff in sorted(plain.items()):
         old = (tree / rel).read_bytes()
         try:
-            theirs = tidy.tidy(apply_diff(old, diff), diff)
+            theirs = tidy.tidy(apply_hunks(old, diff))
         except ValueError:
             continue
         if not ours.get(rel):

@@ -33,7 +33,7 @@ from ioctl_rework import c_spans, rules, safe_write, series, shard as shard_mod,
 from ioctl_rework.summary import (FileRecord, FileStatus, HandlerRecord, HandlerStatus,
                                   Summary, text_report)
 from ioctl_rework import summary as summary_mod
-from ioctl_rework.unified import apply_diff, git_diff
+from ioctl_rework.unified import apply_hunks, git_diff
 
 # A file that may declare a .ioctl fops entry: the rule decides whether it does.
 FOPS_PATTERN = rb"\.ioctl\s*=|\bioctl\s*:"
@@ -201,7 +201,7 @@ class Runner:
         if result.outcome is not spatch.Outcome.OK:
             return FileRun(rel, listed, decisions, data, None, _failure_reason(result))
         try:
-            new = tidy.tidy(apply_diff(data, diff), diff) if diff else data
+            new = tidy.tidy(apply_hunks(data, diff)) if diff else data
         except ValueError as err:
             return FileRun(rel, listed, decisions, data, None,
                            f"spatch's diff does not apply: {err}")

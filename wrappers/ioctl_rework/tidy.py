@@ -9,33 +9,13 @@ nothing else churns; `make cocci` users get spatch's own spacing.
 
 import re
 
-_HUNK = re.compile(r"^@@ -\d+(?:,\d+)? \+(\d+)(?:,\d+)? @@")
+from ioctl_rework.unified import Applied
+
 _NEW_ENTRY = re.compile(rb"^(\s+)(\.(?:unlocked|compat)_ioctl) = (.*)$")
 _ALIGNED_ENTRY = re.compile(rb"^(\s+)(\.\w+)([ \t]*\t[ \t]*)=")
 _NEW_FUNCTION = re.compile(rb"^static long \w+\(")
 _CONTINUATION = re.compile(rb"^    (?! )(.*\)[;]?)$")
 TAB = 8
-
-
-def added_and_removed(diff: str) -> tuple[set[int], dict[int, list[str]]]:
-    """The new-file line numbers a unified diff adds, and per hunk start
-    the lines it removes."""
-    added, removed, number, hunk = set(), {}, 0, 0
-    for line in diff.split("\n"):
-        match = _HUNK.match(line)
-        if match:
-            number = hunk = int(match.group(1))
-            removed[hunk] = []
-        elif not hunk or line.startswith(("+++ ", "--- ")):
-            continue
-        elif line.startswith("+"):
-            added.add(number)
-            number += 1
-        elif line.startswith("-"):
-            removed[hunk].append(line[1:])
-        elif line.startswith(" ") or line == "":
-            number += 1
-    return added, removed
 
 
 def _width(text: bytes) -> int:
@@ -66,14 +46,14 @@ def _align_entry(line: bytes, column: int) -> bytes:
     return match.group(1) + match.group(2) + b"\t" * tabs + b"= " + match.group(3)
 
 
-def tidy(new: bytes, diff: str) -> bytes:
-    """NEW (the file after DIFF) with the added lines in kernel style."""
-    added, removed = added_and_removed(diff)
+def tidy(applied: Applied) -> bytes:
+    """The new file of APPLIED (unified.apply_hunks) with its added lines in
+    kernel style."""
+    added = applied.added
     if not added:
-        return new
-    lines = new.split(b"\n")
-    old_lines = {r.encode("utf-8", "surrogateescape").lstrip(): r
-                 for rs in removed.values() for r in rs}
+        return applied.new
+    lines = applied.new.split(b"\n")
+    old_lines = {r.lstrip(): r for r in applied.removed}
     for number in sorted(added):
         i = number - 1
         if i >= len(lines):
@@ -84,9 +64,9 @@ def tidy(new: bytes, diff: str) -> bytes:
             if column is not None:
                 lines[i] = _align_entry(line, column)
         elif line[:1] not in (b"\t", b" ", b"#", b"") and line in old_lines \
-                and old_lines[line][:1] in ("\t", " "):
+                and old_lines[line][:1] in (b"\t", b" "):
             # A line spatch kept but printed again without its indentation.
-            lines[i] = old_lines[line].encode("utf-8", "surrogateescape")
+            lines[i] = old_lines[line]
         elif i and i in added and _CONTINUATION.match(line) and _NEW_FUNCTION.match(lines[i - 1]):
             column = lines[i - 1].index(b"(") + 1
             lines[i] = b"\t" * (column // TAB) + b" " * (column % TAB) + \

@@ -11,6 +11,7 @@ every line it adds gets one, so the rewrite keeps the file's endings.
 
 import difflib
 import re
+from dataclasses import dataclass, field
 
 _HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
 _NO_NEWLINE = "\\ No newline at end of file"
@@ -28,15 +29,31 @@ def _bare(line: bytes) -> bytes:
     return line.rstrip(b"\n").rstrip(b"\r")
 
 
+@dataclass
+class Applied:
+    """A diff applied: the new bytes, and which lines it added and removed."""
+
+    new: bytes
+    added: set[int] = field(default_factory=set)      # 1-based lines of NEW
+    removed: list[bytes] = field(default_factory=list)  # without their line ending
+
+
 def apply_diff(old: bytes, diff: str) -> bytes:
     """OLD with the hunks of DIFF (one file's unified diff) applied.
 
     Raises ValueError when a hunk does not match OLD.
     """
+    return apply_hunks(old, diff).new
+
+
+def apply_hunks(old: bytes, diff: str) -> Applied:
+    """apply_diff(), saying where the added lines went and what was removed."""
     source = _lines(old)
     crlf = sum(1 for line in source if line.endswith(b"\r\n")) > len(source) // 2
     patch = diff.encode("utf-8", "surrogateescape").split(b"\n")
     out: list[bytes] = []
+    added: set[int] = set()
+    removed: list[bytes] = []
     pos = 0  # next line of SOURCE not yet copied
     i = 0
     while i < len(patch):
@@ -70,15 +87,18 @@ def apply_diff(old: bytes, diff: str) -> bytes:
                 if kind == b" ":
                     out.append(source[pos])
                     new_count -= 1
+                else:
+                    removed.append(_bare(source[pos]))
                 pos += 1
                 old_count -= 1
             elif kind == b"+":
                 out.append(text.rstrip(b"\r") + (b"\r\n" if crlf else b"\n"))
+                added.add(len(out))
                 new_count -= 1
             else:
                 raise ValueError(f"unexpected line in the hunk at line {start}: {line[:40]!r}")
     out += source[pos:]
-    return b"".join(out)
+    return Applied(b"".join(out), added, removed)
 
 
 def quote_path(path: str) -> str:

@@ -3,7 +3,7 @@
 import unittest
 
 from ioctl_rework import tidy
-from ioctl_rework.unified import git_diff
+from ioctl_rework.unified import apply_hunks, git_diff
 
 OLD = b"""static int joy_ioctl(struct inode *inode, struct file *file,
 \t\t     unsigned int cmd, unsigned long arg)
@@ -58,11 +58,19 @@ ioctl:\t\tjoy_ioctl,
 
 class TidyTest(unittest.TestCase):
     def setUp(self):
-        self.diff = git_diff("joy.c", OLD, SPATCH)
-        self.lines = tidy.tidy(SPATCH, self.diff).split(b"\n")
+        self.applied = apply_hunks(OLD, git_diff("joy.c", OLD, SPATCH))
+        self.lines = tidy.tidy(self.applied).split(b"\n")
 
     def line(self, start: bytes) -> list[bytes]:
         return [line for line in self.lines if line.lstrip().startswith(start)]
+
+    def test_the_applied_diff_says_which_lines_it_added_and_removed(self):
+        self.assertEqual(self.applied.new, SPATCH)
+        spatch_lines = SPATCH.split(b"\n")
+        self.assertIn(spatch_lines.index(b"\t.unlocked_ioctl = joy_unlocked_ioctl,") + 1,
+                      self.applied.added)
+        self.assertNotIn(spatch_lines.index(b"\t.read = joy_read,") + 1, self.applied.added)
+        self.assertIn(b"\tioctl:\t\tjoy_ioctl,", self.applied.removed)
 
     def test_new_entries_take_the_alignment_of_their_neighbours(self):
         self.assertEqual(self.line(b".unlocked_ioctl")[0], b"\t.unlocked_ioctl\t= joy_unlocked_ioctl,")
@@ -84,7 +92,7 @@ class TidyTest(unittest.TestCase):
     def test_lines_the_diff_does_not_add_are_never_touched(self):
         self.assertIn(b"\t.read = joy_read,", self.lines)
         self.assertIn(b"\t\t     unsigned int cmd, unsigned long arg)", self.lines)
-        self.assertEqual(tidy.tidy(OLD, git_diff("joy.c", OLD, OLD)), OLD)
+        self.assertEqual(tidy.tidy(apply_hunks(OLD, git_diff("joy.c", OLD, OLD))), OLD)
 
 
 if __name__ == "__main__":
