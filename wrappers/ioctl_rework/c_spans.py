@@ -178,16 +178,10 @@ def ioctl_lines(text: str, added: dict[int, patch_parser.Line]) -> list[int]:
     lines = code.split("\n")
     spans = []
     for member in _IOCTL_MEMBER.finditer(code):
-        depth = 0
-        for i in range(member.start() - 1, -1, -1):
-            if code[i] == "}":
-                depth += 1
-            elif code[i] == "{":
-                if depth == 0:
-                    spans.append(range(_start_line(lines, _line_of(code, i)),
-                                       _line_of(code, closing(code, i)) + 1))
-                    break
-                depth -= 1
+        brace = _enclosing_brace(code, member.start())
+        if brace is not None:
+            spans.append(range(_start_line(lines, _line_of(code, brace)),
+                               _line_of(code, closing(code, brace)) + 1))
         spans += _definitions(code, lines, member.group(1))
     found |= {n for span in spans for n in added if n in span}
     return sorted(found)
