@@ -37,8 +37,8 @@ from ioctl_rework.unified import apply_hunks, git_diff
 
 # A file that may declare a .ioctl fops entry: the rule decides whether it does.
 FOPS_PATTERN = rb"\.ioctl\s*=|\bioctl\s*:"
-_FOPS_NAME = re.compile(rb"(?:\.ioctl\s*=|\bioctl\s*:)\s*(\w+)\s*[,}\n]")
-_FOPS_MACRO_NAME = re.compile(rb"(?:\.ioctl\s*=|\bioctl\s*:)\s*(\w+\s*\(\s*\w+\s*\))\s*[,}\n]")
+# The handler of a .ioctl entry: a name, or a macro call such as DRM(ioctl).
+_FOPS_NAME = re.compile(rb"(?:\.ioctl\s*=|\bioctl\s*:)\s*(\w+(\s*\(\s*\w+\s*\))?)\s*[,}\n]")
 # Report reasons that mean "defined in another file": phase 2 resolves them.
 _ELSEWHERE = ("not defined in this file", "defined in another file")
 _NO_MATCH = "ioctl_rework_no_match_"
@@ -354,14 +354,16 @@ def scan(paths: list[Path], root: Path) -> Tree:
         # The .ioctl of a tty_operations, proto_ops, ... is none of ours;
         # spatch tells them apart, but not in a file it cannot parse.
         code = c_spans.code_only(data.decode("latin-1"))
-        names = [(m.group(1).decode(), data.count(b"\n", 0, m.start()) + 1)
-                 for m in _FOPS_NAME.finditer(data) if m.group(1) != b"NULL"
-                 and c_spans.initializer_type(code, m.start()) in (None, "file_operations")]
+        names, macros = [], []
+        for m in _FOPS_NAME.finditer(data):
+            kind = c_spans.initializer_type(code, m.start())
+            entry = (m.group(1).decode(), data.count(b"\n", 0, m.start()) + 1)
+            if m.group(2) and kind == "file_operations":
+                macros.append(entry)
+            elif not m.group(2) and m.group(1) != b"NULL" and kind in (None, "file_operations"):
+                names.append(entry)
         fops_files.append(rel)
         fops_names[rel] = names
-        macros = [(m.group(1).decode(), data.count(b"\n", 0, m.start()) + 1)
-                  for m in _FOPS_MACRO_NAME.finditer(data)
-                  if c_spans.initializer_type(code, m.start()) == "file_operations"]
         if macros:
             macro_entries[rel] = macros
     wanted = sorted({n for names in fops_names.values() for n, _ in names})
