@@ -431,9 +431,26 @@ def inode_expr(filp):
         return filp + "->f_path.dentry->d_inode"
     return "file_inode(" + filp + ")"
 
+# One spatch process may run the rule on many files (--file-groups) and
+# keeps this module between them: what one file taught must not leak into
+# the next (a handler name of one driver is an ordinary function in another).
+PER_FILE = (fops_entries, definitions, other_defs, listed, facts, functions, expr_uses,
+            known_uses, compared, decisions, inode_param, params, handler_names,
+            inode_uses, inode_passed_to, mutex_site, has_unlocked, has_compat,
+            include_lines, headers, calls, _macros, _sources)
+
+def forget_previous_file():
+    for table in PER_FILE:
+        table.clear()
+    current_file[0] = None
+
 multi_kernel_on = pushdown_on = wrapper_on = mutex_on = compat_on = False
 report_on = org_on = enoioctlcmd_einval_on = False
 inode_f_dentry_on = inode_f_path_on = enoioctlcmd_refuse_on = False
+
+@script:python forget_previous_file@
+@@
+forget_previous_file()
 
 // Flags become python booleans once, so that decide() can read them.
 @script:python depends on multi_kernel@
@@ -587,46 +604,48 @@ functions.setdefault(p[0].file, set()).add(f)
 if (p[0].file, f) not in definitions:
     other_defs.setdefault((p[0].file, f), int(p[0].line))
 
+// Inherited names, not script constraints: spatch compares an inherited
+// name itself, while a constraint calls Python for every identifier.
 @ inode_written @
-identifier written : script:python () { written in inode_param.values() };
+identifier definition.ino;
 expression E;
 position p;
 @@
 (
-  written@p = E
+  ino@p = E
 |
-  &written@p
+  &ino@p
 |
-  written@p++
+  ino@p++
 |
-  written@p--
+  ino@p--
 |
-  ++written@p
+  ++ino@p
 |
-  --written@p
+  --ino@p
 )
 
 @ script:python @
-p << inode_written.p;
+ino << definition.ino; p << inode_written.p;
 @@
-# A constrained identifier cannot be passed to a script: read its text.
-if inode_at(p, text_at(p)):
-    fact(p[0].file, inode_at(p, text_at(p)), "inode_written", int(p[0].line))
+if inode_at(p, ino):
+    fact(p[0].file, inode_at(p, ino), "inode_written", int(p[0].line))
 
 @ uses_inode @
-identifier used;
-position p : script:python (used) { inode_at(p, used) is not None };
+identifier definition.ino;
+position p;
 @@
-used@p
+ino@p
 
 @ script:python @
-used << uses_inode.used; p << uses_inode.p;
+ino << definition.ino; p << uses_inode.p;
 @@
-inode_uses.setdefault((p[0].file, inode_at(p, used)), set()).add((p[0].line, p[0].column))
+if inode_at(p, ino):
+    inode_uses.setdefault((p[0].file, inode_at(p, ino)), set()).add((p[0].line, p[0].column))
 
 // Passing the inode on to another converted handler is not a use: that
 // argument goes away with the callee's conversion.
-@ inode_passed @
+@ inode_passed depends on definition @
 identifier passed, callee;
 expression list[3] rest;
 position p : script:python (callee) { callee in handler_names };
@@ -752,22 +771,34 @@ if handler_at(p):
     fact(p[0].file, handler_at(p), "ret_any", int(p[0].line))
 
 @ handler_use @
-identifier h;
-position p : script:python (h) { h in handler_names or h in listed };
+identifier definition.h;
+position p;
 @@
 h@p
 
 @ script:python @
-h << handler_use.h; p << handler_use.p;
+h << definition.h; p << handler_use.p;
 @@
 expr_uses.setdefault((p[0].file, h), set()).add(int(p[0].line))
+
+// Handlers of other files (-D handlers=...) are few and only in phase 2.
+@ listed_use depends on name_list @
+identifier lh;
+position p : script:python (lh) { lh in listed and lh not in handler_names };
+@@
+lh@p
+
+@ script:python @
+lh << listed_use.lh; p << listed_use.p;
+@@
+expr_uses.setdefault((p[0].file, lh), set()).add(int(p[0].line))
 
 // (A metavariable with a script constraint gets a name no other rule
 // uses: spatch 1.1.1 then fails to parse later scripts that inherit the
 // same name.  It cannot be passed to a script either: read its text.)
 // ioctl32 conversion helpers of the time check which driver they are
 // handed: "if (file->f_op->ioctl != h) return -EFAULT;".
-@ entry_compared @
+@ entry_compared depends on definition || name_list @
 identifier other : script:python () { other in handler_names or other in listed };
 expression E;
 position p;
@@ -787,7 +818,7 @@ p << entry_compared.p;
 @@
 compared.setdefault((p[0].file, text_at(p)), set()).add(int(p[0].line))
 
-@ direct_call @
+@ direct_call depends on definition || name_list @
 identifier h;
 expression list[4] es;
 position p : script:python (h) { h in handler_names or h in listed };
@@ -1188,7 +1219,7 @@ identifier dead_handler.dfn;
 // ------------------------------------------------------- other references
 
 // A header may hold only the prototype, so these are not tied to a use.
-@ prototype depends on patch @
+@ prototype depends on patch && (definition || name_list) @
 identifier rh : script:python () { rh in handler_names or rh in listed };
 position p : script:python () { renamed(text_at(p), p) };
 parameter P1, P2, P3, P4;
@@ -1233,7 +1264,7 @@ expression E;
 + unlocked_ioctl
 )
 
-@ caller depends on patch @
+@ caller depends on patch && (definition || name_list) @
 identifier rh : script:python () { rh in handler_names or rh in listed };
 position p : script:python () { renamed(text_at(p), p) };
 expression E1, E2, E3, E4;
