@@ -20,11 +20,9 @@ import argparse
 import hashlib
 import os
 import re
-import subprocess
 import sys
 import tempfile
 import time
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -78,9 +76,6 @@ _AUDIT_LINE = re.compile(
 _REMOVE_LINE = re.compile(
     r"^(?P<file>.+?):(?P<line>\d+): (?P<fops>\w+): \.ioctl = (?P<handler>\w+): "
     r"remove \((?P<reason>.*)\)$")
-_EXN = re.compile(r"^EXN: (?P<what>.*) in (?P<file>\S+)$", re.MULTILINE)
-_PARSE_ERROR = re.compile(r'^parse error\s*\n\s*= File "(?P<file>[^"]*)", line (?P<line>\d+)',
-                          re.MULTILINE)
 
 
 class AuditError(Exception):
@@ -203,72 +198,10 @@ def _rule_runs(tree: Path | None, workdir: Path) -> list[RuleRun]:
 
 # ---------------------------------------------------------------- running
 
-def _batch_results(files: list[Path], stdout: str, stderr: str,
-                   seconds: float) -> list[spatch.SpatchResult]:
-    """Split the output of one --file-groups run into per-file results."""
-    out = {str(f): [] for f in files}
-    for line in stdout.splitlines():
-        name = line.split(":", 1)[0]
-        if name in out:
-            out[name].append(line)
-    failures = {m["file"]: m["what"] for m in _EXN.finditer(stderr)}
-    parse_errors: dict[str, set[int]] = {}
-    for match in _PARSE_ERROR.finditer(stderr):
-        parse_errors.setdefault(match["file"], set()).add(int(match["line"]))
-    share = seconds / max(1, len(files))
-    results = []
-    for file in files:
-        name = str(file)
-        text = "".join(line + "\n" for line in out[name])
-        errors = tuple(sorted(parse_errors.get(name, ())))
-        if name in failures:
-            timeout = "Timeout" in failures[name]
-            outcome = spatch.Outcome.TIMEOUT if timeout else spatch.Outcome.CRASH
-            results.append(spatch.SpatchResult(file, outcome, "", failures[name], share, errors))
-        elif errors and not text:
-            results.append(spatch.SpatchResult(file, spatch.Outcome.PARSE_ERROR, "", "",
-                                               share, errors))
-        else:
-            results.append(spatch.SpatchResult(file, spatch.Outcome.OK, text, "", share, errors))
-    return results
-
-
-def _run_batch(run: RuleRun, files: list[Path], timeout: int,
-               workdir: Path) -> list[spatch.SpatchResult]:
-    """Run RUN on FILES in one spatch process; fall back to one process per
-    file (spatch.run_files) when the batch as a whole fails."""
-    with tempfile.NamedTemporaryFile("w", dir=workdir, suffix=".groups", delete=False) as groups:
-        groups.write("\n\n".join(str(f) for f in files) + "\n")
-    command = [spatch.SPATCH, "--sp-file", str(run.rule), "--quiet", "--verbose-parsing",
-               "--timeout", str(timeout), *run.args, "--file-groups", groups.name]
-    start = time.monotonic()
-    try:
-        proc = subprocess.run(command, capture_output=True, cwd=workdir,
-                              timeout=timeout * len(files) + 60)
-    except subprocess.TimeoutExpired:
-        proc = None
-    finally:
-        Path(groups.name).unlink(missing_ok=True)
-    seconds = time.monotonic() - start
-    if proc is None or proc.returncode != 0:
-        return spatch.run_files(run.rule, files, list(run.args), jobs=1, timeout=timeout,
-                                cwd=workdir)
-    return _batch_results(files, proc.stdout.decode(errors="surrogateescape"),
-                          proc.stderr.decode(errors="replace"), seconds)
-
-
 def run_batched(run: RuleRun, files: list[Path], jobs: int, timeout: int,
                 workdir: Path) -> list[spatch.SpatchResult]:
     """RUN over FILES, JOBS spatch processes at a time, results in file order."""
-    if not files:
-        return []
-    # Enough batches to keep every job busy to the end, few enough that
-    # start-up (~0.3 s per process) stays small next to parsing.
-    size = max(1, min(40, -(-len(files) // (max(1, jobs) * 4))))
-    batches = [files[i:i + size] for i in range(0, len(files), size)]
-    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        done = pool.map(lambda batch: _run_batch(run, batch, timeout, workdir), batches)
-        return [result for batch in done for result in batch]
+    return spatch.run_batched(run.rule, files, list(run.args), jobs, timeout, workdir)
 
 
 # ---------------------------------------------------------------- reading

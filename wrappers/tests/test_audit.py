@@ -1,5 +1,5 @@
-"""Tests for ioctl_rework.audit: reading the rules' reports, batching,
-caching, and one end-to-end audit of a small recorded tree."""
+"""Tests for ioctl_rework.audit: reading the rules' reports, caching,
+and one end-to-end audit of a small recorded tree."""
 
 import os
 import shutil
@@ -56,33 +56,6 @@ class UnlockedReportTest(unittest.TestCase):
                           (Kind.MISSING_COMPAT, 27)])
         self.assertEqual({f.struct for f in found}, {"m_fops"})
         self.assertTrue(found[1].returns_enoioctlcmd)
-
-
-class BatchOutputTest(unittest.TestCase):
-    def setUp(self):
-        files = [Path(f"/k/{name}.c") for name in ("ok", "slow", "broken", "partial", "crash",
-                                                    "quiet")]
-        results = audit._batch_results(files, (DATA / "batch-stdout.txt").read_text(),
-                                       (DATA / "batch-stderr.txt").read_text(), 6.0)
-        self.results = {r.file.stem: r for r in results}
-
-    def test_outcomes(self):
-        outcomes = {name: r.outcome for name, r in self.results.items()}
-        self.assertEqual(outcomes, {
-            "ok": spatch.Outcome.OK, "slow": spatch.Outcome.TIMEOUT,
-            "broken": spatch.Outcome.PARSE_ERROR, "partial": spatch.Outcome.OK,
-            "crash": spatch.Outcome.CRASH, "quiet": spatch.Outcome.OK})
-
-    def test_output_goes_to_its_file(self):
-        self.assertEqual(len(self.results["ok"].stdout.splitlines()), 2)
-        self.assertTrue(self.results["partial"].stdout.startswith("/k/partial.c:40:"))
-        self.assertEqual(self.results["quiet"].stdout, "")
-
-    def test_reasons(self):
-        self.assertIn("timed out", self.results["slow"].reason)
-        self.assertEqual(self.results["broken"].parse_errors, (6,))
-        self.assertEqual(self.results["partial"].parse_errors, (12,))
-        self.assertIn("Python script", self.results["crash"].reason)
 
 
 class BundleTest(unittest.TestCase):

@@ -1,0 +1,150 @@
+"""Tests for ioctl_rework.spatch: batches of files in one spatch process,
+and the split of its output back into one result per file."""
+
+import os
+import shutil
+import stat
+import tempfile
+import unittest
+from pathlib import Path
+
+from ioctl_rework import rules, spatch
+
+DATA = Path(__file__).resolve().parent / "test_data" / "spatch"
+FIXTURE_DRIVERS = Path(__file__).resolve().parents[2] / "kernel-fixtures" / "drivers"
+
+
+def _have_spatch() -> bool:
+    return shutil.which(spatch.SPATCH) is not None
+
+
+class ReportBatchSplitTest(unittest.TestCase):
+    """A report-mode run over six files, as spatch 1.1.1 printed it."""
+
+    def setUp(self):
+        files = [Path(f"/k/{name}.c") for name in ("ok", "slow", "broken", "partial", "crash",
+                                                    "quiet")]
+        results = spatch.split_batch(files, (DATA / "batch-stdout.txt").read_text(),
+                                     (DATA / "batch-stderr.txt").read_text(), 6.0)
+        self.results = {r.file.stem: r for r in results}
+
+    def test_outcomes(self):
+        outcomes = {name: r.outcome for name, r in self.results.items()}
+        self.assertEqual(outcomes, {
+            "ok": spatch.Outcome.OK, "slow": spatch.Outcome.TIMEOUT,
+            "broken": spatch.Outcome.PARSE_ERROR, "partial": spatch.Outcome.OK,
+            "crash": spatch.Outcome.CRASH, "quiet": spatch.Outcome.OK})
+
+    def test_output_goes_to_its_file(self):
+        self.assertEqual(len(self.results["ok"].stdout.splitlines()), 2)
+        self.assertTrue(self.results["partial"].stdout.startswith("/k/partial.c:40:"))
+        self.assertEqual(self.results["quiet"].stdout, "")
+
+    def test_reasons(self):
+        self.assertIn("timed out", self.results["slow"].reason)
+        self.assertEqual(self.results["broken"].parse_errors, (6,))
+        self.assertEqual(self.results["partial"].parse_errors, (12,))
+        self.assertIn("Python script", self.results["crash"].reason)
+        self.assertEqual(self.results["ok"].parse_errors, ())
+
+
+class PatchBatchSplitTest(unittest.TestCase):
+    """Patch and report mode at once: a file's report lines, then its diff."""
+
+    def setUp(self):
+        files = [Path(f"drivers/char/{name}.c") for name in "abcd"]
+        results = spatch.split_batch(files, (DATA / "patch-batch-stdout.txt").read_text(),
+                                     (DATA / "patch-batch-stderr.txt").read_text(), 4.0)
+        self.out = {r.file.stem: r.stdout for r in results}
+
+    def test_report_and_diff_stay_together(self):
+        lines = self.out["a"].splitlines()
+        self.assertTrue(lines[0].startswith("drivers/char/a.c:30: a_fops"))
+        self.assertEqual(lines[1], "--- drivers/char/a.c")
+        self.assertEqual(lines[-1], " \t\t   unsigned int cmd, unsigned long arg)")
+
+    def test_no_output_and_report_only(self):
+        self.assertEqual(self.out["b"], "")
+        self.assertEqual(self.out["c"].splitlines(),
+                         ["drivers/char/c.c:12: c_fops: .ioctl = c_ioctl: leave "
+                          "(the inode is written)"])
+
+    def test_diff_only(self):
+        self.assertEqual(self.out["d"].splitlines()[:2],
+                         ["--- drivers/char/d.c", "+++ /tmp/cocci-output-1-d.c"])
+        self.assertNotIn("c.c", self.out["d"])
+
+
+class BatchPlanTest(unittest.TestCase):
+    def test_names_that_cannot_share_a_process_run_alone(self):
+        plain = [f"d/f{i}.c" for i in range(8)]
+        odd = ["b c.c", "-d.c", "e\nf.c", "$(x).c"]
+        planned = spatch.batches(plain[:4] + odd + plain[4:], 3)
+        for name in odd:
+            self.assertIn([name], planned)
+        shared = [b for b in planned if len(b) > 1]
+        self.assertEqual(sorted(n for b in shared for n in b), sorted(plain))
+
+    def test_enough_batches_for_every_job(self):
+        self.assertEqual(spatch.batch_size(100, jobs=2), 13)
+        self.assertEqual(spatch.batch_size(1000, jobs=2), 20)
+        self.assertEqual(spatch.batch_size(3, jobs=2), 1)
+        planned = spatch.batches([f"f{i}.c" for i in range(100)], 13)
+        self.assertEqual([len(b) for b in planned], [13] * 7 + [9])
+
+
+class FailedBatchTest(unittest.TestCase):
+    """A batch process that dies runs its files again, one process each."""
+
+    def test_falls_back_to_one_process_per_file(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            fake = Path(tmp, "spatch")
+            fake.write_text("#!/bin/sh\n"
+                            "for a; do [ \"$a\" = --file-groups ] && exit 3; last=$a; done\n"
+                            "echo \"$last:1: seen alone\"\n")
+            fake.chmod(fake.stat().st_mode | stat.S_IXUSR)
+            rule = Path(tmp, "r.cocci")
+            rule.write_text("// Options: --no-includes\n")
+            saved, spatch.SPATCH = spatch.SPATCH, str(fake)
+            try:
+                results = spatch.run_batch(rule, [Path("/t/a.c"), Path("/t/b.c")], [], 10)
+            finally:
+                spatch.SPATCH = saved
+        self.assertEqual([r.stdout for r in results],
+                         ["/t/a.c:1: seen alone\n", "/t/b.c:1: seen alone\n"])
+        self.assertEqual({r.outcome for r in results}, {spatch.Outcome.OK})
+
+
+@unittest.skipUnless(_have_spatch(), "spatch is not installed")
+class BatchEqualsSingleTest(unittest.TestCase):
+    """The conversion rule gives each file the same report and diff in a
+    batch as alone: nothing one file taught the rule leaks into the next."""
+
+    def test_fixture_drivers(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            names = []
+            for source in sorted(FIXTURE_DRIVERS.glob("*.[ch]")):
+                shutil.copy(source, Path(tmp, source.name))
+                names.append(Path(source.name))
+            # Two drivers whose handlers share a name: a leak would show.
+            twin = Path(tmp, "fx_gnu_twin.c")
+            twin.write_text(Path(tmp, "fx_gnu.c").read_text())
+            names.append(Path(twin.name))
+            args = rules.ConversionOptions().spatch_args("patch") + ["-D", "report"]
+            alone = spatch.run_files(rules.CONVERSION_RULE, names, args, jobs=2, cwd=Path(tmp))
+            together = spatch.run_batch(rules.CONVERSION_RULE, names, args, 120, cwd=Path(tmp))
+        self.assertTrue(any("--- " in r.stdout for r in alone))
+        for one, batched in zip(alone, together):
+            self.assertEqual(batched.outcome, one.outcome, one.file)
+            self.assertEqual(_stable(batched.stdout), _stable(one.stdout), one.file)
+
+
+def _stable(stdout: str) -> str:
+    """spatch's output without the temporary file name it diffs against, and
+    with the ./ a lone run puts before a relative name."""
+    return "\n".join(line.replace("./", "") for line in stdout.splitlines()
+                     if not line.startswith("+++ "))
+
+
+if __name__ == "__main__":
+    unittest.main()
