@@ -158,22 +158,40 @@ class Runner:
                 todo.append((rel, listed, data, args))
         self.progress.start(phase, len(tasks), len(tasks) - len(todo))
 
-        def one(task):
-            rel, listed, data, args = task
-            result = self._spatch(rel, data, args)
-            if result.outcome in (spatch.Outcome.OK, spatch.Outcome.PARSE_ERROR):
-                self.cache.put_json(self._key(rel, data, args), _to_cache(result))
-            self.progress.step()
-            return task, result
+        def one_batch(batch):
+            done = self._spatch(batch)
+            for (rel, _, data, args), result in zip(batch, done):
+                if result.outcome in (spatch.Outcome.OK, spatch.Outcome.PARSE_ERROR):
+                    self.cache.put_json(self._key(rel, data, args), _to_cache(result))
+                self.progress.step()
+            return zip(batch, done)
 
         with ThreadPoolExecutor(max_workers=max(1, self.request.jobs)) as pool:
-            for (rel, listed, data, _), result in pool.map(one, todo):
-                results[(rel, listed)] = self._parse(rel, listed, data, result)
+            for done in pool.map(one_batch, self._batches(todo)):
+                for (rel, listed, data, _), result in done:
+                    results[(rel, listed)] = self._parse(rel, listed, data, result)
         self.progress.done()
         self._memo.update(results)
         return results
 
-    def _spatch(self, rel: str, data: bytes, args: list[str]) -> spatch.SpatchResult:
+    def _batches(self, todo: list) -> list[list]:
+        """Tasks that share their spatch options, in batches of one process."""
+        by_args: dict[tuple[str, ...], list] = {}
+        for task in todo:
+            by_args.setdefault(tuple(task[3]), []).append(task)
+        size = spatch.batch_size(len(todo), self.request.jobs)
+        return [batch for tasks in by_args.values()
+                for batch in spatch.batches(tasks, size, name=lambda task: task[0])]
+
+    def _spatch(self, batch: list) -> list[spatch.SpatchResult]:
+        rels = [task[0] for task in batch]
+        if len(batch) > 1:  # batchable names only (spatch.batches)
+            return spatch.run_batch(rules.CONVERSION_RULE, [Path(r) for r in rels],
+                                    batch[0][3], self.request.timeout, cwd=self.root)
+        rel, _, data, args = batch[0]
+        return [self._spatch_one(rel, data, args)]
+
+    def _spatch_one(self, rel: str, data: bytes, args: list[str]) -> spatch.SpatchResult:
         if _SPATCH_SAFE_NAME.fullmatch(rel):
             return spatch.run_files(rules.CONVERSION_RULE, [Path(rel)], args, jobs=1,
                                     timeout=self.request.timeout, cwd=self.root)[0]
