@@ -235,6 +235,28 @@ class Runner:
         return FileRun(rel, listed, decisions, data, new, result.reason or None)
 
 
+class Diffs:
+    """git_diff of a file's old and new text, through the cache: difflib is
+    the largest cost of a re-run over an unchanged tree."""
+
+    def __init__(self, cache: cache_mod.Cache):
+        self.cache = cache
+        self._memo: dict[str, str] = {}
+
+    def __call__(self, rel: str, old: bytes, new: bytes) -> str:
+        key = cache_mod.make_key("convert-diff/1", rel, hashlib.sha256(old).hexdigest(),
+                                 hashlib.sha256(new).hexdigest())
+        if key not in self._memo:
+            stored = self.cache.get_bytes(key)
+            if stored is None:
+                diff = git_diff(rel, old, new)
+                self.cache.put_bytes(key, diff.encode("utf-8", "surrogateescape"))
+            else:
+                diff = stored.decode("utf-8", "surrogateescape")
+            self._memo[key] = diff
+        return self._memo[key]
+
+
 def _unseen_uses(data: bytes, parse_errors, names) -> str | None:
     """A handler being converted that is named in code spatch skipped."""
     if not parse_errors or not names:
@@ -351,9 +373,8 @@ def scan(paths: list[Path], root: Path) -> Tree:
         for file in ([path] if not path.is_dir() else _walk(path)):
             if file.suffix not in spatch.SOURCE_SUFFIXES and path.is_dir():
                 continue
-            rel = _relative(root, file)
             if file.is_symlink():
-                record = _symlink_record(file, rel, real_root)
+                record = _symlink_record(file, _relative(root, file), real_root)
                 if record:
                     skipped.append(record)
                 continue
@@ -478,6 +499,7 @@ def convert(request: ConvertRequest) -> ConversionResult:
     fops_files = [rel for rel in tree.fops_files if rel in files]
 
     runner = Runner(request, progress)
+    diffs = Diffs(request.cache)
     first = runner.run([(rel, ()) for rel in fops_files], "phase 1")
     runs = {rel: first[(rel, ())] for rel in fops_files}
     blocked = _unwritable(request, root, fops_files)
@@ -503,7 +525,7 @@ def convert(request: ConvertRequest) -> ConversionResult:
         final = dict(runs)
         final.update({rel: second[(rel, listed)] for rel, listed in listed_for.items()})
         failures.update({run.file: run.reason for run in second.values() if not run.ok})
-        newly = _check_cross_file(group_files, elsewhere, dropped, final, blocked,
+        newly = _check_cross_file(group_files, elsewhere, dropped, final, blocked, diffs,
                                   _cross_file_refusal(request.options))
         if not newly:
             break
@@ -523,7 +545,7 @@ def convert(request: ConvertRequest) -> ConversionResult:
         elif run.changed:
             changes[rel] = (run.old, run.new)
             summary.files.append(FileRecord(rel, FileStatus.CONVERTED, run.reason,
-                                            git_diff(rel, run.old, run.new)))
+                                            diffs(rel, run.old, run.new)))
         else:
             # Unchanged because spatch could not read part of it is a failure
             # when that part may hold what the run needed: a .ioctl entry of
@@ -562,7 +584,7 @@ def _cross_file_refusal(options: rules.ConversionOptions) -> str | None:
     return None
 
 
-def _check_cross_file(group_files, elsewhere, dropped, final, blocked,
+def _check_cross_file(group_files, elsewhere, dropped, final, blocked, diffs: Diffs,
                       refusal: str | None = None) -> dict:
     """Handlers resolved in another file that cannot be converted everywhere."""
     newly = {}
@@ -578,17 +600,17 @@ def _check_cross_file(group_files, elsewhere, dropped, final, blocked,
                         f"its files cannot all be rewritten ({f}: {why}); converted nowhere")
             continue
         others = [f for f in fs if f not in elsewhere[h]]
-        if not any(_mentioned_in_change(final[f], h) for f in others):
+        if not any(_mentioned_in_change(final[f], h, diffs) for f in others):
             newly[h] = (HandlerStatus.SKIPPED, refusal or
                         "no definition with the .ioctl signature was found in the tree")
     return newly
 
 
-def _mentioned_in_change(run: FileRun, name: str) -> bool:
+def _mentioned_in_change(run: FileRun, name: str, diffs: Diffs) -> bool:
     if not run.changed:
         return False
     word = re.compile(rf"\b{re.escape(name)}\b")
-    diff = git_diff(run.file, run.old, run.new)
+    diff = diffs(run.file, run.old, run.new)
     return any(word.search(line) for line in diff.split("\n")
                if line[:1] in "+-" and not line.startswith(("+++ ", "--- ")))
 

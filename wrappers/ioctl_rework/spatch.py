@@ -227,11 +227,14 @@ def run_batched(rule: Path, files: list[Path], args: list[str], jobs: int = 2,
     return results
 
 
-def candidate_files(paths: list[Path], pattern: bytes = rb"ioctl") -> list[Path]:
+def candidate_files(paths: list[Path], pattern: bytes = rb"ioctl",
+                    literal: bytes = b"ioctl") -> list[Path]:
     """The .c and .h files under PATHS whose text contains PATTERN, sorted.
 
     This is the prefilter spatch would apply itself, done once in-process
-    instead of once per spatch start.
+    instead of once per spatch start.  LITERAL, a string every match of
+    PATTERN contains, is looked for first: a plain search is several times
+    faster than the regular expression, and most files fail it.
     """
     needle = re.compile(pattern)
     found = []
@@ -242,10 +245,11 @@ def candidate_files(paths: list[Path], pattern: bytes = rb"ioctl") -> list[Path]
             if path.suffix not in SOURCE_SUFFIXES or path.is_symlink():
                 continue
             try:
-                data = path.read_bytes()
+                with open(path, "rb") as handle:
+                    data = handle.read()
             except OSError:
                 continue
-            if needle.search(data):
+            if literal in data and needle.search(data):
                 found.append(path)
     return sorted(found)
 

@@ -395,7 +395,10 @@ class OptionsTest(unittest.TestCase):
 class CacheAndShardTest(ConvertCase):
     def test_cached_rerun_runs_no_spatch_and_gives_the_same_result(self):
         first = self.run_convert()
-        with mock.patch.object(spatch, "run_files", side_effect=AssertionError("spatch ran")):
+        self.assertTrue(first.diff)
+        with mock.patch.object(spatch, "run_files", side_effect=AssertionError("spatch ran")), \
+                mock.patch.object(spatch, "run_batch", side_effect=AssertionError("spatch ran")), \
+                mock.patch.object(convert, "git_diff", side_effect=AssertionError("diffed")):
             again = self.run_convert()
         self.assertEqual(again.diff, first.diff)
         self.assertEqual(again.summary.handlers, first.summary.handlers)
