@@ -84,6 +84,8 @@ has_unlocked = set() # (file, fops) already setting .unlocked_ioctl
 has_compat = set()   # (file, fops) already setting .compat_ioctl
 include_lines = {}   # file -> lines of #include <...>
 headers = set()      # (file, "smp_lock.h" | "mutex.h") already included
+declarations = {}    # (file, handler) -> {(line, column): (line, column) where it ends}
+first_statement_at = {} # (file, handler) -> (line, column) where its first statement starts
 
 # Calls that may run before lock_kernel() in a declaration: they only
 # compute from their arguments.
@@ -150,6 +152,51 @@ def open_conditional(file, first, line):
         elif match:
             opened.append(number)
     return opened[-1] if opened else None
+
+PREPROCESSOR = re.compile(r"\s*#")
+# Spelled apart: SmPL would read a comment opener here as one.
+COMMENT_START, COMMENT_END, LINE_COMMENT = "/" "*", "*" "/", "/" "/"
+
+def first_statement_of(file, h):
+    """(line, column) where h's first statement starts, or None: the first
+    code after the body's brace that no declaration of h covers.  Finding
+    it in SmPL (h(...) { ... when != S1  S@p ... }) walks the whole body,
+    which cost more than all other facts together."""
+    lines = source_lines(file)
+    spans = declarations.get((file, h), {})
+    number, column = definitions[(file, h)], 0
+    in_body = in_comment = False
+    while number <= len(lines):
+        text = lines[number - 1]
+        if column == 0 and not in_comment and in_body and PREPROCESSOR.match(text):
+            while text.endswith("\\") and number < len(lines):
+                number += 1
+                text = lines[number - 1]
+            number += 1
+            continue
+        while column < len(text):
+            if in_comment:
+                end = text.find(COMMENT_END, column)
+                column = len(text) if end < 0 else end + 2
+                in_comment = end < 0
+            elif text[column].isspace():
+                column += 1
+            elif text.startswith(COMMENT_START, column):
+                in_comment, column = True, column + 2
+            elif text.startswith(LINE_COMMENT, column):
+                column = len(text)
+            elif not in_body:
+                in_body = text[column] == "{"
+                column += 1
+            elif (number, column) in spans:
+                number, column = spans[(number, column)]
+                text = lines[number - 1]
+            elif text[column] == "}":
+                return None
+            else:
+                return (number, column)
+        number, column = number + 1, 0
+    return None
 
 def strategy_at(p):
     """The strategy of the handler around p, for the rewriting rules."""
@@ -437,7 +484,8 @@ def inode_expr(filp):
 PER_FILE = (fops_entries, definitions, other_defs, listed, facts, functions, expr_uses,
             known_uses, compared, decisions, inode_param, params, handler_names,
             inode_uses, inode_passed_to, mutex_site, has_unlocked, has_compat,
-            include_lines, headers, calls, _macros, _sources)
+            include_lines, headers, declarations, first_statement_at, calls, _macros,
+            _sources)
 
 def forget_previous_file():
     for table in PER_FILE:
@@ -698,25 +746,31 @@ f << early_call.f; p << early_call.p;
 if f not in PURE_CALLS and handler_at(p) and at_top_block(p, handler_at(p)):
     fact(p[0].file, handler_at(p), "early_call", int(p[0].line))
 
-// lock_kernel() goes before the first statement; if that is inside an
-// #if, some configurations would never take the lock (or take it twice).
-@ first_statement exists @
-identifier definition.h;
-statement S, S1;
+// Declarations, to find the first statement after them (first_statement_of).
+@ local_declaration depends on definition @
+declaration D;
 position p;
 @@
-h(...) {
-  ... when != S1
-  S@p
-  ... when any
-}
+D@p
 
 @ script:python @
-h << definition.h; p << first_statement.p;
+p << local_declaration.p;
 @@
-opened = open_conditional(p[0].file, definitions[(p[0].file, h)], int(p[0].line))
-if opened:
-    fact(p[0].file, h, "lock_in_conditional", opened)
+if handler_at(p):
+    declarations.setdefault((p[0].file, handler_at(p)), {})[
+        (int(p[0].line), int(p[0].column))] = (int(p[0].line_end), int(p[0].column_end))
+
+// lock_kernel() goes before the first statement; if that is inside an
+// #if, some configurations would never take the lock (or take it twice).
+@ script:python @
+h << definition.h; p << definition.p;
+@@
+first = first_statement_of(p[0].file, h)
+if first:
+    first_statement_at[(p[0].file, h)] = first
+    opened = open_conditional(p[0].file, definitions[(p[0].file, h)], first[0])
+    if opened:
+        fact(p[0].file, h, "lock_in_conditional", opened)
 
 @ complex_return @
 constant C;
@@ -912,9 +966,31 @@ switch_entry(fops, h, p)
 
 // ------------------------------------------------------------- pushdown
 
-// Before the first statement, found once by first_statement.  It is the
-// first rule to change the file: a position cannot be inherited across
-// a change.
+// Where lock_kernel() goes, found by SmPL for the handlers it goes into
+// (the facts found it from the text, for the decision): the two must agree,
+// or the file fails rather than get a lock in the wrong place.
+@ first_statement depends on patch exists @
+identifier as_converted.ph;
+statement S, S1;
+position p;
+@@
+ph(...) {
+  ... when != S1
+  S@p
+  ... when any
+}
+
+@ script:python @
+ph << as_converted.ph; p << first_statement.p;
+@@
+found = (int(p[0].line), int(p[0].column))
+if first_statement_at.get((p[0].file, ph)) != found:
+    raise RuntimeError("ioctl-rework: %s:%s: the first statement of %s is not where its "
+                       "declarations end (%s); not converted"
+                       % (p[0].file, p[0].line, ph, first_statement_at.get((p[0].file, ph))))
+
+// Before the first statement.  It is the first rule to change the file:
+// a position cannot be inherited across a change.
 @ pushdown_lock depends on patch @
 statement as_converted.lock;
 statement S;
