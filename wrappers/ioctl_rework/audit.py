@@ -271,13 +271,14 @@ PREFILTER_FORMAT = "prefilter-1"
 
 def _source_files(paths: list[Path]):
     """(path, stat) of every .c/.h file under PATHS, as spatch.candidate_files
-    chooses them (no symlinks, no dot directories)."""
+    chooses them (no symlinks, no dot directories).  Paths are strings: a
+    Path object per file was a third of a re-run over an unchanged tree."""
     for root in paths:
         if root.is_file():
             if root.suffix in spatch.SOURCE_SUFFIXES and not root.is_symlink():
-                yield root, root.stat()
+                yield str(root), root.stat()
             continue
-        todo = [root]
+        todo = [str(root)]
         while todo:
             directory = todo.pop()
             try:
@@ -287,10 +288,10 @@ def _source_files(paths: list[Path]):
             for entry in entries:
                 if entry.is_dir(follow_symlinks=False):
                     if not entry.name.startswith("."):
-                        todo.append(Path(entry.path))
+                        todo.append(entry.path)
                 elif entry.name.endswith(spatch.SOURCE_SUFFIXES) and \
                         entry.is_file(follow_symlinks=False):
-                    yield Path(entry.path), entry.stat(follow_symlinks=False)
+                    yield entry.path, entry.stat(follow_symlinks=False)
 
 
 def _classify(path: Path, runs: list[RuleRun]) -> tuple[str | None, tuple[str, ...]]:
@@ -322,14 +323,14 @@ def _candidates(paths: list[Path], runs: list[RuleRun],
     index, found = {}, []
     for path, st in _source_files(paths):
         stamp = [st.st_size, st.st_mtime_ns, st.st_ino]
-        entry = old.get(str(path))
+        entry = old.get(path)
         if entry and entry[0] == stamp:
             digest, wanted = entry[1], tuple(entry[2])
         else:
-            digest, wanted = _classify(path, runs)
-        index[str(path)] = [stamp, digest, list(wanted)]
+            digest, wanted = _classify(Path(path), runs)
+        index[path] = [stamp, digest, list(wanted)]
         if wanted:
-            found.append(_Candidate(path, digest, wanted))
+            found.append(_Candidate(Path(path), digest, wanted))
     if cache is not None and index != old:
         cache.put_json(key, index)
     return sorted(found, key=lambda c: c.path)
