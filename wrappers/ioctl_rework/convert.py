@@ -366,7 +366,8 @@ def _relative(root: Path, path: Path) -> str:
     return os.path.relpath(os.path.abspath(path), root)
 
 
-def scan(paths: list[Path], root: Path) -> Tree:
+def scan(paths: list[Path], root: Path, cache: cache_mod.Cache | None = None) -> Tree:
+    cache = cache or cache_mod.Cache(None)
     real_root = os.path.realpath(root)
     files, skipped = [], []
     for path in paths:
@@ -379,7 +380,7 @@ def scan(paths: list[Path], root: Path) -> Tree:
                     skipped.append(record)
                 continue
             files.append(file)
-    found = spatch.candidate_files(files, FOPS_PATTERN)
+    found = _fops_candidates(files, paths, cache)
     fops_files, fops_names, macro_entries = [], {}, {}
     for file in found:
         rel = _relative(root, file)
@@ -406,12 +407,87 @@ def scan(paths: list[Path], root: Path) -> Tree:
         if macros:
             macro_entries[rel] = macros
     wanted = sorted({n for names in fops_names.values() for n, _ in names})
-    mentions = _mentions(root, wanted)
+    mentions = _cached_mentions(root, wanted, cache)
     for rel, names in fops_names.items():
         for name, _ in names:
             mentions.setdefault(name, set()).add(rel)
     return Tree(Path(root), sorted(set(fops_files)), fops_names, mentions, skipped,
                 macro_entries)
+
+
+# Like git's index, a file whose size, mtime and inode are those of the last
+# run is not read again.  On an unchanged tree that turns reading every
+# source file (and grepping them all for handler names) into a walk of stat
+# calls, which is most of what a cached re-run costs.
+INDEX_FORMAT = "convert-index/1"
+
+
+def _stamp(path: str) -> list[int] | None:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return [st.st_size, st.st_mtime_ns, st.st_ino]
+
+
+def _fops_candidates(files: list[Path], paths: list[Path], cache: cache_mod.Cache) -> list[Path]:
+    """spatch.candidate_files(FILES, FOPS_PATTERN), through the index."""
+    key = cache_mod.make_key(INDEX_FORMAT, FOPS_PATTERN, *(os.path.abspath(p) for p in paths))
+    old = cache.get_json(key) or {}
+    index, todo, found = {}, [], []
+    for file in files:
+        name = str(file)
+        stamp = _stamp(name)
+        entry = old.get(name)
+        if stamp is not None and entry is not None and entry[0] == stamp:
+            index[name] = entry
+            if entry[1]:
+                found.append(file)
+        else:
+            todo.append(file)
+    fresh = set(spatch.candidate_files(todo, FOPS_PATTERN))
+    for file in todo:
+        stamp = _stamp(str(file))
+        if stamp is not None:
+            index[str(file)] = [stamp, file in fresh]
+    if index != old:
+        cache.put_json(key, index)
+    return sorted(found + list(fresh))
+
+
+def _grep_stamps(root: Path) -> list[str]:
+    """What grep -r in _mentions reads: .c/.h files, no symlinks, no dot
+    directories, each with its size, mtime and inode."""
+    stamps, todo = [], [str(root)]
+    while todo:
+        directory = todo.pop()
+        try:
+            entries = sorted(os.scandir(directory), key=lambda e: e.name)
+        except OSError:
+            continue
+        for entry in entries:
+            if entry.is_dir(follow_symlinks=False):
+                if not entry.name.startswith("."):
+                    todo.append(entry.path)
+            elif entry.name.endswith(spatch.SOURCE_SUFFIXES) and \
+                    entry.is_file(follow_symlinks=False):
+                st = entry.stat(follow_symlinks=False)
+                stamps.append(f"{entry.path}\0{st.st_size}\0{st.st_mtime_ns}\0{st.st_ino}")
+    return stamps
+
+
+def _cached_mentions(root: Path, names: list[str], cache: cache_mod.Cache
+                     ) -> dict[str, set[str]]:
+    if not names or not cache.enabled:
+        return _mentions(root, names)
+    key = cache_mod.make_key(INDEX_FORMAT, "mentions", str(root.resolve()), "\n".join(names),
+                             *_grep_stamps(root))
+    stored = cache.get_json(key)
+    if stored is not None:
+        return {name: set(rels) for name, rels in stored.items()}
+    found = _mentions(root, names)
+    cache.put_json(key, {name: sorted(rels) for name, rels in found.items()})
+    return found
 
 
 def _symlink_record(file: Path, rel: str, real_root: str) -> FileRecord | None:
@@ -492,7 +568,7 @@ def convert(request: ConvertRequest) -> ConversionResult:
     root = request.root
     recovered = safe_write.recover(root) if request.output is Output.IN_PLACE else []
     progress = Progress(request.progress)
-    tree = scan(list(request.paths), root)
+    tree = scan(list(request.paths), root, request.cache)
     mine = [g for g in groups(tree)
             if request.shard is None or request.shard.owns(g[0])]
     files = {rel for g in mine for rel in g}

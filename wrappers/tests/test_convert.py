@@ -11,6 +11,7 @@ import errno
 import io
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -402,6 +403,19 @@ class CacheAndShardTest(ConvertCase):
             again = self.run_convert()
         self.assertEqual(again.diff, first.diff)
         self.assertEqual(again.summary.handlers, first.summary.handlers)
+
+    def test_cached_rerun_reads_files_that_changed(self):
+        later = self.tree / "drivers/char/later.c"
+        later.write_bytes(b"int later;\n")
+        self.assertIn("ds1620_ioctl", self.handlers(self.run_convert()))
+        later.write_bytes(handler_source("later"))
+        (self.tree / "drivers/char/fresh.c").write_bytes(handler_source("fresh"))
+        ds = self.tree / "drivers/char/ds1620.c"
+        ds.write_bytes(re.sub(rb"\.ioctl\s*=\s*ds1620_ioctl,", b"", ds.read_bytes()))
+        again = self.handlers(self.run_convert())
+        self.assertEqual(again["fresh_ioctl"].status, HandlerStatus.CONVERTED)
+        self.assertEqual(again["later_ioctl"].status, HandlerStatus.CONVERTED)
+        self.assertNotIn("ds1620_ioctl", again)
 
     def test_clear_cache_empties_it(self):
         directory = self.tmp / "own-cache"
