@@ -53,12 +53,19 @@ class SpatchResult:
         if self.outcome is Outcome.TIMEOUT:
             return f"spatch timed out after {self.seconds:.0f} s"
         if self.outcome is Outcome.CRASH:
+            # The rule stops a file on purpose with a message of its own.
+            own = _RULE_ERROR.findall(self.stderr)
+            if own:
+                return own[-1]
             last = self.stderr.strip().splitlines()[-1:] or ["no message"]
             return f"spatch failed: {last[0]}"
         if self.parse_errors:
             lines = ", ".join(str(n) for n in self.parse_errors[:5])
             return f"spatch could not parse the code around line {lines}"
         return ""
+
+
+_RULE_ERROR = re.compile(r"^\w+Error: ioctl-rework: (.*)$", re.MULTILINE)
 
 
 @functools.lru_cache(maxsize=1)

@@ -48,6 +48,21 @@ class ReportBatchSplitTest(unittest.TestCase):
         self.assertEqual(self.results["ok"].parse_errors, ())
 
 
+class ReasonTest(unittest.TestCase):
+    def test_the_rules_own_error_is_the_reason(self):
+        stderr = ("Traceback (most recent call last):\n  File \"<string>\", line 6\n"
+                  "RuntimeError: ioctl-rework: a.c:17: the first statement of a_ioctl is not "
+                  "where its declarations end ((18, 1)); not converted\n"
+                  "Error in Python script, line 699, file \"r.cocci\": Python failure\n")
+        result = spatch.SpatchResult(Path("a.c"), spatch.Outcome.CRASH, "", stderr, 1.0)
+        self.assertEqual(result.reason, "a.c:17: the first statement of a_ioctl is not where "
+                                        "its declarations end ((18, 1)); not converted")
+
+    def test_otherwise_the_last_line(self):
+        result = spatch.SpatchResult(Path("a.c"), spatch.Outcome.CRASH, "", "x\nFatal: boom\n", 1.0)
+        self.assertEqual(result.reason, "spatch failed: Fatal: boom")
+
+
 class PatchBatchSplitTest(unittest.TestCase):
     """Patch and report mode at once: a file's report lines, then its diff."""
 
