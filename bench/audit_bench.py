@@ -38,6 +38,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "wrappers"))
 
 from ioctl_rework import audit, rules, spatch  # noqa: E402
+from ioctl_rework.findings import Kind  # noqa: E402
 
 ENTRY = ROOT / "wrappers" / "ioctl-rework"
 PLAIN_RULES = (rules.CONVERSION_RULE, *audit.AUDIT_RULES)
@@ -197,7 +198,8 @@ def main() -> int:
     if stopped:
         lines += [f"Not compared: {', '.join(stopped)} (plain run stopped); its kinds show "
                   "0 under plain.", ""]
-    for kind in sorted(set(mine) | set(theirs)):
+    # Every kind, found or not: a kind neither side reports is compared too.
+    for kind in sorted({k.value for k in Kind} | set(mine) | set(theirs)):
         a, b = mine.get(kind, set()), theirs.get(kind, set())
         lines.append(f"| {kind} | {len(a)} | {len(b)} | {len(a - b)} | {len(b - a)} |")
         differences += [f"- only audit: {kind} `{f}` {s} {h}" for f, s, h in sorted(a - b)]
