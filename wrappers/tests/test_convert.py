@@ -417,6 +417,16 @@ class CacheAndShardTest(ConvertCase):
         self.assertEqual(again["later_ioctl"].status, HandlerStatus.CONVERTED)
         self.assertNotIn("ds1620_ioctl", again)
 
+    def test_cached_rerun_finds_a_new_file_naming_a_handler(self):
+        # Same handler names as the first run: only the tree's files tell
+        # that a second prototype of flash_ioctl now needs rewriting.
+        self.run_convert()
+        extra = self.tree / "drivers/char/nwflash_extra.h"
+        extra.write_bytes((self.tree / "drivers/char/nwflash.h").read_bytes())
+        again = self.run_convert()
+        self.assertEqual(self.handlers(again)["flash_ioctl"].status, HandlerStatus.CONVERTED)
+        self.assertIn("drivers/char/nwflash_extra.h", again.changes)
+
     def test_clear_cache_empties_it(self):
         directory = self.tmp / "own-cache"
         self.run_convert("--cache-dir", str(directory),
