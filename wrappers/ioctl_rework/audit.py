@@ -18,7 +18,6 @@ Speed comes from three things, measured in bench/audit:
 
 import argparse
 import hashlib
-import os
 import re
 import sys
 import tempfile
@@ -27,7 +26,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ioctl_rework import rules, spatch
-from ioctl_rework.cache import Cache, default_directory, make_key
+from ioctl_rework.cache import Cache, default_directory, make_key, stat_index
 from ioctl_rework.findings import Effort, Finding, Kind, sort_key
 from ioctl_rework.maintainers import Maintainers, directory_subsystem
 
@@ -266,73 +265,34 @@ class _Candidate:
     runs: tuple[str, ...]
 
 
-PREFILTER_FORMAT = "prefilter-1"
+PREFILTER_FORMAT = "prefilter-2"
 
 
-def _source_files(paths: list[Path]):
-    """(path, stat) of every .c/.h file under PATHS, as spatch.candidate_files
-    chooses them (no symlinks, no dot directories).  Paths are strings: a
-    Path object per file was a third of a re-run over an unchanged tree."""
-    for root in paths:
-        if root.is_file():
-            if root.suffix in spatch.SOURCE_SUFFIXES and not root.is_symlink():
-                yield str(root), root.stat()
-            continue
-        todo = [str(root)]
-        while todo:
-            directory = todo.pop()
-            try:
-                entries = list(os.scandir(directory))
-            except OSError:
-                continue
-            for entry in entries:
-                if entry.is_dir(follow_symlinks=False):
-                    if not entry.name.startswith("."):
-                        todo.append(entry.path)
-                elif entry.name.endswith(spatch.SOURCE_SUFFIXES) and \
-                        entry.is_file(follow_symlinks=False):
-                    yield entry.path, entry.stat(follow_symlinks=False)
-
-
-def _classify(path: Path, runs: list[RuleRun]) -> tuple[str | None, tuple[str, ...]]:
-    """(content digest, names of the runs that must see PATH)."""
+def _classify(path: Path, runs: list[RuleRun]) -> tuple[str | None, list[str]]:
+    """[content digest, names of the runs that must see PATH]."""
     try:
         data = path.read_bytes()
     except OSError:
-        return None, ()
+        return None, []
     if not re.search(_ANY_IOCTL_MEMBER, data):
-        return None, ()
+        return None, []
     bodies = fops_initializers(data)
-    wanted = tuple(run.name for run in runs if any(run.member.search(b) for b in bodies))
+    wanted = [run.name for run in runs if any(run.member.search(b) for b in bodies)]
     return (hashlib.sha256(data).hexdigest() if wanted else None), wanted
 
 
 def _candidates(paths: list[Path], runs: list[RuleRun],
                 cache: Cache | None = None) -> list[_Candidate]:
-    """The files worth giving to spatch, and which runs need each.
-
-    Like git's index, a file whose size, mtime and inode are those of the
-    last run is not read again: its digest and verdict come from the
-    cache.  On an unchanged 6.1 tree that turns ~1 GB of reading into a
-    walk of stat calls, which is most of what a re-run costs.
-    """
+    """The files worth giving to spatch, and which runs need each.  An
+    unchanged file is not read again (cache.stat_index): on an unchanged
+    6.1 tree that spares ~1 GB of reading."""
     key = make_key(PREFILTER_FORMAT, _ANY_IOCTL_MEMBER, _FOPS_INITIALIZER.pattern,
                    *(run.name.encode() + run.member.pattern for run in runs),
                    *(str(p.resolve()) for p in paths))
-    old = (cache.get_json(key) if cache is not None else None) or {}
-    index, found = {}, []
-    for path, st in _source_files(paths):
-        stamp = [st.st_size, st.st_mtime_ns, st.st_ino]
-        entry = old.get(path)
-        if entry and entry[0] == stamp:
-            digest, wanted = entry[1], tuple(entry[2])
-        else:
-            digest, wanted = _classify(Path(path), runs)
-        index[path] = [stamp, digest, list(wanted)]
-        if wanted:
-            found.append(_Candidate(Path(path), digest, wanted))
-    if cache is not None and index != old:
-        cache.put_json(key, index)
+    verdicts = stat_index(cache, key, spatch.source_files(paths),
+                          lambda path: _classify(Path(path), runs))
+    found = [_Candidate(Path(path), digest, tuple(wanted))
+             for path, (digest, wanted) in verdicts.items() if wanted]
     return sorted(found, key=lambda c: c.path)
 
 

@@ -415,73 +415,36 @@ def scan(paths: list[Path], root: Path, cache: cache_mod.Cache | None = None) ->
                 macro_entries)
 
 
-# Like git's index, a file whose size, mtime and inode are those of the last
-# run is not read again.  On an unchanged tree that turns reading every
-# source file (and grepping them all for handler names) into a walk of stat
-# calls, which is most of what a cached re-run costs.
-INDEX_FORMAT = "convert-index/1"
-
-
-def _stamp(path: str) -> list[int] | None:
-    try:
-        st = os.stat(path)
-    except OSError:
-        return None
-    return [st.st_size, st.st_mtime_ns, st.st_ino]
+# Bump when what the indexes below store changes.
+INDEX_FORMAT = "convert-index/2"
 
 
 def _fops_candidates(files: list[Path], paths: list[Path], cache: cache_mod.Cache) -> list[Path]:
-    """spatch.candidate_files(FILES, FOPS_PATTERN), through the index."""
+    """spatch.candidate_files(FILES, FOPS_PATTERN), reading only the files
+    that changed since the last run (cache.stat_index)."""
     key = cache_mod.make_key(INDEX_FORMAT, FOPS_PATTERN, *(os.path.abspath(p) for p in paths))
-    old = cache.get_json(key) or {}
-    index, todo, found = {}, [], []
+    needle = re.compile(FOPS_PATTERN)
+    stats = []
     for file in files:
-        name = str(file)
-        stamp = _stamp(name)
-        entry = old.get(name)
-        if stamp is not None and entry is not None and entry[0] == stamp:
-            index[name] = entry
-            if entry[1]:
-                found.append(file)
-        else:
-            todo.append(file)
-    fresh = set(spatch.candidate_files(todo, FOPS_PATTERN))
-    for file in todo:
-        stamp = _stamp(str(file))
-        if stamp is not None:
-            index[str(file)] = [stamp, file in fresh]
-    if index != old:
-        cache.put_json(key, index)
-    return sorted(found + list(fresh))
-
-
-def _grep_stamps(root: Path) -> list[str]:
-    """What grep -r in _mentions reads: .c/.h files, no symlinks, no dot
-    directories, each with its size, mtime and inode."""
-    stamps, todo = [], [str(root)]
-    while todo:
-        directory = todo.pop()
         try:
-            entries = sorted(os.scandir(directory), key=lambda e: e.name)
+            stats.append((str(file), os.stat(file)))
         except OSError:
             continue
-        for entry in entries:
-            if entry.is_dir(follow_symlinks=False):
-                if not entry.name.startswith("."):
-                    todo.append(entry.path)
-            elif entry.name.endswith(spatch.SOURCE_SUFFIXES) and \
-                    entry.is_file(follow_symlinks=False):
-                st = entry.stat(follow_symlinks=False)
-                stamps.append(f"{entry.path}\0{st.st_size}\0{st.st_mtime_ns}\0{st.st_ino}")
-    return stamps
+    verdicts = cache_mod.stat_index(cache, key, stats,
+                                    lambda path: spatch.contains(path, needle, b"ioctl"))
+    return sorted(Path(path) for path, found in verdicts.items() if found)
 
 
 def _cached_mentions(root: Path, names: list[str], cache: cache_mod.Cache
                      ) -> dict[str, set[str]]:
     if not names or not cache.enabled:
         return _mentions(root, names)
+    # Kept while no file grep reads (spatch.source_files: .c/.h, no
+    # symlinks, no dot directories) has changed.
+    stamps = sorted(f"{path}\0{st.st_size}\0{st.st_mtime_ns}\0{st.st_ino}"
+                    for path, st in spatch.source_files([root]))
     key = cache_mod.make_key(INDEX_FORMAT, "mentions", str(root.resolve()), "\n".join(names),
-                             *_grep_stamps(root))
+                             *stamps)
     stored = cache.get_json(key)
     if stored is not None:
         return {name: set(rels) for name, rels in stored.items()}
