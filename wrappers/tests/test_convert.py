@@ -21,7 +21,7 @@ import unittest
 from pathlib import Path
 from unittest import mock
 
-from ioctl_rework import convert, merge, safe_write, series, spatch
+from ioctl_rework import convert, convert_runner, merge, safe_write, series, spatch
 from ioctl_rework import summary as summary_mod
 from ioctl_rework.summary import FileStatus, HandlerStatus
 
@@ -399,7 +399,7 @@ class CacheAndShardTest(ConvertCase):
         self.assertTrue(first.diff)
         with mock.patch.object(spatch, "run_files", side_effect=AssertionError("spatch ran")), \
                 mock.patch.object(spatch, "run_batch", side_effect=AssertionError("spatch ran")), \
-                mock.patch.object(convert, "git_diff", side_effect=AssertionError("diffed")):
+                mock.patch.object(convert_runner, "git_diff", side_effect=AssertionError("diffed")):
             again = self.run_convert()
         self.assertEqual(again.diff, first.diff)
         self.assertEqual(again.summary.handlers, first.summary.handlers)
