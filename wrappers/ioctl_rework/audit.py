@@ -22,12 +22,13 @@ import re
 import sys
 import tempfile
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ioctl_rework import rules, spatch
 from ioctl_rework.cache import Cache, default_directory, make_key, stat_index
-from ioctl_rework.findings import Effort, Finding, Kind, sort_key
+from ioctl_rework.findings import (AuditResult, AuditStats, Effort, Finding, Kind,
+                                   SkippedFile, sort_key)
 from ioctl_rework.maintainers import Maintainers, directory_subsystem
 
 AUDIT_RULES = tuple(rules.RULES_DIR / name for name in (
@@ -79,35 +80,6 @@ _REMOVE_LINE = re.compile(
 
 class AuditError(Exception):
     """An audit that cannot start: a missing path, an unreadable tree."""
-
-
-@dataclass(frozen=True)
-class SkippedFile:
-    file: str
-    reason: str
-    # True when spatch parsed only part of the file: findings from the
-    # rest are kept, but some code was not seen.
-    partial: bool = False
-
-
-@dataclass
-class AuditStats:
-    candidates: int = 0
-    cached: int = 0
-    spatch_runs: int = 0
-    seconds: float = 0.0
-
-
-@dataclass
-class AuditResult:
-    findings: list[Finding]
-    skipped: list[SkippedFile]
-    tree: Path | None = None
-    version: str | None = None
-    stats: AuditStats = field(default_factory=AuditStats)
-
-    def count(self, kind: Kind) -> int:
-        return sum(1 for f in self.findings if f.kind is kind)
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,9 @@
-"""What an audit finds: one typed record per problem, shared by every output."""
+"""What an audit finds: one typed record per problem, and the result of a
+whole audit, shared by every output (formats, trend) and the audit itself."""
 
 import enum
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass, field, fields
+from pathlib import Path
 
 
 class Kind(enum.Enum):
@@ -79,3 +81,32 @@ class Finding:
 
 def sort_key(finding: Finding) -> tuple:
     return (finding.file, finding.line, finding.kind.value, finding.handler)
+
+
+@dataclass(frozen=True)
+class SkippedFile:
+    file: str
+    reason: str
+    # True when spatch parsed only part of the file: findings from the
+    # rest are kept, but some code was not seen.
+    partial: bool = False
+
+
+@dataclass
+class AuditStats:
+    candidates: int = 0
+    cached: int = 0
+    spatch_runs: int = 0
+    seconds: float = 0.0
+
+
+@dataclass
+class AuditResult:
+    findings: list[Finding]
+    skipped: list[SkippedFile]
+    tree: Path | None = None
+    version: str | None = None
+    stats: AuditStats = field(default_factory=AuditStats)
+
+    def count(self, kind: Kind) -> int:
+        return sum(1 for f in self.findings if f.kind is kind)

@@ -7,8 +7,7 @@ less often than they move, and a handler is what gets converted)."""
 from collections import Counter
 from dataclasses import dataclass
 
-from ioctl_rework.audit import AuditResult
-from ioctl_rework.findings import Finding, Kind
+from ioctl_rework.findings import AuditResult, Finding, Kind
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ioctl_rework import __version__, safe_write, trend
-from ioctl_rework.audit import AuditResult
+from ioctl_rework.findings import AuditResult
 
 TOOL = "ioctl-rework"
 MODULES = {"text": "text", "json": "json", "csv": "csv", "markdown": "markdown",
