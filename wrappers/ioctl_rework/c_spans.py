@@ -18,6 +18,21 @@ def code_only(text: str) -> str:
     return _NOISE.sub(lambda m: re.sub(r"[^\n]", " ", m.group()), text)
 
 
+def without_comments(text: str) -> str:
+    """TEXT with comments blanked (literals kept), newlines kept."""
+    return _NOISE.sub(lambda m: m.group() if m.group()[0] in "\"'"
+                      else re.sub(r"[^\n]", " ", m.group()), text)
+
+
+_TOKEN = re.compile(r'"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'|\w+|\S')
+
+
+def code_tokens(text: str) -> list[str]:
+    """The tokens of TEXT (from without_comments): two texts with the same
+    tokens differ only in comments and whitespace."""
+    return _TOKEN.findall(text)
+
+
 def closing(code: str, open_at: int, pair: str = "{}") -> int:
     depth = 0
     for i in range(open_at, len(code)):

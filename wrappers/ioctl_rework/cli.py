@@ -9,10 +9,14 @@ the others anything.
 
 import argparse
 import importlib
+import os
 import sys
+import traceback
 from dataclasses import dataclass
+from pathlib import Path
 
 from ioctl_rework import __version__
+from ioctl_rework.names import shown
 
 
 @dataclass(frozen=True)
@@ -50,6 +54,36 @@ exit status: 0 when the command ran, 2 on a usage or input error
 
 class CliError(Exception):
     """A subcommand that cannot be loaded; reported as a usage error."""
+
+
+# The options several subcommands share, written once so that each is
+# spelled, checked and explained the same way everywhere.
+
+def positive_int(text: str) -> int:
+    """argparse type: a whole number of at least 1 (--jobs, --timeout)."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"want a whole number of at least 1, not {text!r}")
+    return value
+
+
+def add_jobs_argument(parser: argparse.ArgumentParser, default: int = 2) -> None:
+    parser.add_argument("-j", "--jobs", type=positive_int, default=default, metavar="N",
+                        help="spatch processes at a time (default: %(default)s)")
+
+
+def add_timeout_argument(parser: argparse.ArgumentParser, default: int, what: str) -> None:
+    parser.add_argument("--timeout", type=positive_int, default=default, metavar="SECONDS",
+                        help=f"time limit {what}; what takes longer is reported "
+                             "(default: %(default)s)")
+
+
+def add_cache_dir_argument(parser: argparse.ArgumentParser, default: str) -> None:
+    parser.add_argument("--cache-dir", type=Path, default=None, metavar="DIR",
+                        help=f"where results are cached (default: {default})")
 
 
 def _selected(argv: list[str]) -> Subcommand | None:
@@ -111,3 +145,19 @@ def main(argv: list[str] | None = None) -> int:
         # `ioctl-rework audit . | head` is a normal thing to do.
         sys.stderr.close()
         return 0
+    except Exception as err:        # noqa: BLE001 - the last line of defence
+        # Every failure a subcommand knows of is a one-line message already;
+        # this keeps the unforeseen ones from ending in a traceback.
+        if os.environ.get("IOCTL_REWORK_DEBUG"):
+            traceback.print_exc()
+        print(f"ioctl-rework {args.command}: error: {describe_error(err)} "
+              "(IOCTL_REWORK_DEBUG=1 shows where)", file=sys.stderr)
+        return 2
+
+
+def describe_error(err: Exception) -> str:
+    """ERR in one line, with the file it concerns when it has one."""
+    if isinstance(err, OSError) and err.filename is not None:
+        name = os.fsdecode(err.filename) if isinstance(err.filename, bytes) else str(err.filename)
+        return f"{shown(name)}: {err.strerror or err}"
+    return " ".join(f"{type(err).__name__}: {err}".split())

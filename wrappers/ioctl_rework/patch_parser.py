@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass, field, replace
 
 SOURCE_SUFFIXES = (".c", ".h")
+SYMLINK_MODE = "120000"
 
 
 class MalformedPatch(ValueError):
@@ -62,6 +63,7 @@ class FilePatch:
     binary: bool = False
     hunks: tuple[Hunk, ...] = ()
     patch_line: int = 0        # where this file's header starts
+    new_mode: str | None = None    # git's mode after the patch ("120000": a symlink)
 
     @property
     def path(self) -> str:
@@ -71,6 +73,10 @@ class FilePatch:
     @property
     def is_source(self) -> bool:
         return self.path.endswith(SOURCE_SUFFIXES)
+
+    @property
+    def symlink(self) -> bool:
+        return self.new_mode == SYMLINK_MODE
 
     def added(self) -> dict[int, Line]:
         """The added lines, by their line number in the new file."""
@@ -172,6 +178,10 @@ class FinalFile:
         return any(p.binary for p in self.patches)
 
     @property
+    def symlink(self) -> bool:
+        return self.patches[-1].symlink
+
+    @property
     def is_source(self) -> bool:
         return self.path.endswith(SOURCE_SUFFIXES)
 
@@ -267,6 +277,19 @@ def _diff_git_paths(rest: str) -> tuple[str | None, str | None]:
     return None, None
 
 
+_STRUCTURE = re.compile(r"^(?:diff --git |--- |\+\+\+ |@@ )")
+
+
+def without_mail_crlf(text: str) -> str:
+    """TEXT with "\r\n" line ends made "\n" when the patch's own headers
+    end in "\r": a mailer or an editor turned the whole patch to CRLF.  A
+    patch of a CRLF file, whose headers end in "\n", is left alone."""
+    for line in text.split("\n"):
+        if _STRUCTURE.match(line):
+            return text.replace("\r\n", "\n") if line.endswith("\r") else text
+    return text
+
+
 class _Reader:
     def __init__(self, text: str):
         # Only "\n" ends a line: old sources hold form feeds, which
@@ -290,7 +313,7 @@ def parse(text: str) -> PatchSet:
     commit messages, diffstats) is skipped, as `git apply` skips it.
     Empty input is an empty set; non-empty input without a diff is malformed.
     """
-    reader = _Reader(text)
+    reader = _Reader(without_mail_crlf(text))
     files: list[FilePatch] = []
     while reader.peek() is not None:
         line = reader.peek()
@@ -313,8 +336,13 @@ def _read_git_file(reader: _Reader) -> FilePatch:
     reader.i += 1
     status = Status.MODIFIED
     binary = False
+    mode = None
     hunks: tuple[Hunk, ...] = ()
     while (line := reader.peek()) is not None:
+        if line.startswith(("new file mode ", "new mode ")):
+            mode = line.rsplit(" ", 1)[1]
+        elif line.startswith("index ") and line.count(" ") == 2:
+            mode = line.rsplit(" ", 1)[1]
         if line.startswith("new file mode "):
             status = Status.ADDED
         elif line.startswith("deleted file mode "):
@@ -356,7 +384,7 @@ def _read_git_file(reader: _Reader) -> FilePatch:
         status = Status.ADDED
     elif status is Status.MODIFIED and new is None:
         status = Status.DELETED
-    return FilePatch(old, new, status, binary, hunks, start)
+    return FilePatch(old, new, status, binary, hunks, start, mode)
 
 
 def _skip_binary(reader: _Reader) -> None:

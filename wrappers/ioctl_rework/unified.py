@@ -13,6 +13,8 @@ import difflib
 import re
 from dataclasses import dataclass, field
 
+from ioctl_rework import names
+
 _HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
 _NO_NEWLINE = "\\ No newline at end of file"
 
@@ -103,13 +105,7 @@ def apply_hunks(old: bytes, diff: str) -> Applied:
 
 def quote_path(path: str) -> str:
     """A path as git writes it in a diff header: C-quoted when it must be."""
-    raw = path.encode("utf-8", "surrogateescape")
-    if not re.search(rb'[\x00-\x1f"\\\x7f-\xff]', raw):
-        return path
-    escapes = {7: "\\a", 8: "\\b", 9: "\\t", 10: "\\n", 11: "\\v", 12: "\\f", 13: "\\r",
-               34: '\\"', 92: "\\\\"}
-    return '"' + "".join(escapes.get(b, chr(b) if 32 <= b < 127 else f"\\{b:03o}")
-                         for b in raw) + '"'
+    return names.quoted(path, keep_utf8=False)
 
 
 def git_diff(relpath: str, old: bytes, new: bytes, context: int = 3) -> str:
