@@ -99,12 +99,15 @@ def _apply(patch: str, directory: Path, reverse: bool = False) -> bool:
 
 def _copy_from_tree(tree: Path, paths: list[str], dest: Path) -> bool:
     """Copy each of PATHS from TREE to DEST; False if one is missing.  A
-    path that leads out of TREE through a symbolic link is refused."""
+    path that leads out of TREE through a symbolic link is refused, and
+    one that cannot be read is an error, not a patch that does not apply."""
     for path in dict.fromkeys(paths):
         try:
             data = scratch.read_inside(tree, path, f"the tree {tree}")
-        except OSError:
+        except (FileNotFoundError, NotADirectoryError):
             return False
+        except OSError as err:
+            raise InputError(f"{tree / path}: cannot read it: {err.strerror}") from err
         scratch.write_inside(dest, path, data)
     return True
 

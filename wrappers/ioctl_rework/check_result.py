@@ -136,7 +136,7 @@ def format_text(report: CheckReport) -> str:
 
 def _problem_dict(p: Problem, commit: str | None) -> dict:
     value = {"level": p.level.value, "type": p.type, "message": p.message,
-             "file": shown(p.file), "line": p.line, "patch_line": p.patch_line,
+             "file": p.file, "line": p.line, "patch_line": p.patch_line,
              "text": p.text, "struct": p.struct, "handler": p.handler,
              "conversion": p.conversion or None, "note": p.note or None}
     return {**value, "commit": commit} if commit else value
@@ -152,11 +152,10 @@ def format_json(report: CheckReport) -> str:
     doc = {
         "tool": f"{TOOL} check", "version": __version__, "patch": report.name,
         "problems": [_problem_dict(p, r.commit) for r in results for p in r.problems],
-        "skipped": [{"file": shown(s.file), "reason": s.reason, "partial": s.partial,
+        "skipped": [{"file": s.file, "reason": s.reason, "partial": s.partial,
                      **({"commit": r.commit} if r.commit else {})}
                     for r in results for s in r.skipped],
-        "files_checked": list(dict.fromkeys(shown(f) for r in results
-                                            for f in r.files_checked)),
+        "files_checked": list(dict.fromkeys(f for r in results for f in r.files_checked)),
         "total": _totals(report.count(Level.ERROR), report.count(Level.WARNING),
                          report.lines_checked),
         "fix": "".join(fixes) if fixes else None,
