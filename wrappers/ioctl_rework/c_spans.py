@@ -188,9 +188,10 @@ def ioctl_lines(text: str, added: dict[int, patch_parser.Line]) -> list[int]:
     member or in a function such a member names.  Every finding is anchored
     at one of these, so a file where none is added needs no spatch.
     """
-    found = {n for n, line in added.items() if _IOCTL_WORDS.search(line.text)}
     code = code_only(text)
     lines = code.split("\n")
+    # Words in code, not in comments: a comment names no finding.
+    found = {n for n in added if n <= len(lines) and _IOCTL_WORDS.search(lines[n - 1])}
     spans = []
     for member in _IOCTL_MEMBER.finditer(code):
         brace = _enclosing_brace(code, member.start())
