@@ -148,6 +148,22 @@ def toplevel_span(code: str, line: int) -> range:
     return range(start + 1, end + 2)
 
 
+_TOP_LEVEL_START = re.compile(r"^[A-Za-z_]")
+LABEL = re.compile(r"^\w+:\s*(?:$|/[/*])")     # a goto label at column 0
+
+
+def unparsed_region(text: str, line: int) -> range:
+    """The lines spatch skips after a parse error at LINE (1-based) of TEXT:
+    up to the next line that starts a top-level declaration (in kernel
+    style the only other lines at column 0 inside a body are labels)."""
+    lines = text.split("\n")
+    end = line
+    while end < len(lines) and not (_TOP_LEVEL_START.match(lines[end])
+                                    and not LABEL.match(lines[end])):
+        end += 1
+    return range(line, end + 1)
+
+
 _CONDITIONAL = re.compile(r"^\s*#\s*(if|ifdef|ifndef|elif|else|endif)\b(.*)")
 
 

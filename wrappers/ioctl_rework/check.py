@@ -19,7 +19,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ioctl_rework import cli, hook, rules, scratch, spatch
-from ioctl_rework.c_spans import LEGACY_MEMBER, ioctl_lines
+from ioctl_rework.c_spans import LEGACY_MEMBER, ioctl_lines, unparsed_region
 from ioctl_rework.check_input import (InputError, PatchInput, SourceKind, read_inputs,
                                       unchecked_reason)
 from ioctl_rework.check_judge import (FileView, anchor, cosmetic_lines, how_to_check,
@@ -89,6 +89,7 @@ def _lay_out(patch: PatchInput, root: Path, level: Level) -> _Unit:
         unit.raws += missing_context(view, level, path)
         if b"ioctl" in patch.post_images[path]:
             lines = ioctl_lines(view.text, {**view.changed_gaps, **view.changed})
+            lines = sorted(set(lines) | set(view.section_ioctl_lines()))
             if lines:
                 unit.relevant[path] = lines
     unit.result.files_checked = list(unit.finals)
@@ -183,8 +184,9 @@ def _take(unit: _Unit, found: RuleFindings, level: Level) -> None:
             continue
         partial = skip.partial
         if rel in unit.relevant and errors.get(rel):
-            first, last = unit.relevant[rel][0], unit.relevant[rel][-1]
-            partial = not any(first <= n <= last for n in errors[rel])
+            text = unit.views[rel].text
+            partial = not any(n in unparsed_region(text, error) for error in errors[rel]
+                              for n in unit.relevant[rel])
         skipped = Skipped(rel, skip.reason, partial)
         if skipped in unit.result.skipped:
             continue
@@ -211,7 +213,12 @@ def _judge(unit: _Unit, level: Level) -> None:
             introduced.append((raw, shown))
     order = list(unit.finals)
     introduced.sort(key=lambda t: (order.index(t[0].file), t[1].new, t[0].type))
+    # Code a rule could not read is no news where another error is shown.
+    errors = {(raw.file, shown.new) for raw, shown in introduced
+              if raw.level is Level.ERROR and raw.type != NOT_CHECKED}
     for raw, shown in introduced:
+        if raw.type == NOT_CHECKED and (raw.file, shown.new) in errors:
+            continue
         problem = Problem(raw.level, raw.type, raw.message, raw.file, shown.new,
                           shown.patch_line, shown.kind + shown.text, raw.struct,
                           raw.handler, note=raw.note)

@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 from functools import cached_property
 
 from ioctl_rework import patch_parser
-from ioctl_rework.c_spans import (LEGACY_MEMBER, code_only, code_tokens, definition_spans,
+from ioctl_rework.c_spans import (LABEL, LEGACY_MEMBER, code_only, code_tokens, definition_spans,
                                   initializer_type, without_comments)
 from ioctl_rework.check_result import Level
 from ioctl_rework.check_rules import NOT_CHECKED, Raw
@@ -64,7 +64,6 @@ _DEFINED = re.compile(r"(\w+)\s*(?:\(|(?:\[[^\]]*\])?\s*=\s*\{)")
 _LEGACY_SIGNATURE = re.compile(
     r"\(\s*struct\s+inode\s*\*\s*\w*\s*,\s*struct\s+file\s*\*\s*\w*\s*(?:,|$)")
 _TOP_LEVEL = re.compile(r"^(?:[A-Za-z_$]|\})")
-_LABEL = re.compile(r"^\w+:\s*(?:$|/[/*])")
 
 
 def _section_definitions(hunk: Hunk) -> dict[int, str]:
@@ -76,7 +75,7 @@ def _section_definitions(hunk: Hunk) -> dict[int, str]:
         return {}
     found = {}
     for line in hunk.lines:
-        if _TOP_LEVEL.match(line.text) and not _LABEL.match(line.text):
+        if _TOP_LEVEL.match(line.text) and not LABEL.match(line.text):
             break
         found[line.patch_line] = match.group(1)
     return found
@@ -120,6 +119,18 @@ class FileView:
                     if patch_line in by_patch_line:
                         found[by_patch_line[patch_line]] = name
         return found
+
+    @cached_property
+    def member_names(self) -> set[str]:
+        """The names the code shown sets an ioctl member to."""
+        return {m.group(1) for m in re.finditer(r"ioctl\s*[=:]\s*&?\s*(\w+)", self.code)}
+
+    def section_ioctl_lines(self) -> list[int]:
+        """Changed lines of a bare patch in a function that an ioctl member
+        names, known only from their hunk's header: ioctl code as much as
+        the lines c_spans.ioctl_lines() finds in a definition it sees."""
+        return [n for n, name in self.section_names.items()
+                if n in self.changed and name in self.member_names]
 
     def spans(self, name: str) -> list[range]:
         return definition_spans(self.text, name)
@@ -183,9 +194,8 @@ def missing_context(view: FileView, level: Level, path: str) -> list[Raw]:
             found.append(Raw(NOT_CHECKED, level,
                              "the patch sets a legacy .ioctl, but its hunk does not show "
                              "the structure it is in" + hint, path, n, "", ""))
-    named = {m.group(1) for m in re.finditer(r"ioctl\s*[=:]\s*&?\s*(\w+)", view.code)}
     for name, first in _legacy_shaped_changes(view).items():
-        if name not in named:
+        if name not in view.member_names:
             found.append(Raw(NOT_CHECKED, level,
                              f"the patch changes {name}, which has the signature of a legacy "
                              ".ioctl handler, but does not show the file_operations that "

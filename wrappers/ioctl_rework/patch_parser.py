@@ -187,12 +187,24 @@ class FinalFile:
 
     def reconstruct(self) -> str:
         """The new file as far as the patches show it; lines they do not
-        show are left empty so that line numbers stay right."""
+        show are left empty so that line numbers stay right.  A hunk that
+        starts inside an initializer has its first line in its header
+        (git's function context): that line is put just above the hunk,
+        so that the rules see which structure the hunk's lines are in."""
         if not self.known:
             return ""
-        last = max(self.known)
-        return "".join((self.known[n].text if n in self.known else "") + "\n"
-                       for n in range(1, last + 1))
+        text = {n: line.text for n, line in self.known.items()}
+        final = {line.patch_line: n for n, line in self.known.items()}
+        for fp in self.patches:
+            for hunk in fp.hunks:
+                shown = [final[ln.patch_line] for ln in hunk.lines
+                         if ln.kind != "-" and ln.patch_line in final]
+                above = shown[0] - 1 if shown else 0
+                if above >= 1 and above not in text and \
+                        _OPENS_INITIALIZER.search(hunk.section) and \
+                        not any(text[n] == hunk.section for n in text if n < above):
+                    text[above] = hunk.section
+        return "".join(text.get(n, "") + "\n" for n in range(1, max(text) + 1))
 
 
 def _combined_status(previous: "FinalFile | None", fp: FilePatch) -> Status:
@@ -204,6 +216,7 @@ def _combined_status(previous: "FinalFile | None", fp: FilePatch) -> Status:
 
 
 _DIFF_GIT = re.compile(r"^diff --git (.+)$")
+_OPENS_INITIALIZER = re.compile(r"=\s*\{\s*$")
 _HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@ ?(.*)$")
 _GIT_HEADERS = ("old mode ", "new mode ", "deleted file mode ", "new file mode ",
                 "similarity index ", "dissimilarity index ", "rename from ", "rename to ",
