@@ -25,7 +25,7 @@ import time
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from ioctl_rework import rules, spatch
+from ioctl_rework import options, rules, spatch
 from ioctl_rework.cache import Cache, default_directory, make_key, stat_index
 from ioctl_rework.findings import (AuditResult, AuditStats, Effort, Finding, Kind,
                                    SkippedFile, sort_key)
@@ -424,28 +424,27 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--from-json", action="append", type=Path, default=[], metavar="FILE",
                         help="use the results of earlier `--format json` runs instead of "
                              "running the rules (repeat for a trend)")
-    parser.add_argument("--format", choices=FORMATS, default="text")
+    parser.add_argument("--format", choices=FORMATS, default="text",
+                        help="text grouped by subsystem (default); json (re-read by "
+                             "--from-json), csv, markdown, a self-contained html page with "
+                             "charts, or SARIF 2.1.0")
     parser.add_argument("-o", "--output", type=Path, metavar="FILE",
                         help="write the report here (atomically) instead of stdout")
-    parser.add_argument("-j", "--jobs", type=int, default=2, metavar="N",
-                        help="spatch processes at a time (default: 2)")
-    parser.add_argument("--timeout", type=int, default=DEFAULT_TIMEOUT, metavar="SECONDS",
-                        help="per-file spatch time limit (default: %(default)s)")
+    options.add_jobs_argument(parser)
+    options.add_timeout_argument(parser, DEFAULT_TIMEOUT, "per file")
+    options.add_cache_dir_argument(parser, "$XDG_CACHE_HOME/ioctl-rework")
     parser.add_argument("--no-cache", action="store_true",
-                        help="neither read nor write $XDG_CACHE_HOME/ioctl-rework")
+                        help="neither read nor write the cache")
 
 
 def main(args: argparse.Namespace) -> int:
     from ioctl_rework import formats
 
-    if args.jobs < 1 or args.timeout < 1:
-        print("ioctl-rework audit: --jobs and --timeout must be at least 1", file=sys.stderr)
-        return 2
     if not args.paths and not args.from_json:
         print("ioctl-rework audit: error: give a PATH to audit or --from-json FILE",
               file=sys.stderr)
         return 2
-    cache = Cache(None if args.no_cache else default_directory(), "audit")
+    cache = Cache(None if args.no_cache else args.cache_dir or default_directory(), "audit")
     try:
         results = [r for path in args.from_json for r in load_json(path)]
         if args.paths:

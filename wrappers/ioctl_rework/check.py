@@ -18,7 +18,7 @@ import tempfile
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from ioctl_rework import cli, hook, rules, scratch, spatch
+from ioctl_rework import hook, options, rules, scratch, spatch
 from ioctl_rework.c_spans import LEGACY_MEMBER, ioctl_lines, unparsed_region
 from ioctl_rework.check_input import (InputError, PatchInput, SourceKind, read_inputs,
                                       unchecked_reason)
@@ -311,8 +311,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--allow-unchecked", action="store_true",
                         help="report ioctl code no rule could read (NOT_CHECKED) as a "
                              "warning instead of an error")
-    cli.add_jobs_argument(parser)
-    cli.add_timeout_argument(parser, DEFAULT_TIMEOUT, "per file and rule")
+    options.add_jobs_argument(parser)
+    options.add_timeout_argument(parser, DEFAULT_TIMEOUT, "per file and rule")
 
 
 def _request(args: argparse.Namespace) -> CheckRequest | None:

@@ -13,7 +13,6 @@ import os
 import sys
 import traceback
 from dataclasses import dataclass
-from pathlib import Path
 
 from ioctl_rework import __version__
 from ioctl_rework.names import shown
@@ -54,36 +53,6 @@ exit status: 0 when the command ran, 2 on a usage or input error
 
 class CliError(Exception):
     """A subcommand that cannot be loaded; reported as a usage error."""
-
-
-# The options several subcommands share, written once so that each is
-# spelled, checked and explained the same way everywhere.
-
-def positive_int(text: str) -> int:
-    """argparse type: a whole number of at least 1 (--jobs, --timeout)."""
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"want a whole number of at least 1, not {text!r}")
-    return value
-
-
-def add_jobs_argument(parser: argparse.ArgumentParser, default: int = 2) -> None:
-    parser.add_argument("-j", "--jobs", type=positive_int, default=default, metavar="N",
-                        help="spatch processes at a time (default: %(default)s)")
-
-
-def add_timeout_argument(parser: argparse.ArgumentParser, default: int, what: str) -> None:
-    parser.add_argument("--timeout", type=positive_int, default=default, metavar="SECONDS",
-                        help=f"time limit {what}; what takes longer is reported "
-                             "(default: %(default)s)")
-
-
-def add_cache_dir_argument(parser: argparse.ArgumentParser, default: str) -> None:
-    parser.add_argument("--cache-dir", type=Path, default=None, metavar="DIR",
-                        help=f"where results are cached (default: {default})")
 
 
 def _selected(argv: list[str]) -> Subcommand | None:
