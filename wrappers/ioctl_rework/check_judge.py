@@ -21,7 +21,11 @@ from ioctl_rework.c_spans import (LABEL, LEGACY_MEMBER, code_only, code_tokens, 
                                   initializer_type, without_comments)
 from ioctl_rework.check_result import Level
 from ioctl_rework.check_rules import NOT_CHECKED, Raw
+from ioctl_rework.findings import Kind
 from ioctl_rework.patch_parser import FinalFile, Hunk, Line
+
+
+HANDLER_KINDS = (Kind.BKL_IN_UNLOCKED.name, Kind.ENOIOCTLCMD_UNLOCKED.name)
 
 
 def cosmetic_lines(patch_set: patch_parser.PatchSet) -> frozenset[int]:
@@ -143,7 +147,10 @@ def anchor(raw: Raw, view: FileView, code_changes_only: bool = True) -> Line | N
     gaps = view.changed_gaps if code_changes_only else view.final.gaps
     if raw.line in added:
         return added[raw.line]
-    for name in (raw.struct, raw.handler):
+    # What a handler does is the handler's: a change to its fops elsewhere
+    # (a .compat_ioctl deleted) does not introduce it.
+    names = (raw.handler,) if raw.type in HANDLER_KINDS else (raw.struct, raw.handler)
+    for name in names:
         if not name:
             continue
         for span in view.spans(name):
@@ -157,7 +164,7 @@ def anchor(raw: Raw, view: FileView, code_changes_only: bool = True) -> Line | N
     # A structure or handler the patch changed only by deleting lines: the
     # finding is shown at its own line when that is in there (the entry,
     # not the closing brace that now follows the deletion).
-    for name in (raw.struct, raw.handler):
+    for name in names:
         for span in view.spans(name) if name else ():
             deleted = [n for n in span if n in gaps and n != span.start]
             if deleted:

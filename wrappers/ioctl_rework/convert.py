@@ -78,8 +78,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", type=Path, metavar="FILE",
                         help="write the summary (every handler and file, totals, wall time)")
     parser.add_argument("--shard", type=_shard, metavar="K/N",
-                        help="do part K of N of the run (split by file); combine the "
-                             "parts with `ioctl-rework merge`")
+                        help="do part K of N of the run (each group of files that share a "
+                             "handler goes to the part a hash of its first file's path picks); "
+                             "combine the parts with `ioctl-rework merge`")
     parser.add_argument("--no-cache", action="store_true",
                         help="run spatch on every file even when a cached result exists")
     parser.add_argument("--clear-cache", action="store_true",

@@ -141,6 +141,34 @@ class HandlerCodeChangeTest(JudgeTestCase):
         self.assertPasses(self.ways(before, after).bare())
 
 
+class DeletionTest(JudgeTestCase):
+    def test_a_deletion_is_shown_at_the_entry_not_at_the_closing_brace(self):
+        # Dropping the .unlocked_ioctl that made .ioctl dead makes it live:
+        # the deletion is the change, the entry is where it shows.
+        both = LEGACY.replace("\t.ioctl\t= thermo_ioctl,\n",
+                              "\t.ioctl\t= thermo_ioctl,\n\t.unlocked_ioctl\t= thermo_unlocked,\n")
+        ways = self.ways(both, LEGACY)
+        for way, out in ways.all().items():
+            with self.subTest(way):
+                self.assertError(out, "LEGACY_IOCTL", "FILE: drivers/misc/thermo.c:33:\n"
+                                                      "-\t.unlocked_ioctl\t= thermo_unlocked,")
+
+
+    def test_deleting_compat_ioctl_is_shown_at_the_unlocked_entry(self):
+        warned = fixture("warning_driver.c")
+        both = warned.replace("\t.unlocked_ioctl\t= hygro_ioctl,\n",
+                              "\t.unlocked_ioctl\t= hygro_ioctl,\n\t.compat_ioctl\t= hygro_ioctl,\n")
+        self.assertNotEqual(both, warned)
+        for way, out in self.ways(both, warned).all().items():
+            with self.subTest(way):
+                self.assertEqual(out.returncode, 0, out.stdout + out.stderr)
+                # Only what the deletion changes: the handler's own BKL and
+                # -ENOIOCTLCMD are not this patch's.
+                self.assertEqual(types(out.stdout), ["WARNING:MISSING_COMPAT"])
+                self.assertIn("FILE: drivers/misc/thermo.c:36:\n-\t.compat_ioctl\t= hygro_ioctl,",
+                              out.stdout)
+
+
 class FopsHunkBelowItsOpeningTest(JudgeTestCase):
     """A bare hunk that adds `.ioctl = h` but starts below the fops' first line."""
 
