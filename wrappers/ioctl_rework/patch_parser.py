@@ -5,6 +5,18 @@ mbox) and `diff -u` produce.  A patch is read strictly: a hunk whose line
 counts do not add up, or text where a hunk line must be, raises
 MalformedPatch with the line of the patch where reading stopped, because a
 gate that guesses at a broken patch can wave anything through.
+
+Why not Debian's python3-unidiff, which reads spatch's diffs for us
+(unified.apply_hunks)?  Tried on the patches check is given, unidiff 0.7.3
+cannot read: a patch a mailer turned to CRLF (the "\r" ends up in the
+file names and `new file mode` is missed); git's C-quoted names (kept
+with their quotes and escapes: a `..` hidden in "\057" would pass the
+name check); names with a space in `diff --git` (split at the last space,
+which adds a file that is not in the patch); `GIT binary patch` data, and
+the blank line format-patch puts after it (UnidiffParseError on our
+recorded mixed.patch); copies; hunks out of order.  And its errors do not
+say at which line of the patch reading stopped.  Those are most of what
+this module does; its hunk reader is the rest.
 """
 
 import enum
