@@ -8,7 +8,7 @@ definition written the kernel way; comments and literals are blanked first.
 
 import re
 
-from ioctl_rework import patch_parser
+from ioctl_rework.patch_set import Line
 
 _NOISE = re.compile(r'//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'', re.S)
 
@@ -198,7 +198,7 @@ LEGACY_MEMBER = re.compile(rb"(?<!\w)ioctl\s*[=:]")
 ANY_IOCTL_MEMBER = re.compile(rb"ioctl\s*[=:]")
 
 
-def ioctl_lines(text: str, added: dict[int, patch_parser.Line]) -> list[int]:
+def ioctl_lines(text: str, added: dict[int, Line]) -> list[int]:
     """The added lines that can be part of a finding: they name an ioctl,
     the BKL or -ENOIOCTLCMD, or lie in an initializer that sets an ioctl
     member or in a function such a member names.  Every finding is anchored

@@ -29,7 +29,8 @@ from ioctl_rework.check_result import (FORMATS, CheckReport, CheckResult, Level,
 from ioctl_rework.check_rules import (NOT_CHECKED, Conversion, ConversionJob, Raw,
                                       RuleFindings, conversions, run_rules)
 from ioctl_rework.findings import Kind
-from ioctl_rework.patch_parser import FinalFile, Line, MalformedPatch
+from ioctl_rework.patch_parser import MalformedPatch
+from ioctl_rework.patch_set import FinalFile, Line
 
 DEFAULT_TIMEOUT = 60
 # A series adding many legacy drivers shows the first few conversions;

@@ -16,19 +16,18 @@ import re
 from dataclasses import dataclass, replace
 from functools import cached_property
 
-from ioctl_rework import patch_parser
 from ioctl_rework.c_spans import (LABEL, LEGACY_MEMBER, code_only, code_tokens, definition_spans,
                                   initializer_type, without_comments)
 from ioctl_rework.check_result import Level
 from ioctl_rework.check_rules import NOT_CHECKED, Raw
 from ioctl_rework.findings import Kind
-from ioctl_rework.patch_parser import FinalFile, Hunk, Line
+from ioctl_rework.patch_set import FinalFile, Hunk, Line, PatchSet
 
 
 HANDLER_KINDS = (Kind.BKL_IN_UNLOCKED.name, Kind.ENOIOCTLCMD_UNLOCKED.name)
 
 
-def cosmetic_lines(patch_set: patch_parser.PatchSet) -> frozenset[int]:
+def cosmetic_lines(patch_set: PatchSet) -> frozenset[int]:
     """The patch lines (numbers in the patch) of every run of changes that
     changes no code: only comments or whitespace.  A run is the lines
     between two context lines; comments are read with the hunk's context,
