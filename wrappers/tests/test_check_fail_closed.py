@@ -2,8 +2,6 @@
 it reads (CRLF, a stray NUL, names and text that are not UTF-8), and bad
 input is one line and exit 2, never a traceback."""
 
-import contextlib
-import io
 import json
 import os
 import subprocess
@@ -13,24 +11,15 @@ import unittest
 from pathlib import Path
 from unittest import mock
 
-from ioctl_rework import audit, cli, scratch, spatch
+from ioctl_rework import audit, scratch, spatch
 from ioctl_rework.cache import Cache
 from test_check import RepoTestCase, totals, types
+from test_cli import run_main
 from test_check_repo import ENTRY, GitRepo, fixture
 
 LEGACY = fixture("legacy_driver.c")
 # The fops entry of legacy_driver.c, as the patch shows it.
 ENTRY_LINE = "+\t.ioctl\t= thermo_ioctl,"
-
-
-def run_main(argv: list[str]) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        try:
-            status = cli.main(argv)
-        except SystemExit as exit_:
-            status = exit_.code
-    return status, out.getvalue(), err.getvalue()
 
 
 def fake_spatch(directory: Path, stderr: str, status: int) -> Path:
@@ -43,7 +32,17 @@ def fake_spatch(directory: Path, stderr: str, status: int) -> Path:
     return fake
 
 
-class UncheckedIsAnErrorTest(RepoTestCase):
+class FailClosedTestCase(RepoTestCase):
+    def check_head_as_a_patch(self) -> subprocess.CompletedProcess:
+        """check --diff of HEAD's format-patch, which must be NOT_CHECKED."""
+        patch = self.repo.git("format-patch", "-1", "--stdout").stdout
+        out = self.check("--diff", "-", stdin=patch)
+        self.assertEqual(out.returncode, 1, out.stdout + out.stderr)
+        self.assertEqual(types(out.stdout), ["ERROR:NOT_CHECKED"])
+        return out
+
+
+class UncheckedIsAnErrorTest(FailClosedTestCase):
     def run_with(self, fake: Path, *args: str) -> subprocess.CompletedProcess:
         return subprocess.run([sys.executable, str(ENTRY), "check", *args], cwd=self.repo.path,
                               env={**self.repo.env, "SPATCH": str(fake)}, text=True,
@@ -80,15 +79,12 @@ class UncheckedIsAnErrorTest(RepoTestCase):
         broken = ("static struct file_operations broken_fops = {\n"
                   "\t.ioctl = broken_ioctl,\n\tif (x) {{{ ;\n};\n")
         self.repo.commit("add broken", {"drivers/misc/broken.c": broken})
-        patch = self.repo.git("format-patch", "-1", "--stdout").stdout
-        out = self.check("--diff", "-", stdin=patch)
-        self.assertEqual(out.returncode, 1, out.stdout + out.stderr)
-        self.assertEqual(types(out.stdout), ["ERROR:NOT_CHECKED"])
+        out = self.check_head_as_a_patch()
         self.assertIn("; give the tree the patch applies to (--tree DIR) or check the commit "
                       "(--git REV) so that the whole file is read", out.stdout)
 
 
-class ReadNotSkippedTest(RepoTestCase):
+class ReadNotSkippedTest(FailClosedTestCase):
     """Inputs that used to be skipped ("not C source", "binary file") or crashed."""
 
     def assert_legacy_entry(self, out: subprocess.CompletedProcess, file: str, line: int = 33):
@@ -132,10 +128,7 @@ class ReadNotSkippedTest(RepoTestCase):
 
     def test_a_patch_that_shows_c_source_as_binary_is_not_checked(self):
         self.repo.commit("add thermo", {"drivers/misc/thermo.c": self.NUL_DRIVER})
-        patch = self.repo.git("format-patch", "-1", "--stdout").stdout
-        out = self.check("--diff", "-", stdin=patch)
-        self.assertEqual(out.returncode, 1, out.stdout + out.stderr)
-        self.assertEqual(types(out.stdout), ["ERROR:NOT_CHECKED"])
+        out = self.check_head_as_a_patch()
         self.assertIn("the patch shows this C file as binary (a NUL byte in it?), so none of "
                       "its lines can be read; check the commit with --git REV", out.stdout)
         self.assertIn("FILE: drivers/misc/thermo.c\n", out.stdout)
