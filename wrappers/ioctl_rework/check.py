@@ -62,6 +62,7 @@ class _Unit:
     relevant: dict[str, list[int]] = field(default_factory=dict)
     raws: list[Raw] = field(default_factory=list)
     conversions: dict[str, Conversion] = field(default_factory=dict)
+    staged: bool = False                # from the pre-commit hook, most likely
 
     def conversion_job(self, paths, target: rules.Target) -> ConversionJob:
         return ConversionJob(self.root, tuple(paths), rules.ConversionOptions(target=target))
@@ -123,6 +124,8 @@ def run_check(request: CheckRequest) -> CheckReport:
         patches = read_inputs(request.source, request.value, request.tree, work,
                               request.squash)
         units = [_lay_out(p, work / f"patch-{i}", level) for i, p in enumerate(patches)]
+        for unit in units:
+            unit.staged = request.source is SourceKind.STAGED
         target = _conversion_target(request, patches[0])
         if any(u.relevant for u in units):
             _run_rules(units, request, target, work)
@@ -195,7 +198,8 @@ def _take(unit: _Unit, found: RuleFindings, level: Level) -> None:
         if not partial and rel in unit.relevant:
             unit.raws.append(Raw(NOT_CHECKED, level,
                                  "a rule could not check the ioctl code this patch adds: "
-                                 f"{skip.reason}" + how_to_check(unit.patch.reconstructed),
+                                 f"{skip.reason}" + how_to_check(unit.patch.reconstructed,
+                                                                 unit.staged),
                                  rel, unit.relevant[rel][0], "", ""))
 
 

@@ -176,10 +176,15 @@ def unchecked_level(allow_unchecked: bool) -> Level:
     return Level.WARNING if allow_unchecked else Level.ERROR
 
 
-def how_to_check(reconstructed: bool) -> str:
+def how_to_check(reconstructed: bool, staged: bool = False) -> str:
+    """What the NOT_CHECKED message tells the user to do."""
     if reconstructed:
         return ("; give the tree the patch applies to (--tree DIR) or check the commit "
                 "(--git REV) so that the whole file is read")
+    if staged:
+        # From the pre-commit hook, which takes no options.
+        return ("; fix the code spatch cannot read, or review it by hand and commit with "
+                "`git commit --no-verify`")
     return ("; fix the code spatch cannot read or raise --timeout, or review it by hand "
             "and pass --allow-unchecked")
 

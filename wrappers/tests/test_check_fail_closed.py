@@ -75,6 +75,17 @@ class UncheckedIsAnErrorTest(FailClosedTestCase):
         self.assertEqual(types(out.stdout), ["ERROR:NOT_CHECKED"])
         self.assertIn("spatch timed out after", out.stdout)
 
+    def test_from_the_hook_it_says_how_to_commit_anyway(self):
+        broken = ("static struct file_operations broken_fops = {\n"
+                  "\t.ioctl = broken_ioctl,\n\tif (x) {{{ ;\n};\n")
+        self.repo.write("drivers/misc/broken.c", broken)
+        self.repo.git("add", "drivers/misc/broken.c")
+        out = self.check("--staged")
+        self.assertEqual(out.returncode, 1, out.stdout + out.stderr)
+        self.assertEqual(types(out.stdout), ["ERROR:NOT_CHECKED"])
+        self.assertIn("; fix the code spatch cannot read, or review it by hand and commit "
+                      "with `git commit --no-verify`", out.stdout)
+
     def test_a_bare_patch_spatch_cannot_parse_points_at_tree_and_git(self):
         broken = ("static struct file_operations broken_fops = {\n"
                   "\t.ioctl = broken_ioctl,\n\tif (x) {{{ ;\n};\n")
