@@ -29,6 +29,7 @@ from ioctl_rework.check_result import (FORMATS, CheckReport, CheckResult, Level,
 from ioctl_rework.check_rules import (NOT_CHECKED, Conversion, ConversionJob, Raw,
                                       RuleFindings, conversions, run_rules)
 from ioctl_rework.findings import Kind
+from ioctl_rework.names import quoted
 from ioctl_rework.patch_parser import MalformedPatch
 from ioctl_rework.patch_set import FinalFile, Line
 
@@ -68,10 +69,10 @@ class _Unit:
         return ConversionJob(self.root, tuple(paths), rules.ConversionOptions(target=target))
 
 
-def _lay_out(patch: PatchInput, root: Path, level: Level) -> _Unit:
+def _lay_out(patch: PatchInput, root: Path, level: Level, staged: bool) -> _Unit:
     unit = _Unit(patch, root, CheckResult(
         patch.name, lines_checked=patch.patch_set.total_lines,
-        commit=patch.commit.sha if patch.commit else None))
+        commit=patch.commit.sha if patch.commit else None), staged=staged)
     cosmetic = cosmetic_lines(patch.patch_set)
     for f in patch.patch_set.final_files():
         reason = unchecked_reason(f)
@@ -82,7 +83,7 @@ def _lay_out(patch: PatchInput, root: Path, level: Level) -> _Unit:
             continue
         unit.result.skipped.append(Skipped(f.path, reason))
         if f.binary and f.is_source and not f.deleted and not f.symlink:
-            unit.result.problems.append(_binary_source(f, level))
+            unit.result.problems.append(_binary_source(f, level, not patch.from_git))
     for path, f in unit.finals.items():
         scratch.write_inside(root, path, patch.post_images[path])
         view = FileView(f, patch.post_images[path].decode(errors="surrogateescape"),
@@ -98,14 +99,16 @@ def _lay_out(patch: PatchInput, root: Path, level: Level) -> _Unit:
     return unit
 
 
-def _binary_source(f: FinalFile, level: Level) -> Problem:
-    """A C file the patch shows as binary (git does when it holds a NUL)."""
-    header = f.patches[-1]
-    return Problem(level, NOT_CHECKED,
-                   "the patch shows this C file as binary (a NUL byte in it?), so none of "
-                   "its lines can be read; check the commit with --git REV, which reads "
-                   "such files as text", f.path, 0, header.patch_line,
-                   f"diff --git a/{f.path} b/{f.path}")
+def _binary_source(f: FinalFile, level: Level, patch_file: bool) -> Problem:
+    """A C file the patch shows as binary: a patch file does when the file
+    holds a NUL; check's own git diffs only when an attribute says so."""
+    why = ("the patch shows this C file as binary (a NUL byte in it?), so none of its "
+           "lines can be read; check the commit with --git REV, which reads such files "
+           "as text") if patch_file else (
+           "git shows this C file as binary (a `binary` or `-diff` attribute in "
+           ".gitattributes?), so none of its lines can be read")
+    header = f"diff --git {quoted('a/' + f.path)} {quoted('b/' + f.path)}"
+    return Problem(level, NOT_CHECKED, why, f.path, 0, f.patches[-1].patch_line, header)
 
 
 def _conversion_target(request: CheckRequest, patch: PatchInput) -> rules.Target:
@@ -123,9 +126,9 @@ def run_check(request: CheckRequest) -> CheckReport:
         work = Path(tmp)
         patches = read_inputs(request.source, request.value, request.tree, work,
                               request.squash)
-        units = [_lay_out(p, work / f"patch-{i}", level) for i, p in enumerate(patches)]
-        for unit in units:
-            unit.staged = request.source is SourceKind.STAGED
+        staged = request.source is SourceKind.STAGED
+        units = [_lay_out(p, work / f"patch-{i}", level, staged)
+                 for i, p in enumerate(patches)]
         target = _conversion_target(request, patches[0])
         if any(u.relevant for u in units):
             _run_rules(units, request, target, work)

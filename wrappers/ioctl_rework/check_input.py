@@ -38,6 +38,7 @@ class PatchInput:
     post_images: dict[str, bytes]       # path -> content, for the files to check
     reconstructed: bool                 # from the patch's own lines, no tree
     commit: Commit | None = None        # one commit of a range, checked on its own
+    from_git: bool = False              # diffed by check itself, not a patch file
 
 
 def unchecked_reason(f: FinalFile) -> str | None:
@@ -164,7 +165,7 @@ def _from_git(changes: list[Change], repo: Repository) -> list[PatchInput]:
     return [PatchInput(change.name, change.text, patch_set,
                        {f.path: blobs[change.rev, f.path] for f in _wanted(patch_set)
                         if (change.rev, f.path) in blobs},
-                       False, change.commit)
+                       False, change.commit, from_git=True)
             for change, patch_set in parsed]
 
 
