@@ -33,7 +33,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "wrappers"))
 
 from ioctl_rework import rules, spatch, tidy  # noqa: E402
-from ioctl_rework.unified import apply_diff, apply_hunks  # noqa: E402
+from ioctl_rework.unified import apply_hunks  # noqa: E402
 
 ENTRY = ROOT / "wrappers" / "ioctl-rework"
 
@@ -112,7 +112,7 @@ def compare(tree: Path, summary: dict, plain: dict[str, str]) -> list[str]:
         if not ours.get(rel):
             worse.append(f"{rel}: changed by plain only")
             continue
-        mine = apply_diff(old, ours[rel])
+        mine = apply_hunks(old, ours[rel]).new
         if mine != theirs:
             worse.append(f"{rel}: changed differently")
     return worse

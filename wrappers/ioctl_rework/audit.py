@@ -40,7 +40,7 @@ FORMATS = ("text", "json", "csv", "markdown", "html", "sarif")
 DEFAULT_TIMEOUT = 120
 CACHE_FORMAT = "audit-1"        # bump when what is stored changes
 
-# The prefilter.  spatch.candidate_files() finds the literal quickly; then
+# The prefilter.  spatch.contains() finds the literal quickly; then
 # a candidate must have a file_operations initializer that sets the member
 # a rule looks at, because every rule starts from such an initializer.
 # Without this the conversion rule would parse every file where a block or
