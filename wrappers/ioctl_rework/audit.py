@@ -401,9 +401,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.epilog = (
         "examples:\n"
         "  ioctl-rework audit drivers/char\n"
-        "  ioctl-rework audit --format sarif -o audit.sarif /work/trees/linux-6.1\n"
-        "  ioctl-rework audit --format html -o trend.html /work/trees/linux-2.6.9 "
-        "/work/trees/linux-6.1\n\n"
+        "  ioctl-rework audit --format sarif -o audit.sarif ~/linux-6.1\n"
+        "  ioctl-rework audit --format html -o trend.html ~/linux-2.6.9 ~/linux-6.1\n\n"
         "exit status: 0 when the audit ran (whatever it found; use `check` to gate),\n"
         "2 on a usage or input error.")
     parser.add_argument("paths", nargs="*", type=Path, metavar="PATH",
