@@ -85,7 +85,7 @@ fixture-test:
 install:
 	@dest=$(DESTDIR)$(PREFIX)/share/ioctl-rework; \
 	rm -rf "$$dest.new" && mkdir -p "$$dest.new/semantic-patches" "$(DESTDIR)$(PREFIX)/bin" && \
-	cp semantic-patches/*.cocci "$$dest.new/semantic-patches/" && \
+	find semantic-patches -maxdepth 1 -type f -exec cp {} "$$dest.new/semantic-patches/" ';' && \
 	tar -c --exclude=__pycache__ kernel-fixtures | tar -x -C "$$dest.new" && \
 	tar -c -C wrappers --exclude=__pycache__ --exclude='*.egg-info' ioctl-rework ioctl_rework | \
 		tar -x -C "$$dest.new" && \

@@ -24,10 +24,12 @@ class BuildPyWithData(build_py):
         target = Path(self.build_lib) / "ioctl_rework" / "data"
         if target.exists():
             shutil.rmtree(target)
+        # The rules and whatever else sits beside them (not their tests/).
         rules = target / "semantic-patches"
         rules.mkdir(parents=True)
-        for rule in sorted((HERE / "semantic-patches").glob("*.cocci")):
-            shutil.copy2(rule, rules / rule.name)
+        for rule in sorted((HERE / "semantic-patches").iterdir()):
+            if rule.is_file():
+                shutil.copy2(rule, rules / rule.name)
         shutil.copytree(HERE / "kernel-fixtures", target / "kernel-fixtures", ignore=SKIP)
 
 

@@ -146,6 +146,17 @@ class InstallCase:
         self.assertEqual(accepted.returncode, 0, accepted.stdout + accepted.stderr)
         self.assertNothingWrittenInThePrefix()
 
+    def test_the_rules_and_fixtures_come_along(self):
+        from ioctl_rework import paths
+        layout = paths.find_layout(next(self.installed.prefix.rglob("ioctl_rework/paths.py")).parent)
+        for directory, files in (("semantic-patches", lambda d: d.iterdir()),
+                                 ("kernel-fixtures", lambda d: d.rglob("*"))):
+            with self.subTest(directory):
+                def names(root):
+                    return {str(p.relative_to(root)) for p in files(root)
+                            if p.is_file() and "__pycache__" not in p.parts}
+                self.assertEqual(names(layout.data / directory), names(REPO / directory))
+
     def test_fixture_list_and_its_cache(self):
         proc = self.installed.run("fixture", "list", cwd=self.work)
         self.assertEqual(proc.returncode, 0, proc.stderr)
