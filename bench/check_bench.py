@@ -1,9 +1,9 @@
 #!/usr/bin/python3
 """Time `ioctl-rework check` against the plain semantic patch on the same files.
 
-Real legacy drivers are taken from a kernel tree (default: the 2.6.9 tree
-in DEVELOPERS.md) and committed to a scratch git repository, outside this
-one; nothing of them is kept.  Scenarios:
+Real legacy drivers are taken from a kernel tree (--tree, an unpacked
+2.6.9) and committed to a scratch git repository, outside this one;
+nothing of them is kept.  Scenarios:
 
   one-new      a one-file patch adding a legacy driver (an ERROR, with its
                conversion diff): the worst case for one file
@@ -23,7 +23,7 @@ ioctl_to_unlocked_ioctl.cocci -D patch, over the same files (one file; or
 cases is "squash": check of the same range as one diff, which is what
 checking commit by commit costs more than.
 
-Usage: bench/check_bench.py [--tree DIR] [--files 100] [--range 50] [--repeat 5]
+Usage: bench/check_bench.py --tree DIR [--files 100] [--range 50] [--repeat 5]
                             [--output bench/check.md]
 """
 
@@ -245,7 +245,8 @@ def write_report(results: list[dict], tree: Path, output: Path, jobs: int,
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--tree", type=Path, default=Path("/work/trees/linux-2.6.9"))
+    parser.add_argument("--tree", type=Path, required=True,
+                        help="an unpacked 2.6 tree with legacy drivers (2.6.9)")
     parser.add_argument("--files", type=int, default=100, help="commits of the series cases")
     parser.add_argument("--range", type=int, default=50, help="commits of the range cases")
     parser.add_argument("--repeat", type=int, default=5, help="runs of each one-file case")

@@ -85,7 +85,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="run spatch on every file even when a cached result exists")
     parser.add_argument("--clear-cache", action="store_true",
                         help="delete the cache (then convert PATHs, if any)")
-    options.add_cache_dir_argument(parser, "$XDG_CACHE_HOME/ioctl-rework")
+    options.add_cache_dir_argument(parser)
 
 
 def _shard(text: str) -> shard_mod.Shard:

@@ -29,6 +29,7 @@ def add_timeout_argument(parser: argparse.ArgumentParser, default: int, what: st
                              "(default: %(default)s)")
 
 
-def add_cache_dir_argument(parser: argparse.ArgumentParser, default: str) -> None:
+def add_cache_dir_argument(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--cache-dir", type=Path, default=None, metavar="DIR",
-                        help=f"where results are cached (default: {default})")
+                        help="where results are cached (default: $XDG_CACHE_HOME/ioctl-rework, "
+                             "~/.cache/ioctl-rework without it)")

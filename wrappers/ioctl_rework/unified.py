@@ -40,20 +40,15 @@ class Applied:
     removed: list[bytes] = field(default_factory=list)  # without their line ending
 
 
-def apply_diff(old: bytes, diff: str) -> bytes:
-    """OLD with the hunks of DIFF (one file's unified diff) applied.
-
-    Raises ValueError when a hunk does not match OLD.
-    """
-    return apply_hunks(old, diff).new
-
-
 def apply_hunks(old: bytes, diff: str) -> Applied:
-    """apply_diff(), saying where the added lines went and what was removed.
+    """OLD with the hunks of DIFF (one file's unified diff) applied, and
+    where the added lines went and what was removed.
 
-    The diff is read by Debian's python3-unidiff: spatch prints a plain
-    unified diff with LF line ends, which it reads well (patch_parser says
-    what it cannot read in the patches check is given)."""
+    Raises ValueError when a hunk does not match OLD.  The diff is read by
+    Debian's python3-unidiff: spatch prints a plain unified diff with LF line
+    ends, which it reads well (patch_parser says what it cannot read of the
+    patches check is given).
+    """
     source = _lines(old)
     crlf = sum(1 for line in source if line.endswith(b"\r\n")) > len(source) // 2
     try:
