@@ -64,8 +64,10 @@ def _runs(hunk: Hunk) -> list[list[Line]]:
 # What a hunk header (git's function context) says a hunk is in.
 
 _DEFINED = re.compile(r"(\w+)\s*(?:\(|(?:\[[^\]]*\])?\s*=\s*\{)")
+# (struct inode *, struct file *, ...: a hunk header may stop anywhere in
+# it (GNU diff -p keeps 40 characters), so an unfinished list counts.
 _LEGACY_SIGNATURE = re.compile(
-    r"\(\s*struct\s+inode\s*\*\s*\w*\s*,\s*struct\s+file\s*\*\s*\w*\s*(?:,|$)")
+    r"\(\s*struct\s+inode\b[^,)]*(?:$|,\s*struct\s+file\b[^,)]*(?:,|$))")
 _TOP_LEVEL = re.compile(r"^(?:[A-Za-z_$]|\})")
 
 
@@ -211,6 +213,39 @@ def missing_context(view: FileView, level: Level, path: str) -> list[Raw]:
                              f"the patch changes {name}, which has the signature of a legacy "
                              ".ioctl handler, but does not show the file_operations that "
                              "names it" + hint, path, first, "", name))
+    flagged = {raw.line for raw in found}
+    for first in _unplaced_changes(view):
+        if first not in flagged:
+            found.append(Raw(NOT_CHECKED, level,
+                             "the patch does not say which function or structure this hunk "
+                             "changes (a diff without function context, or with a goto label "
+                             "for it: `git diff` gives it for C files with `*.c diff=cpp` in "
+                             ".gitattributes, `diff -up` gives it)" + hint, path, first, "", ""))
+    return found
+
+
+def _unplaced_changes(view: FileView) -> list[int]:
+    """The first changed line of each hunk that does not say where it is,
+    if it changes code inside a body or initializer whose first line the
+    hunk does not show: it may be a legacy handler's, or a legacy fops'.
+    A hunk does not say where it is in a file patch without any function
+    context (`diff -u` without -p), or when git's default function context
+    took a goto label for a function."""
+    final = {ln.patch_line: n for n, ln in view.final.added.items()}
+    code = view.code.split("\n")
+    found = []
+    for fp in view.final.patches:
+        without_context = not any(hunk.section for hunk in fp.hunks)
+        for hunk in fp.hunks:
+            if hunk.new_start <= 1 or not (without_context or LABEL.match(hunk.section)):
+                continue                # a hunk from the top of the file shows it all
+            for line in hunk.lines:
+                if _TOP_LEVEL.match(line.text) and not LABEL.match(line.text):
+                    break               # a definition the hunk shows the start of
+                n = final.get(line.patch_line)
+                if n in view.changed and code[n - 1].strip() and line.text[:1] in " \t":
+                    found.append(n)
+                    break
     return found
 
 

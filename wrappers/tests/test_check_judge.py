@@ -191,19 +191,69 @@ class FopsHunkBelowItsOpeningTest(JudgeTestCase):
     def test_without_function_context_it_is_not_checked(self):
         ways = self.ways(self.BEFORE, self.AFTER)
         with tempfile.TemporaryDirectory() as tmp:
-            old, new = Path(tmp) / "old.c", Path(tmp) / "new.c"
-            old.write_text(self.BEFORE)
-            new.write_text(self.AFTER)
             patch = Path(tmp) / "plain.diff"
-            patch.write_text(subprocess.run(
-                ["diff", "-u", "--label", "a/drivers/misc/thermo.c", "--label",
-                 "b/drivers/misc/thermo.c", str(old), str(new)],
-                capture_output=True, text=True, check=False).stdout)
+            patch.write_text(plain_diff(self.BEFORE, self.AFTER))
             out = ways.bare(patch)
         self.assertError(out, "NOT_CHECKED", "FILE: drivers/misc/thermo.c:38:\n"
                                              "+\t.ioctl\t= thermo_ioctl,")
         self.assertIn("the patch sets a legacy .ioctl, but its hunk does not show the "
                       "structure it is in", out.stdout)
+
+
+def plain_diff(before: str, after: str, *options: str) -> str:
+    """`diff -u` (with OPTIONS) of drivers/misc/thermo.c from BEFORE to AFTER."""
+    with tempfile.TemporaryDirectory() as tmp:
+        old, new = Path(tmp) / "old.c", Path(tmp) / "new.c"
+        old.write_text(before)
+        new.write_text(after)
+        return subprocess.run(["diff", "-u", *options, "--label", "a/drivers/misc/thermo.c",
+                               "--label", "b/drivers/misc/thermo.c", str(old), str(new)],
+                              capture_output=True, text=True, check=False).stdout
+
+
+class PlainDiffTest(JudgeTestCase):
+    """`diff -u` says nothing of the function a hunk is in; `diff -up` does."""
+
+    def bare_plain(self, before: str, after: str, *options: str) -> subprocess.CompletedProcess:
+        ways = self.ways(before, after)
+        with tempfile.TemporaryDirectory() as tmp:
+            patch = Path(tmp) / "plain.diff"
+            patch.write_text(plain_diff(before, after, *options))
+            return ways.bare(patch)
+
+    def test_a_change_in_a_body_without_function_context_is_not_checked(self):
+        out = self.bare_plain(LEGACY, TRACED)
+        self.assertError(out, "NOT_CHECKED", "FILE: drivers/misc/thermo.c:27:\n+\t\tpr_debug(")
+        self.assertIn("the patch does not say which function or structure this hunk changes "
+                      "(a diff without function context, or with a goto label for it: `git "
+                      "diff` gives it for C files with `*.c diff=cpp` in .gitattributes, `diff "
+                      "-up` gives it); give the tree the patch applies to (--tree DIR)",
+                      out.stdout)
+
+    def test_a_hunk_named_by_a_goto_label_is_not_checked(self):
+        before = LEGACY.replace("\tdefault:\n\t\treturn -ENOTTY;",
+                                "\tdefault:\n\t\tgoto out;\n\t}\nout:\n\t{\n\t\tint i;\n"
+                                "\t\tfor (i = 0; i < 4; i++)\n\t\t\tthermo_value++;\n"
+                                "\t\treturn -ENOTTY;")
+        after = before.replace("\t\t\tthermo_value++;\n",
+                               "\t\t\tthermo_value++;\n\t\tpr_debug(\"thermo\\n\");\n")
+        ways = self.ways(before, after)
+        hunk = next(line for line in ways.patch.read_text().splitlines()
+                    if line.startswith("@@"))
+        self.assertTrue(hunk.endswith("@@ out:"), hunk)
+        self.assertError(ways.bare(), "NOT_CHECKED", "the patch does not say which function")
+        self.assertError(ways.git(), "LEGACY_IOCTL", "+\t\tpr_debug(")
+
+    def test_with_function_context_the_handler_is_named(self):
+        out = self.bare_plain(LEGACY, TRACED, "-p")
+        self.assertError(out, "NOT_CHECKED", "the patch changes thermo_ioctl, which has the "
+                                             "signature of a legacy .ioctl handler")
+
+    def test_a_change_at_the_top_level_passes(self):
+        after = LEGACY.replace("#define THERMO_SET\t_IOW('t', 2, int)\n",
+                               "#define THERMO_SET\t_IOW('t', 2, int)\n"
+                               "#define THERMO_MAX\t100\n")
+        self.assertPasses(self.bare_plain(LEGACY, after))
 
 
 class CosmeticLinesTest(unittest.TestCase):
