@@ -1,0 +1,317 @@
+"""Which code may run outside the lock: code with no effect the lock orders.
+
+Moving a leaf out of the lock changes nothing when it writes only the
+function's own (non-static) locals and reads only those, constants, and
+the fields of the handler's file and inode (and of `current`), which no
+other ioctl call changes under it.  A call is such code only for a short
+list of functions and macros that compute from their arguments
+(iminor(), MINOR(), file_inode(), container_of, PDE()...).  Everything
+else, a global read included, is treated as code the lock protected.
+"""
+
+from dataclasses import dataclass
+
+from ioctl_rework.lockproof.lexer import Token
+from ioctl_rework.lockproof.statements import TYPE_WORDS
+
+# Calls that only compute from their arguments.
+PURE_CALLS = frozenset("""
+    iminor imajor MINOR MAJOR MKDEV minor major kdev_t_to_nr new_encode_dev old_encode_dev
+    file_inode PDE PDE_DATA PROC_I get_current container_of list_entry hlist_entry
+    _IOC_NR _IOC_TYPE _IOC_SIZE _IOC_DIR IOCSIZE_MASK ERR_PTR PTR_ERR IS_ERR
+    min max min_t max_t likely unlikely __builtin_expect compat_ptr u64_to_user_ptr
+    """.split())
+# Of those, the ones whose result is the file's or inode's own object.
+_STABLE_RESULTS = frozenset({"file_inode", "PDE", "PROC_I", "get_current"})
+# Calls whose later arguments are a type and a member, not values.
+_TYPE_MEMBER_ARGS = frozenset({"container_of", "list_entry", "hlist_entry"})
+_NOT_EVALUATED = frozenset({"sizeof", "typeof", "__typeof__", "__typeof", "__alignof__",
+                            "_Alignof", "__builtin_offsetof", "offsetof",
+                            "__builtin_types_compatible_p", "__builtin_constant_p"})
+# Names that read like variables but are per task or a clock, not data the lock orders.
+_STABLE_NAMES = frozenset({"current", "jiffies", "jiffies_64"})
+_ASSIGN = frozenset("= += -= *= /= %= &= |= ^= <<= >>=".split())
+_OPERAND_START = ("(", "-", "!", "~", "*", "&", "+")
+
+
+@dataclass(frozen=True)
+class Locals:
+    """What the function declares: its parameters and block-scope names."""
+
+    names: frozenset            # non-static locals and parameters
+    arrays: frozenset           # locals that are arrays (indexing reads the local)
+    stable: frozenset           # struct file * and struct inode * locals and parameters
+    statics: frozenset          # static locals: shared, like globals
+
+
+def stable_initialized(tokens: list[Token]) -> set[str]:
+    """Names a declaration initializes to the file's own objects:
+    `struct proc_dir_entry *dp = PDE(inode);` makes dp as stable as PDE()."""
+    texts = [t.text for t in tokens]
+    found = set()
+    for i, text in enumerate(texts):
+        if text != "=" or i == 0 or tokens[i - 1].kind != "ident":
+            continue
+        j = i + 1
+        if j < len(texts) and texts[j] == "(":           # a cast
+            depth = 0
+            while j < len(texts):
+                depth += (texts[j] == "(") - (texts[j] == ")")
+                j += 1
+                if depth == 0:
+                    break
+        if j < len(texts) and (texts[j] in _STABLE_NAMES or
+                               (texts[j] in _STABLE_RESULTS and j + 1 < len(texts)
+                                and texts[j + 1] == "(")):
+            found.add(texts[i - 1])
+    return found
+
+
+def impurity(tokens: list[Token], kind: str, local: Locals) -> str | None:
+    """Why TOKENS (a leaf of KIND) must run under the lock, or None."""
+    if kind == "declaration":
+        return _declaration(tokens, local)
+    return _Scan(tokens, local).run()
+
+
+def _declaration(tokens: list[Token], local: Locals) -> str | None:
+    texts = [t.text for t in tokens]
+    if "static" in texts or not tokens:
+        return None            # initialized once, at compile time
+    if (texts[0].startswith(("DECLARE_", "DEFINE_")) or texts[0].endswith("_HEAD")) \
+            and len(texts) > 1 and texts[1] == "(":
+        return None            # DECLARE_WAITQUEUE(wait, current): a local's initializer
+    depth, start = 0, None
+    for i, token in enumerate(tokens + [Token("punct", ",", 0)]):
+        if token.kind == "punct" and token.text in "([{":
+            depth += 1
+        elif token.kind == "punct" and token.text in ")]}":
+            depth -= 1
+        elif depth == 0 and token.is_("=") and start is None:
+            start = i + 1
+        elif depth == 0 and token.is_(","):
+            if start is not None:
+                why = _Scan(tokens[start:i], local).run()
+                if why:
+                    return why
+            start = None
+    return None
+
+
+class _Scan:
+    def __init__(self, tokens: list[Token], local: Locals):
+        self.t = tokens
+        self.local = local
+
+    def run(self) -> str | None:
+        return self.scan(0, len(self.t))
+
+    def _match(self, i: int, stop: int) -> int:
+        depth = 0
+        for j in range(i, stop):
+            if self.t[j].kind == "punct" and self.t[j].text in "([{":
+                depth += 1
+            elif self.t[j].kind == "punct" and self.t[j].text in ")]}":
+                depth -= 1
+                if depth == 0:
+                    return j
+        return stop - 1
+
+    def _unary_position(self, i: int) -> bool:
+        if i == 0:
+            return True
+        before = self.t[i - 1]
+        return before.kind == "punct" and before.text not in (")", "]") or \
+            before.text in ("return", "case", "sizeof")
+
+    def _is_cast(self, i: int, stop: int) -> bool:
+        close = self._match(i, stop)
+        inner = self.t[i + 1:close]
+        if not inner or close + 1 >= stop:
+            return False
+        if not all(t.kind == "ident" or t.is_("*") for t in inner):
+            return False
+        after = self.t[close + 1]
+        typed = any(t.text in TYPE_WORDS or t.is_("*") or t.text.startswith("__")
+                    for t in inner)
+        if typed:
+            return after.kind != "punct" or after.text in _OPERAND_START
+        # (foo_t)x: an unknown name in parentheses before an operand.
+        return len(inner) == 1 and inner[0].text not in self.local.names and \
+            (after.kind in ("ident", "number", "char", "string") or after.is_("("))
+
+    def scan(self, i: int, stop: int) -> str | None:
+        t = self.t
+        while i < stop:
+            token = t[i]
+            if token.kind in ("number", "string", "char"):
+                i += 1
+            elif token.kind == "ident" and token.text in _NOT_EVALUATED:
+                i = self._match(i + 1, stop) + 1 if i + 1 < stop and t[i + 1].is_("(") else i + 2
+            elif token.is_("(") and self._is_cast(i, stop):
+                i = self._match(i, stop) + 1
+            elif token.kind == "ident" and token.text in TYPE_WORDS:
+                i += 2 if token.text in ("struct", "union", "enum") else 1
+            elif token.kind == "ident":
+                why, i = self._operand(i, stop)
+                if why:
+                    return why
+            elif token.is_("*") and self._unary_position(i):
+                return "dereferences a pointer"
+            elif token.is_(".") and i + 1 < stop and t[i + 1].kind == "ident":
+                i += 2             # a designator: { .member = value }
+            elif token.is_("[") and i and t[i - 1].text in ("{", ","):
+                i = self._match(i, stop) + 1   # a designator: { [index] = value }
+            elif token.text in ("->", "[", ".") and token.kind == "punct":
+                return "reads memory through a computed pointer"
+            elif token.text in ("++", "--") and token.kind == "punct":
+                # A prefix one: the operand that follows must be a local.
+                if i + 1 < stop and t[i + 1].kind == "ident":
+                    why, end, root, derefs = self._chain(i + 1, stop)
+                    if why:
+                        return why
+                    if not self._writable(root, derefs):
+                        return f"writes {root}"
+                    i = end
+                else:
+                    return "writes through a pointer"
+            else:
+                i += 1
+        return None
+
+    def _operand(self, i: int, stop: int) -> tuple[str | None, int]:
+        """An identifier and what follows it: a call, or a variable and its
+        accessors."""
+        t = self.t
+        token = t[i]
+        name = token.text
+        if i + 1 < stop and t[i + 1].is_("("):
+            if name not in PURE_CALLS:
+                return f"calls {name}()", i
+            close = self._match(i + 1, stop)
+            args_end = close
+            if name in _TYPE_MEMBER_ARGS:
+                args_end = self._first_comma(i + 2, close)
+            why = self.scan(i + 2, args_end)
+            if why:
+                return why, i
+            if close + 1 < stop and t[close + 1].text in ("->", ".", "[") and \
+                    t[close + 1].kind == "punct" and name not in _STABLE_RESULTS:
+                if not self._address_taken(i):
+                    return f"reads through the result of {name}()", i
+            if name in _STABLE_RESULTS:
+                return self._accessors(close + 1, stop)
+            return None, close + 1
+        why, end, root, derefs = self._chain(i, stop)
+        if why:
+            return why, i
+        address = self._address_taken(i)
+        after = t[end] if end < stop else None
+        written = after is not None and after.kind == "punct" and \
+            (after.text in _ASSIGN or after.text in ("++", "--"))
+        if written and not self._writable(root, derefs):
+            return f"writes {self._spelled(i, end)}", i
+        if not self._readable(root, derefs, address):
+            return f"reads {self._spelled(i, end)}", i
+        return None, end
+
+    def _spelled(self, i: int, end: int) -> str:
+        """The accessed object as written, indexes elided: list->evdev, fb[...]."""
+        out, depth = [], 0
+        for token in self.t[i:end]:
+            if token.is_("["):
+                if depth == 0:
+                    out.append("[...]")
+                depth += 1
+            elif token.is_("]"):
+                depth -= 1
+            elif depth == 0:
+                out.append(token.text)
+        return "".join(out)
+
+    def _first_comma(self, i: int, stop: int) -> int:
+        depth = 0
+        for j in range(i, stop):
+            if self.t[j].text in "([{" and self.t[j].kind == "punct":
+                depth += 1
+            elif self.t[j].text in ")]}" and self.t[j].kind == "punct":
+                depth -= 1
+            elif depth == 0 and self.t[j].is_(","):
+                return j
+        return stop
+
+    def _chain(self, i: int, stop: int):
+        """NAME followed by ->m, .m and [index]: (why, end, root, derefs) where
+        derefs counts the accesses that read memory the name points to."""
+        t = self.t
+        derefs = []
+        j = i + 1
+        while j < stop:
+            token = t[j]
+            if token.is_("->") or token.is_("."):
+                derefs.append(token.text)
+                j += 2
+            elif token.is_("["):
+                close = self._match(j, stop)
+                why = self.scan(j + 1, close)
+                if why:
+                    return why, j, t[i].text, derefs
+                derefs.append("[")
+                j = close + 1
+            else:
+                break
+        return None, j, t[i].text, derefs
+
+    def _accessors(self, j: int, stop: int) -> tuple[str | None, int]:
+        """Skip ->m, .m and [index] after a stable object, checking the indexes."""
+        t = self.t
+        while j < stop:
+            if t[j].is_("->") or t[j].is_("."):
+                j += 2
+            elif t[j].is_("["):
+                close = self._match(j, stop)
+                why = self.scan(j + 1, close)
+                if why:
+                    return why, j
+                j = close + 1
+            else:
+                break
+        return None, j
+
+    def _address_taken(self, i: int) -> bool:
+        return i > 0 and self.t[i - 1].is_("&") and self._unary_position(i - 1)
+
+    def _kind(self, root: str) -> str:
+        local = self.local
+        if root in local.stable or root in _STABLE_NAMES:
+            return "stable"
+        if root in local.statics:
+            return "shared"
+        if root in local.names:
+            return "array" if root in local.arrays else "local"
+        if root.isupper() or root in ("NULL", "true", "false"):
+            return "constant"
+        return "shared"
+
+    def _readable(self, root: str, derefs: list[str], address: bool) -> bool:
+        kind = self._kind(root)
+        if kind == "stable":
+            return True
+        if kind == "constant":
+            return not derefs
+        reads = derefs[:-1] if address and derefs else derefs
+        if kind == "local":
+            # A local pointer's target is shared; a local struct is not.
+            return all(d == "." for d in reads)
+        if kind == "array":
+            return not reads or (reads[0] == "[" and all(d == "." for d in reads[1:]))
+        # A global or static: only its address (and the address of a part).
+        return address and all(d in (".", "[") for d in derefs)
+
+    def _writable(self, root: str, derefs: list[str]) -> bool:
+        kind = self._kind(root)
+        if kind == "local":
+            return all(d == "." for d in derefs)
+        if kind == "array":
+            return not derefs or (derefs[0] == "[" and all(d == "." for d in derefs[1:]))
+        return False

@@ -1,0 +1,436 @@
+"""A C file as the prover sees it: functions, #if branches and macros.
+
+Two ways to get the code the compiler would see:
+
+- TextualExpander(root, rel): no kernel build.  Every macro defined in
+  the file, or in a header it includes with `#include "x.h"` (found next
+  to the including file, recursively), is expanded; macros of system
+  headers are left as they are.  A function whose body holds #if
+  branches is seen once per configuration of their conditions (a
+  condition is a free variable; the same condition text is the same
+  variable everywhere), and so is a macro defined differently in
+  different branches.
+- PreprocessedExpander(text, old_text): the preprocessor's output (`make
+  path/file.i`) of the converted and of the legacy file; `# LINE "file"`
+  markers map every token back to its line in the source file.
+"""
+
+import itertools
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ioctl_rework.lockproof.lexer import LexError, Token, directive, tokenize
+from ioctl_rework.lockproof.macros import ArityError, Macro, MacroError, expand, parse_define
+
+# Beyond this many conditions in one function, the configurations are too
+# many to walk (2**N); the function is refused rather than half-proved.
+MAX_CONDITIONS = 6
+_MAX_INCLUDE_DEPTH = 8
+
+
+class SourceError(ValueError):
+    """Source the prover cannot read: the reason says where and why."""
+
+
+@dataclass(frozen=True)
+class Condition:
+    """One #if/#elif condition: an atom that is true or false, or a constant."""
+
+    atom: str | None              # None: a constant
+    polarity: bool = True         # #ifndef X is ("X", False)
+    constant: bool | None = None
+
+
+@dataclass
+class Group:
+    """One #if ... #endif: its branches' conditions (None: #else)."""
+
+    conditions: list[Condition | None] = field(default_factory=list)
+    always_first: bool = False    # a header's include guard
+
+    def taken(self, config: dict[str, bool]) -> int | None:
+        """The branch CONFIG selects (len(conditions): none), None if unknown."""
+        if self.always_first:
+            return 0
+        for index, cond in enumerate(self.conditions):
+            if cond is None:
+                return index
+            if cond.atom is None:
+                value = cond.constant
+            elif cond.atom in config:
+                value = config[cond.atom] == cond.polarity
+            else:
+                return None
+            if value:
+                return index
+        return len(self.conditions)
+
+    def atoms(self) -> set[str]:
+        return {c.atom for c in self.conditions if c is not None and c.atom is not None}
+
+
+@dataclass(frozen=True)
+class MacroEvent:
+    """A #define (macro) or #undef (macro None) of a name, and where."""
+
+    position: int                 # index of the first code token after it
+    stack: tuple
+    macro: Macro | None
+
+
+@dataclass(frozen=True)
+class Definition:
+    """A function definition: token indexes of its name, `{` and `}`."""
+
+    name: str
+    at: int
+    params: tuple[int, int]       # ( and )
+    open: int
+    close: int
+
+
+class ImpossibleConfiguration(Exception):
+    """A configuration in which the function does not compile."""
+
+
+class NeedConditions(Exception):
+    """A macro whose definition depends on conditions not yet chosen."""
+
+    def __init__(self, atoms: set[str]):
+        super().__init__(sorted(atoms))
+        self.atoms = atoms
+
+
+_SIMPLE_IF = re.compile(r"(!?)\s*defined\s*\(?\s*(\w+)\s*\)?")
+
+
+def _condition(keyword: str, rest: str) -> Condition:
+    rest = re.sub(r"\s+", " ", rest).strip()
+    if keyword == "ifdef":
+        return Condition(rest.split(" ")[0])
+    if keyword == "ifndef":
+        return Condition(rest.split(" ")[0], False)
+    stripped = rest
+    while stripped.startswith("(") and stripped.endswith(")") and \
+            _balanced(stripped[1:-1]):
+        stripped = stripped[1:-1].strip()
+    if re.fullmatch(r"0+[uUlL]*", stripped):
+        return Condition(None, constant=False)
+    if re.fullmatch(r"[1-9]\d*[uUlL]*", stripped):
+        return Condition(None, constant=True)
+    simple = _SIMPLE_IF.fullmatch(stripped)
+    if simple:
+        return Condition(simple.group(2), not simple.group(1))
+    return Condition(stripped)
+
+
+def _balanced(text: str) -> bool:
+    depth = 0
+    for c in text:
+        depth += c == "("
+        depth -= c == ")"
+        if depth < 0:
+            return False
+    return depth == 0
+
+
+class Unit:
+    """The code tokens of one file with their #if stacks and macros."""
+
+    def __init__(self, rel: str, text: str, headers: "HeaderReader | None" = None):
+        self.rel = rel
+        try:
+            raw = tokenize(text)
+        except LexError as err:
+            raise SourceError(f"{rel}: {err}") from err
+        self.tokens: list[Token] = []
+        self.stacks: list[tuple] = []
+        self.groups: dict[tuple, Group] = {}
+        self.events: dict[str, list[MacroEvent]] = {}
+        self.depths: list[int] = []    # brace depth before each token
+        self._read(raw, headers, rel, ())
+
+    # -- reading ---------------------------------------------------------
+
+    def _read(self, raw: list[Token], headers, file: str, include_stack: tuple) -> None:
+        stack: list[tuple] = []        # (group key, branch)
+        saved: list[list] = []         # per open group: [depth at #if, depth after first branch]
+        depth = 0
+        guard = _include_guard(raw) if file != self.rel else None
+        counter = itertools.count()
+        for token in raw:
+            if token.kind != "directive":
+                if file == self.rel:
+                    self.tokens.append(token)
+                    self.stacks.append(tuple(stack))
+                    self.depths.append(depth)
+                    depth += token.is_("{") - token.is_("}")
+                continue
+            keyword, rest = directive(token)
+            if keyword in ("if", "ifdef", "ifndef"):
+                key = (file, next(counter))
+                group = Group([_condition(keyword, rest)])
+                group.always_first = guard is not None and token is guard
+                self.groups[key] = group
+                stack.append((key, 0))
+                saved.append([depth, None])
+            elif keyword in ("elif", "else") and stack:
+                key, branch = stack[-1]
+                group = self.groups[key]
+                if saved[-1][1] is None and _live(group, branch):
+                    saved[-1][1] = depth
+                depth = saved[-1][0]
+                group.conditions.append(_condition("if", rest) if keyword == "elif" else None)
+                stack[-1] = (key, branch + 1)
+            elif keyword == "endif" and stack:
+                key, branch = stack.pop()
+                at_if, first_end = saved.pop()
+                if first_end is not None:
+                    depth = first_end
+                elif not _live(self.groups[key], branch):
+                    depth = at_if          # only dead branches: as if empty
+            elif keyword == "define":
+                try:
+                    macro = parse_define(rest, token.line, "" if file == self.rel else file)
+                except MacroError as err:
+                    raise SourceError(f"{file}: {err}") from err
+                self._event(macro.name, MacroEvent(len(self.tokens), tuple(stack), macro))
+            elif keyword == "undef" and rest:
+                self._event(rest.split()[0], MacroEvent(len(self.tokens), tuple(stack), None))
+            elif keyword == "include" and headers is not None:
+                quoted = re.match(r'"([^"]+)"', rest)
+                if quoted and len(include_stack) < _MAX_INCLUDE_DEPTH:
+                    found = headers.read(file, quoted.group(1), include_stack)
+                    if found is not None:
+                        path, header_raw = found
+                        self._read_header(header_raw, headers, path,
+                                          include_stack + (path,), tuple(stack))
+
+    def _read_header(self, raw, headers, path, include_stack, outer) -> None:
+        position = len(self.tokens)
+        sub = Unit.__new__(Unit)
+        sub.rel, sub.tokens, sub.stacks, sub.groups, sub.events, sub.depths = \
+            "", [], [], self.groups, {}, []
+        sub._read(raw, headers, path, include_stack)
+        for name, events in sub.events.items():
+            for event in events:
+                self._event(name, MacroEvent(position, outer + event.stack, event.macro))
+
+    def _event(self, name: str, event: MacroEvent) -> None:
+        self.events.setdefault(name, []).append(event)
+
+    # -- functions -------------------------------------------------------
+
+    def unbalanced(self) -> int | None:
+        """The first line where more braces close than opened, if any."""
+        for i, depth in enumerate(self.depths):
+            if depth < 0:
+                return self.tokens[i].line
+        return None
+
+    def definitions(self, name: str) -> list[Definition]:
+        found = []
+        tokens, depths = self.tokens, self.depths
+        for i, token in enumerate(tokens):
+            if token.text != name or token.kind != "ident" or depths[i] != 0:
+                continue
+            if i + 1 >= len(tokens) or not tokens[i + 1].is_("("):
+                continue
+            if i and (tokens[i - 1].is_(".") or tokens[i - 1].is_("->")):
+                continue
+            if self._dead(self.stacks[i]):
+                continue
+            close = _matching(tokens, i + 1)
+            if close is None:
+                continue
+            k = close + 1
+            # Attributes after the parameters, and K&R parameter declarations.
+            while k < len(tokens) and not tokens[k].is_("{") and not tokens[k].is_(";") \
+                    and not tokens[k].is_("=") and not tokens[k].is_(",") \
+                    and depths[k] == 0:
+                k += 1
+            if k >= len(tokens) or not tokens[k].is_("{"):
+                continue
+            end = next((j for j in range(k + 1, len(tokens))
+                        if tokens[j].is_("}") and depths[j] == 1), None)
+            if end is None:
+                raise SourceError(f"{self.rel}:{token.line}: the body of {name} does not end")
+            found.append(Definition(name, i, (i + 1, close), k, end))
+        return found
+
+    def _dead(self, stack) -> bool:
+        """Whether a stack is in a branch no configuration compiles (#if 0)."""
+        for key, branch in stack:
+            taken = self.groups[key].taken({})
+            if taken is not None and taken != branch:
+                return True
+        return False
+
+    def span_groups(self, definition: Definition) -> tuple[dict, set]:
+        """(groups fixed by where DEFINITION is: key -> branch, groups inside it)."""
+        fixed = dict(self.stacks[definition.at])
+        inner = set()
+        for i in range(definition.at, definition.close + 1):
+            for key, _branch in self.stacks[i]:
+                if key not in fixed:
+                    inner.add(key)
+        return fixed, inner
+
+    def facts(self, fixed: dict) -> dict[str, bool]:
+        """Atom values implied by the branches the definition is in."""
+        facts: dict[str, bool] = {}
+        for key, branch in fixed.items():
+            group = self.groups[key]
+            if group.always_first:
+                continue
+            for index, cond in enumerate(group.conditions[:branch + 1]):
+                if cond is None or cond.atom is None:
+                    continue
+                facts.setdefault(cond.atom, cond.polarity if index == branch
+                                 else not cond.polarity)
+        return facts
+
+    def atoms(self, definition: Definition) -> set[str]:
+        fixed, inner = self.span_groups(definition)
+        found = set()
+        for key in inner:
+            found |= self.groups[key].atoms()
+        return found - set(self.facts(fixed))
+
+    def view(self, definition: Definition, config: dict[str, bool],
+             part: tuple[int, int]) -> list[Token]:
+        """Tokens PART (first, last index) of DEFINITION under CONFIG, expanded."""
+        fixed, inner = self.span_groups(definition)
+        config = {**self.facts(fixed), **config}
+        kept = []
+        for i in range(part[0], part[1] + 1):
+            if all(self._keeps(key, branch, fixed, inner, config)
+                   for key, branch in self.stacks[i]):
+                kept.append((i, self.tokens[i]))
+        if not self.events:
+            return [t for _, t in kept]
+        position = {id(t): i for i, t in kept}
+
+        def lookup(name: str, token: Token) -> Macro | None:
+            events = self.events.get(name)
+            if not events:
+                return None
+            # A token out of an expansion is looked up where the outermost use was.
+            at = position.get(id(token), definition.at)
+            return self._resolve(name, events, at, fixed, config)
+
+        try:
+            return expand([t for _, t in kept], lookup)
+        except ArityError as err:
+            raise ImpossibleConfiguration(str(err)) from err
+        except MacroError as err:
+            raise SourceError(f"{self.rel}: {err}") from err
+
+    def _keeps(self, key, branch, fixed, inner, config) -> bool:
+        if key in fixed:
+            # The definition is in that branch; the others are another one.
+            return fixed[key] == branch
+        if key in inner:
+            taken = self.groups[key].taken(config)
+            if taken is None:
+                raise NeedConditions(self.groups[key].atoms() - set(config))
+            return taken == branch
+        return True
+
+    def _resolve(self, name, events, at, fixed, config) -> Macro | None:
+        possible: list[MacroEvent] = []
+        final: MacroEvent | None = None
+        unknown: set[str] = set()
+        for event in reversed(events):
+            if event.position > at:
+                continue
+            state = self._active(event.stack, fixed, config)
+            if state is False:
+                continue
+            if state is True:
+                final = event
+                break
+            possible.append(event)
+            unknown |= state
+        candidates = possible + ([final] if final else [])
+        bodies = {(e.macro.params, e.macro.variadic, e.macro.text) if e.macro else None
+                  for e in candidates}
+        if final is None:
+            bodies.discard(None)   # a macro the code uses is defined where it compiles
+            defined = [e for e in candidates if e.macro]
+        else:
+            defined = candidates
+        if len(bodies) > 1:
+            raise NeedConditions(unknown)
+        if not defined:
+            return None
+        return defined[-1].macro if final is None else final.macro
+
+    def _active(self, stack, fixed, config):
+        """True, False, or the set of atoms that would decide."""
+        unknown: set[str] = set()
+        for key, branch in stack:
+            if key in fixed:
+                if fixed[key] != branch:
+                    return False
+                continue
+            taken = self.groups[key].taken(config)
+            if taken is None:
+                unknown |= self.groups[key].atoms() - set(config)
+            elif taken != branch:
+                return False
+        return unknown or True
+
+
+def _live(group: Group, branch: int) -> bool:
+    cond = group.conditions[branch]
+    return not (cond is not None and cond.atom is None and cond.constant is False)
+
+
+def _matching(tokens: list[Token], open_at: int) -> int | None:
+    depth = 0
+    for j in range(open_at, len(tokens)):
+        if tokens[j].is_("("):
+            depth += 1
+        elif tokens[j].is_(")"):
+            depth -= 1
+            if depth == 0:
+                return j
+    return None
+
+
+def _include_guard(raw: list[Token]) -> Token | None:
+    """The `#ifndef X` of a header's `#ifndef X / #define X ... #endif`."""
+    directives = [t for t in raw if t.kind == "directive"]
+    if len(directives) < 3:
+        return None
+    first, second = directive(directives[0]), directive(directives[1])
+    if first[0] == "ifndef" and second[0] == "define" and \
+            second[1].split()[:1] == first[1].split()[:1] and \
+            directive(directives[-1])[0] == "endif":
+        return directives[0]
+    return None
+
+
+class HeaderReader:
+    """Reads `#include "x.h"` next to the including file, once each."""
+
+    def __init__(self, root: Path):
+        self.root = Path(root)
+        self._cache: dict[str, list[Token] | None] = {}
+
+    def read(self, including: str, name: str, include_stack: tuple):
+        rel = Path(including).parent / name
+        key = str(Path(*[p for p in rel.parts]))
+        key = str(Path(re.sub(r"[^/]+/\.\./", "", key)))
+        if key in include_stack:
+            return None
+        if key not in self._cache:
+            path = self.root / key
+            try:
+                self._cache[key] = tokenize(path.read_text(errors="replace"))
+            except (OSError, LexError):
+                self._cache[key] = None
+        tokens = self._cache[key]
+        return None if tokens is None else (key, tokens)
