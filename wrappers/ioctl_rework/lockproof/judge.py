@@ -110,7 +110,9 @@ def _where(new: Function, position: int) -> tuple[int, str]:
 
 
 def _times(depths) -> str:
-    return " or ".join(str(d) for d in sorted(depths))
+    """How often a lock is held, in words: "once", "once or twice"."""
+    words = {0: "not at all", 1: "once", 2: "twice"}
+    return " or ".join(words.get(d, f"{d} times") for d in sorted(depths))
 
 
 class Judge:
@@ -220,7 +222,7 @@ class Judge:
         what = f"{_WHAT[leaf.kind]} at {{line}}"
         if new_code:
             held = f"without {lock.name}" if depths == {0} else \
-                f"with {lock.name} held {_times(depths)} times"
+                f"with {lock.name} held {_times(depths)}"
             self.say(leaf.positions[0], f"{what} {new_code} runs {held}")
             return
         outside = {(d, t) for d, t, _ in now if d < min(before)}
@@ -232,13 +234,13 @@ class Judge:
                 where = f"after {lock.release_call}"
             else:
                 where = f"outside {lock.acquire_call} and {lock.release_call}"
-            some = " on some paths" if len(depths) > 1 else ""
+            some = " on some paths" if depths & before else ""
             why = self.new.impurity(leaf)
             self.say(leaf.positions[0], f"{what} ran under {lock.name} before and now runs "
                      f"{where}{some} (it {why})")
             return
-        self.say(leaf.positions[0], f"{what} runs with {lock.name} held {_times(depths)} "
-                 f"times; the legacy handler held it {_times(before)} times there")
+        self.say(leaf.positions[0], f"{what} runs with {lock.name} held {_times(depths)}; "
+                 f"the legacy handler held it {_times(before)} there")
 
     # -- a wrapper ----------------------------------------------------------
 

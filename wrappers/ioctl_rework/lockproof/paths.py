@@ -93,11 +93,9 @@ class Walker:
         if kind is st.Decl:
             return self.eval(node.expr, states, ctx)
         if kind is st.If:
-            after = self.eval(node.cond, states, ctx)
-            value = self.constant(node.cond)
-            then = self.stmt(node.then, after if value is not False else frozenset(), ctx)
-            rest = after if value is not True else frozenset()
-            other = self.stmt(node.other, rest, ctx) if node.other is not None else rest
+            true, false = self.branch(node.cond, states, ctx)
+            then = self.stmt(node.then, true, ctx)
+            other = self.stmt(node.other, false, ctx) if node.other is not None else false
             return then | other
         if kind is st.Switch:
             head = self.eval(node.cond, states, ctx)
@@ -141,27 +139,44 @@ class Walker:
         raise WalkError(f"cannot walk a {kind.__name__}")
 
     def _loop(self, cond, body, step, states, ctx, test_first) -> frozenset:
-        value = True if cond is None else self.constant(cond)
         head = states
         while True:
             breaks: set = set()
             continues: set = set()
             inner = _Context(breaks, continues, ctx.switch)
             if test_first:
-                tested = self.eval(cond, head, ctx)
-                body_out = self.stmt(body, tested if value is not False else frozenset(), inner)
+                true, false = self.branch(cond, head, ctx)
+                body_out = self.stmt(body, true, inner)
                 back = body_out | frozenset(continues)
                 if step is not None:
                     back = self.eval(step, back, ctx)
                 grown = states | back
             else:
                 body_out = self.stmt(body, head, inner)
-                tested = self.eval(cond, body_out | frozenset(continues), ctx)
-                grown = states | (tested if value is not False else frozenset())
+                true, false = self.branch(cond, body_out | frozenset(continues), ctx)
+                grown = states | true
             if grown == head:
                 break
             head = grown
-        return (tested if value is not True else frozenset()) | frozenset(breaks)
+        return false | frozenset(breaks)
+
+    def branch(self, cond, states: frozenset, ctx: _Context) -> tuple[frozenset, frozenset]:
+        """The states in which COND is true and in which it is false.  A
+        condition that is literally 0 or 1 (or absent: `for (;;)`) goes one
+        way; `a && b` and `a || b` keep apart the paths that evaluated b."""
+        if cond is None:
+            return states, frozenset()
+        value = self.constant(cond)
+        if type(cond) is st.Short and cond.op in ("&&", "||"):
+            left_true, left_false = self.branch(cond.left, states, ctx)
+            if cond.op == "&&":
+                right_true, right_false = self.branch(cond.right, left_true, ctx)
+                return right_true, left_false | right_false
+            right_true, right_false = self.branch(cond.right, left_false, ctx)
+            return left_true | right_true, right_false
+        after = self.eval(cond, states, ctx)
+        return (after if value is not False else frozenset(),
+                after if value is not True else frozenset())
 
     # -- expressions -----------------------------------------------------
 
@@ -176,9 +191,11 @@ class Walker:
             return states
         if kind is st.LockOp:
             self._record(self.result.ops, expr.ident, states)
-            step = 1 if expr.acquire else -1
-            moved = frozenset((d + step, t or expr.acquire, c) for d, t, c in states)
-            if any(abs(d) > MAX_DEPTH for d, _, _ in moved):
+            # A release of a free lock is a finding of its own (judge.py); the
+            # count stops at -1 so that a loop of them still ends.
+            moved = frozenset((d + 1 if expr.acquire else max(d - 1, -1), t or expr.acquire, c)
+                              for d, t, c in states)
+            if any(d > MAX_DEPTH for d, _, _ in moved):
                 raise WalkError(f"line {self.tokens[expr.position].line}: the lock count "
                                 "grows without bound (taken or released in a loop)")
             return moved
@@ -198,7 +215,17 @@ class Walker:
         raise WalkError(f"cannot evaluate a {kind.__name__}")
 
     def constant(self, expr) -> bool | None:
-        """The value of a condition that is a literal 0 or 1, else None."""
+        """The truth of a condition that is a literal number, else None: also
+        the last operand of a comma and the value of `({ ...; 1; })`."""
+        if type(expr) is st.Seq and expr.parts:
+            last = expr.parts[-1]
+            if type(last) is st.Leaf and not last.positions and len(expr.parts) > 1:
+                last = expr.parts[-2]      # the empty rest of a strict expression
+            return self.constant(last)
+        if type(expr) is st.StmtExpr:
+            items = expr.body.items
+            last = items[-1] if items else None
+            return self.constant(last.expr) if type(last) is st.ExprStmt else None
         if type(expr) is not st.Leaf:
             return None
         texts = [self.tokens[i].text for i in expr.positions]

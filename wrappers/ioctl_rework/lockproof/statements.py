@@ -65,6 +65,7 @@ class Choice:
 class Short:
     left: object
     right: object
+    op: str = "&&"
 
 
 @dataclass(eq=False)
@@ -498,7 +499,7 @@ class Parser:
             if at:
                 last = at[-1]
                 return Short(self.expr(range(span.start, last), "condition"),
-                             self.expr(range(last + 1, span.stop), "condition"))
+                             self.expr(range(last + 1, span.stop), "condition"), op)
         return self._strict(span, kind)
 
     def _top_level(self, span: range) -> list[int]:
