@@ -17,7 +17,8 @@ def line_of(text: str, needle: str, nth: int = 1) -> int:
 
 
 def prove(old: str, new: str, entries: dict[str, str], lock=BKL,
-          rel: str = "drivers/char/demo.c", headers: dict[str, str] | None = None):
+          rel: str = "drivers/char/demo.c", headers: dict[str, str] | None = None,
+          reads: bool = False):
     """lockproof.prove_each on OLD -> NEW, with HEADERS (name -> text) next to REL."""
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
@@ -26,7 +27,7 @@ def prove(old: str, new: str, entries: dict[str, str], lock=BKL,
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(text)
         expander = lockproof.TextualExpander(root, rel)
-        return lockproof.prove_each(rel, old, new, entries, lock, expander)
+        return lockproof.prove_each(rel, old, new, entries, lock, expander, reads)
 
 
 def messages(results) -> list[str]:

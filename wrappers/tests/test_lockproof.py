@@ -157,17 +157,33 @@ class PushdownTest(unittest.TestCase):
                          [f"{line}: declaration at line {line} ran under the BKL before and now "
                           "runs before lock_kernel() (it calls wdt_claim())"])
 
-    def test_a_declaration_that_reads_shared_data_before_the_lock_is_caught(self):
-        legacy = LEGACY.replace("\tint minor = iminor(inode);",
-                                "\tint minor = iminor(inode);\n"
-                                "\tstruct wdt *dev = wdt_devs[iminor(inode)];")
-        new = PUSHDOWN.replace("\tint minor = iminor(inode);",
-                               "\tint minor = iminor(inode);\n"
-                               "\tstruct wdt *dev = wdt_devs[iminor(inode)];")
-        line = line_of(new, "wdt_devs")
+    def test_a_declaration_that_reads_shared_data_is_pure_unless_reads_need_the_lock(self):
+        reads = ("\tstruct wdt *dev = wdt_devs[iminor(inode)];\n"
+                 "\tstruct wdt_file *wf = file->private_data;\n"
+                 "\tint state = wf->dev->state;\n")
+        legacy = LEGACY.replace("\tint minor = iminor(inode);\n",
+                                "\tint minor = iminor(inode);\n" + reads)
+        new = PUSHDOWN.replace("\tint minor = iminor(inode);\n",
+                               "\tint minor = iminor(inode);\n" + reads)
+        self.assertEqual(pushdown(new, legacy), [])
+        strict = messages(prove(legacy, new, {"wdt_ioctl": "wdt_ioctl"}, reads=True))
+        devs, state = line_of(new, "wdt_devs"), line_of(new, "wf->dev->state")
+        self.assertEqual(strict, [f"{devs}: declaration at line {devs} ran under the BKL before "
+                                  "and now runs before lock_kernel() (it reads wdt_devs[...])",
+                                  f"{state}: declaration at line {state} ran under the BKL "
+                                  "before and now runs before lock_kernel() (it reads "
+                                  "wf->dev->state)"])
+
+    def test_a_declaration_that_writes_through_a_pointer_is_caught(self):
+        writes = "\tstruct wdt_file *wf = file->private_data;\n\tint busy = wf->busy++;\n"
+        legacy = LEGACY.replace("\tint minor = iminor(inode);\n",
+                                "\tint minor = iminor(inode);\n" + writes)
+        new = PUSHDOWN.replace("\tint minor = iminor(inode);\n",
+                               "\tint minor = iminor(inode);\n" + writes)
+        line = line_of(new, "wf->busy++")
         self.assertEqual(pushdown(new, legacy),
                          [f"{line}: declaration at line {line} ran under the BKL before and now "
-                          "runs before lock_kernel() (it reads wdt_devs[...])"])
+                          "runs before lock_kernel() (it writes wf->busy)"])
 
     def test_pure_declarations_may_stay_before_the_lock(self):
         pure = ("\tstruct wdt *dev = container_of(inode->i_cdev, struct wdt, cdev);\n"

@@ -21,6 +21,10 @@ Interface (convert's verify stage calls it):
                                                converted and the legacy file
   Unprovable(file, function, reason, line)     an exception
   mutex_name(rel)                              the conversion's private mutex
+  prove_changes(root, changes, lock_for) -> list[FileProof]
+      Every handler a run converted, from its rewritten files (rel -> (old,
+      new) bytes, as ConversionResult.changes); entries are read from the
+      file_operations of both texts, not from the rule.
 
 What is proven, for each handler and in every configuration of the #if
 conditions its code depends on: the converted entry point (walked from a
@@ -35,13 +39,15 @@ lock held and pass its own arguments; its body must return with the lock
 as it got it; no file_operations may point at the body directly.
 """
 
+from ioctl_rework.lockproof.changes import FileProof, prove_changes
 from ioctl_rework.lockproof.expanders import PreprocessedExpander, TextualExpander
 from ioctl_rework.lockproof.model import (HandlerProof, LockCalls, LockProblem, Unprovable,
                                           mutex_name)
 from ioctl_rework.lockproof.proof import prove_each
 
-__all__ = ["HandlerProof", "LockCalls", "LockProblem", "PreprocessedExpander",
-           "TextualExpander", "Unprovable", "mutex_name", "prove_each", "prove_file"]
+__all__ = ["FileProof", "HandlerProof", "LockCalls", "LockProblem", "PreprocessedExpander",
+           "TextualExpander", "Unprovable", "mutex_name", "prove_changes", "prove_each",
+           "prove_file"]
 
 
 def prove_file(rel: str, old_text: str, new_text: str, entries: dict[str, str],

@@ -28,8 +28,8 @@ class Function:
                 found[position] = leaf
         return found
 
-    def impurity(self, leaf: st.Leaf) -> str | None:
-        return impurity([self.tokens[i] for i in leaf.positions], leaf.kind, self.locals)
+    def impurity(self, leaf: st.Leaf, reads: bool = False) -> str | None:
+        return impurity([self.tokens[i] for i in leaf.positions], leaf.kind, self.locals, reads)
 
     def depths(self, table: dict, key) -> set[int]:
         return {d for d, _, _ in table.get(key, ())}

@@ -18,10 +18,11 @@ class TextualExpander:
 
     preprocessed = False
 
-    def __init__(self, root: Path, rel: str):
+    def __init__(self, root: Path, rel: str, headers: HeaderReader | None = None):
         self.root = Path(root)
         self.rel = rel
-        self._headers = HeaderReader(self.root)
+        # One reader may serve the files of a whole run: it reads each header once.
+        self._headers = headers if headers is not None else HeaderReader(self.root)
 
     def units(self, old_text: str, new_text: str) -> tuple[Unit, Unit]:
         return (Unit(self.rel, old_text, self._headers),

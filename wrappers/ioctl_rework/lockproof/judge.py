@@ -116,10 +116,11 @@ def _times(depths) -> str:
 
 
 class Judge:
-    def __init__(self, new: Function, lock: LockCalls, return_depth: int):
+    def __init__(self, new: Function, lock: LockCalls, return_depth: int, reads: bool = False):
         self.new = new
         self.lock = lock
         self.return_depth = return_depth
+        self.reads = reads          # reads of shared memory need the lock too
         self.findings: list[Finding] = []
 
     def say(self, position: int, message: str) -> None:
@@ -191,7 +192,7 @@ class Judge:
             sources = {old_leaf[mapping[p]] for p in leaf.positions
                        if p in mapping and mapping[p] in old_leaf}
             covered.update(s.ident for s in sources)
-            if not leaf.positions or new.impurity(leaf) is None:
+            if not leaf.positions or new.impurity(leaf, self.reads) is None:
                 continue
             now = new.walk.leaves.get(leaf.ident, frozenset())
             if not sources:
@@ -206,7 +207,7 @@ class Judge:
                 continue
             self._runs_at(leaf, now, before, "")
         for leaf in old.leaves:
-            if leaf.ident in covered or not leaf.positions or old.impurity(leaf) is None:
+            if leaf.ident in covered or not leaf.positions or old.impurity(leaf, self.reads) is None:
                 continue
             token = old.tokens[leaf.positions[0]]
             self.findings.append(Finding(
@@ -235,7 +236,7 @@ class Judge:
             else:
                 where = f"outside {lock.acquire_call} and {lock.release_call}"
             some = " on some paths" if depths & before else ""
-            why = self.new.impurity(leaf)
+            why = self.new.impurity(leaf, self.reads)
             self.say(leaf.positions[0], f"{what} ran under {lock.name} before and now runs "
                      f"{where}{some} (it {why})")
             return
@@ -257,7 +258,7 @@ class Judge:
             self.findings.append(Finding(line, f"{new.name} calls {body} more than once"))
         for leaf in new.leaves:
             now = new.walk.leaves.get(leaf.ident, frozenset())
-            if new.impurity(leaf) is not None:
+            if new.impurity(leaf, self.reads) is not None:
                 self._runs_at(leaf, now, {1}, "is not in the legacy handler and")
 
 

@@ -7,24 +7,22 @@ is one token holding its whole logical line, so that a conditional or a
 definition is never mistaken for code.
 """
 
-import bisect
 import re
-from dataclasses import dataclass, field
+from typing import NamedTuple
 
 
 class LexError(ValueError):
     """Text the tokenizer cannot read (an unterminated comment)."""
 
 
-@dataclass(frozen=True)
-class Token:
+class Token(NamedTuple):
     kind: str               # ident, number, string, char, punct, directive
     text: str
     line: int               # physical line of the file it is read from
     # Macros this token came out of, outermost first (for messages).
     macros: tuple[str, ...] = ()
     # Names that may not expand again in it (the preprocessor's hide set).
-    hide: frozenset = field(default=frozenset(), compare=False)
+    hide: frozenset = frozenset()
 
     def is_(self, text: str) -> bool:
         return self.text == text and self.kind != "string"
@@ -57,40 +55,58 @@ def _splice(text: str) -> tuple[str, list[int]]:
     return "".join(pieces), splices
 
 
+# What tokenize() looks for: a directive where a line starts with `#`,
+# and every token; whitespace is skipped by the search itself.
+_SCAN = re.compile(r"""
+    (?P<directive>^[ \t\f\v\r]*\#)
+  | (?P<comment>/\*.*?(?:\*/|\Z)|//[^\n]*)
+  | (?P<ident>[A-Za-z_$][\w$]*)
+  | (?P<number>\.?\d(?:[eEpP][+-]|[\w.])*)
+  | (?P<string>L?"(?:\\.|[^"\\\n])*"?)
+  | (?P<char>L?'(?:\\.|[^'\\\n])*'?)
+  | (?P<punct>""" + "|".join(re.escape(p) for p in _PUNCT) + r""")
+  | (?P<other>\S)
+""", re.VERBOSE | re.DOTALL | re.MULTILINE)
+
+
 def tokenize(text: str, first_line: int = 1) -> list[Token]:
     """The tokens of TEXT; a directive is one token (kind "directive")."""
     code, splices = _splice(text)
     tokens: list[Token] = []
-    line_starts = [0] + [m.end() for m in re.finditer("\n", code)]
-
-    def line_at(offset: int) -> int:
-        newlines = bisect.bisect_right(line_starts, offset) - 1
-        return first_line + newlines + bisect.bisect_right(splices, offset)
-
-    at, at_line_start = 0, True
-    while at < len(code):
-        if at_line_start:
-            directive = re.match(r"[ \t\f\v\r]*#", code[at:at + 200])
-            if directive:
-                end = _directive_end(code, at)
-                body = _TOKEN_COMMENTS.sub(" ", code[at:end]).strip()
-                tokens.append(Token("directive", body, line_at(at)))
-                at = end
+    append = tokens.append
+    # The line is counted as the scan goes: newlines it passes, and the
+    # spliced ones.
+    line, last, spliced, pos = first_line, 0, 0, 0
+    while pos < len(code):
+        for match in _SCAN.finditer(code, pos):
+            start = match.start()
+            line += code.count("\n", last, start)
+            last = start
+            while spliced < len(splices) and splices[spliced] <= start:
+                line += 1
+                spliced += 1
+            kind = match.lastgroup
+            if kind == "directive":
+                pos = _directive_end(code, start)
+                append(Token("directive", _TOKEN_COMMENTS.sub(" ", code[start:pos]).strip(),
+                             line))
+                break
+            if kind == "comment":
+                text = match.group()
+                if text.startswith("/*") and (len(text) < 4 or not text.endswith("*/")):
+                    raise LexError(f"line {line}: unterminated comment")
                 continue
-        match = _TOKEN.match(code, at)
-        kind = match.lastgroup
-        if kind == "nl":
-            at_line_start = True
-        elif kind == "comment":
-            if match.group().startswith("/*") and \
-                    (len(match.group()) < 4 or not match.group().endswith("*/")):
-                raise LexError(f"line {line_at(at)}: unterminated comment")
-        elif kind != "ws":
-            at_line_start = False
-            tokens.append(Token("punct" if kind == "other" else kind, match.group(),
-                                line_at(at)))
-        at = match.end()
+            append(_new(Token, ("punct" if kind == "other" else kind, match.group(), line,
+                                (), _NO_HIDE)))
+        else:
+            break
     return tokens
+
+
+# Token(...) through tuple.__new__: NamedTuple's own __new__ is Python code,
+# and a file has tens of thousands of tokens.
+_new = tuple.__new__
+_NO_HIDE: frozenset = frozenset()
 
 
 _TOKEN_COMMENTS = re.compile(r"/\*.*?\*/|//[^\n]*", re.DOTALL)

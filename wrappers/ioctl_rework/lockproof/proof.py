@@ -17,7 +17,7 @@ _CANNOT = (SourceError, ParseError, WalkError, MacroError)
 
 
 def prove_each(rel: str, old_text: str, new_text: str, entries: dict[str, str],
-               lock: LockCalls, expander) -> list[HandlerProof]:
+               lock: LockCalls, expander, reads_need_lock: bool = False) -> list[HandlerProof]:
     try:
         old_unit, new_unit = expander.units(old_text, new_text)
     except _CANNOT as err:
@@ -27,6 +27,7 @@ def prove_each(rel: str, old_text: str, new_text: str, entries: dict[str, str],
     results = []
     for handler, entry in sorted(entries.items()):
         prover = _HandlerProver(rel, old_unit, new_unit, raw_new, new_text, lock, handler, entry)
+        prover.reads = reads_need_lock
         try:
             results.append(HandlerProof(handler, entry, tuple(prover.prove())))
         except Unprovable as err:
@@ -54,6 +55,7 @@ class _HandlerProver:
         self.new_text = new_text
         self.lock, self.handler, self.entry = lock, handler, entry
         self.spelling = lock.spelling
+        self.reads = False
 
     def refuse(self, reason: str) -> Unprovable:
         return Unprovable(self.rel, self.handler, reason)
@@ -177,7 +179,7 @@ class _HandlerProver:
             old = self._function(self.old_unit, old_def, config, 1)
             self._balanced_before(old)
             new = self._function(self.new_unit, new_def, config, entry_depth)
-            judge = Judge(new, self.lock, entry_depth)
+            judge = Judge(new, self.lock, entry_depth, self.reads)
             judge.exits(caller)
             judge.compare(old)
             if not old.ops:
@@ -191,7 +193,7 @@ class _HandlerProver:
 
         def check(config) -> list[Finding]:
             new = self._function(self.new_unit, definition, config, 0, self.handler)
-            judge = Judge(new, self.lock, 0)
+            judge = Judge(new, self.lock, 0, self.reads)
             judge.exits()
             judge.strict_ops()
             judge.wrapper_calls(self.handler)

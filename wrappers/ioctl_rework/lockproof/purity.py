@@ -1,12 +1,13 @@
-"""Which code may run outside the lock: code with no effect the lock orders.
+"""Which code may run outside the lock: pure code.
 
-Moving a leaf out of the lock changes nothing when it writes only the
-function's own (non-static) locals and reads only those, constants, and
-the fields of the handler's file and inode (and of `current`), which no
-other ioctl call changes under it.  A call is such code only for a short
+Pure is GCC's `pure`: no effect but its value.  A leaf is pure when it
+writes only the function's own (non-static) locals and calls only a short
 list of functions and macros that compute from their arguments
-(iminor(), MINOR(), file_inode(), container_of, PDE()...).  Everything
-else, a global read included, is treated as code the lock protected.
+(iminor(), MINOR(), file_inode(), container_of, PDE()...); it may read
+memory, as `struct evdev *evdev = list->evdev;` before the lock does.
+With reads=True (a stricter audit) a read counts too, except of locals,
+constants and the fields of the handler's file and inode (and of
+`current`), which no other ioctl call changes under it.
 """
 
 from dataclasses import dataclass
@@ -67,14 +68,15 @@ def stable_initialized(tokens: list[Token]) -> set[str]:
     return found
 
 
-def impurity(tokens: list[Token], kind: str, local: Locals) -> str | None:
-    """Why TOKENS (a leaf of KIND) must run under the lock, or None."""
+def impurity(tokens: list[Token], kind: str, local: Locals, reads: bool = False) -> str | None:
+    """Why TOKENS (a leaf of KIND) must run under the lock, or None; with
+    READS, reading shared memory is a reason too."""
     if kind == "declaration":
-        return _declaration(tokens, local)
-    return _Scan(tokens, local).run()
+        return _declaration(tokens, local, reads)
+    return _Scan(tokens, local, reads).run()
 
 
-def _declaration(tokens: list[Token], local: Locals) -> str | None:
+def _declaration(tokens: list[Token], local: Locals, reads: bool) -> str | None:
     texts = [t.text for t in tokens]
     if "static" in texts or not tokens:
         return None            # initialized once, at compile time
@@ -91,7 +93,7 @@ def _declaration(tokens: list[Token], local: Locals) -> str | None:
             start = i + 1
         elif depth == 0 and token.is_(","):
             if start is not None:
-                why = _Scan(tokens[start:i], local).run()
+                why = _Scan(tokens[start:i], local, reads).run()
                 if why:
                     return why
             start = None
@@ -99,12 +101,104 @@ def _declaration(tokens: list[Token], local: Locals) -> str | None:
 
 
 class _Scan:
-    def __init__(self, tokens: list[Token], local: Locals):
+    def __init__(self, tokens: list[Token], local: Locals, reads: bool):
         self.t = tokens
         self.local = local
+        self.reads = reads
 
     def run(self) -> str | None:
-        return self.scan(0, len(self.t))
+        return self.writes() or self.scan(0, len(self.t))
+
+    # -- writes ---------------------------------------------------------------
+
+    def writes(self) -> str | None:
+        """What the leaf assigns (=, op=, ++, --) other than a local."""
+        t = self.t
+        for k, token in enumerate(t):
+            if token.kind != "punct" or not (token.text in _ASSIGN or token.text in ("++", "--")):
+                continue
+            if token.text in _ASSIGN:
+                target = self._before(k)
+                if target and t[target.start].text in (".", "[") and \
+                        (target.start == 0 or t[target.start - 1].text in ("{", ",")):
+                    continue           # a designator: { .member = value, [i] = value }
+            elif self._operand_ends(k - 1):
+                target = self._postfix_operand(k)
+            else:
+                target = self._after(k)
+            if not self._local_lvalue(target):
+                return "writes " + (self._spelled(target.start, target.stop) if target
+                                    else "through a pointer")
+        return None
+
+    def _operand_ends(self, k: int) -> bool:
+        return k >= 0 and (self.t[k].kind in ("ident", "number") or
+                           self.t[k].text in (")", "]"))
+
+    _DELIMITERS = frozenset(", ; ( [ { ? : && || return".split()) | _ASSIGN
+
+    def _before(self, k: int) -> range:
+        """The operand before position K, back to a delimiter at its level."""
+        j, depth = k - 1, 0
+        while j >= 0:
+            text = self.t[j].text
+            if text in (")", "]"):
+                depth += 1
+            elif text in ("(", "[") and depth:
+                depth -= 1
+            elif depth == 0 and text in self._DELIMITERS:
+                break
+            j -= 1
+        return range(j + 1, k)
+
+    def _postfix_operand(self, k: int) -> range:
+        """The postfix expression before a postfix ++/-- at K: a[i].m, p->n, f(x)."""
+        t, j = self.t, k - 1
+        while j >= 0:
+            if t[j].text in (")", "]") and t[j].kind == "punct":
+                j = self._open_of(j) - 1
+            elif t[j].kind == "ident":
+                j -= 1
+                if j >= 0 and t[j].text in (".", "->"):
+                    j -= 1
+                    continue
+                break
+            else:
+                break
+        return range(j + 1, k)
+
+    def _open_of(self, j: int) -> int:
+        depth = 0
+        for i in range(j, -1, -1):
+            if self.t[i].text in (")", "]") and self.t[i].kind == "punct":
+                depth += 1
+            elif self.t[i].text in ("(", "[") and self.t[i].kind == "punct":
+                depth -= 1
+                if depth == 0:
+                    return i
+        return 0
+
+    def _after(self, k: int) -> range:
+        """The operand after a prefix ++/-- at K: a name and its accessors."""
+        j = k + 1
+        if j < len(self.t) and self.t[j].kind == "ident":
+            return range(j, self._chain(j, len(self.t))[1])
+        return range(j, j)
+
+    def _local_lvalue(self, span: range) -> bool:
+        """NAME, NAME.m or NAME[i] of a local: nothing shared is written."""
+        t = self.t
+        if not span or t[span.start].kind != "ident":
+            return False
+        name = t[span.start].text
+        _, end, _, derefs = self._chain(span.start, span.stop)
+        if end != span.stop or "->" in derefs:
+            return False
+        if name not in self.local.names:
+            return False
+        if name in self.local.arrays:
+            return not derefs or derefs[0] == "["
+        return "[" not in derefs
 
     def _match(self, i: int, stop: int) -> int:
         depth = 0
@@ -157,24 +251,21 @@ class _Scan:
                 if why:
                     return why
             elif token.is_("*") and self._unary_position(i):
-                return "dereferences a pointer"
+                if self.reads:
+                    return "dereferences a pointer"
+                i += 1
             elif token.is_(".") and i + 1 < stop and t[i + 1].kind == "ident":
                 i += 2             # a designator: { .member = value }
             elif token.is_("[") and i and t[i - 1].text in ("{", ","):
                 i = self._match(i, stop) + 1   # a designator: { [index] = value }
-            elif token.text in ("->", "[", ".") and token.kind == "punct":
-                return "reads memory through a computed pointer"
-            elif token.text in ("++", "--") and token.kind == "punct":
-                # A prefix one: the operand that follows must be a local.
-                if i + 1 < stop and t[i + 1].kind == "ident":
-                    why, end, root, derefs = self._chain(i + 1, stop)
-                    if why:
-                        return why
-                    if not self._writable(root, derefs):
-                        return f"writes {root}"
-                    i = end
-                else:
-                    return "writes through a pointer"
+            elif token.text in ("->", ".") and token.kind == "punct":
+                if self.reads:
+                    return "reads memory through a computed pointer"
+                i += 2
+            elif token.is_("["):
+                if self.reads:
+                    return "reads memory through a computed pointer"
+                i += 1
             else:
                 i += 1
         return None
@@ -197,7 +288,7 @@ class _Scan:
                 return why, i
             if close + 1 < stop and t[close + 1].text in ("->", ".", "[") and \
                     t[close + 1].kind == "punct" and name not in _STABLE_RESULTS:
-                if not self._address_taken(i):
+                if self.reads and not self._address_taken(i):
                     return f"reads through the result of {name}()", i
             if name in _STABLE_RESULTS:
                 return self._accessors(close + 1, stop)
@@ -206,12 +297,7 @@ class _Scan:
         if why:
             return why, i
         address = self._address_taken(i)
-        after = t[end] if end < stop else None
-        written = after is not None and after.kind == "punct" and \
-            (after.text in _ASSIGN or after.text in ("++", "--"))
-        if written and not self._writable(root, derefs):
-            return f"writes {self._spelled(i, end)}", i
-        if not self._readable(root, derefs, address):
+        if self.reads and not self._readable(root, derefs, address):
             return f"reads {self._spelled(i, end)}", i
         return None, end
 
@@ -307,11 +393,3 @@ class _Scan:
             return not reads or (reads[0] == "[" and all(d == "." for d in reads[1:]))
         # A global or static: only its address (and the address of a part).
         return address and all(d in (".", "[") for d in derefs)
-
-    def _writable(self, root: str, derefs: list[str]) -> bool:
-        kind = self._kind(root)
-        if kind == "local":
-            return all(d == "." for d in derefs)
-        if kind == "array":
-            return not derefs or (derefs[0] == "[" and all(d == "." for d in derefs[1:]))
-        return False

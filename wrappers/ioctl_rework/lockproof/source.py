@@ -70,13 +70,33 @@ class Group:
         return {c.atom for c in self.conditions if c is not None and c.atom is not None}
 
 
-@dataclass(frozen=True)
 class MacroEvent:
-    """A #define (macro) or #undef (macro None) of a name, and where."""
+    """A #define or #undef (no text) of a name, and where; the definition is
+    read when a use needs it (most macros of a file are never used in its
+    handlers)."""
 
-    position: int                 # index of the first code token after it
-    stack: tuple
-    macro: Macro | None
+    __slots__ = ("position", "stack", "_text", "_line", "_file", "_macro")
+
+    def __init__(self, position: int, stack: tuple, text: str | None = None, line: int = 0,
+                 file: str = ""):
+        self.position = position   # index of the first code token after it
+        self.stack = stack
+        self._text, self._line, self._file = text, line, file
+        self._macro = None
+
+    @property
+    def macro(self) -> Macro | None:
+        if self._text is None:
+            return None
+        if self._macro is None:
+            try:
+                self._macro = parse_define(self._text, self._line, self._file)
+            except MacroError as err:
+                raise SourceError(f"{self._file or 'the file'}: {err}") from err
+        return self._macro
+
+
+_DEFINED_NAME = re.compile(r"[A-Za-z_]\w*")
 
 
 @dataclass(frozen=True)
@@ -88,6 +108,7 @@ class Definition:
     params: tuple[int, int]       # ( and )
     open: int
     close: int
+    static: bool = False
 
 
 class ImpossibleConfiguration(Exception):
@@ -159,13 +180,22 @@ class Unit:
         depth = 0
         guard = _include_guard(raw) if file != self.rel else None
         counter = itertools.count()
+        main = file == self.rel
+        tokens, stacks, depths = self.tokens, self.stacks, self.depths
+        here: tuple = ()               # tuple(stack), rebuilt only at directives
         for token in raw:
-            if token.kind != "directive":
-                if file == self.rel:
-                    self.tokens.append(token)
-                    self.stacks.append(tuple(stack))
-                    self.depths.append(depth)
-                    depth += token.is_("{") - token.is_("}")
+            kind = token.kind
+            if kind != "directive":
+                if main:
+                    tokens.append(token)
+                    stacks.append(here)
+                    depths.append(depth)
+                    if kind == "punct":
+                        text = token.text
+                        if text == "{":
+                            depth += 1
+                        elif text == "}":
+                            depth -= 1
                 continue
             keyword, rest = directive(token)
             if keyword in ("if", "ifdef", "ifndef"):
@@ -191,13 +221,13 @@ class Unit:
                 elif not _live(self.groups[key], branch):
                     depth = at_if          # only dead branches: as if empty
             elif keyword == "define":
-                try:
-                    macro = parse_define(rest, token.line, "" if file == self.rel else file)
-                except MacroError as err:
-                    raise SourceError(f"{file}: {err}") from err
-                self._event(macro.name, MacroEvent(len(self.tokens), tuple(stack), macro))
+                name = _DEFINED_NAME.match(rest)
+                if name is None:
+                    raise SourceError(f"{file}:{token.line}: cannot read #define {rest[:40]}")
+                self._event(name.group(), MacroEvent(len(self.tokens), tuple(stack), rest,
+                                                     token.line, "" if main else file))
             elif keyword == "undef" and rest:
-                self._event(rest.split()[0], MacroEvent(len(self.tokens), tuple(stack), None))
+                self._event(rest.split()[0], MacroEvent(len(self.tokens), tuple(stack)))
             elif keyword == "include" and headers is not None:
                 quoted = re.match(r'"([^"]+)"', rest)
                 if quoted and len(include_stack) < _MAX_INCLUDE_DEPTH:
@@ -206,6 +236,7 @@ class Unit:
                         path, header_raw = found
                         self._read_header(header_raw, headers, path,
                                           include_stack + (path,), tuple(stack))
+            here = tuple(stack)
 
     def _read_header(self, raw, headers, path, include_stack, outer) -> None:
         position = len(self.tokens)
@@ -215,7 +246,9 @@ class Unit:
         sub._read(raw, headers, path, include_stack)
         for name, events in sub.events.items():
             for event in events:
-                self._event(name, MacroEvent(position, outer + event.stack, event.macro))
+                moved = MacroEvent(position, outer + event.stack, event._text, event._line,
+                                   event._file)
+                self._event(name, moved)
 
     def _event(self, name: str, event: MacroEvent) -> None:
         self.events.setdefault(name, []).append(event)
@@ -256,8 +289,18 @@ class Unit:
                         if tokens[j].is_("}") and depths[j] == 1), None)
             if end is None:
                 raise SourceError(f"{self.rel}:{token.line}: the body of {name} does not end")
-            found.append(Definition(name, i, (i + 1, close), k, end))
+            found.append(Definition(name, i, (i + 1, close), k, end, self._static(i)))
         return found
+
+    def _static(self, at: int) -> bool:
+        """Whether the declaration specifiers before token AT say static."""
+        j = at - 1
+        while j >= 0 and self.depths[j] == 0 and not (self.tokens[j].text in (";", "}", "{")
+                                                      and self.tokens[j].kind == "punct"):
+            if self.tokens[j].text == "static":
+                return True
+            j -= 1
+        return False
 
     def _dead(self, stack) -> bool:
         """Whether a stack is in a branch no configuration compiles (#if 0)."""
