@@ -265,6 +265,19 @@ class ConditionalTest(unittest.TestCase):
         self.assertIn(f"{line}: statement at line {line} ran under the BKL before and now runs "
                       "before lock_kernel() (it writes demo_state) (with CONFIG_DEMO_UP)", found)
 
+    def test_a_condition_that_folds_to_zero_never_runs_its_body(self):
+        # DEMO_ASSERT_ON is 0: the return is dead code, as the compiler sees.
+        defines = ("#define DEMO_ASSERT_ON 0\n#define DEMO_ASSERT(c, r) \\\n"
+                   "\t{ if ((DEMO_ASSERT_ON) && !(c)) { printk(\"demo: %s\\n\", #c); return r; } }\n\n")
+        old = "\tDEMO_ASSERT(arg != 0, -EINVAL);\n\tdemo_state = arg;\n\treturn 0;\n"
+        new_body = ("\tlock_kernel();\n\tDEMO_ASSERT(arg != 0, -EINVAL);\n\tdemo_state = arg;\n"
+                    "\tunlock_kernel();\n\treturn 0;\n")
+        self.assertEqual(check(old, new_body, defines)[1], [])
+        new, found = check(old, new_body, defines.replace("_ON 0", "_ON 1"))
+        line = line_of(new, "DEMO_ASSERT(arg")
+        self.assertEqual(found, [f"{line}: return at line {line} (in macro DEMO_ASSERT) leaves "
+                                 "the BKL held"])
+
     def test_if_zero_code_is_never_compiled(self):
         old = "#if 0\n\treturn demo_old();\n#endif\n\treturn 0;\n"
         new_body = "#if 0\n\treturn demo_old();\n#endif\n\tlock_kernel();\n\tunlock_kernel();\n\treturn 0;\n"

@@ -2,6 +2,7 @@
 
 import unittest
 
+from ioctl_rework.lockproof.constants import fold
 from ioctl_rework.lockproof.lexer import tokenize
 from ioctl_rework.lockproof.purity import Locals, impurity, stable_initialized
 
@@ -55,6 +56,20 @@ class PurityTest(unittest.TestCase):
         self.assertEqual(stable_initialized(tokenize("struct proc_dir_entry *dp = PDE(inode)")),
                          {"dp"})
         self.assertEqual(stable_initialized(tokenize("struct demo *d = demo_of(inode)")), set())
+
+
+class FoldTest(unittest.TestCase):
+    def test_integer_constants_fold_as_in_c(self):
+        cases = {"0": 0, "(1)": 1, "0x10 >> 2": 4, "!0 && 2 == 2": 1, "-1 < 0": 1,
+                 "(0) && !(demo_ok(x))": 0, "x || 1": 1, "7 / 2 + 7 % 2": 4}
+        for text, value in cases.items():
+            with self.subTest(text=text):
+                self.assertEqual(fold(tokenize(text)), value)
+
+    def test_anything_else_is_unknown(self):
+        for text in ("x", "demo_ok(x) && 1", "sizeof(int)", "1 / 0", "(1", "a ? 1 : 0"):
+            with self.subTest(text=text):
+                self.assertIsNone(fold(tokenize(text)))
 
 
 if __name__ == "__main__":

@@ -6,14 +6,15 @@ message), and how many times the path called the function a wrapper must
 call once.  The walk is a data-flow fixpoint over the statements: a loop
 is walked until the states at its head stop growing, a label until the
 states of the gotos to it stop growing, and every case label of a switch
-receives the state after its condition.  Conditions that are literally 0
-or 1 (`do { } while (0)`, `for (;;)`) are followed as constants; every
-other branch may go either way.  Calls are assumed to return.
+receives the state after its condition.  Conditions that fold to a
+constant (`do { } while (0)`, `for (;;)`, `if ((0) && x)`) go one way;
+every other branch may go either way.  Calls are assumed to return.
 """
 
 from dataclasses import dataclass, field
 
 from ioctl_rework.lockproof import statements as st
+from ioctl_rework.lockproof.constants import fold
 from ioctl_rework.lockproof.lexer import Token
 
 # A path that holds the lock more often than this is taking it in a loop.
@@ -162,7 +163,7 @@ class Walker:
 
     def branch(self, cond, states: frozenset, ctx: _Context) -> tuple[frozenset, frozenset]:
         """The states in which COND is true and in which it is false.  A
-        condition that is literally 0 or 1 (or absent: `for (;;)`) goes one
+        condition that folds to a constant (or is absent: `for (;;)`) goes one
         way; `a && b` and `a || b` keep apart the paths that evaluated b."""
         if cond is None:
             return states, frozenset()
@@ -226,14 +227,10 @@ class Walker:
             items = expr.body.items
             last = items[-1] if items else None
             return self.constant(last.expr) if type(last) is st.ExprStmt else None
-        if type(expr) is not st.Leaf:
+        if type(expr) is not st.Leaf or not expr.positions:
             return None
-        texts = [self.tokens[i].text for i in expr.positions]
-        while len(texts) >= 3 and texts[0] == "(" and texts[-1] == ")":
-            texts = texts[1:-1]
-        if len(texts) == 1 and texts[0].rstrip("uUlL").isdigit():
-            return int(texts[0].rstrip("uUlL")) != 0
-        return None
+        value = fold([self.tokens[i] for i in expr.positions])
+        return None if value is None else value != 0
 
     def _calls_target(self, leaf: st.Leaf) -> bool:
         positions = leaf.positions
