@@ -2,7 +2,8 @@
 
 from dataclasses import dataclass
 
-from ioctl_rework.lockproof import paths, statements as st
+from ioctl_rework.lockproof import paths, syntax as st
+from ioctl_rework.lockproof.statements import TYPE_WORDS, parse_body
 from ioctl_rework.lockproof.lexer import Token
 from ioctl_rework.lockproof.purity import Locals, impurity, stable_initialized
 
@@ -38,7 +39,7 @@ class Function:
 def analyse(name: str, param_tokens: list[Token], body_tokens: list[Token],
             spelling: st.LockSpelling, entry_depth: int,
             call_target: str | None = None) -> Function:
-    body = st.parse_body(body_tokens, spelling)
+    body = parse_body(body_tokens, spelling)
     walk = paths.walk(body_tokens, body, entry_depth, call_target)
     leaves, ops, returns, decls = [], [], [], []
     _collect(body, leaves, ops, returns, decls)
@@ -101,7 +102,7 @@ def _parameters(tokens: list[Token]) -> tuple[list[str], set[str]]:
             current.append(token)
     pieces.append(current)
     for piece in pieces:
-        idents = [t for t in piece if t.kind == "ident" and t.text not in st.TYPE_WORDS]
+        idents = [t for t in piece if t.kind == "ident" and t.text not in TYPE_WORDS]
         if not idents:
             continue
         name = idents[-1].text

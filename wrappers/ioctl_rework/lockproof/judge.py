@@ -16,7 +16,7 @@ import collections
 import difflib
 from dataclasses import dataclass
 
-from ioctl_rework.lockproof import statements as st
+from ioctl_rework.lockproof import syntax as st
 from ioctl_rework.lockproof.analysis import Function
 from ioctl_rework.lockproof.model import LockCalls
 

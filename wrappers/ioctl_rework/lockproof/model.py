@@ -5,7 +5,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ioctl_rework import rules
-from ioctl_rework.lockproof.statements import LockSpelling
+from ioctl_rework.lockproof.syntax import LockSpelling
 
 
 @dataclass(frozen=True)

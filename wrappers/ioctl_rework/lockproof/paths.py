@@ -13,7 +13,7 @@ every other branch may go either way.  Calls are assumed to return.
 
 from dataclasses import dataclass, field
 
-from ioctl_rework.lockproof import statements as st
+from ioctl_rework.lockproof import syntax as st
 from ioctl_rework.lockproof.constants import fold
 from ioctl_rework.lockproof.lexer import Token
 

@@ -11,7 +11,7 @@ from ioctl_rework.lockproof.model import HandlerProof, LockCalls, LockProblem, U
 from ioctl_rework.lockproof.paths import WalkError
 from ioctl_rework.lockproof.source import (MAX_CONDITIONS, Definition, ImpossibleConfiguration,
                                            NeedConditions, SourceError, Unit)
-from ioctl_rework.lockproof.statements import ParseError
+from ioctl_rework.lockproof.syntax import ParseError
 
 _CANNOT = (SourceError, ParseError, WalkError, MacroError)
 

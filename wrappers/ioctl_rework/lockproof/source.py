@@ -1,25 +1,21 @@
 """A C file as the prover sees it: functions, #if branches and macros.
 
-Two ways to get the code the compiler would see:
-
-- TextualExpander(root, rel): no kernel build.  Every macro defined in
-  the file, or in a header it includes with `#include "x.h"` (found next
-  to the including file, recursively), is expanded; macros of system
-  headers are left as they are.  A function whose body holds #if
-  branches is seen once per configuration of their conditions (a
-  condition is a free variable; the same condition text is the same
-  variable everywhere), and so is a macro defined differently in
-  different branches.
-- PreprocessedExpander(text, old_text): the preprocessor's output (`make
-  path/file.i`) of the converted and of the legacy file; `# LINE "file"`
-  markers map every token back to its line in the source file.
+A Unit holds the code tokens of one file, the #if stack of each, and
+every #define and #undef (of the file and of the headers it includes
+with `#include "x.h"`, found next to the including file, recursively),
+to be expanded where a function uses them.  A function whose body holds
+#if branches is seen once per configuration of their conditions
+(conditionals.py), and so is a macro defined differently in different
+branches.  expanders.py chooses how a file is read: this way, or from
+the preprocessor's output.
 """
 
 import itertools
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
+from ioctl_rework.lockproof.conditionals import Group, condition, include_guard, live
 from ioctl_rework.lockproof.lexer import LexError, Token, directive, tokenize
 from ioctl_rework.lockproof.macros import ArityError, Macro, MacroError, expand, parse_define
 
@@ -31,43 +27,6 @@ _MAX_INCLUDE_DEPTH = 8
 
 class SourceError(ValueError):
     """Source the prover cannot read: the reason says where and why."""
-
-
-@dataclass(frozen=True)
-class Condition:
-    """One #if/#elif condition: an atom that is true or false, or a constant."""
-
-    atom: str | None              # None: a constant
-    polarity: bool = True         # #ifndef X is ("X", False)
-    constant: bool | None = None
-
-
-@dataclass
-class Group:
-    """One #if ... #endif: its branches' conditions (None: #else)."""
-
-    conditions: list[Condition | None] = field(default_factory=list)
-    always_first: bool = False    # a header's include guard
-
-    def taken(self, config: dict[str, bool]) -> int | None:
-        """The branch CONFIG selects (len(conditions): none), None if unknown."""
-        if self.always_first:
-            return 0
-        for index, cond in enumerate(self.conditions):
-            if cond is None:
-                return index
-            if cond.atom is None:
-                value = cond.constant
-            elif cond.atom in config:
-                value = config[cond.atom] == cond.polarity
-            else:
-                return None
-            if value:
-                return index
-        return len(self.conditions)
-
-    def atoms(self) -> set[str]:
-        return {c.atom for c in self.conditions if c is not None and c.atom is not None}
 
 
 class MacroEvent:
@@ -123,39 +82,6 @@ class NeedConditions(Exception):
         self.atoms = atoms
 
 
-_SIMPLE_IF = re.compile(r"(!?)\s*defined\s*\(?\s*(\w+)\s*\)?")
-
-
-def _condition(keyword: str, rest: str) -> Condition:
-    rest = re.sub(r"\s+", " ", rest).strip()
-    if keyword == "ifdef":
-        return Condition(rest.split(" ")[0])
-    if keyword == "ifndef":
-        return Condition(rest.split(" ")[0], False)
-    stripped = rest
-    while stripped.startswith("(") and stripped.endswith(")") and \
-            _balanced(stripped[1:-1]):
-        stripped = stripped[1:-1].strip()
-    if re.fullmatch(r"0+[uUlL]*", stripped):
-        return Condition(None, constant=False)
-    if re.fullmatch(r"[1-9]\d*[uUlL]*", stripped):
-        return Condition(None, constant=True)
-    simple = _SIMPLE_IF.fullmatch(stripped)
-    if simple:
-        return Condition(simple.group(2), not simple.group(1))
-    return Condition(stripped)
-
-
-def _balanced(text: str) -> bool:
-    depth = 0
-    for c in text:
-        depth += c == "("
-        depth -= c == ")"
-        if depth < 0:
-            return False
-    return depth == 0
-
-
 class Unit:
     """The code tokens of one file with their #if stacks and macros."""
 
@@ -178,7 +104,7 @@ class Unit:
         stack: list[tuple] = []        # (group key, branch)
         saved: list[list] = []         # per open group: [depth at #if, depth after first branch]
         depth = 0
-        guard = _include_guard(raw) if file != self.rel else None
+        guard = include_guard(raw) if file != self.rel else None
         counter = itertools.count()
         main = file == self.rel
         tokens, stacks, depths = self.tokens, self.stacks, self.depths
@@ -200,7 +126,7 @@ class Unit:
             keyword, rest = directive(token)
             if keyword in ("if", "ifdef", "ifndef"):
                 key = (file, next(counter))
-                group = Group([_condition(keyword, rest)])
+                group = Group([condition(keyword, rest)])
                 group.always_first = guard is not None and token is guard
                 self.groups[key] = group
                 stack.append((key, 0))
@@ -208,17 +134,17 @@ class Unit:
             elif keyword in ("elif", "else") and stack:
                 key, branch = stack[-1]
                 group = self.groups[key]
-                if saved[-1][1] is None and _live(group, branch):
+                if saved[-1][1] is None and live(group, branch):
                     saved[-1][1] = depth
                 depth = saved[-1][0]
-                group.conditions.append(_condition("if", rest) if keyword == "elif" else None)
+                group.conditions.append(condition("if", rest) if keyword == "elif" else None)
                 stack[-1] = (key, branch + 1)
             elif keyword == "endif" and stack:
                 key, branch = stack.pop()
                 at_if, first_end = saved.pop()
                 if first_end is not None:
                     depth = first_end
-                elif not _live(self.groups[key], branch):
+                elif not live(self.groups[key], branch):
                     depth = at_if          # only dead branches: as if empty
             elif keyword == "define":
                 name = _DEFINED_NAME.match(rest)
@@ -426,11 +352,6 @@ class Unit:
         return unknown or True
 
 
-def _live(group: Group, branch: int) -> bool:
-    cond = group.conditions[branch]
-    return not (cond is not None and cond.atom is None and cond.constant is False)
-
-
 def _matching(tokens: list[Token], open_at: int) -> int | None:
     depth = 0
     for j in range(open_at, len(tokens)):
@@ -440,19 +361,6 @@ def _matching(tokens: list[Token], open_at: int) -> int | None:
             depth -= 1
             if depth == 0:
                 return j
-    return None
-
-
-def _include_guard(raw: list[Token]) -> Token | None:
-    """The `#ifndef X` of a header's `#ifndef X / #define X ... #endif`."""
-    directives = [t for t in raw if t.kind == "directive"]
-    if len(directives) < 3:
-        return None
-    first, second = directive(directives[0]), directive(directives[1])
-    if first[0] == "ifndef" and second[0] == "define" and \
-            second[1].split()[:1] == first[1].split()[:1] and \
-            directive(directives[-1])[0] == "endif":
-        return directives[0]
     return None
 
 

@@ -1,155 +1,16 @@
-"""A function body as statements, and its expressions as far as the lock
-cares.
+"""A function body as statements (the shapes are in syntax.py).
 
-Statements are parsed fully (blocks, if/else, switch with case labels at
-any depth, the three loops, goto and labels, return, break, continue).
-Expressions are kept as token runs ("leaves") except where control flow
-or the lock hides inside them: a statement expression `({ ... })`, a call
-of the lock's acquire or release function, and around those the comma,
-`?:`, `&&` and `||` operators, which decide whether (and in which order)
-they run.  Two lock operations or exits whose order C leaves unspecified
-(two arguments of one call) are refused, not guessed.
+Statements are parsed fully: blocks, if/else, switch with case labels at
+any depth, the three loops, goto and labels, return, break, continue,
+declarations (C99 ones after statements too), loop macros of headers this
+reading does not expand (`list_for_each(p, head) { ... }`).
 """
 
-import bisect
-import itertools
-from dataclasses import dataclass, field
-
+from ioctl_rework.lockproof.expressions import ASSIGN, ExpressionParser
 from ioctl_rework.lockproof.lexer import Token
-
-
-class ParseError(ValueError):
-    """A body the parser cannot follow; the message says where."""
-
-
-@dataclass(frozen=True)
-class LockSpelling:
-    """How the lock's calls are written: names and the argument they take."""
-
-    acquire: tuple[str, ...]
-    release: tuple[str, ...]
-    argument: tuple[str, ...]          # tokens of the argument, () for none
-
-
-# -- expressions -------------------------------------------------------------
-
-@dataclass(eq=False)
-class Leaf:
-    """Tokens evaluated together, with no lock operation or exit inside."""
-
-    positions: tuple[int, ...]
-    kind: str = "expression"           # expression, declaration, condition, return
-    ident: int = field(default_factory=itertools.count().__next__)
-
-
-@dataclass(eq=False)
-class LockOp:
-    acquire: bool
-    position: int
-    ident: int = field(default_factory=itertools.count().__next__)
-
-
-@dataclass(eq=False)
-class Seq:
-    parts: list
-
-
-@dataclass(eq=False)
-class Choice:
-    test: object
-    then: object | None                # None: GNU `a ?: b`
-    other: object
-
-
-@dataclass(eq=False)
-class Short:
-    left: object
-    right: object
-    op: str = "&&"
-
-
-@dataclass(eq=False)
-class StmtExpr:
-    body: "Block"
-
-
-# -- statements --------------------------------------------------------------
-
-@dataclass(eq=False)
-class Block:
-    items: list
-    line: int
-    end_line: int = 0
-
-
-@dataclass(eq=False)
-class ExprStmt:
-    expr: object | None
-
-
-@dataclass(eq=False)
-class Decl:
-    expr: object
-    names: tuple[str, ...]
-    static: bool
-    arrays: tuple[str, ...] = ()
-    stable: tuple[str, ...] = ()       # declared as struct file * or struct inode *
-
-
-@dataclass(eq=False)
-class If:
-    cond: object
-    then: object
-    other: object | None
-
-
-@dataclass(eq=False)
-class Switch:
-    cond: object
-    body: object
-
-
-@dataclass(eq=False)
-class While:
-    cond: object
-    body: object
-
-
-@dataclass(eq=False)
-class DoWhile:
-    body: object
-    cond: object
-
-
-@dataclass(eq=False)
-class For:
-    init: object | None
-    cond: object | None
-    step: object | None
-    body: object
-
-
-@dataclass(eq=False)
-class Labeled:
-    kind: str                          # case, default, label
-    name: str
-    stmt: object
-    line: int
-
-
-@dataclass(eq=False)
-class Jump:
-    kind: str                          # goto, break, continue
-    label: str
-    line: int
-
-
-@dataclass(eq=False)
-class Return:
-    expr: object | None
-    line: int
-    macros: tuple[str, ...] = ()
-
+from ioctl_rework.lockproof.syntax import (Block, Decl, DoWhile, ExprStmt, For, If, Jump,
+                                           Labeled, Leaf, LockSpelling, Return,
+                                           Seq, Switch, While)
 
 TYPE_WORDS = frozenset("""
     int char short long unsigned signed float double void _Bool struct union enum
@@ -161,27 +22,12 @@ TYPE_WORDS = frozenset("""
 _DECLARER_PREFIXES = ("DECLARE_", "DEFINE_")
 _DECLARERS = frozenset({"LIST_HEAD", "LLIST_HEAD", "HLIST_HEAD"})
 _ASM = frozenset({"asm", "__asm__", "__asm"})
-_ASSIGN = frozenset("= += -= *= /= %= &= |= ^= <<= >>=".split())
 
 
-class Parser:
+class Parser(ExpressionParser):
     """Parses TOKENS (a body from `{` to `}`) into a Block."""
 
-    def __init__(self, tokens: list[Token], lock: LockSpelling):
-        self.tokens = tokens
-        self.lock = lock
-        self.at = 0
-        self.match = _brackets(tokens)
-        lock_names = set(lock.acquire) | set(lock.release)
-        self._marks = [i for i, t in enumerate(tokens)
-                       if (t.kind == "ident" and t.text in lock_names) or
-                       (t.is_("(") and i + 1 < len(tokens) and tokens[i + 1].is_("{"))]
-
     # -- helpers ---------------------------------------------------------
-
-    def _error(self, message: str, at: int | None = None) -> ParseError:
-        token = self.tokens[min(self.at if at is None else at, len(self.tokens) - 1)]
-        return ParseError(f"line {token.line}: {message}")
 
     def _peek(self, offset: int = 0) -> Token | None:
         i = self.at + offset
@@ -315,7 +161,7 @@ class Parser:
         if after >= len(self.tokens):
             return False
         token = self.tokens[after]
-        return token.is_("{") or (token.kind == "ident" and token.text not in _ASSIGN)
+        return token.is_("{") or (token.kind == "ident" and token.text not in ASSIGN)
 
     def _labeled_statement(self):
         token = self._peek()
@@ -452,172 +298,6 @@ class Parser:
         self.at = end + 1 if stop is None else stop
         return Decl(expr, tuple(names), static, tuple(arrays), tuple(stable))
 
-    def _top(self, start: int, j: int) -> bool:
-        i = start
-        while i < j:
-            if self.tokens[i].text in "([{" and self.tokens[i].kind == "punct":
-                i = self.match[i] + 1
-            else:
-                i += 1
-        return i == j
-
-    # -- expressions -----------------------------------------------------
-
-    def _marked(self, span: range) -> bool:
-        k = bisect.bisect_left(self._marks, span.start)
-        return k < len(self._marks) and self._marks[k] < span.stop
-
-    def expr(self, span: range, kind: str):
-        """The expression of tokens SPAN."""
-        if not span:
-            return Leaf((), kind)
-        if not self._marked(span):
-            return Leaf(tuple(span), kind)
-        tokens = self.tokens
-        top = self._top_level(span)
-        commas = [i for i in top if tokens[i].is_(",")]
-        if commas:
-            bounds = [span.start] + [c + 1 for c in commas]
-            ends = commas + [span.stop]
-            return Seq([self.expr(range(b, e), kind) for b, e in zip(bounds, ends)])
-        assign = next((i for i in top if tokens[i].text in _ASSIGN and tokens[i].kind == "punct"),
-                      None)
-        question = next((i for i in top if tokens[i].is_("?")), None)
-        if assign is not None and (question is None or assign < question):
-            target = range(span.start, assign + 1)
-            if self._marked(target):
-                raise self._error("the lock or an exit on the left of an assignment", assign)
-            # The value is computed, then stored.
-            return Seq([self.expr(range(assign + 1, span.stop), kind), Leaf(tuple(target), kind)])
-        if question is not None:
-            colon = self._colon(top, question)
-            then = self.expr(range(question + 1, colon), kind) if colon > question + 1 else None
-            return Choice(self.expr(range(span.start, question), "condition"), then,
-                          self.expr(range(colon + 1, span.stop), kind))
-        for op in ("||", "&&"):
-            at = [i for i in top if tokens[i].is_(op)]
-            if at:
-                last = at[-1]
-                return Short(self.expr(range(span.start, last), "condition"),
-                             self.expr(range(last + 1, span.stop), "condition"), op)
-        return self._strict(span, kind)
-
-    def _top_level(self, span: range) -> list[int]:
-        found, i = [], span.start
-        while i < span.stop:
-            token = self.tokens[i]
-            found.append(i)
-            if token.kind == "punct" and token.text in "([{":
-                i = self.match[i] + 1
-            else:
-                i += 1
-        return found
-
-    def _colon(self, top: list[int], question: int) -> int:
-        pending = 0
-        for i in top:
-            if i <= question:
-                continue
-            if self.tokens[i].is_("?"):
-                pending += 1
-            elif self.tokens[i].is_(":"):
-                if not pending:
-                    return i
-                pending -= 1
-        raise self._error("a '?' without ':'", question)
-
-    def _strict(self, span: range, kind: str):
-        """An expression whose marked parts all run, in an order C does not
-        fix: they become parts of a sequence before the rest of it."""
-        tokens = self.tokens
-        parts, taken = [], set()
-        i = span.start
-        while i < span.stop:
-            token = tokens[i]
-            if token.kind == "ident" and (token.text in self.lock.acquire or
-                                          token.text in self.lock.release):
-                op, end = self._lock_op(i, span)
-                parts.append(op)
-                taken.update(range(i, end))
-                i = end
-                continue
-            if token.is_("(") and i + 1 < span.stop and tokens[i + 1].is_("{"):
-                close = self.match[i]
-                if self.match[i + 1] != close - 1:
-                    raise self._error("a statement expression that does not end in '})'", i)
-                saved = self.at
-                self.at = i + 1
-                body = self.block()
-                if self.at != close:
-                    raise self._error("a statement expression that does not end in '})'", i)
-                self.at = saved
-                parts.append(StmtExpr(body))
-                taken.update(range(i, close + 1))
-                i = close + 1
-                continue
-            if token.kind == "punct" and token.text in "([" and \
-                    self._marked(range(i, self.match[i])):
-                close = self.match[i]
-                inner = range(i + 1, close)
-                call = i > span.start and (tokens[i - 1].kind == "ident" or
-                                           tokens[i - 1].text in (")", "]"))
-                if call and token.is_("("):
-                    b = inner.start
-                    for j in self._top_level(inner) + [close]:
-                        if j == close or tokens[j].is_(","):
-                            if self._marked(range(b, j)):
-                                parts.append(self.expr(range(b, j), "expression"))
-                                taken.update(range(b, j))
-                            b = j + 1
-                else:
-                    parts.append(self.expr(inner, kind))
-                    taken.update(inner)
-                i = close + 1
-                continue
-            i += 1
-        effects = [p for p in parts if _has_effect(p)]
-        if len(effects) > 1:
-            raise self._error("two lock operations or exits in one expression whose "
-                              "order of evaluation C leaves open", span.start)
-        rest = tuple(j for j in span if j not in taken)
-        return Seq(parts + [Leaf(rest, kind)])
-
-    def _lock_op(self, i: int, span: range) -> tuple[object, int]:
-        """The lock call at I: (LockOp, index after it), or an error when the
-        name is used any other way."""
-        tokens = self.tokens
-        name = tokens[i].text
-        if i + 1 >= span.stop or not tokens[i + 1].is_("("):
-            raise self._error(f"{name} is used other than called; cannot follow it", i)
-        close = self.match[i + 1]
-        argument = tuple(t.text for t in tokens[i + 2:close] if not t.is_("(") and not t.is_(")"))
-        wanted = self.lock.argument
-        if argument[:len(wanted)] != wanted or (len(argument) > len(wanted) and
-                                                argument[len(wanted)] != ","):
-            return Leaf(tuple(range(i, close + 1))), close + 1   # another lock
-        return LockOp(name in self.lock.acquire, i), close + 1
-
-
-def _has_effect(node) -> bool:
-    """Whether NODE takes or releases the lock or leaves its expression
-    other than by its value (return, goto, break, continue)."""
-    if node is None or isinstance(node, Leaf):
-        return False
-    if isinstance(node, (LockOp, Return, Jump)):
-        return True
-    if isinstance(node, Labeled):
-        return _has_effect(node.stmt)
-    children = [getattr(node, name) for name in node.__dataclass_fields__
-                if name not in ("line", "end_line", "ident", "kind", "name")]
-    for child in children:
-        if isinstance(child, list):
-            if any(_has_effect(c) for c in child):
-                return True
-        elif not isinstance(child, (str, int, bool, tuple)) and _has_effect(child):
-            return True
-    return False
-
-
 def _declared_name(tokens: list[Token], head: range) -> str | None:
     """The name a declarator declares: the identifier followed by what may
     follow a name (`int (*fp)(int)`, `char buf[8]`, `struct inode *inode`)."""
@@ -638,24 +318,6 @@ def _stable_type(tokens: list[Token]) -> bool:
     texts = [t.text for t in tokens]
     return any(texts[i] == "struct" and texts[i + 1] in ("file", "inode")
                for i in range(len(texts) - 1))
-
-
-def _brackets(tokens: list[Token]) -> dict[int, int]:
-    """Index of each opening bracket -> its closing one."""
-    pairs, stack = {}, []
-    closing = {")": "(", "]": "[", "}": "{"}
-    for i, token in enumerate(tokens):
-        if token.kind != "punct":
-            continue
-        if token.text in "([{":
-            stack.append(i)
-        elif token.text in closing:
-            if not stack or tokens[stack[-1]].text != closing[token.text]:
-                raise ParseError(f"line {token.line}: unbalanced '{token.text}'")
-            pairs[stack.pop()] = i
-    if stack:
-        raise ParseError(f"line {tokens[stack[-1]].line}: '{tokens[stack[-1]].text}' is never closed")
-    return pairs
 
 
 def parse_body(tokens: list[Token], lock: LockSpelling) -> Block:
