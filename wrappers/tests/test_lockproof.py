@@ -214,49 +214,54 @@ class PushdownTest(unittest.TestCase):
 
 
 class WrapperTest(unittest.TestCase):
+    def broken(self, old: str, new: str) -> tuple[str, list[str]]:
+        """WRAPPER with OLD replaced by NEW, and what the prover says of it."""
+        self.assertIn(old, WRAPPER)
+        text = WRAPPER.replace(old, new)
+        return text, wrapper(text)
+
     def test_a_correct_wrapper_passes(self):
         self.assertEqual(wrapper(WRAPPER), [])
 
     def test_a_wrapper_that_forgets_to_unlock_is_caught(self):
-        new = WRAPPER.replace("\tret = wdt_ioctl(file, cmd, arg);\n\tunlock_kernel();\n",
-                              "\tret = wdt_ioctl(file, cmd, arg);\n")
+        new, found = self.broken("\tret = wdt_ioctl(file, cmd, arg);\n\tunlock_kernel();\n",
+                                 "\tret = wdt_ioctl(file, cmd, arg);\n")
         line = line_of(new, "return ret;\n}\n\nstatic struct file_operations")
-        self.assertEqual(wrapper(new), [f"{line}: return at line {line} leaves the BKL held"])
+        self.assertEqual(found, [f"{line}: return at line {line} leaves the BKL held"])
 
     def test_a_wrapper_that_calls_the_body_before_the_lock_is_caught(self):
-        new = WRAPPER.replace("\tlock_kernel();\n\tret = wdt_ioctl(file, cmd, arg);\n",
-                              "\tret = wdt_ioctl(file, cmd, arg);\n\tlock_kernel();\n")
+        new, found = self.broken("\tlock_kernel();\n\tret = wdt_ioctl(file, cmd, arg);\n",
+                                 "\tret = wdt_ioctl(file, cmd, arg);\n\tlock_kernel();\n")
         line = line_of(new, "ret = wdt_ioctl")
-        self.assertEqual(wrapper(new), [f"{line}: statement at line {line} is not in the legacy "
-                                        "handler and runs without the BKL"])
+        self.assertEqual(found, [f"{line}: statement at line {line} is not in the legacy "
+                                 "handler and runs without the BKL"])
 
     def test_a_wrapper_that_calls_the_body_twice_or_not_at_all_is_caught(self):
-        twice = WRAPPER.replace("\tret = wdt_ioctl(file, cmd, arg);\n",
-                                "\tret = wdt_ioctl(file, cmd, arg);\n"
-                                "\tret = wdt_ioctl(file, cmd, arg);\n")
-        self.assertTrue(any("calls wdt_ioctl more than once" in m for m in wrapper(twice)))
-        maybe = WRAPPER.replace("\tret = wdt_ioctl(file, cmd, arg);\n",
-                                "\tret = -ENOTTY;\n\tif (cmd)\n\t\tret = wdt_ioctl(file, cmd, arg);\n")
-        self.assertTrue(any("does not call wdt_ioctl on every path" in m for m in wrapper(maybe)))
+        call = "\tret = wdt_ioctl(file, cmd, arg);\n"
+        _, found = self.broken(call, call + call)
+        self.assertTrue(any("calls wdt_ioctl more than once" in m for m in found))
+        _, found = self.broken(call, "\tret = -ENOTTY;\n\tif (cmd)\n\t" + call)
+        self.assertTrue(any("does not call wdt_ioctl on every path" in m for m in found))
 
     def test_a_wrapper_that_passes_other_arguments_is_caught(self):
-        new = WRAPPER.replace("ret = wdt_ioctl(file, cmd, arg);", "ret = wdt_ioctl(file, arg, cmd);")
+        _, found = self.broken("ret = wdt_ioctl(file, cmd, arg);",
+                               "ret = wdt_ioctl(file, arg, cmd);")
         self.assertTrue(any("passes (file, arg, cmd) to wdt_ioctl, not its own (file, cmd, arg)"
-                            in m for m in wrapper(new)))
+                            in m for m in found))
 
     def test_a_fops_that_points_at_the_body_bypasses_the_lock(self):
-        new = WRAPPER.replace("\t.unlocked_ioctl\t= wdt_unlocked_ioctl,",
-                              "\t.unlocked_ioctl\t= wdt_unlocked_ioctl,\n\t.compat_ioctl\t= wdt_ioctl,")
+        entry = "\t.unlocked_ioctl\t= wdt_unlocked_ioctl,"
+        new, found = self.broken(entry, entry + "\n\t.compat_ioctl\t= wdt_ioctl,")
         line = line_of(new, ".compat_ioctl")
-        self.assertEqual(wrapper(new), [f"{line}: .compat_ioctl at line {line} is wdt_ioctl, "
-                                        "which does not take the BKL (wdt_unlocked_ioctl does)"])
+        self.assertEqual(found, [f"{line}: .compat_ioctl at line {line} is wdt_ioctl, "
+                                 "which does not take the BKL (wdt_unlocked_ioctl does)"])
 
     def test_a_body_that_now_releases_the_lock_itself_is_caught(self):
-        new = WRAPPER.replace("\tdefault:\n\t\treturn -ENOTTY;",
-                              "\tdefault:\n\t\tunlock_kernel();\n\t\treturn -ENOTTY;")
+        new, found = self.broken("\tdefault:\n\t\treturn -ENOTTY;",
+                                 "\tdefault:\n\t\tunlock_kernel();\n\t\treturn -ENOTTY;")
         line = line_of(new, "return -ENOTTY")
         self.assertIn(f"{line}: return at line {line} releases the BKL, which "
-                      "wdt_unlocked_ioctl releases again", wrapper(new))
+                      "wdt_unlocked_ioctl releases again", found)
 
 
 MULTI_LEGACY = """\

@@ -35,6 +35,7 @@ class ExpressionParser:
         return ParseError(f"line {token.line}: {message}")
 
     def _top(self, start: int, j: int) -> bool:
+        """Whether J is at the bracket level of START (not inside a pair)."""
         i = start
         while i < j:
             if self.tokens[i].text in "([{" and self.tokens[i].kind == "punct":

@@ -31,17 +31,16 @@ class Token(NamedTuple):
 _PUNCT = sorted("""... <<= >>= -> ++ -- << >> <= >= == != && || *= /= %= += -= &= ^= |= ##
                    { } [ ] ( ) ; : , . ? ! ~ + - * / % & | ^ = < > #""".split(),
                 key=len, reverse=True)
-_TOKEN = re.compile(r"""
-    (?P<ws>[ \t\f\v\r]+)
-  | (?P<nl>\n)
-  | (?P<comment>/\*.*?(?:\*/|\Z)|//[^\n]*)
+_TOKENS = r"""
+    (?P<comment>/\*.*?(?:\*/|\Z)|//[^\n]*)
   | (?P<ident>[A-Za-z_$][\w$]*)
   | (?P<number>\.?\d(?:[eEpP][+-]|[\w.])*)
   | (?P<string>L?"(?:\\.|[^"\\\n])*"?)
   | (?P<char>L?'(?:\\.|[^'\\\n])*'?)
-  | (?P<punct>""" + "|".join(re.escape(p) for p in _PUNCT) + r""")
-  | (?P<other>.)
-""", re.VERBOSE | re.DOTALL)
+  | (?P<punct>""" + "|".join(re.escape(p) for p in _PUNCT) + ")"
+# A directive's body, token by token.
+_TOKEN = re.compile(r"(?P<ws>[ \t\f\v\r]+) | (?P<nl>\n) |" + _TOKENS + r"| (?P<other>.)",
+                    re.VERBOSE | re.DOTALL)
 
 
 def _splice(text: str) -> tuple[str, list[int]]:
@@ -57,16 +56,8 @@ def _splice(text: str) -> tuple[str, list[int]]:
 
 # What tokenize() looks for: a directive where a line starts with `#`,
 # and every token; whitespace is skipped by the search itself.
-_SCAN = re.compile(r"""
-    (?P<directive>^[ \t\f\v\r]*\#)
-  | (?P<comment>/\*.*?(?:\*/|\Z)|//[^\n]*)
-  | (?P<ident>[A-Za-z_$][\w$]*)
-  | (?P<number>\.?\d(?:[eEpP][+-]|[\w.])*)
-  | (?P<string>L?"(?:\\.|[^"\\\n])*"?)
-  | (?P<char>L?'(?:\\.|[^'\\\n])*'?)
-  | (?P<punct>""" + "|".join(re.escape(p) for p in _PUNCT) + r""")
-  | (?P<other>\S)
-""", re.VERBOSE | re.DOTALL | re.MULTILINE)
+_SCAN = re.compile(r"(?P<directive>^[ \t\f\v\r]*\#) |" + _TOKENS + r"| (?P<other>\S)",
+                   re.VERBOSE | re.DOTALL | re.MULTILINE)
 
 
 def tokenize(text: str, first_line: int = 1) -> list[Token]:

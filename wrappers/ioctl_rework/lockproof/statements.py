@@ -199,7 +199,7 @@ class Parser(ExpressionParser):
         end = self.match[start]
         parts, i = [], start + 1
         for j in range(start + 1, end + 1):
-            if j == end or (self.tokens[j].is_(";") and self._level(start, j)):
+            if j == end or (self.tokens[j].is_(";") and self._top(start + 1, j)):
                 parts.append(range(i, j))
                 i = j + 1
         if len(parts) != 3:
@@ -218,16 +218,6 @@ class Parser(ExpressionParser):
         step = self.expr(step_range, "expression") if step_range else None
         self.at = end + 1
         return For(init, cond, step, self.statement())
-
-    def _level(self, open_at: int, j: int) -> bool:
-        """Whether J is directly inside the bracket at OPEN_AT."""
-        i = open_at + 1
-        while i < j:
-            if self.tokens[i].text in "([{" and self.tokens[i].kind == "punct":
-                i = self.match[i] + 1
-            else:
-                i += 1
-        return i == j
 
     # -- declarations ----------------------------------------------------
 
