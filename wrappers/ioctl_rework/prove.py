@@ -9,6 +9,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from ioctl_rework import cache as cache_mod
 from ioctl_rework import lockproof, rules, unified
 from ioctl_rework import summary as summary_mod
 from ioctl_rework.lockproof.entries import entry_points
@@ -44,6 +45,10 @@ lock problem or cannot be analysed, 2 on bad input.
                              "headers (default: OLD's name, headers next to OLD)")
     parser.add_argument("--reads", action="store_true",
                         help="also count reads of shared memory as needing the lock")
+    parser.add_argument("--no-cache", action="store_true",
+                        help="with --summary: prove every file even when a verdict is cached")
+    parser.add_argument("--cache-dir", type=Path, metavar="DIR",
+                        help=f"where verdicts are cached (default {cache_mod.default_directory()})")
 
 
 def _read(path: Path) -> bytes:
@@ -100,9 +105,11 @@ def _prove_summary(args) -> list[lockproof.FileProof]:
                              f"{tree}: {err}") from err
     mode = rules.LockMode(args.lock or summary.options.get("lock", "bkl"))
     options = rules.ConversionOptions(lock=mode)
+    cache = None if args.no_cache else \
+        cache_mod.Cache(args.cache_dir or cache_mod.default_directory(), "lockproof")
     return lockproof.prove_changes(tree, changes,
                                    lambda rel: lockproof.LockCalls.for_options(options, rel),
-                                   args.reads)
+                                   args.reads, cache)
 
 
 def main(args) -> int:

@@ -68,7 +68,8 @@ class ProveCliTest(unittest.TestCase):
                                     unified.git_diff("drivers/char/wdt.c", LEGACY.encode(),
                                                      BROKEN.encode()))]
         summary_mod.write(summary, self.dir / "run.json")
-        status, out, err = run_main(["prove", "--summary", str(self.dir / "run.json"), str(tree)])
+        status, out, err = run_main(["prove", "--summary", str(self.dir / "run.json"),
+                                     "--cache-dir", str(self.dir / "cache"), str(tree)])
         self.assertEqual(status, 1)
         self.assertRegex(out, r"^drivers/char/wdt.c:\d+: wdt_ioctl: return at line \d+ leaves "
                               r"the BKL held\n$")

@@ -17,6 +17,8 @@ from ioctl_rework.lockproof.expanders import TextualExpander
 from ioctl_rework.lockproof.model import HandlerProof, LockCalls, Unprovable
 from ioctl_rework.lockproof.proof import prove_each
 from ioctl_rework import c_spans
+from ioctl_rework.cache import Cache
+from ioctl_rework.lockproof import memo
 from ioctl_rework.lockproof.source import HeaderReader, SourceError, Unit
 
 
@@ -87,9 +89,11 @@ def _undefined(rel: str, old: str, entry: str) -> str:
 
 
 def prove_changes(root: Path, changes: dict[str, tuple[bytes, bytes]],
-                  lock_for: Callable[[str], LockCalls],
-                  reads_need_lock: bool = False) -> list[FileProof]:
-    """Prove every handler the rewritten files CHANGES (rel -> old, new) converted."""
+                  lock_for: Callable[[str], LockCalls], reads_need_lock: bool = False,
+                  cache: Cache | None = None) -> list[FileProof]:
+    """Prove every handler the rewritten files CHANGES (rel -> old, new)
+    converted; with CACHE, a file proven before with the same inputs is
+    not proven again (memo.py)."""
     texts = {rel: (_text(old), _text(new)) for rel, (old, new) in sorted(changes.items())}
     converted = converted_handlers(texts)
     results = [FileProof(fops_file, HandlerProof(handler, entry, (), Unprovable(
@@ -98,7 +102,13 @@ def prove_changes(root: Path, changes: dict[str, tuple[bytes, bytes]],
     headers = HeaderReader(Path(root))
     for rel, mine in sorted(converted.by_file.items()):
         old, new = texts[rel]
-        for proof in prove_each(rel, old, new, mine, lock_for(rel),
-                                TextualExpander(root, rel, headers), reads_need_lock):
-            results.append(FileProof(rel, proof))
+        lock = lock_for(rel)
+        key = memo.key(Path(root), rel, old, new, mine, lock, reads_need_lock) if cache else None
+        proofs = memo.from_json(cache.get_json(key) or []) if cache else None
+        if not proofs:
+            proofs = prove_each(rel, old, new, mine, lock, TextualExpander(root, rel, headers),
+                                reads_need_lock)
+            if cache:
+                cache.put_json(key, memo.to_json(proofs))
+        results += [FileProof(rel, proof) for proof in proofs]
     return results

@@ -11,6 +11,7 @@ the preprocessor's output.
 """
 
 import itertools
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -364,6 +365,37 @@ def _matching(tokens: list[Token], open_at: int) -> int | None:
     return None
 
 
+def header_path(including: str, name: str) -> str | None:
+    """Where `#include "NAME"` in INCLUDING is, relative to the tree (None
+    for a path that leaves it)."""
+    path = os.path.normpath(os.path.join(os.path.dirname(including), name))
+    return None if path.startswith("..") or os.path.isabs(path) else path
+
+
+_QUOTED_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"]+)"', re.MULTILINE)
+
+
+def included_headers(root: Path, rel: str, text: str) -> dict[str, bytes | None]:
+    """Every header REL's TEXT includes with quotes, recursively: path ->
+    its bytes (None when it is not there).  What a reading of REL depends
+    on besides its own text."""
+    found: dict[str, bytes | None] = {}
+    todo = [(rel, text)]
+    while todo:
+        including, source = todo.pop()
+        for name in _QUOTED_INCLUDE.findall(source):
+            path = header_path(including, name)
+            if path is None or path in found or len(found) > 64:
+                continue
+            try:
+                found[path] = (Path(root) / path).read_bytes()
+            except OSError:
+                found[path] = None
+                continue
+            todo.append((path, found[path].decode("latin-1")))
+    return found
+
+
 class HeaderReader:
     """Reads `#include "x.h"` next to the including file, once each."""
 
@@ -372,10 +404,8 @@ class HeaderReader:
         self._cache: dict[str, list[Token] | None] = {}
 
     def read(self, including: str, name: str, include_stack: tuple):
-        rel = Path(including).parent / name
-        key = str(Path(*[p for p in rel.parts]))
-        key = str(Path(re.sub(r"[^/]+/\.\./", "", key)))
-        if key in include_stack:
+        key = header_path(including, name)
+        if key is None or key in include_stack:
             return None
         if key not in self._cache:
             path = self.root / key
