@@ -367,6 +367,38 @@ class MutexTest(unittest.TestCase):
         self.assertTrue(any("calls lock_kernel() itself" in m for m in self.prove(new, old)))
 
 
+class MutexCallersTest(unittest.TestCase):
+    """With a mutex (not recursive, not the BKL), direct calls matter."""
+
+    def test_a_converted_handler_that_calls_a_pushed_down_one_deadlocks(self):
+        caller = ("\nstatic long wdt_compat_ioctl(struct file *file, unsigned int cmd,\n"
+                  "\t\t\t     unsigned long arg)\n{\n\tlong ret;\n\n"
+                  "\tmutex_lock(&demo_mutex);\n\tret = wdt_ioctl(file, cmd, arg);\n"
+                  "\tmutex_unlock(&demo_mutex);\n\treturn ret;\n}\n")
+        new = MUTEX_NEW + caller
+        line = line_of(new, "ret = wdt_ioctl(file, cmd, arg)")
+        found = messages(prove(LEGACY, new, {"wdt_ioctl": "wdt_ioctl"}, MUTEX))
+        self.assertEqual(found, [f"{line}: wdt_compat_ioctl calls wdt_ioctl at line {line} with "
+                                 "demo_mutex held; wdt_ioctl takes it again: it deadlocks"])
+        unlocked = new.replace("\tmutex_lock(&demo_mutex);\n\tret = wdt_ioctl",
+                               "\tret = wdt_ioctl").replace(
+            "arg);\n\tmutex_unlock(&demo_mutex);\n\treturn ret;\n}\n", "arg);\n\treturn ret;\n}\n")
+        self.assertEqual(messages(prove(LEGACY, unlocked, {"wdt_ioctl": "wdt_ioctl"}, MUTEX)), [])
+
+    def test_a_wrapper_body_called_under_the_bkl_instead_of_the_mutex_is_caught(self):
+        mutex_wrapper = WRAPPER.replace("lock_kernel();", "mutex_lock(&demo_mutex);") \
+            .replace("unmutex_lock(&demo_mutex);", "mutex_unlock(&demo_mutex);")
+        compat = ("\nstatic long wdt_compat_ioctl(struct file *file, unsigned int cmd,\n"
+                  "\t\t\t     unsigned long arg)\n{\n\tlong ret;\n\n\tlock_kernel();\n"
+                  "\tret = wdt_ioctl(file, cmd, arg);\n\tunlock_kernel();\n\treturn ret;\n}\n")
+        new = mutex_wrapper + compat
+        line = line_of(new, "ret = wdt_ioctl(file, cmd, arg);\n\tunlock_kernel")
+        found = messages(prove(LEGACY, new, {"wdt_ioctl": "wdt_unlocked_ioctl"}, MUTEX))
+        self.assertEqual(found, [f"{line}: wdt_compat_ioctl calls wdt_ioctl at line {line} "
+                                 "without demo_mutex, which wdt_unlocked_ioctl takes around the "
+                                 "same body: the two no longer exclude each other"])
+
+
 class LockCallsTest(unittest.TestCase):
     def test_bkl_mode(self):
         calls = lockproof.LockCalls.for_options(rules.ConversionOptions(), "drivers/char/wdt.c")

@@ -25,6 +25,7 @@ from ioctl_rework.lockproof.model import LockCalls
 class Finding:
     line: int
     message: str
+    function: str | None = None        # None: the handler or wrapper the line is in
 
 
 _WHAT = {"declaration": "declaration", "condition": "condition",

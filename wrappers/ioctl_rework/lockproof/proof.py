@@ -28,6 +28,7 @@ def prove_each(rel: str, old_text: str, new_text: str, entries: dict[str, str],
     for handler, entry in sorted(entries.items()):
         prover = _HandlerProver(rel, old_unit, new_unit, raw_new, new_text, lock, handler, entry)
         prover.reads = reads_need_lock
+        prover.all_entries = entries
         try:
             results.append(HandlerProof(handler, entry, tuple(prover.prove())))
         except Unprovable as err:
@@ -56,6 +57,7 @@ class _HandlerProver:
         self.lock, self.handler, self.entry = lock, handler, entry
         self.spelling = lock.spelling
         self.reads = False
+        self.all_entries = {handler: entry}
 
     def refuse(self, reason: str) -> Unprovable:
         return Unprovable(self.rel, self.handler, reason)
@@ -68,7 +70,7 @@ class _HandlerProver:
                 raise self.refuse(f"the braces of the legacy {self.rel} do not balance "
                                   f"(a '}}' too many by line {broken})")
             raise self.refuse(f"{self.handler} is not defined in the legacy {self.rel}")
-        found = self._mutex_taken(old_defs)
+        found = self._mutex_taken(old_defs) + self._direct_callers()
         bodies = self._same_count(self.handler, old_defs)
         if self.entry == self.handler:
             for old, new in zip(old_defs, bodies):
@@ -98,6 +100,52 @@ class _HandlerProver:
         return [LockProblem(self.rel, line, self.handler,
                             f"the legacy file already uses {name} (line {uses[0].line}); "
                             "the conversion's mutex is not private to the ioctl")]
+
+    def _direct_callers(self) -> list[LockProblem]:
+        """With a mutex, a function that calls the handler directly must hold
+        the mutex for a wrapper's body and must not hold it for a pushed-down
+        handler, which takes it (it is not recursive, as the BKL was)."""
+        if self.lock.is_bkl:
+            return []
+        unit, target = self.new_unit, self.handler
+        callers = {}
+        for i, token in enumerate(unit.tokens[:-1]):
+            if token.text == target and token.kind == "ident" and unit.depths[i] > 0 and \
+                    unit.tokens[i + 1].is_("("):
+                caller = unit.enclosing(i)
+                if caller is not None and caller.name != self.entry:
+                    callers.setdefault((caller.open, caller.name), caller)
+        bodies = {h for h, e in self.all_entries.items() if h != e}
+        found = []
+        for caller in callers.values():
+            depth = 1 if caller.name in bodies else 0
+
+            def check(config, caller=caller, depth=depth) -> list[Finding]:
+                function = self._function(unit, caller, config, depth, target)
+                findings = [self._call_finding(function, leaf) for leaf in function.leaves
+                            if self._calls(function, leaf)]
+                return [f for f in findings if f is not None]
+
+            found += self._configs([(unit, caller)], check)
+        return found
+
+    def _calls(self, function: Function, leaf) -> bool:
+        texts = [function.tokens[i].text for i in leaf.positions]
+        return any(a == self.handler and b == "(" for a, b in zip(texts, texts[1:]))
+
+    def _call_finding(self, function: Function, leaf) -> Finding | None:
+        depths = function.depths(function.walk.leaves, leaf.ident)
+        line = function.tokens[leaf.positions[0]].line
+        name = self.lock.name
+        if self.entry == self.handler and any(d >= 1 for d in depths):
+            return Finding(line, f"{function.name} calls {self.handler} at line {line} with "
+                           f"{name} held; {self.handler} takes it again: it deadlocks",
+                           function.name)
+        if self.entry != self.handler and any(d <= 0 for d in depths):
+            return Finding(line, f"{function.name} calls {self.handler} at line {line} without "
+                           f"{name}, which {self.entry} takes around the same body: the two "
+                           "no longer exclude each other", function.name)
+        return None
 
     def _same_count(self, name: str, old_defs: list[Definition]) -> list[Definition]:
         new_defs = self.new_unit.definitions(name)
@@ -140,15 +188,17 @@ class _HandlerProver:
             return self._merge(by_config)
 
     def _merge(self, by_config) -> list[LockProblem]:
-        seen: dict[tuple[int, str], list[dict]] = {}
+        seen: dict[tuple[int, str, str | None], list[dict]] = {}
         for config, findings in by_config:
             for finding in findings:
-                seen.setdefault((finding.line, finding.message), []).append(config)
+                seen.setdefault((finding.line, finding.message, finding.function),
+                                []).append(config)
         problems = []
-        for (line, message), configs in seen.items():
+        for (line, message, function), configs in seen.items():
             if len(configs) < len(by_config):
                 message += f" ({_configurations(configs, [c for c, _ in by_config])})"
-            problems.append(LockProblem(self.rel, line, self._function_at(line), message))
+            problems.append(LockProblem(self.rel, line, function or self._function_at(line),
+                                        message))
         return sorted(problems, key=lambda p: (p.line, p.message))
 
     def _function_at(self, line: int) -> str:

@@ -219,6 +219,28 @@ class Unit:
             found.append(Definition(name, i, (i + 1, close), k, end, self._static(i)))
         return found
 
+    def enclosing(self, index: int) -> Definition | None:
+        """The function definition whose body holds token INDEX."""
+        j = index
+        while j >= 0 and not (self.depths[j] == 0 and self.tokens[j].is_("{")):
+            j -= 1
+        k = j - 1
+        while k >= 0 and not self.tokens[k].is_(")") and self.depths[k] == 0 and \
+                self.tokens[k].kind == "ident":
+            k -= 1                     # attributes after the parameters
+        if j < 0 or k < 1 or not self.tokens[k].is_(")"):
+            return None
+        depth, m = 0, k
+        while m >= 0:
+            depth += self.tokens[m].is_(")") - self.tokens[m].is_("(")
+            if depth == 0:
+                break
+            m -= 1
+        if m < 1 or self.tokens[m - 1].kind != "ident":
+            return None
+        found = [d for d in self.definitions(self.tokens[m - 1].text) if d.open == j]
+        return found[0] if found and found[0].close >= index else None
+
     def _static(self, at: int) -> bool:
         """Whether the declaration specifiers before token AT say static."""
         j = at - 1
