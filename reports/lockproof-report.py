@@ -89,7 +89,7 @@ def main() -> int:
              f"and the tree.", ""]
     lines += table([
         ("`.ioctl` fops entries the run converted", converted),
-        ("handlers proven (one per definition, or per fops file when none was rewritten)",
+        ("handlers checked (one per definition; per fops file when none was rewritten)",
          len(proofs)),
         ("proven", sum(p.proof.proven for p in proofs)),
         ("with a lock problem", sum(bool(p.proof.problems) for p in proofs)),
