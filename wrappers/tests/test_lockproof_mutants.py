@@ -14,7 +14,7 @@ import unittest
 
 from ioctl_rework import c_spans, convert, lockproof
 from ioctl_rework.cache import Cache
-from ioctl_rework.fixture import kernel
+from ioctl_rework.fixture import kernel, shims, variants
 from ioctl_rework.lockproof.changes import converted_handlers
 from ioctl_rework.lockproof.entries import entry_points
 from ioctl_rework.lockproof.purity import PURE_CALLS
@@ -137,6 +137,29 @@ class MutantsTest(unittest.TestCase):
                     totals[key] += value
         for key, value in totals.items():
             self.assertGreaterEqual(value, 50, f"{key}: too few mutants to mean anything")
+
+
+class NegativeVariantsTest(unittest.TestCase):
+    """The fixture proof's own broken conversions (kernel-fixtures/proof/negative):
+    a dropped unlock is a lock problem; a wrong inode is not one."""
+
+    def test_the_negative_fixture_variants(self):
+        verdicts = {}
+        for variant in variants.negative_variants():
+            drivers = kernel.DRIVERS_DIR
+            request = convert.ConvertRequest(paths=(drivers,), options=variant.options,
+                                             root=drivers, cache=Cache(CACHE))
+            changes = dict(convert.convert(request).changes)
+            for edit in shims.parse_edit_file(variant.broken):
+                old, new = changes[edit.path]
+                changes[edit.path] = (old, shims.apply_hunks(new.decode(), edit).encode())
+            found = lockproof.prove_changes(
+                drivers, changes, lambda rel, o=variant.options: lockproof.LockCalls.for_options(o, rel))
+            verdicts[variant.name] = sorted(str(p) for r in found for p in r.proof.problems)
+        self.assertEqual(len(verdicts["negative-dropped-unlock"]), 1)
+        self.assertRegex(verdicts["negative-dropped-unlock"][0],
+                         r"^fx_minor.c:\d+: fx_minor_ioctl: return at line \d+ leaves the BKL held$")
+        self.assertEqual(verdicts["negative-wrong-inode"], [])
 
 
 if __name__ == "__main__":
