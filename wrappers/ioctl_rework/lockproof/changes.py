@@ -17,6 +17,7 @@ from ioctl_rework.lockproof.expanders import TextualExpander
 from ioctl_rework.lockproof.model import HandlerProof, LockCalls, Unprovable
 from ioctl_rework.lockproof.proof import prove_each
 from ioctl_rework import c_spans
+from ioctl_rework import cache as cache_mod
 from ioctl_rework.cache import Cache
 from ioctl_rework.lockproof import memo
 from ioctl_rework.lockproof.source import HeaderReader, SourceError, Unit
@@ -52,7 +53,8 @@ def converted_handlers(texts: dict[str, tuple[str, str]]) -> Converted:
         """Whether REL defines HANDLER (LINKED: so that another file can call
         it, which a static function can only through a header).  By text:
         the proof itself reads the definition token by token."""
-        if not re.search(rf"\b{re.escape(handler)}\s*\(", texts[rel][0]):
+        if handler not in texts[rel][0] or \
+                not re.search(rf"\b{re.escape(handler)}\s*\(", texts[rel][0]):
             return False
         if rel not in codes:
             codes[rel] = c_spans.code_only(texts[rel][0])
@@ -77,6 +79,20 @@ def converted_handlers(texts: dict[str, tuple[str, str]]) -> Converted:
     return found
 
 
+def _cached_handlers(texts, changes, cache: Cache | None) -> Converted:
+    """converted_handlers(TEXTS), kept under a key of every text of the run."""
+    if cache is None:
+        return converted_handlers(texts)
+    key = cache_mod.make_key("lockproof-handlers", memo.PROVER,
+                             *(part for rel in sorted(changes) for part in (rel, *changes[rel])))
+    stored = cache.get_json(key)
+    if isinstance(stored, dict) and set(stored) == {"by_file", "undefined"}:
+        return Converted(stored["by_file"], [tuple(u) for u in stored["undefined"]])
+    found = converted_handlers(texts)
+    cache.put_json(key, {"by_file": found.by_file, "undefined": found.undefined})
+    return found
+
+
 def _undefined(rel: str, old: str, entry: str) -> str:
     try:
         broken = Unit(rel, old).unbalanced()
@@ -95,7 +111,7 @@ def prove_changes(root: Path, changes: dict[str, tuple[bytes, bytes]],
     converted; with CACHE, a file proven before with the same inputs is
     not proven again (memo.py)."""
     texts = {rel: (_text(old), _text(new)) for rel, (old, new) in sorted(changes.items())}
-    converted = converted_handlers(texts)
+    converted = _cached_handlers(texts, changes, cache)
     results = [FileProof(fops_file, HandlerProof(handler, entry, (), Unprovable(
         fops_file, handler, _undefined(fops_file, texts[fops_file][0], entry))))
         for fops_file, handler, entry in converted.undefined]

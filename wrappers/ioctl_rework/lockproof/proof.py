@@ -20,15 +20,15 @@ def prove_each(rel: str, old_text: str, new_text: str, entries: dict[str, str],
                lock: LockCalls, expander, reads_need_lock: bool = False) -> list[HandlerProof]:
     try:
         old_unit, new_unit = expander.units(old_text, new_text)
+        # With a .i, the source says which lock calls the output must still show.
+        raw_new = Unit(rel, new_text) if expander.preprocessed else None
     except _CANNOT as err:
         return [HandlerProof(h, e, (), Unprovable(rel, h, str(err)))
                 for h, e in sorted(entries.items())]
-    raw_new = Unit(rel, new_text) if expander.preprocessed else None
     results = []
     for handler, entry in sorted(entries.items()):
-        prover = _HandlerProver(rel, old_unit, new_unit, raw_new, new_text, lock, handler, entry)
-        prover.reads = reads_need_lock
-        prover.all_entries = entries
+        prover = _HandlerProver(rel, old_unit, new_unit, raw_new, new_text, lock, handler,
+                                entries, reads_need_lock)
         try:
             results.append(HandlerProof(handler, entry, tuple(prover.prove())))
         except Unprovable as err:
@@ -51,13 +51,13 @@ def _configurations(some: list[dict], every: list[dict]) -> str:
 
 class _HandlerProver:
     def __init__(self, rel, old_unit: Unit, new_unit: Unit, raw_new: Unit | None, new_text,
-                 lock: LockCalls, handler: str, entry: str):
+                 lock: LockCalls, handler: str, entries: dict[str, str], reads: bool):
         self.rel, self.old_unit, self.new_unit, self.raw_new = rel, old_unit, new_unit, raw_new
         self.new_text = new_text
-        self.lock, self.handler, self.entry = lock, handler, entry
+        self.lock, self.handler, self.entry = lock, handler, entries[handler]
         self.spelling = lock.spelling
-        self.reads = False
-        self.all_entries = {handler: entry}
+        self.reads = reads                # reads of shared memory need the lock too
+        self.all_entries = entries        # every handler of the file -> its entry
 
     def refuse(self, reason: str) -> Unprovable:
         return Unprovable(self.rel, self.handler, reason)
