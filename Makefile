@@ -19,11 +19,12 @@ PREFIX ?= /usr/local
 DEBIAN_PACKAGES := coccinelle sparse gcc gcc-multilib make python3 \
 	linux-source-6.1 qemu-system-x86 busybox-static cpio flex bison bc \
 	libelf-dev libssl-dev xz-utils ccache git patch python3-matplotlib \
-	chromium
+	chromium strace python3-pip python3-setuptools python3-wheel
 
 # Each suite prints TAP ("ok N - ..." / "not ok N - ...") on stdout.
 TEST_SUITES := semantic-patches/tests/run wrappers/tests/run \
-	kernel-fixtures/userspace/check kernel-fixtures/run-proof
+	kernel-fixtures/userspace/check kernel-fixtures/userspace/host-exec-check \
+	kernel-fixtures/run-proof
 
 .PHONY: all deps test demo cocci clean install
 all: test
@@ -78,15 +79,18 @@ fixture-boot: deps
 fixture-test:
 	@$(MAKE) --no-print-directory test TEST_SUITES=kernel-fixtures/run-proof
 
-# The repository layout is kept under PREFIX/share/ioctl-rework, so the
-# package finds its rules and fixtures as it does in a clone.
+# PREFIX/share/ioctl-rework holds the package, its entry script, the rules
+# and kernel-fixtures/ side by side (ioctl_rework/paths.py: "make install");
+# PREFIX/bin/ioctl-rework links to the script.  Output goes to $XDG_CACHE_HOME.
 install:
 	@dest=$(DESTDIR)$(PREFIX)/share/ioctl-rework; \
-	rm -rf "$$dest.new" && mkdir -p "$$dest.new/wrappers" "$(DESTDIR)$(PREFIX)/bin" && \
-	tar -c --exclude=__pycache__ --exclude='*.egg-info' semantic-patches/*.cocci kernel-fixtures \
-		wrappers/ioctl-rework wrappers/ioctl_rework | tar -x -C "$$dest.new" && \
+	rm -rf "$$dest.new" && mkdir -p "$$dest.new/semantic-patches" "$(DESTDIR)$(PREFIX)/bin" && \
+	find semantic-patches -maxdepth 1 -type f -exec cp {} "$$dest.new/semantic-patches/" ';' && \
+	tar -c --exclude=__pycache__ kernel-fixtures | tar -x -C "$$dest.new" && \
+	tar -c -C wrappers --exclude=__pycache__ --exclude='*.egg-info' ioctl-rework ioctl_rework | \
+		tar -x -C "$$dest.new" && \
 	rm -rf "$$dest" && mv "$$dest.new" "$$dest" && \
-	ln -sfn ../share/ioctl-rework/wrappers/ioctl-rework "$(DESTDIR)$(PREFIX)/bin/ioctl-rework" && \
+	ln -sfn ../share/ioctl-rework/ioctl-rework "$(DESTDIR)$(PREFIX)/bin/ioctl-rework" && \
 	echo "installed $(DESTDIR)$(PREFIX)/bin/ioctl-rework"
 
 clean:

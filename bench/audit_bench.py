@@ -18,7 +18,7 @@ favours plain, not us.  The findings of 1 and 3 are compared per kind
 memory is the largest total RSS of the audit's whole process tree (python
 and its spatch children), sampled every 0.1 s from /proc.
 
-Usage: bench/audit_bench.py [--tree /work/trees/linux-6.1] [--jobs 2] [--plain-limit 900]
+Usage: bench/audit_bench.py --tree ~/linux-6.1 [--jobs 2] [--plain-limit 900]
                             [--output bench/audit.md]
 """
 
@@ -126,7 +126,8 @@ def plain_findings(tree: Path, rule: Path, jobs: int,
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--tree", type=Path, default=Path("/work/trees/linux-6.1"))
+    parser.add_argument("--tree", type=Path, required=True,
+                        help="an unpacked linux-source-6.1 tree")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--plain-limit", type=float, default=900, metavar="SECONDS")
     parser.add_argument("--output", type=Path, default=ROOT / "bench" / "audit.md")
@@ -163,7 +164,7 @@ def main() -> int:
     lines = [
         "# Audit benchmark",
         "",
-        f"Tree: `{tree}` (linux {value['trees'][0]['version']}), jobs {args.jobs}, "
+        f"Tree: linux {value['trees'][0]['version']}, jobs {args.jobs}, "
         f"spatch {spatch.version()}, {platform.node()}, {os.cpu_count()} CPUs, "
         f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}.",
         "Measured in one run of `bench/audit_bench.py`; the machine was shared, so "

@@ -17,7 +17,7 @@ one; nothing of them is kept.  Scenarios:
 spatch --sp-file ioctl_to_unlocked_ioctl.cocci -D patch, over the same
 files (one file; or --dir over the N with --jobs 2, as coccicheck does).
 
-Usage: bench/check_bench.py [--tree DIR] [--files 100] [--repeat 5] [--output bench/check.md]
+Usage: bench/check_bench.py --tree DIR [--files 100] [--repeat 5] [--output bench/check.md]
 """
 
 import argparse
@@ -187,7 +187,7 @@ def write_report(results: list[dict], tree: Path, output: Path, jobs: int,
         f"- machine: {platform.machine()}, {os.cpu_count()} cores (shared), "
         f"Python {platform.python_version()}, spatch {spatch.version()}; load average "
         f"{os.getloadavg()[0]:.1f} when the report was written",
-        f"- drivers: real legacy drivers from {tree} (not kept), `--jobs {jobs}`",
+        f"- drivers: real legacy drivers from {tree.name} (not kept), `--jobs {jobs}`",
         "- check: `ioctl-rework check --git REV_RANGE` on a scratch repository; median of "
         "the runs (min-max in brackets)",
         "- plain: `spatch --sp-file semantic-patches/ioctl_to_unlocked_ioctl.cocci -D patch` "
@@ -219,7 +219,8 @@ def write_report(results: list[dict], tree: Path, output: Path, jobs: int,
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--tree", type=Path, default=Path("/work/trees/linux-2.6.9"))
+    parser.add_argument("--tree", type=Path, required=True,
+                        help="an unpacked 2.6 tree with legacy drivers (2.6.9)")
     parser.add_argument("--files", type=int, default=100)
     parser.add_argument("--repeat", type=int, default=5, help="runs of each one-file case")
     parser.add_argument("--series-repeat", type=int, default=1, help="runs of each series")

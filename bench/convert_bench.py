@@ -13,7 +13,7 @@
 Peak memory is the largest resident set of this process and of any one
 child (spatch, grep), from getrusage.
 
-Usage: bench/convert_bench.py [--tree DIR] [--factor 10] [--jobs 2] [--output bench/convert.md]
+Usage: bench/convert_bench.py --tree DIR [--factor 10] [--jobs 2] [--output bench/convert.md]
 """
 
 import argparse
@@ -33,7 +33,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "wrappers"))
 
 from ioctl_rework import rules, spatch, tidy  # noqa: E402
-from ioctl_rework.unified import apply_diff, apply_hunks  # noqa: E402
+from ioctl_rework.unified import apply_hunks  # noqa: E402
 
 ENTRY = ROOT / "wrappers" / "ioctl-rework"
 
@@ -112,7 +112,7 @@ def compare(tree: Path, summary: dict, plain: dict[str, str]) -> list[str]:
         if not ours.get(rel):
             worse.append(f"{rel}: changed by plain only")
             continue
-        mine = apply_diff(old, ours[rel])
+        mine = apply_hunks(old, ours[rel]).new
         if mine != theirs:
             worse.append(f"{rel}: changed differently")
     return worse
@@ -120,7 +120,8 @@ def compare(tree: Path, summary: dict, plain: dict[str, str]) -> list[str]:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--tree", type=Path, default=Path("/work/trees/linux-2.6.9"))
+    parser.add_argument("--tree", type=Path, required=True,
+                        help="an unpacked kernel tree (2.6.9)")
     parser.add_argument("--factor", type=float, default=10.0)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--output", type=Path, default=ROOT / "bench" / "convert.md")
@@ -148,7 +149,7 @@ def main() -> int:
         totals = summary["totals"]
         lines = [
             "# convert benchmark", "",
-            f"Tree: {args.tree} ({summary['target']}), jobs {args.jobs}, "
+            f"Tree: {args.tree.name} ({summary['target']}), jobs {args.jobs}, "
             f"{platform.node()}, {os.cpu_count()} CPUs, load {os.getloadavg()[0]:.1f} at the end.",
             "",
             "| run | seconds | ratio |", "| --- | ---: | ---: |",

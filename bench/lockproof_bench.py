@@ -13,7 +13,7 @@ conversion itself, in one run.
 All three are whole-process timings, one after the other.  Peak memory is
 the largest resident set of any one child, from getrusage.
 
-Usage: bench/lockproof_bench.py [--tree DIR] [--jobs 2] [--output bench/lockproof.md]
+Usage: bench/lockproof_bench.py --tree DIR [--jobs 2] [--output FILE]
 """
 
 import argparse
@@ -39,8 +39,8 @@ def timed(command: list[str], ok=(0, 1)) -> tuple[float, str]:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--tree", type=Path, default=Path("/work/trees/linux-2.6.9"),
-                        help="the legacy tree to convert and prove")
+    parser.add_argument("--tree", type=Path, required=True,
+                        help="the legacy tree to convert and prove (an unpacked 2.6.9)")
     parser.add_argument("--jobs", type=int, default=2, help="spatch processes for convert")
     parser.add_argument("--output", type=Path, help="write the markdown table here")
     args = parser.parse_args()

@@ -73,7 +73,7 @@ def main() -> int:
     changes = {}
     for record in summary.changed_files:
         old = (tree / record.file).read_bytes()
-        changes[record.file] = (old, unified.apply_diff(old, record.diff))
+        changes[record.file] = (old, unified.apply_hunks(old, record.diff).new)
     options = rules.ConversionOptions(lock=rules.LockMode(summary.options.get("lock", "bkl")))
     proofs, wall, cpu = prove(tree, changes, options, reads=False)
     strict, strict_wall, strict_cpu = prove(tree, changes, options, reads=True)

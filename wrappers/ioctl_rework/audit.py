@@ -40,7 +40,7 @@ FORMATS = ("text", "json", "csv", "markdown", "html", "sarif")
 DEFAULT_TIMEOUT = 120
 CACHE_FORMAT = "audit-1"        # bump when what is stored changes
 
-# The prefilter.  spatch.candidate_files() finds the literal quickly; then
+# The prefilter.  spatch.contains() finds the literal quickly; then
 # a candidate must have a file_operations initializer that sets the member
 # a rule looks at, because every rule starts from such an initializer.
 # Without this the conversion rule would parse every file where a block or
@@ -401,9 +401,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.epilog = (
         "examples:\n"
         "  ioctl-rework audit drivers/char\n"
-        "  ioctl-rework audit --format sarif -o audit.sarif /work/trees/linux-6.1\n"
-        "  ioctl-rework audit --format html -o trend.html /work/trees/linux-2.6.9 "
-        "/work/trees/linux-6.1\n\n"
+        "  ioctl-rework audit --format sarif -o audit.sarif ~/linux-6.1\n"
+        "  ioctl-rework audit --format html -o trend.html ~/linux-2.6.9 ~/linux-6.1\n\n"
         "exit status: 0 when the audit ran (whatever it found; use `check` to gate),\n"
         "2 on a usage or input error.")
     parser.add_argument("paths", nargs="*", type=Path, metavar="PATH",

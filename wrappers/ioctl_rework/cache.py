@@ -12,10 +12,11 @@ import os
 import tempfile
 from pathlib import Path
 
+from ioctl_rework import paths
+
 
 def default_directory() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "ioctl-rework"
+    return paths.cache_home()
 
 
 def make_key(*parts: str | bytes) -> str:

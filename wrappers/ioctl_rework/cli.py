@@ -40,7 +40,7 @@ SUBCOMMANDS = (
 EPILOG = """\
 examples:
   ioctl-rework audit drivers/char                  findings as text
-  ioctl-rework audit --format html -o report.html /work/trees/linux-2.6.9 /work/trees/linux-6.1
+  ioctl-rework audit --format html -o report.html ~/linux-2.6.9 ~/linux-6.1
   ioctl-rework audit --format sarif -o audit.sarif .
   ioctl-rework convert --strategy pushdown drivers/char/foo.c
   ioctl-rework SUBCOMMAND --help                   options of one subcommand

@@ -87,7 +87,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--clear-cache", action="store_true",
                         help="delete the cache (then convert PATHs, if any)")
     parser.add_argument("--cache-dir", type=Path, default=None, metavar="DIR",
-                        help=f"where results are cached (default {cache_mod.default_directory()})")
+                        help="where results are cached (default $XDG_CACHE_HOME/ioctl-rework, "
+                             "~/.cache/ioctl-rework without it)")
 
 
 def _shard(text: str) -> shard_mod.Shard:

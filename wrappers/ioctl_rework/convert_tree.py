@@ -75,9 +75,9 @@ def scan(paths: list[Path], root: Path, cache: cache_mod.Cache | None = None) ->
     real_root = os.path.realpath(root)
     files, skipped = [], []
     for path in paths:
-        for file in ([path] if not path.is_dir() else _walk(path)):
-            if file.suffix not in spatch.SOURCE_SUFFIXES and path.is_dir():
-                continue
+        walked = ([path] if not path.is_dir() else
+                  [Path(name) for name, _ in spatch.source_files([path], symlinks=True)])
+        for file in walked:
             if file.is_symlink():
                 record = _symlink_record(file, _relative(root, file), real_root)
                 if record:
@@ -124,7 +124,7 @@ INDEX_FORMAT = "convert-index/2"
 
 
 def _fops_candidates(files: list[Path], paths: list[Path], cache: cache_mod.Cache) -> list[Path]:
-    """spatch.candidate_files(FILES, FOPS_PATTERN), reading only the files
+    """The FILES whose text matches FOPS_PATTERN, reading only the files
     that changed since the last run (cache.stat_index)."""
     key = cache_mod.make_key(INDEX_FORMAT, FOPS_PATTERN, *(os.path.abspath(p) for p in paths))
     needle = re.compile(FOPS_PATTERN)
@@ -171,13 +171,6 @@ def _symlink_record(file: Path, rel: str, real_root: str) -> FileRecord | None:
     return FileRecord(rel, FileStatus.SKIPPED,
                       f"a symbolic link to {os.path.relpath(target, real_root)}, "
                       "which is converted in its own right")
-
-
-def _walk(root: Path):
-    for dirpath, dirnames, filenames in os.walk(root):
-        dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
-        for name in sorted(filenames):
-            yield Path(dirpath) / name
 
 
 def _mentions(root: Path, names: list[str]) -> dict[str, set[str]]:

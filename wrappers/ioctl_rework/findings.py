@@ -110,3 +110,14 @@ class AuditResult:
 
     def count(self, kind: Kind) -> int:
         return sum(1 for f in self.findings if f.kind is kind)
+
+    @property
+    def tree_name(self) -> str | None:
+        """The tree's directory name: what a report may show of where it was."""
+        return self.tree.name if self.tree else None
+
+    def title(self) -> str:
+        """How reports name the tree: by version, never by a path of this machine."""
+        if self.version:
+            return f"linux {self.version}"
+        return self.tree_name or "paths outside a kernel tree"

@@ -5,18 +5,81 @@ An existing hook is never overwritten.  A plain executable hook is kept,
 renamed, and run first by ours (chained); anything else (a symlink into a
 hook manager, a non-executable file, a previous chain) is left alone and
 the user is told what to add by hand.
+
+The hook runs the installed entry point, the way a shell finds it at
+commit time: `ioctl-rework` on PATH, else `PYTHON -m ioctl_rework`; only a
+clone that is installed neither way is run by the path of its script.
 """
 
+import functools
 import os
 import shlex
+import shutil
 import subprocess
+import sys
 from dataclasses import dataclass
 from pathlib import Path
+
+from ioctl_rework import paths
 
 HOOK_NAME = "pre-commit"
 CHAINED_SUFFIX = ".before-ioctl-rework"
 MARKER = "# installed by: ioctl-rework check --install-hook"
-ENTRY_SCRIPT = Path(__file__).resolve().parents[1] / "ioctl-rework"
+COMMAND = "ioctl-rework"
+
+
+@dataclass(frozen=True)
+class EntryPoint:
+    """The command the hook runs, and how it was chosen."""
+
+    argv: tuple[str, ...]
+    note: str = ""             # said after installing, when the choice has a cost
+
+    def shell(self) -> str:
+        return shlex.join(self.argv)
+
+
+def _imports_this_package(python: str, package: Path) -> bool:
+    """Whether PYTHON, started as the hook will start it, imports PACKAGE."""
+    probe = "import ioctl_rework, os; print(os.path.dirname(ioctl_rework.__file__))"
+    try:
+        proc = subprocess.run([python, "-c", probe], capture_output=True, text=True,
+                              cwd="/", timeout=30)
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return proc.returncode == 0 and Path(proc.stdout.strip()).resolve() == package.resolve()
+
+
+def find_entry_point(layout: paths.Layout, which=shutil.which,
+                     python: str = sys.executable) -> EntryPoint:
+    script = layout.package.parent / COMMAND      # a clone's or make install's script
+    on_path = which(COMMAND)
+    if on_path and script.exists() and Path(on_path).resolve() == script.resolve():
+        return EntryPoint((COMMAND,))
+    if _imports_this_package(python, layout.package):
+        return EntryPoint((python, "-m", "ioctl_rework"))
+    if script.exists():
+        note = ""
+        if layout.install is paths.Install.CLONE:
+            note = (f"the hook runs this clone's {script.name} script; install ioctl-rework "
+                    "(make install, or pip) so that it does not depend on the clone")
+        return EntryPoint((str(script),), note)
+    if on_path:
+        return EntryPoint((COMMAND,))
+    raise HookError(f"cannot tell how to run ioctl-rework from a hook: `{COMMAND}` is not on "
+                    f"PATH and {python} does not import {layout.package}")
+
+
+@functools.cache
+def entry_point() -> EntryPoint:
+    return find_entry_point(paths.layout())
+
+
+def __getattr__(name: str):
+    # ENTRY_SCRIPT: the hook's command as shell text, looked up when asked for.
+    if name == "ENTRY_SCRIPT":
+        return entry_point().shell()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 class HookError(Exception):
@@ -35,11 +98,13 @@ class Installed:
         text = f"installed the ioctl-rework pre-commit hook: {self.path}"
         if self.chained:
             text += f"\nthe previous hook was moved to {self.chained} and still runs first"
+        if entry_point().note:
+            text += f"\nnote: {entry_point().note}"
         return text + "\nbypass it once with `git commit --no-verify`"
 
 
 def check_command() -> str:
-    return f"{shlex.quote(str(ENTRY_SCRIPT))} check --staged"
+    return f"{entry_point().shell()} check --staged"
 
 
 def hook_text(chained: Path | None) -> str:

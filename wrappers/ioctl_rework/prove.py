@@ -23,7 +23,7 @@ class ProveError(Exception):
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.epilog = """\
 examples:
-  ioctl-rework prove drivers/char/wdt.c /tmp/wdt.c        legacy and converted file
+  ioctl-rework prove drivers/char/wdt.c wdt-converted.c  legacy and converted file
   ioctl-rework prove --handler wdt_ioctl=wdt_unlocked_ioctl old.c new.c
   ioctl-rework convert --json run.json ~/linux && ioctl-rework prove --summary run.json ~/linux
 
@@ -48,7 +48,8 @@ lock problem or cannot be analysed, 2 on bad input.
     parser.add_argument("--no-cache", action="store_true",
                         help="with --summary: prove every file even when a verdict is cached")
     parser.add_argument("--cache-dir", type=Path, metavar="DIR",
-                        help=f"where verdicts are cached (default {cache_mod.default_directory()})")
+                        help="where verdicts are cached (default $XDG_CACHE_HOME/ioctl-rework, "
+                             "~/.cache/ioctl-rework without it)")
 
 
 def _read(path: Path) -> bytes:
@@ -99,7 +100,7 @@ def _prove_summary(args) -> list[lockproof.FileProof]:
     for record in summary.changed_files:
         old = _read(tree / record.file)
         try:
-            changes[record.file] = (old, unified.apply_diff(old, record.diff))
+            changes[record.file] = (old, unified.apply_hunks(old, record.diff).new)
         except ValueError as err:
             raise ProveError(f"{record.file}: the summary's diff does not apply to "
                              f"{tree}: {err}") from err

@@ -12,7 +12,9 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-RULES_DIR = Path(__file__).resolve().parents[2] / "semantic-patches"
+from ioctl_rework import paths
+
+RULES_DIR = paths.rules_dir()
 CONVERSION_RULE = RULES_DIR / "ioctl_to_unlocked_ioctl.cocci"
 
 MODES = ("patch", "report", "context", "org")

@@ -234,25 +234,6 @@ def run_batched(rule: Path, files: list[Path], args: list[str], jobs: int = 2,
     return results
 
 
-def candidate_files(paths: list[Path], pattern: bytes = rb"ioctl",
-                    literal: bytes = b"ioctl") -> list[Path]:
-    """The .c and .h files under PATHS whose text contains PATTERN, sorted.
-
-    This is the prefilter spatch would apply itself, done once in-process
-    instead of once per spatch start.
-    """
-    needle = re.compile(pattern)
-    found = []
-    for root in paths:
-        root = Path(root)
-        files = [root] if root.is_file() else _walk(root)
-        for path in files:
-            if path.suffix in SOURCE_SUFFIXES and not path.is_symlink() and \
-                    contains(path, needle, literal):
-                found.append(path)
-    return sorted(found)
-
-
 def contains(path, needle: re.Pattern, literal: bytes) -> bool:
     """Whether the file at PATH matches NEEDLE.  LITERAL, a string every
     match contains, is looked for first: a plain search is several times
@@ -265,33 +246,32 @@ def contains(path, needle: re.Pattern, literal: bytes) -> bool:
     return literal in data and needle.search(data) is not None
 
 
-def source_files(paths: list[Path]):
-    """(path, stat) of every .c/.h file under PATHS, as candidate_files
-    chooses them (no symlinks, no dot directories).  Paths are strings: a
-    Path object per file was a third of a re-run over an unchanged tree."""
+def source_files(paths: list[Path], symlinks: bool = False):
+    """(path, stat) of every .c/.h file under PATHS, the one walk of a source
+    tree: no dot directories, directories in name order with a directory's
+    files before its subdirectories (os.walk's order).  Symbolic links are
+    left out unless SYMLINKS (then with their own lstat), and never followed
+    into.  Paths are strings: a Path object per file was a third of a re-run
+    over an unchanged tree."""
     for root in paths:
         if root.is_file():
-            if root.suffix in SOURCE_SUFFIXES and not root.is_symlink():
-                yield str(root), root.stat()
+            if root.suffix in SOURCE_SUFFIXES and (symlinks or not root.is_symlink()):
+                yield str(root), root.lstat()
             continue
         todo = [str(root)]
         while todo:
             directory = todo.pop()
             try:
-                entries = list(os.scandir(directory))
+                entries = sorted(os.scandir(directory), key=lambda e: e.name)
             except OSError:
                 continue
+            subdirectories = []
             for entry in entries:
                 if entry.is_dir(follow_symlinks=False):
                     if not entry.name.startswith("."):
-                        todo.append(entry.path)
-                elif entry.name.endswith(SOURCE_SUFFIXES) and \
-                        entry.is_file(follow_symlinks=False):
+                        subdirectories.append(entry.path)
+                elif entry.name.endswith(SOURCE_SUFFIXES) and (
+                        entry.is_file(follow_symlinks=False)
+                        or symlinks and entry.is_symlink() and not entry.is_dir()):
                     yield entry.path, entry.stat(follow_symlinks=False)
-
-
-def _walk(root: Path):
-    for dirpath, dirnames, filenames in os.walk(root):
-        dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
-        for name in filenames:
-            yield Path(dirpath) / name
+            todo += reversed(subdirectories)

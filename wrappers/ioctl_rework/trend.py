@@ -12,7 +12,7 @@ from ioctl_rework.findings import AuditResult, Finding, Kind
 
 @dataclass(frozen=True)
 class VersionCounts:
-    label: str                  # the kernel version, or the tree path without one
+    label: str                  # the kernel version, or the tree's name without one
     counts: dict                # Kind -> int
 
     @property
@@ -37,7 +37,7 @@ class Trend:
 def label(result: AuditResult) -> str:
     if result.version:
         return result.version
-    return str(result.tree) if result.tree else "(files)"
+    return result.tree_name or "(files)"
 
 
 def counts(findings: list[Finding]) -> dict:

@@ -38,16 +38,12 @@ class Applied:
     removed: list[bytes] = field(default_factory=list)  # without their line ending
 
 
-def apply_diff(old: bytes, diff: str) -> bytes:
-    """OLD with the hunks of DIFF (one file's unified diff) applied.
+def apply_hunks(old: bytes, diff: str) -> Applied:
+    """OLD with the hunks of DIFF (one file's unified diff) applied, and
+    where the added lines went and what was removed.
 
     Raises ValueError when a hunk does not match OLD.
     """
-    return apply_hunks(old, diff).new
-
-
-def apply_hunks(old: bytes, diff: str) -> Applied:
-    """apply_diff(), saying where the added lines went and what was removed."""
     source = _lines(old)
     crlf = sum(1 for line in source if line.endswith(b"\r\n")) > len(source) // 2
     patch = diff.encode("utf-8", "surrogateescape").split(b"\n")

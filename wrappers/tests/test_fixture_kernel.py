@@ -91,6 +91,21 @@ class InitramfsTest(unittest.TestCase):
         console = next(line for line in listing.splitlines() if "dev/console" in line)
         self.assertTrue(console.startswith("crw"), console)
 
+    @unittest.skipUnless(Path("/bin/busybox").exists() and kernel.TARBALL.exists(),
+                         "busybox-static and linux-source-6.1 are needed")
+    def test_packed_by_the_trees_gen_init_cpio_the_same_bytes_every_time(self):
+        """With nothing unpacked (a clean clone), gen_init_cpio comes from the tarball."""
+        with tempfile.TemporaryDirectory() as tmp:
+            cache = Path(tmp) / "cache"
+            program = Path(tmp) / "ioctl-test-64"
+            program.write_bytes(b"\x7fELF fake")
+            first = kernel.pack_initramfs(Path(tmp) / "a.cpio", [program], cache=cache)
+            self.assertTrue((cache / "tools" / "gen_init_cpio").exists())
+            os.utime(program, (12345, 12345))
+            second = kernel.pack_initramfs(Path(tmp) / "b.cpio", [program], cache=cache)
+            self.assertEqual(first.read_bytes(), second.read_bytes())
+            self.assertFalse(list(Path(tmp).glob("*.d")))
+
 
 class InstallDriversTest(unittest.TestCase):
     def test_only_changed_files_are_rewritten(self):

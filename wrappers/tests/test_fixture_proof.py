@@ -66,6 +66,18 @@ class LegacyTest(unittest.TestCase):
                           "fx_minor unknown unknown"})
         self.assertTrue(all("Unknown cmd" in f.message for f in failures))
 
+    def test_32bit_program_must_run_the_64bit_cases(self):
+        """The host never runs ioctl-test-32; the guest's run is where a
+        different case list shows."""
+        legacy = transcript("legacy-output.txt", "legacy-console.log")
+        narrow = legacy.runs[proof.PROGRAM_32].observations
+        dropped = next(iter(narrow))
+        del narrow[dropped]
+        failures = [f for f in proof.check_run(legacy) if f.key == proof.PROGRAM_32]
+        self.assertEqual(len(failures), 1, failures)
+        self.assertIn("ran other cases than ioctl-test-64", failures[0].message)
+        self.assertIn(" ".join(dropped), failures[0].message)
+
     def test_unconverted_32bit_keys(self):
         self.assertEqual({k[0] for k in proof.unconverted_32bit(LEGACY)}, {"fx_minor"})
 

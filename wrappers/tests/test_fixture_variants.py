@@ -45,28 +45,38 @@ class MatrixTest(unittest.TestCase):
 
     def test_negative_without_a_breaks_line_is_refused(self):
         with tempfile.TemporaryDirectory() as tmp:
-            (Path(tmp) / "bad.edit").write_text("# no header\n=== a.c\n--- x\na\n+++\nb\n")
+            (Path(tmp) / "bad.patch").write_text(
+                "no header\n--- a/a.c\n+++ b/a.c\n@@ -1 +1 @@\n-a\n+b\n")
             with mock.patch.object(variants, "NEGATIVE_DIR", Path(tmp)):
                 with self.assertRaisesRegex(kernel.FixtureError, "breaks: VARIANT"):
                     variants.negative_variants()
 
+    def test_a_negative_in_the_old_edit_format_fails_loudly(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            (Path(tmp) / "late.edit").write_text("# breaks: pushdown-bkl-3.9.0\n=== a.c\n")
+            with mock.patch.object(variants, "NEGATIVE_DIR", Path(tmp)):
+                with self.assertRaisesRegex(kernel.FixtureError, "late.edit: the .edit format"):
+                    variants.negative_variants()
+
 
 class BreakTest(unittest.TestCase):
-    def test_negative_edit_applies_to_a_converted_driver(self):
-        edit = variants.NEGATIVE_DIR / "dropped-unlock.edit"
+    def test_negative_patch_applies_to_a_converted_driver(self):
+        patch = variants.NEGATIVE_DIR / "dropped-unlock.patch"
         with tempfile.TemporaryDirectory() as tmp:
             driver = Path(tmp) / "fx_minor.c"
-            driver.write_text("\t\tif (get_user(value, argp)) {\n\t\t\tunlock_kernel();\n"
-                              "\t\t\treturn -EFAULT;\n\t\t}\n")
-            variants.break_directory(Path(tmp), edit)
+            driver.write_text("\t\treturn ret;\n\tcase FX_MINOR_SET_VALUE:\n"
+                              "\t\tif (get_user(value, argp)) {\n\t\t\tunlock_kernel();\n"
+                              "\t\t\treturn -EFAULT;\n\t\t}\n"
+                              "\t\tif (value > FX_MINOR_VALUE_MAX) {\n")
+            variants.break_directory(Path(tmp), patch)
             self.assertNotIn("unlock_kernel", driver.read_text())
 
-    def test_negative_edit_that_no_longer_applies_says_so(self):
-        edit = variants.NEGATIVE_DIR / "dropped-unlock.edit"
+    def test_negative_patch_that_no_longer_applies_says_so(self):
+        patch = variants.NEGATIVE_DIR / "dropped-unlock.patch"
         with tempfile.TemporaryDirectory() as tmp:
             (Path(tmp) / "fx_minor.c").write_text("int nothing_to_break;\n")
-            with self.assertRaisesRegex(Exception, "dropped-unlock.edit: fx_minor.c: hunk"):
-                variants.break_directory(Path(tmp), edit)
+            with self.assertRaisesRegex(Exception, "dropped-unlock.patch: fx_minor.c: hunk"):
+                variants.break_directory(Path(tmp), patch)
 
 
 def run(variant, output, console, sparse="", left_alone=()):
@@ -96,7 +106,7 @@ class VerdictTest(unittest.TestCase):
         for name, (output, console, culprit) in cases.items():
             with self.subTest(name):
                 broken = variants.Variant(f"negative-{name}", self.OPTIONS,
-                                          broken=variants.NEGATIVE_DIR / f"{name}.edit")
+                                          broken=variants.NEGATIVE_DIR / f"{name}.patch")
                 verdict = runner.judge(self.LEGACY, run(broken, output, console))
                 self.assertTrue(verdict.passed, "a broken variant must be caught")
                 self.assertIn(culprit, [f.key for f in verdict.failures])
@@ -106,16 +116,16 @@ class VerdictTest(unittest.TestCase):
 
     def test_booted_negatives_fail_the_proof(self):
         """Real boots: pushdown-bkl-3.9.0 (its fx_split.h prototype converted
-        by hand; see the fixture report) and the two negative edits on it."""
+        by hand; see the fixture report) and the two negative patches on it."""
         options = rules.ConversionOptions(rules.Strategy.PUSHDOWN, target=rules.Target((3, 9, 0)),
                                           compat=True)
         left_alone = (variants.LeftAlone("fx_claim.c", "fx_claim_ioctl", "refused"),
                       variants.LeftAlone("fx_ifdef.c", "-", "not changed by the conversion"))
 
         def booted(name: str, recorded_as: str, sparse: str = "legacy") -> runner.VariantRun:
-            edit = variants.NEGATIVE_DIR / f"{name[len('negative-'):]}.edit"
+            patch = variants.NEGATIVE_DIR / f"{name[len('negative-'):]}.patch"
             variant = (variants.LEGACY if name == "legacy" else
-                       variants.Variant(name, options, broken=edit if edit.exists() else None))
+                       variants.Variant(name, options, broken=patch if patch.exists() else None))
             return run(variant, f"booted-{recorded_as}-output.txt",
                        f"booted-{recorded_as}-console.log",
                        (DATA / f"booted-sparse-{sparse}.txt").read_text(),

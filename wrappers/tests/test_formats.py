@@ -122,6 +122,18 @@ class FormatTest(unittest.TestCase):
         notes = run["invocations"][0]["toolExecutionNotifications"]
         self.assertEqual(notes[0]["message"]["text"], "skipped: spatch timed out after 120 s")
 
+    def test_reports_name_trees_by_version_never_by_path(self):
+        for fmt in ("text", "json", "csv", "markdown", "html"):
+            with self.subTest(fmt):
+                self.assertNotIn("/trees/", self.render(fmt))
+        self.assertIn("== linux 2.6.9: 3 findings", self.render("text"))
+        self.assertEqual([t["tree"] for t in json.loads(self.render("json"))["trees"]],
+                         ["linux-2.6.9", "linux-2.6.11"])
+        # Without a version, the directory's name.
+        unversioned = AuditResult([], [], Path("/trees/vendor-kernel"))
+        self.assertIn("== vendor-kernel: 0 findings", self.render("text", [unversioned]))
+        self.assertIn("## vendor-kernel", self.render("markdown", [unversioned]))
+
     def test_single_tree_has_no_trend(self):
         text = self.render("text", two_versions()[:1])
         self.assertNotIn("== trend", text)

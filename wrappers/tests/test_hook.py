@@ -5,9 +5,11 @@ test_check.py (HookCommitTest); these tests are about never losing a hook.
 """
 
 import os
+import tempfile
 import unittest
+from pathlib import Path
 
-from ioctl_rework import hook
+from ioctl_rework import hook, paths
 from test_check_repo import GitRepo
 
 
@@ -87,6 +89,58 @@ class InstallTest(unittest.TestCase):
         plain.mkdir()
         with self.assertRaises(hook.HookError):
             hook.install(plain)
+
+
+class EntryPointTest(unittest.TestCase):
+    """Which command the hook runs, for each way ioctl-rework can be installed."""
+
+    def setUp(self):
+        tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(tmp.cleanup)
+        self.root = Path(tmp.name)
+        self.package = self.root / "share" / "ioctl_rework"
+        self.package.mkdir(parents=True)
+        self.script = self.root / "share" / "ioctl-rework"
+        self.bin = self.root / "bin"
+        self.bin.mkdir()
+
+    def layout(self, install=paths.Install.SHARE):
+        return paths.Layout(install, self.package, self.package.parent)
+
+    def python(self, imports: Path | None) -> str:
+        """A stand-in interpreter that imports ioctl_rework from IMPORTS (or fails)."""
+        fake = self.root / "python"
+        fake.write_text("#!/bin/sh\n" + (f"echo {imports}\n" if imports else "exit 1\n"))
+        fake.chmod(0o755)
+        return str(fake)
+
+    def which(self, name):
+        found = self.bin / name
+        return str(found) if found.exists() else None
+
+    def test_the_installed_command_on_path(self):
+        self.script.write_text("#!/bin/sh\n")
+        (self.bin / "ioctl-rework").symlink_to(self.script)
+        entry = hook.find_entry_point(self.layout(), self.which, self.python(self.package))
+        self.assertEqual(entry.argv, ("ioctl-rework",))
+
+    def test_python_m_when_the_interpreter_imports_this_package(self):
+        python = self.python(self.package)
+        entry = hook.find_entry_point(self.layout(paths.Install.PACKAGE), self.which, python)
+        self.assertEqual(entry.argv, (python, "-m", "ioctl_rework"))
+
+    def test_another_installation_on_path_is_not_ours(self):
+        self.script.write_text("#!/bin/sh\n")
+        (self.bin / "ioctl-rework").write_text("#!/bin/sh\n# some other copy\n")
+        python = self.python(self.root / "elsewhere")
+        entry = hook.find_entry_point(self.layout(paths.Install.CLONE), self.which, python)
+        self.assertEqual(entry.argv, (str(self.script),))
+        self.assertIn("install ioctl-rework", entry.note)
+
+    def test_nothing_runnable_is_an_error(self):
+        with self.assertRaisesRegex(hook.HookError, "not on PATH"):
+            hook.find_entry_point(self.layout(paths.Install.PACKAGE), self.which,
+                                  self.python(None))
 
 
 class CommandLineTest(unittest.TestCase):

@@ -11,13 +11,14 @@ import re
 import unittest
 from pathlib import Path
 
-from ioctl_rework import convert, lockproof, rules
+from ioctl_rework import convert, lockproof, paths, rules
 from ioctl_rework.cache import Cache
 from ioctl_rework.fixture import kernel, variants
 from ioctl_rework.lockproof.source import Unit
 
 CASES = rules.RULES_DIR / "tests"
-CACHE = kernel.REPO / "build" / "lockproof-conversions"
+# Beside the fixture kernel's cache (build/ in a clone): conversions take a while.
+CACHE = paths.fixture_cache().parent / "lockproof-conversions"
 
 
 def rule_cases() -> list[Path]:

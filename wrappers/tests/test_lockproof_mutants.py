@@ -10,11 +10,13 @@ merely refused).
 """
 
 import re
+import tempfile
 import unittest
+from pathlib import Path
 
 from ioctl_rework import c_spans, convert, lockproof
 from ioctl_rework.cache import Cache
-from ioctl_rework.fixture import kernel, shims, variants
+from ioctl_rework.fixture import kernel, variants
 from ioctl_rework.lockproof.changes import converted_handlers
 from ioctl_rework.lockproof.entries import entry_points
 from ioctl_rework.lockproof.purity import PURE_CALLS
@@ -150,9 +152,13 @@ class NegativeVariantsTest(unittest.TestCase):
             request = convert.ConvertRequest(paths=(drivers,), options=variant.options,
                                              root=drivers, cache=Cache(CACHE))
             changes = dict(convert.convert(request).changes)
-            for edit in shims.parse_edit_file(variant.broken):
-                old, new = changes[edit.path]
-                changes[edit.path] = (old, shims.apply_hunks(new.decode(), edit).encode())
+            with tempfile.TemporaryDirectory() as tmp:
+                for rel, (_, new) in changes.items():
+                    (Path(tmp) / rel).parent.mkdir(parents=True, exist_ok=True)
+                    (Path(tmp) / rel).write_bytes(new)
+                variants.break_directory(Path(tmp), variant.broken)
+                changes = {rel: (old, (Path(tmp) / rel).read_bytes())
+                           for rel, (old, _) in changes.items()}
             found = lockproof.prove_changes(
                 drivers, changes, lambda rel, o=variant.options: lockproof.LockCalls.for_options(o, rel))
             verdicts[variant.name] = sorted(str(p) for r in found for p in r.proof.problems)

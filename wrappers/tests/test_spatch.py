@@ -18,6 +18,42 @@ def _have_spatch() -> bool:
     return shutil.which(spatch.SPATCH) is not None
 
 
+class SourceFilesTest(unittest.TestCase):
+    """spatch.source_files is the one walk of a source tree (audit, convert)."""
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(self.tmp.cleanup)
+        root = self.root = Path(self.tmp.name)
+        for rel in ("b.c", "a.h", "notes.txt", "sub/z.c", "sub/deep/y.c", "aa/x.c",
+                    ".git/hidden.c"):
+            (root / rel).parent.mkdir(parents=True, exist_ok=True)
+            (root / rel).write_text("int x;\n")
+        (root / "link.c").symlink_to(root / "b.c")
+        (root / "dangling.h").symlink_to(root / "gone.h")
+        (root / "dirlink.c").symlink_to(root / "sub")
+
+    def names(self, **options):
+        return [os.path.relpath(path, self.root)
+                for path, _ in spatch.source_files([self.root], **options)]
+
+    def test_walk_order_without_links_or_dot_directories(self):
+        self.assertEqual(self.names(), ["a.h", "b.c", "aa/x.c", "sub/z.c", "sub/deep/y.c"])
+
+    def test_symlinked_files_on_request_never_directories(self):
+        self.assertEqual(self.names(symlinks=True),
+                         ["a.h", "b.c", "dangling.h", "link.c", "aa/x.c", "sub/z.c",
+                          "sub/deep/y.c"])
+        link = dict(spatch.source_files([self.root], symlinks=True))[str(self.root / "link.c")]
+        self.assertTrue(stat.S_ISLNK(link.st_mode))
+
+    def test_a_file_path_is_its_own_walk(self):
+        self.assertEqual(list(p for p, _ in spatch.source_files([self.root / "b.c"])),
+                         [str(self.root / "b.c")])
+        self.assertEqual(list(spatch.source_files([self.root / "link.c"])), [])
+        self.assertEqual(list(spatch.source_files([self.root / "notes.txt"])), [])
+
+
 class ReportBatchSplitTest(unittest.TestCase):
     """A report-mode run over six files, as spatch 1.1.1 printed it."""
 

@@ -73,11 +73,10 @@ FINDING_COLUMNS = ["file", "line", "kind", "struct", "handler", "effort", "reaso
 
 
 def _result(result, index: int) -> list[str]:
-    title = f"linux {result.version}" if result.version else str(result.tree or "paths")
+    title = result.title()
     parts = [f"<h2>{html.escape(title)}</h2>"]
     if result.tree:
-        parts.append(f"<p>Tree <code>{html.escape(str(result.tree))}</code>: "
-                     f"{result.stats.candidates} candidate files, "
+        parts.append(f"<p>{result.stats.candidates} candidate files, "
                      f"{len(result.skipped)} not fully checked.</p>")
     parts.append(_table(["kind", "findings"], [[k.value, result.count(k)] for k in Kind],
                         f"kinds-{index}"))

@@ -8,7 +8,8 @@ from ioctl_rework.formats import TOOL, Report
 
 def _result(result) -> dict:
     return {
-        "tree": str(result.tree) if result.tree else None,
+        # The directory's name only: a JSON report is shared, this machine's paths are not.
+        "tree": result.tree_name,
         "version": result.version,
         "counts": {k.value: result.count(k) for k in Kind},
         "stats": {"candidates": result.stats.candidates, "cached": result.stats.cached,

@@ -17,10 +17,9 @@ def _table(header: list[str], rows: list[list]) -> list[str]:
 
 
 def _result(result, lines: list[str]) -> None:
-    title = f"linux {result.version}" if result.version else str(result.tree or "paths")
-    lines += [f"## {title}", ""]
+    lines += [f"## {result.title()}", ""]
     if result.tree:
-        lines += [f"Tree: `{result.tree}`; {result.stats.candidates} candidate files; "
+        lines += [f"{result.stats.candidates} candidate files; "
                   f"{len(result.skipped)} not fully checked.", ""]
     lines += _table(["kind", "findings"], [[k.value, result.count(k)] for k in Kind]) + [""]
     efforts = trend.by_effort(result.findings)

@@ -53,7 +53,8 @@ def _run(result, version: str) -> dict:
                 for s in result.skipped]}],
         "results": [_result(f) for f in result.findings],
     }
-    if result.tree:
+    # A tree re-read from JSON has only its name; SRCROOT is then left to the viewer.
+    if result.tree and result.tree.is_absolute():
         run["originalUriBaseIds"] = {"SRCROOT": {"uri": result.tree.as_uri() + "/"}}
     if result.version:
         run["properties"] = {"kernelVersion": result.version}

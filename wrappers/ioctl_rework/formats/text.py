@@ -25,11 +25,7 @@ def _counts_line(counts: dict) -> str:
 
 
 def _tree(result, lines: list[str]) -> None:
-    if result.version:
-        title = f"linux {result.version} ({result.tree})"
-    else:
-        title = str(result.tree or "paths outside a kernel tree")
-    lines.append(f"== {title}: {len(result.findings)} findings")
+    lines.append(f"== {result.title()}: {len(result.findings)} findings")
     lines.append(_counts_line(trend.counts(result.findings)))
     efforts = trend.by_effort(result.findings)
     if efforts:
