@@ -33,6 +33,10 @@ class PurityTest(unittest.TestCase):
         self.assertEqual(why("p[0] = 1"), "writes p[...]")
         self.assertEqual(why("calls += 1"), "writes calls")     # a static local is shared
         self.assertEqual(why("ret = i++ + demo_total++"), "writes demo_total")
+        for code in ("ret = (*demo_op)(i)", "ret = (demo_op)(i)", "ret = demo_ops[i](arg)"):
+            with self.subTest(code=code):
+                self.assertEqual(why(code), "calls through a function pointer")
+        self.assertIsNone(why("ret = (u32)(i + 1)"))
 
     def test_declarations_judge_their_initializers_only(self):
         self.assertIsNone(why("struct demo *dev = file->private_data, *other = NULL",

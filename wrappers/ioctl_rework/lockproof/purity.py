@@ -223,19 +223,21 @@ class _Scan:
         inner = self.t[i + 1:close]
         if not inner or close + 1 >= stop:
             return False
-        if not all(t.kind == "ident" or t.is_("*") for t in inner):
-            return False
+        if not all(t.kind == "ident" or t.is_("*") for t in inner) or inner[0].is_("*"):
+            return False               # (*fp)(x) calls through a pointer
         after = self.t[close + 1]
         typed = any(t.text in TYPE_WORDS or t.is_("*") or t.text.startswith("__")
                     for t in inner)
         if typed:
             return after.kind != "punct" or after.text in _OPERAND_START
         # (foo_t)x: an unknown name in parentheses before an operand.
+        # (fp)(x) is a call through fp, not a cast.
         return len(inner) == 1 and inner[0].text not in self.local.names and \
-            (after.kind in ("ident", "number", "char", "string") or after.is_("("))
+            after.kind in ("ident", "number", "char", "string")
 
     def scan(self, i: int, stop: int) -> str | None:
         t = self.t
+        cast_end = -1                  # where the last cast ended
         while i < stop:
             token = t[i]
             if token.kind in ("number", "string", "char"):
@@ -243,7 +245,9 @@ class _Scan:
             elif token.kind == "ident" and token.text in _NOT_EVALUATED:
                 i = self._match(i + 1, stop) + 1 if i + 1 < stop and t[i + 1].is_("(") else i + 2
             elif token.is_("(") and self._is_cast(i, stop):
-                i = self._match(i, stop) + 1
+                i = cast_end = self._match(i, stop) + 1
+            elif token.is_("(") and i and t[i - 1].text in (")", "]") and i != cast_end:
+                return "calls through a function pointer"
             elif token.kind == "ident" and token.text in TYPE_WORDS:
                 i += 2 if token.text in ("struct", "union", "enum") else 1
             elif token.kind == "ident":
