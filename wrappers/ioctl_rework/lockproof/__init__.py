@@ -1,0 +1,60 @@
+"""A lock-balance proof of converted ioctl handlers that does not trust the
+conversion rule (it shares no code with it).
+
+Interface (convert's verify stage calls it):
+
+  prove_file(rel, old_text, new_text, entries, lock, expander) -> list[LockProblem]
+      REL: the file's path relative to the tree; OLD_TEXT and NEW_TEXT:
+      the file before and after conversion; ENTRIES: each converted
+      legacy handler defined in this file -> its new entry function
+      (the same name for pushdown; the wrapper's name for the wrapper
+      and multi-kernel strategies); LOCK: a LockCalls; EXPANDER: a
+      TextualExpander or a PreprocessedExpander.  Raises Unprovable for
+      the first handler it cannot analyse (a refusal, never a pass).
+  prove_each(...same arguments...) -> list[HandlerProof]
+      The same, one verdict per handler: problems, or the Unprovable.
+  LockProblem(file, line, function, message)   frozen; LINE is in NEW_TEXT
+  LockCalls(acquire, release, argument)        LockCalls.for_options(options, rel)
+  TextualExpander(root, rel)                   macros of the file and of its
+                                               directory's "x.h" headers
+  PreprocessedExpander(text, old_text)         `make path/file.i` output of the
+                                               converted and the legacy file
+  Unprovable(file, function, reason, line)     an exception
+  mutex_name(rel)                              the conversion's private mutex
+  prove_changes(root, changes, lock_for) -> list[FileProof]
+      Every handler a run converted, from its rewritten files (rel -> (old,
+      new) bytes, as ConversionResult.changes); entries are read from the
+      file_operations of both texts, not from the rule.
+
+What is proven, for each handler and in every configuration of the #if
+conditions its code depends on: the converted entry point (walked from a
+free lock) leaves the lock free on every return and at the end of its body;
+it never releases a lock it does not hold nor takes a mutex it holds; every
+leaf of code that must run under the lock (all code but pure declarations,
+local assignments and the computation of return values from constants
+and locals) runs at exactly the lock depths at which the same tokens of the
+legacy handler ran (walked from the VFS's held lock); and no such code is
+missing.  A wrapper must call the legacy body once on every path with the
+lock held and pass its own arguments; its body must return with the lock
+as it got it; no file_operations may point at the body directly.
+"""
+
+from ioctl_rework.lockproof.changes import FileProof, prove_changes
+from ioctl_rework.lockproof.expanders import PreprocessedExpander, TextualExpander
+from ioctl_rework.lockproof.model import (HandlerProof, LockCalls, LockProblem, Unprovable,
+                                          mutex_name)
+from ioctl_rework.lockproof.proof import prove_each
+
+__all__ = ["FileProof", "HandlerProof", "LockCalls", "LockProblem", "PreprocessedExpander",
+           "TextualExpander", "Unprovable", "mutex_name", "prove_changes", "prove_each",
+           "prove_file"]
+
+
+def prove_file(rel: str, old_text: str, new_text: str, entries: dict[str, str],
+               lock: LockCalls, expander) -> list[LockProblem]:
+    """Every lock problem of the handlers ENTRIES names; see the module doc."""
+    results = prove_each(rel, old_text, new_text, entries, lock, expander)
+    for result in results:
+        if result.unprovable is not None:
+            raise result.unprovable
+    return [p for result in results for p in result.problems]

@@ -1,0 +1,86 @@
+"""Where the code the compiler sees comes from: the text, or a .i file.
+
+An expander turns the legacy and the converted text of one file into two
+source.Unit values (`units(old_text, new_text)`), whose functions the
+prover reads token by token, macros expanded.
+"""
+
+import re
+from pathlib import Path, PurePosixPath
+
+from ioctl_rework.lockproof.lexer import LexError, Token, tokenize
+from ioctl_rework.lockproof.source import HeaderReader, SourceError, Unit
+
+
+class TextualExpander:
+    """Expands the macros of the file and of the headers it includes with
+    `#include "x.h"` from its own directory under ROOT (recursively)."""
+
+    preprocessed = False
+
+    def __init__(self, root: Path, rel: str, headers: HeaderReader | None = None):
+        self.root = Path(root)
+        self.rel = rel
+        # One reader may serve the files of a whole run: it reads each header once.
+        self._headers = headers if headers is not None else HeaderReader(self.root)
+
+    def units(self, old_text: str, new_text: str) -> tuple[Unit, Unit]:
+        return (Unit(self.rel, old_text, self._headers),
+                Unit(self.rel, new_text, self._headers))
+
+
+class PreprocessedExpander:
+    """Reads the preprocessor's output (`make path/file.i`) of the converted
+    file (TEXT) and of the legacy one (OLD_TEXT).  Both are needed: the
+    legacy side must be expanded the same way to be compared."""
+
+    preprocessed = True
+
+    def __init__(self, text: str, old_text: str | None = None):
+        self.text = text
+        self.old_text = old_text
+
+    def units(self, old_text: str, new_text: str) -> tuple[Unit, Unit]:
+        if self.old_text is None:
+            raise SourceError("no preprocessed output of the legacy file to compare with")
+        return PreprocessedUnit("", self.old_text), PreprocessedUnit("", self.text)
+
+
+_MARKER = re.compile(r'#\s*(?:line\s+)?(\d+)\s+"((?:\\.|[^"\\])*)"')
+
+
+class PreprocessedUnit(Unit):
+    """The tokens of the main file of a .i, each on its line of that file.
+
+    The main file is the one the first line marker names; code of the
+    headers it includes is left out (handlers are defined in the file)."""
+
+    def __init__(self, rel: str, text: str):
+        self.rel = rel
+        self.groups, self.events, self.stacks = {}, {}, []
+        self.tokens: list[Token] = []
+        self.depths: list[int] = []
+        try:
+            raw = tokenize(text)
+        except LexError as err:
+            raise SourceError(f"preprocessed {rel}: {err}") from err
+        main = None
+        current, base, marker_line = None, 1, 0
+        depth = 0
+        for token in raw:
+            if token.kind == "directive":
+                marker = _MARKER.match(token.text)
+                if marker:
+                    current = marker.group(2)
+                    if main is None:
+                        main = current
+                    base, marker_line = int(marker.group(1)), token.line
+                continue
+            if current != main and main is not None:
+                continue
+            line = base + token.line - marker_line - 1 if main is not None else token.line
+            self.tokens.append(Token(token.kind, token.text, line))
+            self.stacks.append(())
+            self.depths.append(depth)
+            depth += token.is_("{") - token.is_("}")
+        self.main = PurePosixPath(main).as_posix() if main else None

@@ -1,0 +1,200 @@
+"""Expressions, read as far as the lock cares (see syntax.py).
+
+Control flow and the lock may hide inside an expression: a statement
+expression `({ ... })`, a call of the lock's acquire or release function,
+and around those the comma, `?:`, `&&` and `||` operators decide whether
+and in which order they run.  Two lock operations or exits whose order C
+leaves unspecified (two arguments of one call) are refused, not guessed.
+"""
+
+import bisect
+
+from ioctl_rework.lockproof.lexer import Token
+from ioctl_rework.lockproof.syntax import (Choice, Leaf, LockOp, LockSpelling, ParseError, Seq,
+                                           Short, StmtExpr, has_effect)
+
+ASSIGN = frozenset("= += -= *= /= %= &= |= ^= <<= >>=".split())
+
+
+class ExpressionParser:
+    """The expression half of the parser.  Its subclass (statements.Parser)
+    provides block(), which a statement expression needs."""
+
+    def __init__(self, tokens: list[Token], lock: LockSpelling):
+        self.tokens = tokens
+        self.lock = lock
+        self.at = 0
+        self.match = brackets(tokens)
+        lock_names = set(lock.acquire) | set(lock.release)
+        self._marks = [i for i, t in enumerate(tokens)
+                       if (t.kind == "ident" and t.text in lock_names) or
+                       (t.is_("(") and i + 1 < len(tokens) and tokens[i + 1].is_("{"))]
+
+    def _error(self, message: str, at: int | None = None) -> ParseError:
+        token = self.tokens[min(self.at if at is None else at, len(self.tokens) - 1)]
+        return ParseError(f"line {token.line}: {message}")
+
+    def _top(self, start: int, j: int) -> bool:
+        """Whether J is at the bracket level of START (not inside a pair)."""
+        i = start
+        while i < j:
+            if self.tokens[i].text in "([{" and self.tokens[i].kind == "punct":
+                i = self.match[i] + 1
+            else:
+                i += 1
+        return i == j
+
+    # -- expressions -----------------------------------------------------
+
+    def _marked(self, span: range) -> bool:
+        k = bisect.bisect_left(self._marks, span.start)
+        return k < len(self._marks) and self._marks[k] < span.stop
+
+    def expr(self, span: range, kind: str):
+        """The expression of tokens SPAN."""
+        if not span:
+            return Leaf((), kind)
+        if not self._marked(span):
+            return Leaf(tuple(span), kind)
+        tokens = self.tokens
+        top = self._top_level(span)
+        commas = [i for i in top if tokens[i].is_(",")]
+        if commas:
+            bounds = [span.start] + [c + 1 for c in commas]
+            ends = commas + [span.stop]
+            return Seq([self.expr(range(b, e), kind) for b, e in zip(bounds, ends)])
+        assign = next((i for i in top if tokens[i].text in ASSIGN and tokens[i].kind == "punct"),
+                      None)
+        question = next((i for i in top if tokens[i].is_("?")), None)
+        if assign is not None and (question is None or assign < question):
+            target = range(span.start, assign + 1)
+            if self._marked(target):
+                raise self._error("the lock or an exit on the left of an assignment", assign)
+            # The value is computed, then stored.
+            return Seq([self.expr(range(assign + 1, span.stop), kind), Leaf(tuple(target), kind)])
+        if question is not None:
+            colon = self._colon(top, question)
+            then = self.expr(range(question + 1, colon), kind) if colon > question + 1 else None
+            return Choice(self.expr(range(span.start, question), "condition"), then,
+                          self.expr(range(colon + 1, span.stop), kind))
+        for op in ("||", "&&"):
+            at = [i for i in top if tokens[i].is_(op)]
+            if at:
+                last = at[-1]
+                return Short(self.expr(range(span.start, last), "condition"),
+                             self.expr(range(last + 1, span.stop), "condition"), op)
+        return self._strict(span, kind)
+
+    def _top_level(self, span: range) -> list[int]:
+        found, i = [], span.start
+        while i < span.stop:
+            token = self.tokens[i]
+            found.append(i)
+            if token.kind == "punct" and token.text in "([{":
+                i = self.match[i] + 1
+            else:
+                i += 1
+        return found
+
+    def _colon(self, top: list[int], question: int) -> int:
+        pending = 0
+        for i in top:
+            if i <= question:
+                continue
+            if self.tokens[i].is_("?"):
+                pending += 1
+            elif self.tokens[i].is_(":"):
+                if not pending:
+                    return i
+                pending -= 1
+        raise self._error("a '?' without ':'", question)
+
+    def _strict(self, span: range, kind: str):
+        """An expression whose marked parts all run, in an order C does not
+        fix: they become parts of a sequence before the rest of it."""
+        tokens = self.tokens
+        parts, taken = [], set()
+        i = span.start
+        while i < span.stop:
+            token = tokens[i]
+            if token.kind == "ident" and (token.text in self.lock.acquire or
+                                          token.text in self.lock.release):
+                op, end = self._lock_op(i, span)
+                parts.append(op)
+                taken.update(range(i, end))
+                i = end
+                continue
+            if token.is_("(") and i + 1 < span.stop and tokens[i + 1].is_("{"):
+                close = self.match[i]
+                if self.match[i + 1] != close - 1:
+                    raise self._error("a statement expression that does not end in '})'", i)
+                saved = self.at
+                self.at = i + 1
+                body = self.block()
+                if self.at != close:
+                    raise self._error("a statement expression that does not end in '})'", i)
+                self.at = saved
+                parts.append(StmtExpr(body))
+                taken.update(range(i, close + 1))
+                i = close + 1
+                continue
+            if token.kind == "punct" and token.text in "([" and \
+                    self._marked(range(i, self.match[i])):
+                close = self.match[i]
+                inner = range(i + 1, close)
+                call = i > span.start and (tokens[i - 1].kind == "ident" or
+                                           tokens[i - 1].text in (")", "]"))
+                if call and token.is_("("):
+                    b = inner.start
+                    for j in self._top_level(inner) + [close]:
+                        if j == close or tokens[j].is_(","):
+                            if self._marked(range(b, j)):
+                                parts.append(self.expr(range(b, j), "expression"))
+                                taken.update(range(b, j))
+                            b = j + 1
+                else:
+                    parts.append(self.expr(inner, kind))
+                    taken.update(inner)
+                i = close + 1
+                continue
+            i += 1
+        effects = [p for p in parts if has_effect(p)]
+        if len(effects) > 1:
+            raise self._error("two lock operations or exits in one expression whose "
+                              "order of evaluation C leaves open", span.start)
+        rest = tuple(j for j in span if j not in taken)
+        return Seq(parts + [Leaf(rest, kind)])
+
+    def _lock_op(self, i: int, span: range) -> tuple[object, int]:
+        """The lock call at I: (LockOp, index after it), or an error when the
+        name is used any other way."""
+        tokens = self.tokens
+        name = tokens[i].text
+        if i + 1 >= span.stop or not tokens[i + 1].is_("("):
+            raise self._error(f"{name} is used other than called; cannot follow it", i)
+        close = self.match[i + 1]
+        argument = tuple(t.text for t in tokens[i + 2:close] if not t.is_("(") and not t.is_(")"))
+        wanted = self.lock.argument
+        if argument[:len(wanted)] != wanted or (len(argument) > len(wanted) and
+                                                argument[len(wanted)] != ","):
+            return Leaf(tuple(range(i, close + 1))), close + 1   # another lock
+        return LockOp(name in self.lock.acquire, i), close + 1
+
+
+
+def brackets(tokens: list[Token]) -> dict[int, int]:
+    """Index of each opening bracket -> its closing one."""
+    pairs, stack = {}, []
+    closing = {")": "(", "]": "[", "}": "{"}
+    for i, token in enumerate(tokens):
+        if token.kind != "punct":
+            continue
+        if token.text in "([{":
+            stack.append(i)
+        elif token.text in closing:
+            if not stack or tokens[stack[-1]].text != closing[token.text]:
+                raise ParseError(f"line {token.line}: unbalanced '{token.text}'")
+            pairs[stack.pop()] = i
+    if stack:
+        raise ParseError(f"line {tokens[stack[-1]].line}: '{tokens[stack[-1]].text}' is never closed")
+    return pairs

@@ -1,0 +1,109 @@
+"""lockproof on what the rule really writes: every correct conversion passes.
+
+The rule's own test cases (semantic-patches/tests, NAME.c -> NAME.res in
+patch mode) and the fixture drivers converted with every option set the
+fixture proof boots (fixture/variants.py) must all be proven.  A handler
+the prover refused or found a problem in would be reverted by convert,
+so a failure here is either a rule bug or a prover limitation to fix.
+"""
+
+import re
+import unittest
+from pathlib import Path
+
+from ioctl_rework import convert, lockproof, paths, rules
+from ioctl_rework.cache import Cache
+from ioctl_rework.fixture import kernel, variants
+from ioctl_rework.lockproof.source import Unit
+
+CASES = rules.RULES_DIR / "tests"
+# Beside the fixture kernel's cache (build/ in a clone): conversions take a while.
+CACHE = paths.fixture_cache().parent / "lockproof-conversions"
+
+
+def rule_cases() -> list[Path]:
+    """Patch-mode cases of the conversion rule that change their input."""
+    found = []
+    for case in sorted(CASES.glob("*.c")):
+        head = case.read_text().splitlines()[:5]
+        if any(line.startswith("// rule:") for line in head) or \
+                any(line.startswith("// mode:") and "patch" not in line for line in head):
+            continue
+        if case.with_suffix(".res").read_text() != case.read_text():
+            found.append(case)
+    return found
+
+
+def case_lock(case: Path) -> lockproof.LockCalls:
+    head = "\n".join(case.read_text().splitlines()[:5])
+    if "-D mutex" in head:
+        return lockproof.LockCalls.mutex(lockproof.mutex_name(case.name))
+    return lockproof.LockCalls.bkl()
+
+
+def listed_handlers(case: Path) -> list[str]:
+    match = re.search(r"handlers=(\S+)", "\n".join(case.read_text().splitlines()[:5]))
+    return match.group(1).split(",") if match else []
+
+
+def prove_case(case: Path, old: str, new: str) -> list[lockproof.HandlerProof]:
+    """The proofs of the handlers case CASE converts (OLD -> NEW)."""
+    results = lockproof.prove_changes(CASES, {case.name: (old.encode(), new.encode())},
+                                      lambda rel: case_lock(case))
+    # A handler named with -D handlers= has its fops in another file, or
+    # its definition (not part of the case).
+    listed = [h for h in listed_handlers(case) if Unit(case.name, old).definitions(h)]
+    elsewhere = set(listed_handlers(case)) - set(listed)
+    more = lockproof.prove_each(case.name, old, new, {h: h for h in listed},
+                                case_lock(case), lockproof.TextualExpander(CASES, case.name))
+    return [r.proof for r in results if r.proof.handler not in elsewhere] + more
+
+
+class RuleCasesTest(unittest.TestCase):
+    def test_every_conversion_of_the_rule_tests_is_proven(self):
+        proven = 0
+        for case in rule_cases():
+            old, new = case.read_text(), case.with_suffix(".res").read_text()
+            for proof in prove_case(case, old, new):
+                with self.subTest(case=case.name, handler=proof.handler):
+                    self.assertEqual(list(map(str, proof.problems)), [])
+                    self.assertIsNone(proof.unprovable)
+                    proven += 1
+        self.assertGreaterEqual(proven, 35)     # the cases above are not vacuous
+
+
+def distinct_variants() -> list[variants.Variant]:
+    """Conversion variants that differ in what the rule writes (compat only
+    adds an entry; the pre-2.6.11 build compiles the same output)."""
+    seen, found = set(), []
+    for variant in variants.conversion_variants():
+        o = variant.options
+        key = (o.strategy, o.lock, o.target.inode_style, o.multi_kernel)
+        if key not in seen:
+            seen.add(key)
+            found.append(variant)
+    return found
+
+
+class FixtureConversionsTest(unittest.TestCase):
+    def test_every_fixture_conversion_is_proven(self):
+        drivers = kernel.DRIVERS_DIR
+        for variant in distinct_variants():
+            request = convert.ConvertRequest(paths=(drivers,), options=variant.options,
+                                             root=drivers, cache=Cache(CACHE))
+            result = convert.convert(request)
+            results = lockproof.prove_changes(
+                drivers, result.changes,
+                lambda rel, o=variant.options: lockproof.LockCalls.for_options(o, rel))
+            converted = {h.handler for h in result.summary.handlers
+                         if h.status.value == "converted"}
+            with self.subTest(variant=variant.name):
+                self.assertEqual({r.proof.handler for r in results}, converted)
+                for r in results:
+                    self.assertEqual(list(map(str, r.proof.problems)), [], r.proof.handler)
+                    self.assertIsNone(r.proof.unprovable, r.proof.handler)
+                self.assertGreaterEqual(len(results), 9)
+
+
+if __name__ == "__main__":
+    unittest.main()
