@@ -37,7 +37,7 @@ class NumbersTest(unittest.TestCase):
                 self.assertEqual(actions["jobs"].metavar, "N")
                 self.assertEqual(actions["timeout"].option_strings, ["--timeout"])
                 self.assertEqual(actions["timeout"].metavar, "SECONDS")
-        for name, dest in (("audit", "cache_dir"), ("convert", "cache_dir"),
+        for name, dest in (("audit", "cache_dir"), ("convert", "cache_dir"), ("prove", "cache_dir"),
                            ("fixture", "cache")):
             with self.subTest(name, option="--cache-dir"):
                 actions = {a.dest: a for a in subcommand_parser(name)._actions}
