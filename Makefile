@@ -19,7 +19,7 @@ PREFIX ?= /usr/local
 DEBIAN_PACKAGES := coccinelle sparse gcc gcc-multilib make python3 \
 	linux-source-6.1 qemu-system-x86 busybox-static cpio flex bison bc \
 	libelf-dev libssl-dev xz-utils ccache git patch python3-matplotlib \
-	chromium strace python3-pip python3-setuptools python3-wheel
+	python3-unidiff chromium strace python3-pip python3-setuptools python3-wheel
 
 # Each suite prints TAP ("ok N - ..." / "not ok N - ...") on stdout.
 TEST_SUITES := semantic-patches/tests/run wrappers/tests/run \

@@ -1,23 +1,30 @@
 #!/usr/bin/python3
 """Time `ioctl-rework check` against the plain semantic patch on the same files.
 
-Real legacy drivers are taken from a kernel tree (default: the 2.6.9 tree
-in DEVELOPERS.md) and committed to a scratch git repository, outside this
-one; nothing of them is kept.  Scenarios:
+Real legacy drivers are taken from a kernel tree (--tree, an unpacked
+2.6.9) and committed to a scratch git repository, outside this one;
+nothing of them is kept.  Scenarios:
 
   one-new      a one-file patch adding a legacy driver (an ERROR, with its
                conversion diff): the worst case for one file
   one-edit     a one-file patch changing a legacy driver outside its fops
                and handler (nothing to report): the common case
   series-new   a series of N commits (--files, default 100) adding N legacy drivers, checked as
-               one range (every file an ERROR with its conversion)
+               a range, commit by commit (every file an ERROR with its conversion)
   series-edit  a series of N commits changing N legacy drivers elsewhere
+  range-new    a range of M commits (--range, default 50) adding M legacy drivers, checked
+               commit by commit, against the same range checked as one diff (--squash)
+  range-edit   a range of M commits changing M legacy drivers elsewhere, the same way
 
-"plain" is what a maintainer would run instead: the conversion rule,
-spatch --sp-file ioctl_to_unlocked_ioctl.cocci -D patch, over the same
-files (one file; or --dir over the N with --jobs 2, as coccicheck does).
+The baseline of the one-file and series cases is "plain", what a
+maintainer would run instead: the conversion rule, spatch --sp-file
+ioctl_to_unlocked_ioctl.cocci -D patch, over the same files (one file; or
+--dir over the N with --jobs 2, as coccicheck does).  That of the range
+cases is "squash": check of the same range as one diff, which is what
+checking commit by commit costs more than.
 
-Usage: bench/check_bench.py --tree DIR [--files 100] [--repeat 5] [--output bench/check.md]
+Usage: bench/check_bench.py --tree DIR [--files 100] [--range 50] [--repeat 5]
+                            [--output bench/check.md]
 """
 
 import argparse
@@ -139,34 +146,38 @@ def plain_command(target: str, jobs: int, directory: bool) -> list[str]:
 
 
 def summary(stdout: str) -> str:
-    match = re.search(r"^total: .*$", stdout, re.M)
-    return match.group(0) if match else "(no summary)"
+    """The last total line: a range checked by commit sums its commits there."""
+    found = re.findall(r"^total: .*$", stdout, re.M)
+    return found[-1] if found else "(no summary)"
 
 
 def run_scenario(name: str, tree: Path, files: list[Path], mode: str, repeat: int,
-                 jobs: int, work: Path, plain_limit: float) -> dict:
+                 jobs: int, work: Path, plain_limit: float, baseline: str) -> dict:
     repo = work / name
     base = build_repo(repo, tree, files, mode)
     rev = "HEAD" if len(files) == 1 else f"{base}..HEAD"
     check = [sys.executable, str(ENTRY), "check", "--git", rev, "--jobs", str(jobs)]
-    check_times, check_cpu, out = [], [], None
+    if baseline == "squash":
+        command = check + ["--squash"]
+    else:
+        # One file, or --dir over a directory holding exactly these files.
+        single = len(files) == 1
+        command = plain_command(str(files[0].relative_to(tree)) if single else ".", jobs,
+                                directory=not single)
+    check_times, check_cpu, plain_times, plain_cpu = [], [], [], []
+    out, stopped = None, False
+    # Check and baseline take turns, so that both see the same load.
     for _ in range(repeat):
         seconds, cpu, out = timed(check, repo)
         if out.returncode not in (0, 1):
             sys.exit(f"{name}: check failed ({out.returncode}): {out.stderr}")
         check_times.append(seconds)
         check_cpu.append(cpu)
-    print(f"  check {statistics.median(check_times):.2f} s", file=sys.stderr, flush=True)
-    # One file, or --dir over a directory holding exactly these files.
-    single = len(files) == 1
-    command = plain_command(str(files[0].relative_to(tree)) if single else ".", jobs,
-                            directory=not single)
-    plain_times, plain_cpu, stopped = [], [], False
-    for _ in range(repeat):
         seconds, cpu, proc = timed(command, repo, plain_limit)
         stopped = stopped or proc is None
         plain_times.append(seconds)
         plain_cpu.append(cpu)
+    print(f"  check {statistics.median(check_times):.2f} s", file=sys.stderr, flush=True)
     check_median = statistics.median(check_times)
     plain_median = statistics.median(plain_times)
     return {"name": name, "files": len(files), "runs": repeat,
@@ -174,11 +185,20 @@ def run_scenario(name: str, tree: Path, files: list[Path], mode: str, repeat: in
             "check_max": max(check_times), "plain": plain_median,
             "ratio": check_median / plain_median if plain_median else float("nan"),
             "check_cpu": statistics.median(check_cpu), "plain_cpu": statistics.median(plain_cpu),
-            "load": os.getloadavg()[0], "result": summary(out.stdout), "stopped": stopped}
+            "load": os.getloadavg()[0], "result": summary(out.stdout), "stopped": stopped,
+            "baseline": baseline}
+
+
+def _version(tree: Path) -> str:
+    """The tree by its version: no path of this machine in the report."""
+    try:
+        return str(rules.Target.from_makefile(tree))
+    except rules.TargetError:
+        return tree.name
 
 
 def write_report(results: list[dict], tree: Path, output: Path, jobs: int,
-                 series: int) -> str:
+                 series: int, commits: int) -> str:
     lines = [
         "# check: time per patch, against the plain semantic patch",
         "",
@@ -187,27 +207,33 @@ def write_report(results: list[dict], tree: Path, output: Path, jobs: int,
         f"- machine: {platform.machine()}, {os.cpu_count()} cores (shared), "
         f"Python {platform.python_version()}, spatch {spatch.version()}; load average "
         f"{os.getloadavg()[0]:.1f} when the report was written",
-        f"- drivers: real legacy drivers from {tree.name} (not kept), `--jobs {jobs}`",
-        "- check: `ioctl-rework check --git REV_RANGE` on a scratch repository; median of "
-        "the runs (min-max in brackets)",
-        "- plain: `spatch --sp-file semantic-patches/ioctl_to_unlocked_ioctl.cocci -D patch` "
-        "with the rule's options, over the same files (one file, or `--dir` with "
-        f"`--jobs {jobs}` over the {series})",
-        "- budgets: one-file patch <= 1.5 s median; 100-file series <= 30 s",
+        f"- drivers: real legacy drivers from linux {_version(tree)} (not kept), "
+        f"`--jobs {jobs}`",
+        "- check: `ioctl-rework check --git REV_RANGE` on a scratch repository (a range is "
+        "checked commit by commit); median of the runs (min-max in brackets); check and its "
+        "baseline take turns",
+        "- baseline plain (one-*, series-*): `spatch --sp-file "
+        "semantic-patches/ioctl_to_unlocked_ioctl.cocci -D patch` with the rule's options, "
+        f"over the same files (one file, or `--dir` with `--jobs {jobs}` over the {series})",
+        f"- baseline squash (range-*): `check --git REV_RANGE --squash`, the same {commits} "
+        "commits checked as one diff",
+        f"- budgets: one-file patch <= 1.5 s median; {commits}-commit range commit by commit "
+        "<= 1.5 x the same range as one diff",
         "",
         "- cpu: user + system seconds of every process of a run (median); on a loaded "
         "machine it is the better measure of cost, and cpu / 2 the wall time on two idle cores "
         "when the run keeps both busy",
         "",
-        "| scenario | files | runs | check wall (s) | plain wall (s) | check / plain | "
-        "check cpu (s) | plain cpu (s) | cpu ratio | load | check says |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|",
+        "| scenario | files | runs | check wall (s) | baseline | baseline wall (s) | "
+        "check / baseline | check cpu (s) | baseline cpu (s) | cpu ratio | load | check says |",
+        "|---|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---|",
     ]
     for r in results:
         cpu_ratio = r["check_cpu"] / r["plain_cpu"] if r["plain_cpu"] else float("nan")
         more = ">" if r["stopped"] else ""   # the plain run was stopped: a lower bound
         lines.append(f"| {r['name']} | {r['files']} | {r['runs']} | {r['check']:.2f} "
-                     f"[{r['check_min']:.2f}-{r['check_max']:.2f}] | {more}{r['plain']:.2f} | "
+                     f"[{r['check_min']:.2f}-{r['check_max']:.2f}] | {r['baseline']} | "
+                     f"{more}{r['plain']:.2f} | "
                      f"{r['ratio']:.2f} | {r['check_cpu']:.2f} | {more}{r['plain_cpu']:.2f} | "
                      f"{cpu_ratio:.2f} | {r['load']:.1f} | {r['result']} |")
     text = "\n".join(lines) + "\n"
@@ -221,7 +247,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tree", type=Path, required=True,
                         help="an unpacked 2.6 tree with legacy drivers (2.6.9)")
-    parser.add_argument("--files", type=int, default=100)
+    parser.add_argument("--files", type=int, default=100, help="commits of the series cases")
+    parser.add_argument("--range", type=int, default=50, help="commits of the range cases")
     parser.add_argument("--repeat", type=int, default=5, help="runs of each one-file case")
     parser.add_argument("--series-repeat", type=int, default=1, help="runs of each series")
     parser.add_argument("--jobs", type=int, default=2)
@@ -232,22 +259,27 @@ def main() -> int:
     args = parser.parse_args()
     files = legacy_drivers(args.tree, args.files)
     typical = typical_driver(files)
-    scenarios = [("one-new", [typical], "new", args.repeat),
-                 ("one-edit", [typical], "edit", args.repeat),
-                 ("series-new", files, "new", args.series_repeat),
-                 ("series-edit", files, "edit", args.series_repeat)]
+    step = max(1, len(files) // args.range)
+    ranged = files[::step][:args.range]
+    scenarios = [("one-new", [typical], "new", args.repeat, "plain"),
+                 ("one-edit", [typical], "edit", args.repeat, "plain"),
+                 ("range-new", ranged, "new", args.series_repeat, "squash"),
+                 ("range-edit", ranged, "edit", args.series_repeat, "squash"),
+                 ("series-new", files, "new", args.series_repeat, "plain"),
+                 ("series-edit", files, "edit", args.series_repeat, "plain")]
     results = []
     with tempfile.TemporaryDirectory(prefix="ioctl-rework-bench.") as tmp:
-        for name, chosen, mode, repeat in scenarios:
+        for name, chosen, mode, repeat, baseline in scenarios:
             if args.only and name not in args.only:
                 continue
             print(f"{name}: {len(chosen)} file(s), {repeat} run(s)...", file=sys.stderr,
                   flush=True)
             results.append(run_scenario(name, args.tree, chosen, mode, repeat, args.jobs,
-                                        Path(tmp), args.plain_limit))
-            print(f"  check {results[-1]['check']:.2f} s, plain {results[-1]['plain']:.2f} s",
-                  file=sys.stderr, flush=True)
-    print(write_report(results, args.tree, args.output, args.jobs, args.files), end="")
+                                        Path(tmp), args.plain_limit, baseline))
+            print(f"  check {results[-1]['check']:.2f} s, {baseline} "
+                  f"{results[-1]['plain']:.2f} s", file=sys.stderr, flush=True)
+    print(write_report(results, args.tree, args.output, args.jobs, args.files, args.range),
+          end="")
     return 0
 
 

@@ -25,7 +25,7 @@ import time
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from ioctl_rework import rules, spatch
+from ioctl_rework import options, rules, spatch
 from ioctl_rework.cache import Cache, default_directory, make_key, stat_index
 from ioctl_rework.findings import (AuditResult, AuditStats, Effort, Finding, Kind,
                                    SkippedFile, sort_key)
@@ -237,34 +237,43 @@ class _Candidate:
     runs: tuple[str, ...]
 
 
-PREFILTER_FORMAT = "prefilter-2"
+PREFILTER_FORMAT = "prefilter-3"
 
 
-def _classify(path: Path, runs: list[RuleRun]) -> tuple[str | None, list[str]]:
-    """[content digest, names of the runs that must see PATH]."""
+def _classify(path: Path, runs: list[RuleRun]) -> tuple[str | None, list[str], str | None]:
+    """[content digest, names of the runs that must see PATH, why it could
+    not be read]."""
     try:
         data = path.read_bytes()
-    except OSError:
-        return None, []
+    except OSError as err:
+        return None, [], f"cannot read it: {err.strerror}"
     if not re.search(_ANY_IOCTL_MEMBER, data):
-        return None, []
+        return None, [], None
     bodies = fops_initializers(data)
     wanted = [run.name for run in runs if any(run.member.search(b) for b in bodies)]
-    return (hashlib.sha256(data).hexdigest() if wanted else None), wanted
+    return (hashlib.sha256(data).hexdigest() if wanted else None), wanted, None
 
 
-def _candidates(paths: list[Path], runs: list[RuleRun],
-                cache: Cache | None = None) -> list[_Candidate]:
-    """The files worth giving to spatch, and which runs need each.  An
-    unchanged file is not read again (cache.stat_index): on an unchanged
-    6.1 tree that spares ~1 GB of reading."""
+def _candidates(paths: list[Path], runs: list[RuleRun], cache: Cache | None = None,
+                unreadable: list[tuple[Path, str]] | None = None) -> list[_Candidate]:
+    """The files worth giving to spatch, and which runs need each; the files
+    that could not be read go to UNREADABLE, with why.  An unchanged file is not read
+    again (cache.stat_index): on an unchanged 6.1 tree that spares ~1 GB of
+    reading."""
     key = make_key(PREFILTER_FORMAT, _ANY_IOCTL_MEMBER, _FOPS_INITIALIZER.pattern,
                    *(run.name.encode() + run.member.pattern for run in runs),
                    *(str(p.resolve()) for p in paths))
     verdicts = stat_index(cache, key, spatch.source_files(paths),
                           lambda path: _classify(Path(path), runs))
-    found = [_Candidate(Path(path), digest, tuple(wanted))
-             for path, (digest, wanted) in verdicts.items() if wanted]
+    found = []
+    for path, (digest, wanted, problem) in verdicts.items():
+        if problem is not None:
+            # Never trusted from the index: a chmod leaves the stamp as it was.
+            digest, wanted, problem = _classify(Path(path), runs)
+        if problem is not None and unreadable is not None:
+            unreadable.append((Path(path), problem))
+        elif wanted and problem is None:
+            found.append(_Candidate(Path(path), digest, tuple(wanted)))
     return sorted(found, key=lambda c: c.path)
 
 
@@ -304,7 +313,8 @@ def audit(paths: list[Path], jobs: int = 2, timeout: int = DEFAULT_TIMEOUT,
     with tempfile.TemporaryDirectory(prefix="ioctl-rework-audit-") as tmp:
         workdir = Path(tmp)
         runs = _rule_runs(tree, workdir)
-        candidates = _candidates(paths, runs, cache)
+        unreadable: list[tuple[Path, str]] = []
+        candidates = _candidates(paths, runs, cache, unreadable)
         stats.candidates = len(candidates)
         results: dict[tuple[str, Path], spatch.SpatchResult] = {}
         for run in runs:
@@ -332,7 +342,8 @@ def audit(paths: list[Path], jobs: int = 2, timeout: int = DEFAULT_TIMEOUT,
                     cache.put_json(_cache_key(run, candidate, digest), {
                         "outcome": result.outcome.value, "stdout": result.stdout,
                         "parse_errors": list(result.parse_errors)})
-    findings, skipped = [], []
+    findings = []
+    skipped = [SkippedFile(_display_path(path, tree), why) for path, why in unreadable]
     for (name, path), result in sorted(results.items(), key=lambda item: str(item[0][1])):
         shown = _display_path(path, tree)
         if result.outcome in (spatch.Outcome.TIMEOUT, spatch.Outcome.CRASH):
@@ -343,8 +354,10 @@ def audit(paths: list[Path], jobs: int = 2, timeout: int = DEFAULT_TIMEOUT,
         # and the file is listed as partly checked.
         if result.parse_errors:
             skipped.append(SkippedFile(shown, result.reason, partial=True))
+        # Each result is one file's: its name is PATH, however spatch's
+        # report spelled it (see spatch._run_one).
         for finding in _READERS[name](result.stdout):
-            findings.append(replace(finding, file=_display_path(Path(finding.file), tree)))
+            findings.append(replace(finding, file=shown))
     findings = _attach_maintainers(first_per_handler(findings),
                                    Maintainers.load(tree) if tree else None)
     skipped = sorted(set(skipped), key=lambda s: (s.file, s.reason))
@@ -410,28 +423,27 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--from-json", action="append", type=Path, default=[], metavar="FILE",
                         help="use the results of earlier `--format json` runs instead of "
                              "running the rules (repeat for a trend)")
-    parser.add_argument("--format", choices=FORMATS, default="text")
+    parser.add_argument("--format", choices=FORMATS, default="text",
+                        help="text grouped by subsystem (default); json (re-read by "
+                             "--from-json), csv, markdown, a self-contained html page with "
+                             "charts, or SARIF 2.1.0")
     parser.add_argument("-o", "--output", type=Path, metavar="FILE",
                         help="write the report here (atomically) instead of stdout")
-    parser.add_argument("-j", "--jobs", type=int, default=2, metavar="N",
-                        help="spatch processes at a time (default: 2)")
-    parser.add_argument("--timeout", type=int, default=DEFAULT_TIMEOUT, metavar="SECONDS",
-                        help="per-file spatch time limit (default: %(default)s)")
+    options.add_jobs_argument(parser)
+    options.add_timeout_argument(parser, DEFAULT_TIMEOUT, "per file")
+    options.add_cache_dir_argument(parser)
     parser.add_argument("--no-cache", action="store_true",
-                        help="neither read nor write $XDG_CACHE_HOME/ioctl-rework")
+                        help="neither read nor write the cache")
 
 
 def main(args: argparse.Namespace) -> int:
     from ioctl_rework import formats
 
-    if args.jobs < 1 or args.timeout < 1:
-        print("ioctl-rework audit: --jobs and --timeout must be at least 1", file=sys.stderr)
-        return 2
     if not args.paths and not args.from_json:
         print("ioctl-rework audit: error: give a PATH to audit or --from-json FILE",
               file=sys.stderr)
         return 2
-    cache = Cache(None if args.no_cache else default_directory(), "audit")
+    cache = Cache(None if args.no_cache else args.cache_dir or default_directory(), "audit")
     try:
         results = [r for path in args.from_json for r in load_json(path)]
         if args.paths:

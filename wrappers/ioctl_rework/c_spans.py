@@ -8,7 +8,7 @@ definition written the kernel way; comments and literals are blanked first.
 
 import re
 
-from ioctl_rework import patch_parser
+from ioctl_rework.patch_set import Line
 
 _NOISE = re.compile(r'//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'', re.S)
 
@@ -16,6 +16,21 @@ _NOISE = re.compile(r'//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])
 def code_only(text: str) -> str:
     """TEXT with comments and literals blanked, newlines kept."""
     return _NOISE.sub(lambda m: re.sub(r"[^\n]", " ", m.group()), text)
+
+
+def without_comments(text: str) -> str:
+    """TEXT with comments blanked (literals kept), newlines kept."""
+    return _NOISE.sub(lambda m: m.group() if m.group()[0] in "\"'"
+                      else re.sub(r"[^\n]", " ", m.group()), text)
+
+
+_TOKEN = re.compile(r'"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'|\w+|\S')
+
+
+def code_tokens(text: str) -> list[str]:
+    """The tokens of TEXT (from without_comments): two texts with the same
+    tokens differ only in comments and whitespace."""
+    return _TOKEN.findall(text)
 
 
 def closing(code: str, open_at: int, pair: str = "{}") -> int:
@@ -133,6 +148,22 @@ def toplevel_span(code: str, line: int) -> range:
     return range(start + 1, end + 2)
 
 
+_TOP_LEVEL_START = re.compile(r"^[A-Za-z_]")
+LABEL = re.compile(r"^\w+:\s*(?:$|/[/*])")     # a goto label at column 0
+
+
+def unparsed_region(text: str, line: int) -> range:
+    """The lines spatch skips after a parse error at LINE (1-based) of TEXT:
+    up to the next line that starts a top-level declaration (in kernel
+    style the only other lines at column 0 inside a body are labels)."""
+    lines = text.split("\n")
+    end = line
+    while end < len(lines) and not (_TOP_LEVEL_START.match(lines[end])
+                                    and not LABEL.match(lines[end])):
+        end += 1
+    return range(line, end + 1)
+
+
 _CONDITIONAL = re.compile(r"^\s*#\s*(if|ifdef|ifndef|elif|else|endif)\b(.*)")
 
 
@@ -167,15 +198,16 @@ LEGACY_MEMBER = re.compile(rb"(?<!\w)ioctl\s*[=:]")
 ANY_IOCTL_MEMBER = re.compile(rb"ioctl\s*[=:]")
 
 
-def ioctl_lines(text: str, added: dict[int, patch_parser.Line]) -> list[int]:
+def ioctl_lines(text: str, added: dict[int, Line]) -> list[int]:
     """The added lines that can be part of a finding: they name an ioctl,
     the BKL or -ENOIOCTLCMD, or lie in an initializer that sets an ioctl
     member or in a function such a member names.  Every finding is anchored
     at one of these, so a file where none is added needs no spatch.
     """
-    found = {n for n, line in added.items() if _IOCTL_WORDS.search(line.text)}
     code = code_only(text)
     lines = code.split("\n")
+    # Words in code, not in comments: a comment names no finding.
+    found = {n for n in added if n <= len(lines) and _IOCTL_WORDS.search(lines[n - 1])}
     spans = []
     for member in _IOCTL_MEMBER.finditer(code):
         brace = _enclosing_brace(code, member.start())

@@ -22,7 +22,8 @@ def default_directory() -> Path:
 def make_key(*parts: str | bytes) -> str:
     digest = hashlib.sha256()
     for part in parts:
-        data = part.encode() if isinstance(part, str) else part
+        # A file name that is not UTF-8 arrives with surrogate escapes.
+        data = part.encode("utf-8", "surrogateescape") if isinstance(part, str) else part
         digest.update(len(data).to_bytes(8, "little") + data)
     return digest.hexdigest()
 

@@ -1,36 +1,42 @@
 """`ioctl-rework check`: the audit, run on what a patch changes, as a gate.
 
-The stages: check_input reads the patch (a git range, a patch file, the
-staged changes) and the files as it leaves them, which are laid out in a
-temporary directory; the audit and the signature rule run there (spatch
-only on files where the patch adds ioctl code, see c_spans); the findings
-the patch introduces are kept (on an added line, or in a structure or
-handler the patch adds or changes); check_result prints them as
-checkpatch.pl would, or as json or SARIF.
+The stages: check_input reads the patches (a commit, a range commit by
+commit, a patch file, the staged changes) and the files as each leaves
+them, which are laid out in a scratch directory, one per patch; the rules
+run there once for all of them (check_rules; spatch only on files where a
+patch changes ioctl code, see c_spans); check_judge keeps the findings a
+patch introduced (where it changes code: on an added line, or in a
+structure or handler it changes) and says where a bare patch shows too
+little to decide; check_result prints them as checkpatch.pl would, or as
+json or SARIF.  A gate does not pass what it could not read: such code is
+NOT_CHECKED, an error unless --allow-unchecked.
 """
 
 import argparse
-import re
 import sys
 import tempfile
-from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from ioctl_rework import convert, hook, patch_parser, rules, spatch
-from ioctl_rework.audit import RuleRun, audit, run_batched
-from ioctl_rework.c_spans import (ANY_IOCTL_MEMBER, LEGACY_MEMBER, definition_spans,
-                                  ioctl_lines)
-from ioctl_rework.cache import Cache
-from ioctl_rework.check_input import (InputError, PatchInput, SourceKind, read_patch,
+from ioctl_rework import hook, options, rules, scratch, spatch
+from ioctl_rework.c_spans import LEGACY_MEMBER, ioctl_lines, unparsed_region
+from ioctl_rework.check_input import (InputError, PatchInput, SourceKind, read_inputs,
                                       unchecked_reason)
-from ioctl_rework.check_result import FORMATS, CheckResult, Level, Problem, Skipped
-from ioctl_rework.findings import Effort, Kind
-from ioctl_rework.patch_parser import FinalFile, MalformedPatch
-from ioctl_rework.summary import FileStatus, HandlerStatus
+from ioctl_rework.check_judge import (FileView, anchor, cosmetic_lines, how_to_check,
+                                      missing_context, unchecked_level)
+from ioctl_rework.check_result import (FORMATS, CheckReport, CheckResult, Level, Problem,
+                                       Skipped)
+from ioctl_rework.check_rules import (NOT_CHECKED, Conversion, ConversionJob, Raw,
+                                      RuleFindings, conversions, run_rules)
+from ioctl_rework.findings import Kind
+from ioctl_rework.names import quoted
+from ioctl_rework.patch_parser import MalformedPatch
+from ioctl_rework.patch_set import FinalFile, Line
 
-SIGNATURE_RULE = rules.RULES_DIR / "ioctl_signature_mismatch.cocci"
-SIGNATURE_MISMATCH = "SIGNATURE_MISMATCH"
+DEFAULT_TIMEOUT = 60
+# A series adding many legacy drivers shows the first few conversions;
+# converting every file would cost more than the check itself (--fix does).
+MAX_CONVERSIONS_SHOWN = 10
 
 
 @dataclass(frozen=True)
@@ -40,127 +46,69 @@ class CheckRequest:
     tree: Path | None = None            # the git work tree, or the tree a DIFF applies to
     fix: bool = False
     jobs: int = 2
-    timeout: int = 60
+    timeout: int = DEFAULT_TIMEOUT
+    squash: bool = False                # a range as one diff, not commit by commit
+    allow_unchecked: bool = False       # NOT_CHECKED is a warning, not an error
 
 
-# From findings to problems.
+@dataclass
+class _Unit:
+    """One patch (or one commit of a range) laid out in its own directory."""
+    patch: PatchInput
+    root: Path
+    result: CheckResult
+    finals: dict[str, FinalFile] = field(default_factory=dict)
+    views: dict[str, FileView] = field(default_factory=dict)
+    # path -> the changed lines that can be part of a finding
+    relevant: dict[str, list[int]] = field(default_factory=dict)
+    raws: list[Raw] = field(default_factory=list)
+    conversions: dict[str, Conversion] = field(default_factory=dict)
+    staged: bool = False                # from the pre-commit hook, most likely
 
-@dataclass(frozen=True)
-class _Raw:
-    """A finding before filtering: the audit's, or the signature rule's."""
-    type: str
-    level: Level
-    message: str
-    file: str
-    line: int
-    struct: str
-    handler: str
-    note: str = ""
-
-
-# The audit's kinds, as check reports them.
-AUDIT_MESSAGES = {
-    Kind.LEGACY_IOCTL: (Level.ERROR, "{struct} sets the legacy .ioctl ({handler}), "
-                        "which runs under the BKL and was removed in 2.6.36; "
-                        "use .unlocked_ioctl and .compat_ioctl"),
-    Kind.MISSING_COMPAT: (Level.WARNING, "{struct} sets .unlocked_ioctl ({handler}) "
-                          "without .compat_ioctl; 32-bit processes cannot use it"),
-    Kind.BKL_IN_UNLOCKED: (Level.WARNING, "{handler}, the .unlocked_ioctl of {struct}, "
-                           "takes lock_kernel(); push the lock down to what needs it "
-                           "or use a driver lock"),
-    Kind.ENOIOCTLCMD_UNLOCKED: (Level.WARNING, "{handler}, the .unlocked_ioctl of "
-                                "{struct}, returns -ENOIOCTLCMD, which userspace sees "
-                                "as EINVAL or ENOTTY; return -ENOTTY"),
-}
+    def conversion_job(self, paths, target: rules.Target) -> ConversionJob:
+        return ConversionJob(self.root, tuple(paths), rules.ConversionOptions(target=target))
 
 
-def _run_audit(paths: list[Path], jobs: int, timeout: int
-               ) -> tuple[list[_Raw], list[Skipped]]:
-    # No cache: the files live in a temporary directory, never seen again.
-    result = audit(paths, jobs, timeout, cache=Cache(None))
-    raws = []
-    for finding in result.findings:
-        level, template = AUDIT_MESSAGES[finding.kind]
-        message = template.format(struct=finding.struct or "a file_operations",
-                                  handler=finding.handler)
-        if finding.dead_ioctl:
-            message += " (.unlocked_ioctl is set too, so .ioctl is dead code)"
-        note = ""
-        if finding.effort == Effort.MANUAL.value:
-            note = f"the conversion rule leaves it alone: {finding.reason}; convert it by hand"
-        elif finding.effort == Effort.AUTO_REMOVE.value:
-            note = f"the conversion rule deletes the entry: {finding.reason}"
-        raws.append(_Raw(finding.kind.name, level, message, finding.file, finding.line,
-                         finding.struct, finding.handler, note))
-    skipped = [Skipped(str(s.file), s.reason, s.partial) for s in result.skipped]
-    return raws, skipped
-
-
-_MISMATCH = re.compile(r"^(?P<file>.+?):(?P<line>\d+): (?P<fops>\w+): \.(?P<member>\w+) = "
-                       r"(?P<handler>\w+): signature mismatch: (?P<reason>.*)$")
-
-
-def _run_signature_rule(paths: list[Path], jobs: int, timeout: int, work: Path
-                        ) -> tuple[list[_Raw], list[Skipped], dict[str, tuple[int, ...]]]:
-    """Findings, skips, and the lines where spatch's parser gave up, by file."""
-    raws, skipped, parse_errors = [], [], {}
-    # Batched as the audit runs its rules: one spatch start-up for many files.
-    run = RuleRun("signature", SIGNATURE_RULE,
-                  (*rules.rule_options(SIGNATURE_RULE), "-D", "report"), ANY_IOCTL_MEMBER)
-    for result in run_batched(run, paths, jobs, timeout, work):
-        if result.outcome in (spatch.Outcome.OK, spatch.Outcome.PARSE_ERROR):
-            parse_errors[str(result.file)] = result.parse_errors
-        if result.outcome not in (spatch.Outcome.OK, spatch.Outcome.PARSE_ERROR):
-            skipped.append(Skipped(str(result.file), result.reason))
+def _lay_out(patch: PatchInput, root: Path, level: Level, staged: bool) -> _Unit:
+    unit = _Unit(patch, root, CheckResult(
+        patch.name, lines_checked=patch.patch_set.total_lines,
+        commit=patch.commit.sha if patch.commit else None), staged=staged)
+    cosmetic = cosmetic_lines(patch.patch_set)
+    for f in patch.patch_set.final_files():
+        reason = unchecked_reason(f)
+        if reason is None and f.path not in patch.post_images:
+            reason = "not in the tree the patch leaves"
+        if reason is None:
+            unit.finals[f.path] = f
             continue
-        if result.parse_errors:
-            # A rule that found nothing in a partly parsed file is an OK run.
-            skipped.append(Skipped(str(result.file), result.reason, partial=True))
-        for line in result.stdout.splitlines():
-            match = _MISMATCH.match(line)
-            if match:
-                raws.append(_Raw(
-                    SIGNATURE_MISMATCH, Level.ERROR,
-                    f"{match['handler']} does not fit .{match['member']} of "
-                    f"{match['fops']}: {match['reason']}",
-                    str(result.file), int(match["line"]), match["fops"], match["handler"]))
-    return raws, skipped, parse_errors
+        unit.result.skipped.append(Skipped(f.path, reason))
+        if f.binary and f.is_source and not f.deleted and not f.symlink:
+            unit.result.problems.append(_binary_source(f, level, not patch.from_git))
+    for path, f in unit.finals.items():
+        scratch.write_inside(root, path, patch.post_images[path])
+        view = FileView(f, patch.post_images[path].decode(errors="surrogateescape"),
+                        cosmetic, patch.reconstructed)
+        unit.views[path] = view
+        unit.raws += missing_context(view, level, path)
+        if b"ioctl" in patch.post_images[path]:
+            lines = ioctl_lines(view.text, {**view.changed_gaps, **view.changed})
+            lines = sorted(set(lines) | set(view.section_ioctl_lines()))
+            if lines:
+                unit.relevant[path] = lines
+    unit.result.files_checked = list(unit.finals)
+    return unit
 
 
-def _anchor(raw: _Raw, f: FinalFile, text: str) -> patch_parser.Line | None:
-    """The added line RAW is reported at, or None if the patch did not introduce it."""
-    added = f.added
-    if raw.line in added:
-        return added[raw.line]
-    for name in (raw.struct, raw.handler):
-        for span in definition_spans(text, name):
-            touched = [n for n in span if n in added]
-            if touched:
-                return added[touched[0]]
-    # A structure or handler the patch changed only by deleting lines: the
-    # finding is reported at the first line deleted there.
-    for name in (raw.struct, raw.handler):
-        for span in definition_spans(text, name):
-            gaps = [n for n in span if n in f.gaps and n != span.start]
-            if gaps:
-                return replace(f.gaps[gaps[0]], new=gaps[0])
-    return None
-
-
-# The run.
-
-def _relative(file: str, root: Path, known: set[str]) -> str | None:
-    path = Path(file)
-    if path.is_absolute():
-        try:
-            rel = path.resolve().relative_to(root.resolve()).as_posix()
-        except ValueError:
-            return None
-        return rel if rel in known else None
-    rel = path.as_posix().removeprefix("./")
-    if rel in known:
-        return rel
-    return next((k for k in known if (root / k).resolve() == (root / rel).resolve()), None)
+def _binary_source(f: FinalFile, level: Level, patch_file: bool) -> Problem:
+    """A C file the patch shows as binary: a patch file does when the file
+    holds a NUL; check's own git diffs only when an attribute says so."""
+    why = ("the patch shows this C file as binary (a NUL byte in it?), so none of its "
+           "lines can be read; check the commit with --git REV, which reads such files "
+           "as text") if patch_file else (
+           "git shows this C file as binary (a `binary` or `-diff` attribute in "
+           ".gitattributes?), so none of its lines can be read")
+    header = f"diff --git {quoted('a/' + f.path)} {quoted('b/' + f.path)}"
+    return Problem(level, NOT_CHECKED, why, f.path, 0, f.patches[-1].patch_line, header)
 
 
 def _conversion_target(request: CheckRequest, patch: PatchInput) -> rules.Target:
@@ -172,192 +120,217 @@ def _conversion_target(request: CheckRequest, patch: PatchInput) -> rules.Target
     return rules.DEFAULT_TARGET
 
 
-@dataclass(frozen=True)
-class _Conversion:
-    diff: str                           # "" when nothing changes
-    failure: str = ""                   # why convert could not rewrite the file
-
-
-def _conversions(root: Path, paths: list[str], options: rules.ConversionOptions,
-                 request: CheckRequest) -> tuple[dict[str, _Conversion], list[str]]:
-    """convert's result for each of PATHS (relative to ROOT), and its notes
-    on handlers it did not convert."""
-    if not paths:
-        return {}, []
-    result = convert.convert(convert.ConvertRequest(
-        tuple(root / p for p in paths), options, root, request.jobs, request.timeout))
-    records = {record.file: record for record in result.summary.files}
-    found = {}
-    for path in paths:
-        record = records.get(path)
-        if record is not None and record.status in (FileStatus.FAILED, FileStatus.SKIPPED):
-            found[path] = _Conversion("", record.reason or record.status.value)
-        else:
-            found[path] = _Conversion(record.diff if record else "")
-    notes = [f"{h.file}:{h.line}: {h.handler} not converted: {h.reason}"
-             for h in result.summary.handlers
-             if h.status is not HandlerStatus.CONVERTED and h.reason]
-    return found, notes
-
-
-def run_check(request: CheckRequest) -> CheckResult:
+def run_check(request: CheckRequest) -> CheckReport:
+    level = unchecked_level(request.allow_unchecked)
     with tempfile.TemporaryDirectory(prefix="ioctl-rework-check.") as tmp:
         work = Path(tmp)
-        patch = read_patch(request.source, request.value, request.tree, work)
-        patch_set = patch.patch_set
-        root = work / "new"
-        result = CheckResult(patch.name, lines_checked=patch_set.total_lines)
-        finals = {}
-        for f in patch_set.final_files():
-            reason = unchecked_reason(f)
-            if reason is None and f.path not in patch.post_images:
-                reason = "not in the tree the patch leaves"
-            if reason:
-                result.skipped.append(Skipped(f.path, reason))
-            else:
-                finals[f.path] = f
-        for path in finals:
-            target = root / path
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_bytes(patch.post_images[path])
-        result.files_checked = list(finals)
-        # Only files where the patch adds ioctl code are worth a spatch run.
-        relevant = {}
-        for path, f in finals.items():
-            if b"ioctl" in patch.post_images[path]:
-                lines = ioctl_lines(patch.post_images[path].decode(errors="surrogateescape"),
-                                    {**f.gaps, **f.added})
-                if lines:
-                    relevant[path] = lines
-        if relevant:
-            _collect(result, request, patch, root, finals, relevant)
-    return result
+        patches = read_inputs(request.source, request.value, request.tree, work,
+                              request.squash)
+        staged = request.source is SourceKind.STAGED
+        units = [_lay_out(p, work / f"patch-{i}", level, staged)
+                 for i, p in enumerate(patches)]
+        target = _conversion_target(request, patches[0])
+        if any(u.relevant for u in units):
+            _run_rules(units, request, target, work)
+        for unit in units:
+            _judge(unit, level)
+        _show_conversions(units, request, target)
+        if request.fix:
+            for unit in units:
+                _fix(unit, request, target)
+    name = request.value if len(units) > 1 else units[0].result.name
+    return CheckReport(name or units[0].result.name, [u.result for u in units])
 
 
-# A series adding many legacy drivers shows the first few conversions;
-# converting every file would cost more than the check itself (--fix does).
-MAX_CONVERSIONS_SHOWN = 10
+def _run_rules(units: list[_Unit], request: CheckRequest, target: rules.Target,
+               work: Path) -> None:
+    # A file with a legacy member will most likely need its conversion
+    # shown: convert starts next to the rules.  (--fix converts every
+    # file afterwards.)
+    first, budget = [], 0 if request.fix else MAX_CONVERSIONS_SHOWN
+    for unit in units:
+        likely = [p for p in unit.relevant if LEGACY_MEMBER.search(unit.patch.post_images[p])]
+        first.append(likely[:max(0, budget)])
+        budget -= len(first[-1])
+    jobs = [u.conversion_job(paths, target) for u, paths in zip(units, first) if paths]
+    paths = [u.root / p for u in units for p in u.relevant]
+    found, converted = run_rules(paths, jobs, request.jobs, request.timeout, work)
+    for job, result in zip(jobs, converted):
+        next(u for u in units if u.root == job.root).conversions.update(result)
+    for unit in units:
+        _take(unit, found, unchecked_level(request.allow_unchecked))
 
 
-def _collect(result: CheckResult, request: CheckRequest, patch: PatchInput, root: Path,
-             finals: dict[str, FinalFile], relevant: dict[str, list[int]]) -> None:
-    paths = [root / p for p in relevant]
-    known = set(finals)
-    options = rules.ConversionOptions(target=_conversion_target(request, patch))
-    # A file with a legacy member will most likely need its conversion shown:
-    # start convert at once, next to the audit and the signature rule,
-    # rather than after them.  (--fix converts every file afterwards.)
-    likely = [] if request.fix else [
-        p for p in relevant if LEGACY_MEMBER.search(patch.post_images[p])]
-    with ThreadPoolExecutor(max_workers=3) as pool:
-        audit_run = pool.submit(_run_audit, paths, request.jobs, request.timeout)
-        signature_run = pool.submit(_run_signature_rule, paths, request.jobs, request.timeout,
-                                    root.parent)
-        convert_run = pool.submit(_conversions, root, likely[:MAX_CONVERSIONS_SHOWN],
-                                  options, request)
-        raws, skipped = audit_run.result()
-        more, more_skipped, parse_errors = signature_run.result()
-        conversions = convert_run.result()[0]
-    parse_errors = {_relative(f, root, known): lines for f, lines in parse_errors.items()}
-    raws += more + _record_skips(result, skipped + more_skipped, parse_errors, relevant,
-                                 root, known)
-    texts = {p: (root / p).read_text(errors="surrogateescape") for p in finals}
-    introduced = []
-    for raw in raws:
-        rel = _relative(raw.file, root, known)
-        anchor = _anchor(raw, finals[rel], texts[rel]) if rel else None
-        if anchor is not None:
-            introduced.append((rel, raw, anchor))
-    order = list(finals)
-    introduced.sort(key=lambda t: (order.index(t[0]), t[2].new, t[1].type))
-    legacy = list(dict.fromkeys(rel for rel, raw, _ in introduced
-                                if raw.type == Kind.LEGACY_IOCTL.name))
-    if not request.fix:
-        shown = legacy[:MAX_CONVERSIONS_SHOWN]
-        conversions.update(_conversions(root, [p for p in shown if p not in conversions],
-                                        options, request)[0])
-        if len(legacy) > len(shown):
-            result.notes.append(f"conversions shown for the first {len(shown)} of "
-                                f"{len(legacy)} files with a new legacy .ioctl; "
-                                "`--fix` prints them all")
-    for rel, raw, anchor in introduced:
-        diff, note = "", raw.note
-        if raw.type == Kind.LEGACY_IOCTL.name and rel in conversions:
-            # One diff per file, at its first legacy entry: it converts them all.
-            conversion = conversions.pop(rel)
-            diff = conversion.diff
-            if conversion.failure:
-                note = f"the conversion rule failed on this file: {conversion.failure}"
-        problem = Problem(raw.level, raw.type, raw.message, rel, anchor.new,
-                          anchor.patch_line, anchor.kind + anchor.text, raw.struct,
-                          raw.handler, diff, note)
-        if problem not in result.problems:
-            result.problems.append(problem)
-    if request.fix:
-        _fix(result, root, list(finals), options, request)
+def _owner(unit: _Unit, file: str) -> str | None:
+    """The path relative to UNIT's root of FILE, a rule's file name."""
+    path = Path(file)
+    for rel in unit.finals:
+        if path == unit.root / rel:
+            return rel
+    real = path.resolve()
+    return next((rel for rel in unit.finals if (unit.root / rel).resolve() == real), None)
 
 
-def _record_skips(result: CheckResult, skipped: list[Skipped],
-                  parse_errors: dict[str, tuple[int, ...]], relevant: dict[str, list[int]],
-                  root: Path, known: set[str]) -> list[_Raw]:
-    """Add the rules' skips to RESULT; return a NOT_CHECKED finding for each
-    file whose added ioctl code a rule could not read.  A gate must not pass
-    what it could not read."""
-    unchecked = []
-    for s in skipped:
-        rel = _relative(s.file, root, known) or s.file
-        partial = s.partial
-        if rel in relevant and parse_errors.get(rel):
-            # spatch resumes after a parse error: a run that gave up only
-            # outside the added ioctl code has still read all of it, and
-            # one that gave up inside it has not, whatever it found.
-            first, last = relevant[rel][0], relevant[rel][-1]
-            partial = not any(first <= n <= last for n in parse_errors[rel])
-        if Skipped(rel, s.reason, partial) in result.skipped:
+def _take(unit: _Unit, found: RuleFindings, level: Level) -> None:
+    """UNIT's share of the rules' findings, and NOT_CHECKED for its added
+    ioctl code a rule could not read.  spatch resumes after a parse error:
+    a run that gave up only outside the added ioctl code has still read
+    all of it, and one that gave up inside it has not, whatever it found."""
+    for raw in found.raws:
+        rel = _owner(unit, raw.file)
+        if rel is not None:
+            unit.raws.append(replace(raw, file=rel))
+    errors = {}
+    for path, lines in found.parse_errors.items():
+        rel = _owner(unit, str(path))
+        if rel is not None:
+            errors[rel] = lines
+    for skip in found.skipped:
+        rel = _owner(unit, str(skip.file))
+        if rel is None:
             continue
-        result.skipped.append(Skipped(rel, s.reason, partial))
-        if not partial and rel in relevant:
-            unchecked.append(_Raw("NOT_CHECKED", Level.WARNING,
-                                  f"a rule could not check the ioctl code this patch adds: "
-                                  f"{s.reason}", rel, relevant[rel][0], "", ""))
-    return unchecked
+        partial = skip.partial
+        if rel in unit.relevant and errors.get(rel):
+            text = unit.views[rel].text
+            partial = not any(n in unparsed_region(text, error) for error in errors[rel]
+                              for n in unit.relevant[rel])
+        skipped = Skipped(rel, skip.reason, partial)
+        if skipped in unit.result.skipped:
+            continue
+        unit.result.skipped.append(skipped)
+        if not partial and rel in unit.relevant:
+            unit.raws.append(Raw(NOT_CHECKED, level,
+                                 "a rule could not check the ioctl code this patch adds: "
+                                 f"{skip.reason}" + how_to_check(unit.patch.reconstructed,
+                                                                 unit.staged),
+                                 rel, unit.relevant[rel][0], "", ""))
 
 
-def _fix(result: CheckResult, root: Path, paths: list[str], options: rules.ConversionOptions,
-         request: CheckRequest) -> None:
-    conversions, notes = _conversions(root, paths, options, request)
-    result.fix_diff = "".join(conversions[p].diff for p in paths)
-    result.notes += [f"--fix: {p} not converted: {conversions[p].failure}"
-                     for p in paths if conversions[p].failure]
+def _anchor(raw: Raw, view: FileView) -> Line | None:
+    if raw.type == NOT_CHECKED and not raw.handler:
+        line = view.changed.get(raw.line) or view.changed_gaps.get(raw.line)
+        return replace(line, new=raw.line) if line else None
+    return anchor(raw, view)
+
+
+def _judge(unit: _Unit, level: Level) -> None:
+    introduced = []
+    for raw in unit.raws:
+        shown = _anchor(raw, unit.views[raw.file])
+        if shown is not None:
+            introduced.append((raw, shown))
+    order = list(unit.finals)
+    introduced.sort(key=lambda t: (order.index(t[0].file), t[1].new, t[0].type))
+    # Code a rule could not read is no news where another error is shown.
+    errors = {(raw.file, shown.new) for raw, shown in introduced
+              if raw.level is Level.ERROR and raw.type != NOT_CHECKED}
+    for raw, shown in introduced:
+        if raw.type == NOT_CHECKED and (raw.file, shown.new) in errors:
+            continue
+        problem = Problem(raw.level, raw.type, raw.message, raw.file, shown.new,
+                          shown.patch_line, shown.kind + shown.text, raw.struct,
+                          raw.handler, note=raw.note)
+        if problem not in unit.result.problems:
+            unit.result.problems.append(problem)
+
+
+def _show_conversions(units: list[_Unit], request: CheckRequest,
+                      target: rules.Target) -> None:
+    """The conversion of each file with a new legacy .ioctl, at its first
+    one (one diff converts them all), for the first files of the run."""
+    legacy = [(u, p) for u in units for p in dict.fromkeys(
+        p.file for p in u.result.problems if p.type == Kind.LEGACY_IOCTL.name)]
+    shown = legacy if request.fix else legacy[:MAX_CONVERSIONS_SHOWN]
+    for unit in units:
+        todo = [p for u, p in shown if u is unit and p not in unit.conversions]
+        if todo and not request.fix:
+            unit.conversions.update(conversions(unit.conversion_job(todo, target),
+                                                request.jobs, request.timeout)[0])
+    if len(legacy) > len(shown):
+        units[-1].result.notes.append(
+            f"conversions shown for the first {len(shown)} of {len(legacy)} files with a "
+            "new legacy .ioctl; `--fix` prints them all")
+    for unit in units:
+        problems = []
+        for p in unit.result.problems:
+            if p.type == Kind.LEGACY_IOCTL.name and p.file in unit.conversions:
+                conversion = unit.conversions.pop(p.file)
+                note = p.note
+                if conversion.failure:
+                    note = f"the conversion rule failed on this file: {conversion.failure}"
+                p = replace(p, conversion=conversion.diff, note=note)
+            problems.append(p)
+        unit.result.problems = problems
+
+
+def _fix(unit: _Unit, request: CheckRequest, target: rules.Target) -> None:
+    paths = list(unit.finals)
+    found, notes = conversions(unit.conversion_job(paths, target), request.jobs,
+                               request.timeout)
+    result = unit.result
+    result.fix_diff = "".join(found[p].diff for p in paths)
+    result.notes += [f"--fix: {p} not converted: {found[p].failure}"
+                     for p in paths if found[p].failure]
     result.notes += [f"--fix: {note}" for note in notes]
 
 
 # The command line.
 
+EXAMPLES = """\
+examples:
+  ioctl-rework check --git origin/master..HEAD     each commit of a range
+  ioctl-rework check --git HEAD                    one commit
+  ioctl-rework check --diff 0001-foo.patch --tree ~/linux
+  git diff | ioctl-rework check --diff -
+  ioctl-rework check --install-hook                check --staged before every commit
+
+exit status: 1 when a patch adds an ERROR (code it could not check counts,
+unless --allow-unchecked), 0 otherwise, 2 when the input cannot be used.
+"""
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.description = ("Check a patch for legacy ioctl code it adds, as checkpatch.pl "
                           "does for style. Exit 1 when it adds an ERROR, 0 otherwise, "
                           "2 when the input cannot be used.")
+    parser.epilog = EXAMPLES
     source = parser.add_mutually_exclusive_group()
     source.add_argument("--git", metavar="REV_RANGE",
-                        help="check a commit (REV) or a range (A..B, A...B)")
+                        help="check a commit (REV), or each commit of a range (A..B, "
+                             "A...B) on its own, as checkpatch.pl --git does")
     source.add_argument("--diff", metavar="FILE",
                         help="check a patch file (`-` for stdin); git or diff -u format")
     source.add_argument("--staged", action="store_true",
                         help="check the staged changes (what `git commit` would commit)")
     source.add_argument("--install-hook", action="store_true",
                         help="install a git pre-commit hook that runs `check --staged`")
+    parser.add_argument("--squash", action="store_true",
+                        help="with --git A..B: check the range as one diff, as it leaves "
+                             "the tree, instead of commit by commit")
     parser.add_argument("--tree", metavar="DIR", type=Path,
                         help="the git work tree (default: the current directory); with "
                              "--diff, the tree the patch applies to (default: none, the "
                              "patch's own lines are checked)")
-    parser.add_argument("--format", choices=sorted(FORMATS), default="text")
+    parser.add_argument("--format", choices=sorted(FORMATS), default="text",
+                        help="text as checkpatch.pl prints it (default), json, or SARIF "
+                             "2.1.0 for code-scanning views")
     parser.add_argument("--fix", action="store_true",
                         help="also print the conversion of every file the patch touches")
-    parser.add_argument("--jobs", "-j", type=int, default=2, metavar="N",
-                        help="spatch processes at once (default 2)")
-    parser.add_argument("--timeout", type=int, default=60, metavar="S",
-                        help="time limit per file and rule (default 60 s)")
+    parser.add_argument("--allow-unchecked", action="store_true",
+                        help="report ioctl code no rule could read (NOT_CHECKED) as a "
+                             "warning instead of an error")
+    options.add_jobs_argument(parser)
+    options.add_timeout_argument(parser, DEFAULT_TIMEOUT, "per file and rule")
+
+
+def _request(args: argparse.Namespace) -> CheckRequest | None:
+    for source, value in ((SourceKind.GIT, args.git), (SourceKind.DIFF, args.diff),
+                          (SourceKind.STAGED, True if args.staged else None)):
+        if value is not None:
+            return CheckRequest(source, None if source is SourceKind.STAGED else value,
+                                args.tree, args.fix, args.jobs, args.timeout, args.squash,
+                                args.allow_unchecked)
+    return None
 
 
 def main(args: argparse.Namespace) -> int:
@@ -369,29 +342,28 @@ def main(args: argparse.Namespace) -> int:
             return 2
         print(installed.describe())
         return 0
-    if args.git is not None:
-        request = CheckRequest(SourceKind.GIT, args.git, args.tree, args.fix,
-                               args.jobs, args.timeout)
-    elif args.diff is not None:
-        request = CheckRequest(SourceKind.DIFF, args.diff, args.tree, args.fix,
-                               args.jobs, args.timeout)
-    elif args.staged:
-        request = CheckRequest(SourceKind.STAGED, None, args.tree, args.fix,
-                               args.jobs, args.timeout)
-    else:
+    request = _request(args)
+    if request is None:
         print("ioctl-rework check: say what to check: --git REV_RANGE, --diff FILE "
               "or --staged (or --install-hook)", file=sys.stderr)
         return 2
+    if args.squash and request.source is not SourceKind.GIT:
+        print("ioctl-rework check: --squash goes with --git A..B", file=sys.stderr)
+        return 2
     try:
-        result = run_check(request)
+        report = run_check(request)
     except (InputError, spatch.SpatchMissing) as err:
         print(f"ioctl-rework check: {err}", file=sys.stderr)
+        return 2
+    except scratch.UnsafePath as err:
+        print(f"ioctl-rework check: {err}; nothing was checked", file=sys.stderr)
         return 2
     except MalformedPatch as err:
         print(f"ioctl-rework check: malformed patch: {err}", file=sys.stderr)
         return 2
-    sys.stdout.write(FORMATS[args.format](result))
+    sys.stdout.write(FORMATS[args.format](report))
     if args.format != "text":
-        for s in result.skipped:
-            print(f"check: {s.describe()}", file=sys.stderr)
-    return result.exit_status
+        for result in report.results:
+            for s in result.skipped:
+                print(f"check: {s.describe()}", file=sys.stderr)
+    return report.exit_status

@@ -1,20 +1,22 @@
-"""What `check` reads: a patch, and the files as the patch leaves them.
+"""What `check` reads: patches, and the files as each patch leaves them.
 
-A git range or the staged changes come with their files (read from git's
-objects, not the work tree).  A patch file is applied to a copy of --tree
+A commit, a range or the staged changes come with their files, read from
+git's objects (check_git).  A patch file is applied to a copy of --tree
 when given (or found already applied there); without a tree, each file is
 rebuilt from the lines the patch shows, at their own line numbers, which
 is enough for the rules to see every fops and handler the patch adds.
+Every file name a patch gives is checked before anything is written or
+read (scratch): one unsafe name makes the whole input unusable.
 """
 
 import enum
-import shutil
 import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from ioctl_rework import patch_parser
+from ioctl_rework import patch_parser, scratch
+from ioctl_rework.check_git import Change, Commit, GitError, Repository
 from ioctl_rework.patch_parser import FinalFile
 
 
@@ -28,76 +30,59 @@ class SourceKind(enum.Enum):
     STAGED = "staged"
 
 
-def _git(repo: Path, *args: str, what: str) -> str:
-    proc = subprocess.run(["git", "-C", str(repo), *args], capture_output=True,
-                          check=False)
-    if proc.returncode != 0:
-        message = proc.stderr.decode(errors="replace").strip().splitlines()
-        raise InputError(what + (f" ({message[0]})" if message else ""))
-    return proc.stdout.decode(errors="surrogateescape")
+@dataclass(frozen=True)
+class PatchInput:
+    name: str                           # what was read, for the summary line
+    text: str
+    patch_set: patch_parser.PatchSet
+    post_images: dict[str, bytes]       # path -> content, for the files to check
+    reconstructed: bool                 # from the patch's own lines, no tree
+    commit: Commit | None = None        # one commit of a range, checked on its own
+    from_git: bool = False              # diffed by check itself, not a patch file
 
 
-_DIFF_OPTIONS = ("--no-color", "--no-ext-diff", "--no-textconv", "-M",
-                 "--src-prefix=a/", "--dst-prefix=b/")
+def unchecked_reason(f: FinalFile) -> str | None:
+    """Why F is not checked, or None."""
+    if f.deleted:
+        return "deleted by the patch"
+    if f.symlink:
+        return "a symbolic link (not followed)"
+    if f.binary:
+        return "binary file"
+    if not f.is_source:
+        return "not C source"
+    if not f.added and not f.gaps:
+        return "no added lines"
+    return None
 
 
-def _git_toplevel(tree: Path) -> Path:
-    if not tree.is_dir():
-        raise InputError(f"{tree}: no such directory")
-    return Path(_git(tree, "rev-parse", "--show-toplevel",
-                     what=f"{tree} is not a git work tree").strip())
+def _parse(text: str) -> patch_parser.PatchSet:
+    """TEXT read, and every file name in it checked (scratch)."""
+    patch_set = patch_parser.parse(text)
+    names = [n for fp in patch_set.files for n in (fp.old_path, fp.new_path) if n]
+    symlinks = {fp.new_path for fp in patch_set.files if fp.symlink and fp.new_path}
+    scratch.check_names(names, symlinks)
+    return patch_set
 
 
-def _range_end(repo: Path, rev_range: str) -> tuple[str, str]:
-    """The diff of REV_RANGE, and the revision whose files it ends with."""
-    if rev_range.startswith("-"):
-        raise InputError(f"bad revision range {rev_range!r}")
-    for sep in ("...", ".."):
-        if sep in rev_range:
-            start, end = rev_range.split(sep, 1)
-            end = end or "HEAD"
-            for rev in (start or "HEAD", end):
-                _git(repo, "rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}",
-                     what=f"bad revision range {rev_range!r}: {rev!r} is not a commit")
-            diff = _git(repo, "diff", *_DIFF_OPTIONS, rev_range, "--",
-                        what=f"bad revision range {rev_range!r}")
-            return diff, end
-    _git(repo, "rev-parse", "--verify", "--quiet", f"{rev_range}^{{commit}}",
-         what=f"bad revision range {rev_range!r}: not a commit or a range A..B")
-    # One commit: its own change, against its first parent (or nothing).
-    diff = _git(repo, "diff-tree", "-r", "-p", "--root", "-m", "--first-parent",
-                "--no-commit-id", *_DIFF_OPTIONS, rev_range, "--",
-                what=f"bad revision {rev_range!r}")
-    return diff, rev_range
+def _wanted(patch_set: patch_parser.PatchSet) -> list[FinalFile]:
+    return [f for f in patch_set.final_files() if unchecked_reason(f) is None]
 
 
-def _git_blobs(repo: Path, rev: str, paths: list[str]) -> dict[str, bytes]:
-    """The contents of PATHS at REV (":" prefix only: the index), in one git process."""
-    spec = "".join(f"{rev}:{p}\0" for p in paths).encode(errors="surrogateescape")
-    proc = subprocess.run(["git", "-C", str(repo), "cat-file", "--batch", "-z"],
-                          input=spec, capture_output=True, check=False)
-    if proc.returncode != 0:
-        raise InputError(f"cannot read files at {rev or 'the index'}: "
-                         f"{proc.stderr.decode(errors='replace').strip()}")
-    out, blobs, pos = proc.stdout, {}, 0
-    for path in paths:
-        end = out.index(b"\n", pos)
-        header = out[pos:end].split()
-        pos = end + 1
-        if len(header) == 3 and header[1] == b"blob":
-            size = int(header[2])
-            blobs[path] = out[pos:pos + size]
-            pos += size + 1
-    return blobs
-
+# A patch file.
 
 def _read_diff_file(value: str) -> str:
     if value == "-":
-        return sys.stdin.buffer.read().decode(errors="surrogateescape")
-    try:
-        return Path(value).read_bytes().decode(errors="surrogateescape")
-    except OSError as err:
-        raise InputError(f"{value}: cannot read the patch: {err.strerror}") from err
+        data = sys.stdin.buffer.read()
+    else:
+        try:
+            data = Path(value).read_bytes()
+        except OSError as err:
+            raise InputError(f"{value}: cannot read the patch: {err.strerror}") from err
+    if not data.strip():
+        raise InputError(f"{'stdin' if value == '-' else value}: the patch is empty; "
+                         "there is nothing to check")
+    return data.decode(errors="surrogateescape")
 
 
 def _apply(patch: str, directory: Path, reverse: bool = False) -> bool:
@@ -114,14 +99,17 @@ def _apply(patch: str, directory: Path, reverse: bool = False) -> bool:
 
 
 def _copy_from_tree(tree: Path, paths: list[str], dest: Path) -> bool:
-    """Copy each of PATHS from TREE to DEST; False if one is missing."""
-    for path in paths:
-        target = dest / path
-        target.parent.mkdir(parents=True, exist_ok=True)
+    """Copy each of PATHS from TREE to DEST; False if one is missing.  A
+    path that leads out of TREE through a symbolic link is refused, and
+    one that cannot be read is an error, not a patch that does not apply."""
+    for path in dict.fromkeys(paths):
         try:
-            shutil.copyfile(tree / path, target)
-        except OSError:
+            data = scratch.read_inside(tree, path, f"the tree {tree}")
+        except (FileNotFoundError, NotADirectoryError):
             return False
+        except OSError as err:
+            raise InputError(f"{tree / path}: cannot read it: {err.strerror}") from err
+        scratch.write_inside(dest, path, data)
     return True
 
 
@@ -137,66 +125,61 @@ def _post_images_from_tree(patch: str, patch_set: patch_parser.PatchSet,
         if fp.new_path:
             produced.add(fp.new_path)
     after = [f.path for f in patch_set.final_files()
-             if f.is_source and not f.deleted and not f.binary]
+             if f.is_source and not f.deleted and not f.binary and not f.symlink]
+    # A mailer's CRLF is undone for a tree with LF files; a patch of CRLF
+    # files applies as it is.
+    texts = list(dict.fromkeys((patch_parser.without_mail_crlf(patch), patch)))
     for directory, wanted, reverse in ((work / "before", before, False),
                                        (work / "after", after, True)):
-        if _copy_from_tree(tree, wanted, directory) and _apply(patch, directory, reverse):
-            return {f.path: (directory / f.path).read_bytes() for f in files}
+        if not _copy_from_tree(tree, wanted, directory):
+            continue
+        if any(_apply(text, directory, reverse) for text in texts):
+            return {f.path: scratch.read_inside(directory, f.path) for f in files}
     return None
 
 
-@dataclass(frozen=True)
-class PatchInput:
-    name: str                           # what was read, for the summary line
-    text: str
-    patch_set: patch_parser.PatchSet
-    post_images: dict[str, bytes]       # path -> content, for the files to check
-    reconstructed: bool                 # from the patch's own lines, no tree
+def _from_diff_file(value: str, tree: Path | None, work: Path) -> PatchInput:
+    text = _read_diff_file(value)
+    patch_set = _parse(text)
+    files = _wanted(patch_set)
+    name = "stdin" if value == "-" else value
+    if tree is not None:
+        if not tree.is_dir():
+            raise InputError(f"{tree}: no such directory")
+        images = _post_images_from_tree(text, patch_set, files, tree, work)
+        if images is not None:
+            return PatchInput(name, text, patch_set, images, False)
+        print(f"check: the patch does not apply to {tree}; "
+              "checking what the patch itself shows", file=sys.stderr)
+    images = {f.path: f.reconstruct().encode(errors="surrogateescape") for f in files}
+    return PatchInput(name, text, patch_set, images, True)
 
 
-def read_patch(source: SourceKind, value: str | None, tree: Path | None,
-               work: Path) -> PatchInput:
-    """The patch SOURCE/VALUE names, and the files it leaves (see module doc).
+# git.
+
+def _from_git(changes: list[Change], repo: Repository) -> list[PatchInput]:
+    parsed = [(change, _parse(change.text)) for change in changes]
+    wanted = [(change.rev, f.path) for change, patch_set in parsed
+              for f in _wanted(patch_set)]
+    blobs = repo.blobs(wanted)
+    return [PatchInput(change.name, change.text, patch_set,
+                       {f.path: blobs[change.rev, f.path] for f in _wanted(patch_set)
+                        if (change.rev, f.path) in blobs},
+                       False, change.commit, from_git=True)
+            for change, patch_set in parsed]
+
+
+def read_inputs(source: SourceKind, value: str | None, tree: Path | None, work: Path,
+                squash: bool = False) -> list[PatchInput]:
+    """The patches SOURCE/VALUE names, each with the files it leaves (see
+    the module doc): one, or with --git A..B one per commit unless SQUASH.
     WORK is a scratch directory."""
     if source is SourceKind.DIFF:
-        text = _read_diff_file(value)
-        patch_set = patch_parser.parse(text)
-        files = [f for f in patch_set.final_files() if unchecked_reason(f) is None]
-        images = None
-        if tree is not None:
-            if not tree.is_dir():
-                raise InputError(f"{tree}: no such directory")
-            images = _post_images_from_tree(text, patch_set, files, tree, work)
-            if images is None:
-                print(f"check: the patch does not apply to {tree}; "
-                      "checking what the patch itself shows", file=sys.stderr)
-        name = "stdin" if value == "-" else value
-        if images is None:
-            images = {f.path: f.reconstruct().encode(errors="surrogateescape") for f in files}
-            return PatchInput(name, text, patch_set, images, True)
-        return PatchInput(name, text, patch_set, images, False)
-    repo = _git_toplevel(tree or Path.cwd())
-    if source is SourceKind.STAGED:
-        text = _git(repo, "diff", "--cached", *_DIFF_OPTIONS, "--",
-                    what="cannot read the staged changes")
-        rev, name = "", "staged changes"
-    else:
-        text, rev = _range_end(repo, value)
-        name = value
-    patch_set = patch_parser.parse(text)
-    files = [f for f in patch_set.final_files() if unchecked_reason(f) is None]
-    images = _git_blobs(repo, rev, [f.path for f in files])
-    return PatchInput(name, text, patch_set, images, False)
-
-
-def unchecked_reason(f: FinalFile) -> str | None:
-    """Why F is not checked, or None."""
-    if f.deleted:
-        return "deleted by the patch"
-    if f.binary:
-        return "binary file"
-    if not f.is_source:
-        return "not C source"
-    if not f.added and not f.gaps:
-        return "no added lines"
-    return None
+        return [_from_diff_file(value, tree, work)]
+    try:
+        repo = Repository(tree or Path.cwd(), work)
+        changes = [repo.staged()] if source is SourceKind.STAGED \
+            else repo.changes(value, squash)
+        return _from_git(changes, repo)
+    except GitError as err:
+        raise InputError(str(err)) from err

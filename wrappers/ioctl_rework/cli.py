@@ -9,10 +9,13 @@ the others anything.
 
 import argparse
 import importlib
+import os
 import sys
+import traceback
 from dataclasses import dataclass
 
 from ioctl_rework import __version__
+from ioctl_rework.names import shown
 
 
 @dataclass(frozen=True)
@@ -113,3 +116,19 @@ def main(argv: list[str] | None = None) -> int:
         # `ioctl-rework audit . | head` is a normal thing to do.
         sys.stderr.close()
         return 0
+    except Exception as err:        # noqa: BLE001 - the last line of defence
+        # Every failure a subcommand knows of is a one-line message already;
+        # this keeps the unforeseen ones from ending in a traceback.
+        if os.environ.get("IOCTL_REWORK_DEBUG"):
+            traceback.print_exc()
+        print(f"ioctl-rework {args.command}: error: {describe_error(err)} "
+              "(IOCTL_REWORK_DEBUG=1 shows where)", file=sys.stderr)
+        return 2
+
+
+def describe_error(err: Exception) -> str:
+    """ERR in one line, with the file it concerns when it has one."""
+    if isinstance(err, OSError) and err.filename is not None:
+        name = os.fsdecode(err.filename) if isinstance(err.filename, bytes) else str(err.filename)
+        return f"{shown(name)}: {err.strerror or err}"
+    return " ".join(f"{type(err).__name__}: {err}".split())

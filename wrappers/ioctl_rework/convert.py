@@ -22,7 +22,7 @@ import sys
 from pathlib import Path
 
 from ioctl_rework import cache as cache_mod
-from ioctl_rework import rules, safe_write, series, shard as shard_mod, spatch
+from ioctl_rework import options, rules, safe_write, series, shard as shard_mod, spatch
 from ioctl_rework.convert_output import emit, write_in_place
 from ioctl_rework.convert_plan import convert
 from ioctl_rework.convert_request import ConversionResult, ConvertRequest, InputError, Output
@@ -67,10 +67,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--compat", action="store_true",
                         help="also set .compat_ioctl (only when the ABI is the same for "
                              "32-bit callers)")
-    parser.add_argument("--jobs", "-j", type=_positive, default=2, metavar="N",
-                        help="spatch processes at once (default 2)")
-    parser.add_argument("--timeout", type=_positive, default=120, metavar="SECONDS",
-                        help="limit per file; a file that takes longer is reported (default 120)")
+    options.add_jobs_argument(parser)
+    options.add_timeout_argument(parser, 120, "per file")
     out = parser.add_mutually_exclusive_group()
     out.add_argument("--in-place", action="store_true",
                      help="rewrite the files atomically (each file old or new, never half)")
@@ -80,15 +78,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", type=Path, metavar="FILE",
                         help="write the summary (every handler and file, totals, wall time)")
     parser.add_argument("--shard", type=_shard, metavar="K/N",
-                        help="do part K of N of the run (split by file); combine the "
-                             "parts with `ioctl-rework merge`")
+                        help="do part K of N of the run (each group of files that share a "
+                             "handler goes to the part a hash of its first file's path picks); "
+                             "combine the parts with `ioctl-rework merge`")
     parser.add_argument("--no-cache", action="store_true",
                         help="run spatch on every file even when a cached result exists")
     parser.add_argument("--clear-cache", action="store_true",
                         help="delete the cache (then convert PATHs, if any)")
-    parser.add_argument("--cache-dir", type=Path, default=None, metavar="DIR",
-                        help="where results are cached (default $XDG_CACHE_HOME/ioctl-rework, "
-                             "~/.cache/ioctl-rework without it)")
+    options.add_cache_dir_argument(parser)
 
 
 def _shard(text: str) -> shard_mod.Shard:
@@ -96,16 +93,6 @@ def _shard(text: str) -> shard_mod.Shard:
         return shard_mod.Shard.parse(text)
     except shard_mod.ShardError as err:
         raise argparse.ArgumentTypeError(str(err)) from err
-
-
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"want a positive number, not {text!r}")
-    return value
 
 
 def request_from_args(args) -> ConvertRequest:

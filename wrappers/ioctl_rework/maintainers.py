@@ -22,7 +22,7 @@ class MaintainersError(ValueError):
 @dataclass(frozen=True)
 class Section:
     title: str
-    maintainers: tuple[str, ...] = ()   # M:
+    maintainers: tuple[str, ...] = ()   # M:, with the P: name before it (2.6 era)
     lists: tuple[str, ...] = ()         # L:
     status: str = ""                    # S:
     files: tuple[str, ...] = ()         # F: as written
@@ -143,8 +143,9 @@ class Maintainers:
 def parse(text: str) -> list[Section]:
     """Sections of a MAINTAINERS text: a title line, then `T:\\tvalue` lines.
 
-    Old files (2.6.x) use the same layout with P:/M:/L:/S: and no F:, so
-    their sections parse but match no file.
+    Old files (2.6.x) use the same layout with P:/M:/L:/S: (a P: name is
+    kept with its M: address) and, before 2.6.28, no F:, so their sections
+    parse but match no file.
     """
     sections = []
     title = None
@@ -153,7 +154,7 @@ def parse(text: str) -> list[Section]:
     def close():
         if title is not None and fields:
             sections.append(Section(
-                title=title, maintainers=tuple(fields.get("M", ())),
+                title=title, maintainers=_people(fields.get("P", []), fields.get("M", [])),
                 lists=tuple(fields.get("L", ())), status=" ".join(fields.get("S", ())),
                 files=tuple(fields.get("F", ())), excludes=tuple(fields.get("X", ())),
                 regexes=tuple(fields.get("N", ()))))
@@ -172,6 +173,16 @@ def parse(text: str) -> list[Section]:
             title, fields = line.strip(), {}
     close()
     return sections
+
+
+def _people(names: list[str], mails: list[str]) -> tuple[str, ...]:
+    """The maintainers of a section.  Until 2.6.31 a P: line named a person
+    and the M: line after it gave the address; as one contact that is
+    "Name <address>", as M: lines have been written since."""
+    if names and len(names) == len(mails):
+        return tuple(f"{name} <{mail}>" if "<" not in mail else mail
+                     for name, mail in zip(names, mails))
+    return tuple(names) + tuple(mails)
 
 
 def directory_subsystem(relpath: str) -> str:

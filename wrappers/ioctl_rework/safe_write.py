@@ -83,6 +83,21 @@ def _write_all(fd: int, data: bytes) -> None:
         view = view[written:]
 
 
+def _umask() -> int:
+    """The process's umask, read without changing it (Linux 4.7+), or by
+    setting and restoring it."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError):
+        pass
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
 def temp_name(target: Path) -> Path:
     """Where the next content of TARGET is staged (one per process)."""
     return target.parent / f".{target.name}.{os.getpid()}{TEMP_SUFFIX}"
@@ -119,6 +134,10 @@ def stage(path: Path, data: bytes, root: Path | None = None,
                     os.fchown(fd, st.st_uid, st.st_gid)
                 except PermissionError:
                     pass
+            else:
+                # A new file gets what open(2) would give it, not the
+                # temporary file's 0600.
+                os.fchmod(fd, 0o666 & ~_umask())
             os.fsync(fd)
         finally:
             os.close(fd)

@@ -17,7 +17,7 @@ import subprocess
 import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from .rules import rule_options
@@ -93,6 +93,14 @@ def _run_one(rule: Path, file: Path, args: list[str], timeout: int,
     # Never let a file name be read as an option: spatch takes it last,
     # and an absolute or ./-prefixed path cannot start with '-'.
     name = str(file) if file.is_absolute() or str(file).startswith(".") else f"./{file}"
+    if not BATCHABLE_NAME.fullmatch(str(file)):
+        # The rules' Python reads file names as UTF-8, and a report line
+        # with a newline in its name is two lines: spatch sees a plain
+        # alias, which its output names (the result is FILE's alone).
+        with tempfile.TemporaryDirectory(prefix="ioctl-rework-alias.") as tmp:
+            alias = Path(tmp) / ("file" + "".join(file.suffixes[-1:]))
+            alias.symlink_to(Path(cwd or ".", file).absolute())
+            return replace(_run_one(rule, alias, args, timeout, cwd), file=file)
     command = [*_command(rule, args, timeout), name]
     start = time.monotonic()
     try:
@@ -273,5 +281,9 @@ def source_files(paths: list[Path], symlinks: bool = False):
                 elif entry.name.endswith(SOURCE_SUFFIXES) and (
                         entry.is_file(follow_symlinks=False)
                         or symlinks and entry.is_symlink() and not entry.is_dir()):
-                    yield entry.path, entry.stat(follow_symlinks=False)
+                    try:
+                        st = entry.stat(follow_symlinks=False)
+                    except FileNotFoundError:
+                        continue        # gone since the directory was read
+                    yield entry.path, st
             todo += reversed(subdirectories)

@@ -10,10 +10,12 @@ every line it adds gets one, so the rewrite keeps the file's endings.
 """
 
 import difflib
-import re
 from dataclasses import dataclass, field
 
-_HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
+import unidiff
+
+from ioctl_rework import names
+
 _NO_NEWLINE = "\\ No newline at end of file"
 
 
@@ -42,70 +44,55 @@ def apply_hunks(old: bytes, diff: str) -> Applied:
     """OLD with the hunks of DIFF (one file's unified diff) applied, and
     where the added lines went and what was removed.
 
-    Raises ValueError when a hunk does not match OLD.
+    Raises ValueError when a hunk does not match OLD.  The diff is read by
+    Debian's python3-unidiff: spatch prints a plain unified diff with LF line
+    ends, which it reads well (patch_parser says what it cannot read of the
+    patches check is given).
     """
     source = _lines(old)
     crlf = sum(1 for line in source if line.endswith(b"\r\n")) > len(source) // 2
-    patch = diff.encode("utf-8", "surrogateescape").split(b"\n")
+    try:
+        patch = unidiff.PatchSet(diff)
+    except unidiff.UnidiffParseError as err:
+        raise ValueError(f"spatch's diff cannot be read: {err}") from err
     out: list[bytes] = []
     added: set[int] = set()
     removed: list[bytes] = []
     pos = 0  # next line of SOURCE not yet copied
-    i = 0
-    while i < len(patch):
-        match = _HUNK.match(patch[i].decode("latin-1"))
-        i += 1
-        if not match:
-            continue
-        start = int(match.group(1))
-        old_count = int(match.group(2)) if match.group(2) is not None else 1
-        new_count = int(match.group(4)) if match.group(4) is not None else 1
-        begin = start - 1 if old_count else start
+    for hunk in (hunk for patched in patch for hunk in patched):
+        start = hunk.source_start
+        begin = start - 1 if hunk.source_length else start
         if begin < pos:
             raise ValueError(f"hunks overlap at line {start}")
         out += source[pos:begin]
         pos = begin
-        kind = b""
-        while old_count or new_count or (i < len(patch) and patch[i].startswith(b"\\")):
-            if i >= len(patch):
-                raise ValueError(f"hunk at line {start} is cut short")
-            line = patch[i]
-            i += 1
-            if line.startswith(b"\\"):
+        kind = ""
+        for line in hunk:
+            if line.line_type == "\\":
                 # "\ No newline at end of file": the line before it has none.
-                if kind == b"+":
+                if kind == "+":
                     out[-1] = out[-1].rstrip(b"\n").rstrip(b"\r")
                 continue
-            kind, text = (line[:1], line[1:]) if line else (b" ", b"")
-            if kind in (b" ", b"-"):
-                if pos >= len(source) or _bare(source[pos]) != text.rstrip(b"\r"):
-                    raise ValueError(f"line {pos + 1} does not match the hunk at line {start}")
-                if kind == b" ":
-                    out.append(source[pos])
-                    new_count -= 1
-                else:
-                    removed.append(_bare(source[pos]))
-                pos += 1
-                old_count -= 1
-            elif kind == b"+":
-                out.append(text.rstrip(b"\r") + (b"\r\n" if crlf else b"\n"))
+            kind = line.line_type or " "
+            text = line.value.encode("utf-8", "surrogateescape").rstrip(b"\n").rstrip(b"\r")
+            if kind == "+":
+                out.append(text + (b"\r\n" if crlf else b"\n"))
                 added.add(len(out))
-                new_count -= 1
+                continue
+            if pos >= len(source) or _bare(source[pos]) != text:
+                raise ValueError(f"line {pos + 1} does not match the hunk at line {start}")
+            if kind == " ":
+                out.append(source[pos])
             else:
-                raise ValueError(f"unexpected line in the hunk at line {start}: {line[:40]!r}")
+                removed.append(_bare(source[pos]))
+            pos += 1
     out += source[pos:]
     return Applied(b"".join(out), added, removed)
 
 
 def quote_path(path: str) -> str:
     """A path as git writes it in a diff header: C-quoted when it must be."""
-    raw = path.encode("utf-8", "surrogateescape")
-    if not re.search(rb'[\x00-\x1f"\\\x7f-\xff]', raw):
-        return path
-    escapes = {7: "\\a", 8: "\\b", 9: "\\t", 10: "\\n", 11: "\\v", 12: "\\f", 13: "\\r",
-               34: '\\"', 92: "\\\\"}
-    return '"' + "".join(escapes.get(b, chr(b) if 32 <= b < 127 else f"\\{b:03o}")
-                         for b in raw) + '"'
+    return names.quoted(path, keep_utf8=False)
 
 
 def git_diff(relpath: str, old: bytes, new: bytes, context: int = 3) -> str:

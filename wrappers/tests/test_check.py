@@ -77,15 +77,20 @@ class NewDriverTest(RepoTestCase):
                           "WARNING:MISSING_COMPAT"])
         self.assertEqual(totals(out.stdout), (0, 3))
 
-    def test_ioctl_code_spatch_cannot_parse_is_a_warning_not_a_silent_pass(self):
+    def test_ioctl_code_spatch_cannot_parse_is_an_error_unless_allowed(self):
+        # A gate does not pass what it could not read (it was a warning).
         broken = ("static struct file_operations broken_fops = {\n"
                   "\t.ioctl = broken_ioctl,\n\tif (x) {{{ ;\n};\n")
         self.repo.commit("add broken", {"drivers/misc/broken.c": broken})
         out = self.check("--git", "HEAD")
-        self.assertEqual(out.returncode, 0, out.stderr)
-        self.assertEqual(types(out.stdout), ["WARNING:NOT_CHECKED"])
+        self.assertEqual(out.returncode, 1, out.stderr)
+        self.assertEqual(types(out.stdout), ["ERROR:NOT_CHECKED"])
         self.assertIn("NOTE: drivers/misc/broken.c not checked: spatch could not parse",
                       out.stdout)
+        self.assertIn("--allow-unchecked", out.stdout)
+        allowed = self.check("--git", "HEAD", "--allow-unchecked")
+        self.assertEqual(allowed.returncode, 0, allowed.stderr)
+        self.assertEqual(types(allowed.stdout), ["WARNING:NOT_CHECKED"])
 
     def test_handler_with_the_wrong_signature_is_an_error(self):
         self.repo.commit("add anemo", {"drivers/misc/anemo.c": MISMATCH})
@@ -207,11 +212,13 @@ class PatchShapesTest(RepoTestCase):
         self.assertEqual(doc["total"]["errors"], 1)
         self.assertEqual(doc["total"]["warnings"], 3)
 
-    def test_range_of_two_commits_is_judged_as_a_whole(self):
+    def test_range_of_two_commits_is_judged_as_a_whole_with_squash(self):
+        # Commit by commit (the default) the first commit is an ERROR; see
+        # test_check_range.  --squash judges the diff the range leaves.
         start = self.repo.git("rev-parse", "HEAD").stdout.strip()
         self.repo.commit("add thermo", {"drivers/misc/thermo.c": LEGACY})
         self.repo.commit("convert thermo by hand", {"drivers/misc/thermo.c": CLEAN})
-        out = self.check("--git", f"{start}..HEAD")
+        out = self.check("--git", f"{start}..HEAD", "--squash")
         self.assertEqual(out.returncode, 0, out.stdout + out.stderr)
 
     def test_mailed_series_on_stdin_is_judged_by_where_it_ends(self):

@@ -22,6 +22,11 @@ def _pyplot():
     return pyplot
 
 
+def _plain(text: str) -> str:
+    """TEXT as matplotlib shows it literally: "$...$" would be mathtext."""
+    return text.replace("$", r"\$")
+
+
 def _png(figure) -> bytes:
     out = io.BytesIO()
     figure.tight_layout()
@@ -54,13 +59,13 @@ def subsystem_chart(table, title: str, limit: int = 15) -> bytes:
     shown = table[:limit][::-1]
     figure, axes = plt.subplots(figsize=(8, 0.35 * len(shown) + 1.4))
     left = [0] * len(shown)
-    names = [name if len(name) <= 48 else name[:45] + "..." for name, _ in shown]
+    names = [_plain(name if len(name) <= 48 else name[:45] + "...") for name, _ in shown]
     for kind in Kind:
         values = [counts[kind] for _, counts in shown]
         axes.barh(names, values, left=left, label=kind.value, color=COLOURS[kind])
         left = [a + b for a, b in zip(left, values)]
     axes.set_xlabel("findings")
-    axes.set_title(title)
+    axes.set_title(_plain(title))
     axes.tick_params(axis="y", labelsize=8)
     axes.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1.0))
     return _png(figure)

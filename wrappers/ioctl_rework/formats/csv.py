@@ -4,6 +4,7 @@ import csv
 import io
 
 from ioctl_rework.formats import Report
+from ioctl_rework.names import shown
 
 COLUMNS = ("version", "file", "line", "kind", "struct", "handler", "subsystem",
            "maintainers", "uses_inode", "returns_enoioctlcmd", "dead_ioctl", "effort", "reason")
@@ -23,7 +24,7 @@ def render(report: Report) -> str:
     writer.writerow(COLUMNS)
     for result in report.results:
         for f in result.findings:
-            writer.writerow([_cell(result.version), f.file, f.line, f.kind.value, f.struct,
+            writer.writerow([_cell(result.version), shown(f.file), f.line, f.kind.value, f.struct,
                              f.handler, f.subsystem, "; ".join(f.maintainers),
                              _cell(f.uses_inode), _cell(f.returns_enoioctlcmd),
                              _cell(f.dead_ioctl), _cell(f.effort), _cell(f.reason)])

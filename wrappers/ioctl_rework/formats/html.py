@@ -7,6 +7,7 @@ from ioctl_rework import trend
 from ioctl_rework.findings import Kind
 from ioctl_rework.formats import TOOL, OutputError, Report
 from ioctl_rework.formats import charts
+from ioctl_rework.names import shown
 
 STYLE = """
 body { font-family: sans-serif; margin: 1.5em; color: #222; }
@@ -64,7 +65,7 @@ def _image(png: bytes, alt: str, image_id: str) -> str:
 
 
 def _finding_rows(findings) -> list[list]:
-    return [[f.file, f.line, f.kind.value, f.struct, f.handler, f.effort, f.reason,
+    return [[shown(f.file), f.line, f.kind.value, f.struct, f.handler, f.effort, f.reason,
              f.subsystem, ", ".join(f.maintainers)] for f in findings]
 
 
@@ -98,7 +99,7 @@ def _result(result, index: int) -> list[str]:
     if result.skipped:
         parts.append("<h3>Not fully checked</h3>")
         parts.append(_table(["file", "state", "reason"],
-                            [[s.file, "partly parsed" if s.partial else "skipped", s.reason]
+                            [[shown(s.file), "partly parsed" if s.partial else "skipped", s.reason]
                              for s in result.skipped], f"skipped-{index}"))
     return parts
 

@@ -1,13 +1,36 @@
 """Markdown: summary tables and the findings per subsystem, for mails and
 issue trackers (file paths only, never code)."""
 
+import re
+
 from ioctl_rework import trend
 from ioctl_rework.findings import Kind
 from ioctl_rework.formats import Report
+from ioctl_rework.names import shown
+
+
+# Characters Markdown gives a meaning to: a MAINTAINERS title such as
+# "*_ROBUST" or "FOO <BAR>" must be shown as written, not as emphasis or a tag.
+_MARKUP = re.compile(r"([\\`*_{}\[\]<>()#+!|~$])")
 
 
 def _escape(text) -> str:
-    return str(text if text is not None else "").replace("|", "\\|").replace("\n", " ")
+    if isinstance(text, _Markup):
+        return text
+    return _MARKUP.sub(r"\\\1", str(text if text is not None else "")).replace("\n", " ")
+
+
+class _Markup(str):
+    """A table cell that is Markdown already."""
+
+
+def _file(name: str) -> _Markup:
+    """A file name as a code span: nothing in it is markup but the `|`
+    that would end a table cell; a name with a backtick gets two."""
+    name = shown(name).replace("|", "\\|")
+    fence = "``" if "`" in name else "`"
+    pad = " " if "`" in name else ""
+    return _Markup(f"{fence}{pad}{name}{pad}{fence}")
 
 
 def _table(header: list[str], rows: list[list]) -> list[str]:
@@ -34,12 +57,12 @@ def _result(result, lines: list[str]) -> None:
         lines += ["### Findings", ""]
         lines += _table(["file", "line", "kind", "struct", "handler", "effort", "reason",
                          "subsystem"],
-                        [[f"`{f.file}`", f.line, f.kind.value, f.struct, f.handler,
+                        [[_file(f.file), f.line, f.kind.value, f.struct, f.handler,
                           f.effort, f.reason, f.subsystem] for f in result.findings]) + [""]
     if result.skipped:
         lines += ["### Not fully checked", ""]
         lines += _table(["file", "state", "reason"],
-                        [[f"`{s.file}`", "partly parsed" if s.partial else "skipped", s.reason]
+                        [[_file(s.file), "partly parsed" if s.partial else "skipped", s.reason]
                          for s in result.skipped]) + [""]
 
 

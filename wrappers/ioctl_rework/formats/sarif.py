@@ -6,6 +6,7 @@ import json
 from ioctl_rework.findings import Kind
 from ioctl_rework.formats import TOOL, Report
 from ioctl_rework.formats.text import describe
+from ioctl_rework.names import uri
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 INFORMATION_URI = "https://github.com/ioctl-rework/ioctl-rework"
@@ -20,14 +21,14 @@ def _rules() -> list[dict]:
 
 
 def _result(finding) -> dict:
-    identity = "\0".join(finding.identity).encode()
+    identity = "\0".join(finding.identity).encode("utf-8", "surrogateescape")
     value = {
         "ruleId": finding.kind.value,
         "ruleIndex": list(Kind).index(finding.kind),
         "level": LEVELS[finding.kind],
         "message": {"text": describe(finding)},
         "locations": [{"physicalLocation": {
-            "artifactLocation": {"uri": finding.file, "uriBaseId": "SRCROOT"},
+            "artifactLocation": {"uri": uri(finding.file), "uriBaseId": "SRCROOT"},
             "region": {"startLine": finding.line}}}],
         # Stable across line moves, so CI does not see every finding as new.
         "partialFingerprints": {"ioctlReworkIdentity/v1":
@@ -49,7 +50,7 @@ def _run(result, version: str) -> dict:
                  "message": {"text": ("partly parsed: " if s.partial else "skipped: ")
                              + s.reason},
                  "locations": [{"physicalLocation": {
-                     "artifactLocation": {"uri": s.file, "uriBaseId": "SRCROOT"}}}]}
+                     "artifactLocation": {"uri": uri(s.file), "uriBaseId": "SRCROOT"}}}]}
                 for s in result.skipped]}],
         "results": [_result(f) for f in result.findings],
     }

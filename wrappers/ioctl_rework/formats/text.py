@@ -3,12 +3,13 @@
 from ioctl_rework import trend
 from ioctl_rework.findings import Finding, Kind
 from ioctl_rework.formats import Report
+from ioctl_rework.names import shown
 
 
 def describe(finding: Finding) -> str:
     """One line: where, what, and for legacy-ioctl how hard."""
     member = ".ioctl" if finding.kind is Kind.LEGACY_IOCTL else ".unlocked_ioctl"
-    text = f"{finding.file}:{finding.line}: {finding.kind.value}: " \
+    text = f"{shown(finding.file)}:{finding.line}: {finding.kind.value}: " \
            f"{finding.struct}: {member} = {finding.handler}"
     notes = []
     if finding.effort:
@@ -46,7 +47,7 @@ def _tree(result, lines: list[str]) -> None:
         lines.append(f"not fully checked ({len(result.skipped)}):")
         for skipped in result.skipped:
             label = "partly parsed" if skipped.partial else "skipped"
-            lines.append(f"  {skipped.file}: {label}: {skipped.reason}")
+            lines.append(f"  {shown(skipped.file)}: {label}: {skipped.reason}")
     lines.append("")
 
 
