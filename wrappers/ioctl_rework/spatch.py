@@ -20,14 +20,15 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from .rules import rule_options
+from . import rules
 
 SPATCH = os.environ.get("SPATCH", "spatch")
 SOURCE_SUFFIXES = (".c", ".h")
 
 
 class SpatchMissing(RuntimeError):
-    """spatch is not installed (run `make deps`)."""
+    """spatch is not installed (run `make deps`), or the macro file every
+    run gives it is not beside the rules."""
 
 
 class Outcome(enum.Enum):
@@ -70,6 +71,9 @@ _RULE_ERROR = re.compile(r"^\w+Error: ioctl-rework: (.*)$", re.MULTILINE)
 
 @functools.lru_cache(maxsize=1)
 def version() -> str:
+    """spatch's version; every command asks first, so a missing spatch or
+    macro file stops it before any work."""
+    _guarded(rules.require_macro_file)
     try:
         out = subprocess.run([SPATCH, "--version"], capture_output=True, text=True,
                              check=False).stdout
@@ -83,9 +87,23 @@ _SPATCH_TIMEOUT = re.compile(r"^timeout \(we abort\)|^Timeout at ", re.MULTILINE
 _PARSE_ERROR = re.compile(r'^parse error\s*\n\s*= File "[^"]*", line (\d+)', re.MULTILINE)
 
 
+def _guarded(function, *args):
+    """FUNCTION(*ARGS), a missing macro file raised as SpatchMissing, which
+    every command reports."""
+    try:
+        return function(*args)
+    except rules.MacroFileMissing as err:
+        raise SpatchMissing(str(err)) from err
+
+
 def _command(rule: Path, args: list[str], timeout: int) -> list[str]:
-    return [SPATCH, "--sp-file", str(rule), "--verbose-parsing", *rule_options(rule),
-            "--timeout", str(timeout), *args]
+    return [SPATCH, "--sp-file", str(rule), "--verbose-parsing",
+            *_guarded(rules.spatch_options, rule), "--timeout", str(timeout), *args]
+
+
+def parse_error_lines(stderr: str) -> tuple[int, ...]:
+    """The lines where spatch's parser gave up, from --verbose-parsing output."""
+    return tuple(sorted({int(n) for n in _PARSE_ERROR.findall(stderr)}))
 
 
 def _run_one(rule: Path, file: Path, args: list[str], timeout: int,
@@ -119,7 +137,7 @@ def _run_one(rule: Path, file: Path, args: list[str], timeout: int,
     seconds = time.monotonic() - start
     stdout = out.decode(errors="surrogateescape")
     stderr = err.decode(errors="replace")
-    parse_errors = tuple(sorted({int(n) for n in _PARSE_ERROR.findall(stderr)}))
+    parse_errors = parse_error_lines(stderr)
     if proc.returncode != 0:
         outcome = Outcome.CRASH
     elif _SPATCH_TIMEOUT.search(stderr):
@@ -213,7 +231,7 @@ def split_batch(files: list[Path], stdout: str, stderr: str,
         text = "\n".join(out[i])
         text = text + "\n" if text and not text.endswith("\n") else text
         failure = next((m["what"] for m in _EXN.finditer(err[i])), None)
-        parse_errors = tuple(sorted({int(n) for n in _PARSE_ERROR.findall(err[i])}))
+        parse_errors = parse_error_lines(err[i])
         if failure is not None:
             outcome = Outcome.TIMEOUT if "Timeout" in failure else Outcome.CRASH
             results.append(SpatchResult(file, outcome, "", err[i], share, parse_errors))
