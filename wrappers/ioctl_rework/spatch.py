@@ -84,7 +84,10 @@ def version() -> str:
 
 
 _SPATCH_TIMEOUT = re.compile(r"^timeout \(we abort\)|^Timeout at ", re.MULTILINE)
-_PARSE_ERROR = re.compile(r'^parse error\s*\n\s*= File "[^"]*", line (\d+)', re.MULTILINE)
+_PARSE_ERROR = re.compile(r'^parse error\s*\n\s*= File "(?P<file>[^"]*)", line (?P<line>\d+)',
+                          re.MULTILINE)
+_RESUMED = re.compile(r"^ERROR-RECOV: found sync .* at line (\d+)$", re.MULTILINE)
+_SKIPPED = re.compile(r"^badcount: (\d+)$", re.MULTILINE)
 
 
 def _guarded(function, *args):
@@ -101,9 +104,25 @@ def _command(rule: Path, args: list[str], timeout: int) -> list[str]:
             *_guarded(rules.spatch_options, rule), "--timeout", str(timeout), *args]
 
 
-def parse_error_lines(stderr: str) -> tuple[int, ...]:
-    """The lines where spatch's parser gave up, from --verbose-parsing output."""
-    return tuple(sorted({int(n) for n in _PARSE_ERROR.findall(stderr)}))
+def parse_error_lines(stderr: str, file: str | None = None) -> tuple[int, ...]:
+    """The lines of FILE where spatch's parser gave up, from --verbose-parsing
+    output.  spatch places an error in the expansion of a macro of a macro
+    file (standard.h, ours) in that file, at a line that means nothing in
+    FILE; such an error stands for every line spatch skipped in FILE: from
+    the line where it resumed, less the number of lines it skipped, to it."""
+    lines = set()
+    for match in _PARSE_ERROR.finditer(stderr):
+        if file is None or os.path.normpath(match["file"]) == os.path.normpath(file):
+            lines.add(int(match["line"]))
+            continue
+        resumed = _RESUMED.findall(stderr, 0, match.start())
+        skipped = _SKIPPED.search(stderr, match.end())
+        if resumed and skipped:
+            end = int(resumed[-1])
+            lines.update(range(max(1, end - int(skipped.group(1))), max(2, end)))
+        else:
+            lines.add(1)        # somewhere in FILE: never lose the error
+    return tuple(sorted(lines))
 
 
 def _run_one(rule: Path, file: Path, args: list[str], timeout: int,
@@ -137,7 +156,7 @@ def _run_one(rule: Path, file: Path, args: list[str], timeout: int,
     seconds = time.monotonic() - start
     stdout = out.decode(errors="surrogateescape")
     stderr = err.decode(errors="replace")
-    parse_errors = parse_error_lines(stderr)
+    parse_errors = parse_error_lines(stderr, name)
     if proc.returncode != 0:
         outcome = Outcome.CRASH
     elif _SPATCH_TIMEOUT.search(stderr):
@@ -231,7 +250,7 @@ def split_batch(files: list[Path], stdout: str, stderr: str,
         text = "\n".join(out[i])
         text = text + "\n" if text and not text.endswith("\n") else text
         failure = next((m["what"] for m in _EXN.finditer(err[i])), None)
-        parse_errors = parse_error_lines(err[i])
+        parse_errors = parse_error_lines(err[i], str(file))
         if failure is not None:
             outcome = Outcome.TIMEOUT if "Timeout" in failure else Outcome.CRASH
             results.append(SpatchResult(file, outcome, "", err[i], share, parse_errors))
