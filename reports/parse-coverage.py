@@ -78,10 +78,10 @@ def main() -> int:
              f"| a line of code (not of a #define) | {share(len(code_files(before)), before_count)}"
              f" | {share(len(code_files(after)), after_count)} |", ""]
     fixed = sorted(set(before) - set(after))
-    worse = sorted(f for f in after if f not in before or set(after[f]) - set(before[f]))
+    worse = sorted(f for f in after if f not in before)
     lines += [f"Parsed whole now: {len(fixed)}" + (": " + ", ".join(f"`{f}`" for f in fixed)
                                                    if fixed else "."),
-              f"Worse than before (a new file or a new line): {len(worse)}"
+              f"Partly parsed now, not before: {len(worse)}"
               + (": " + ", ".join(f"`{f}`" for f in worse) if worse else "."), "",
               "| file | #define bodies spatch cannot parse | code it cannot parse |",
               "| --- | --- | --- |"]
