@@ -88,6 +88,7 @@ _PARSE_ERROR = re.compile(r'^parse error\s*\n\s*= File "(?P<file>[^"]*)", line (
                           re.MULTILINE)
 _RESUMED = re.compile(r"^ERROR-RECOV: found sync .* at line (\d+)$", re.MULTILINE)
 _SKIPPED = re.compile(r"^badcount: (\d+)$", re.MULTILINE)
+_SPATCH_OUTPUT = re.compile(r"(?:^|/)cocci-output-[^/]*$")
 
 
 def _guarded(function, *args):
@@ -106,16 +107,21 @@ def _command(rule: Path, args: list[str], timeout: int) -> list[str]:
 
 def parse_error_lines(stderr: str, file: str | None = None) -> tuple[int, ...]:
     """The lines of FILE where spatch's parser gave up, from --verbose-parsing
-    output.  spatch places an error in the expansion of a macro of a macro
-    file (standard.h, ours) in that file, at a line that means nothing in
-    FILE; such an error stands for every line spatch skipped in FILE: from
-    the line where it resumed, less the number of lines it skipped, to it."""
-    lines = set()
+    output.  Errors in spatch's own re-parse of its output file repeat the
+    input's at shifted lines and are not FILE's.  spatch places an error in
+    the expansion of a macro of a macro file (standard.h, ours) in that
+    file, at a line that means nothing in FILE; such an error stands for
+    every line spatch skipped in FILE: from the line where it resumed, less
+    the number of lines it skipped, to it."""
+    lines, previous = set(), 0
     for match in _PARSE_ERROR.finditer(stderr):
+        start, previous = previous, match.end()
         if file is None or os.path.normpath(match["file"]) == os.path.normpath(file):
             lines.add(int(match["line"]))
             continue
-        resumed = _RESUMED.findall(stderr, 0, match.start())
+        if _SPATCH_OUTPUT.search(match["file"]):
+            continue
+        resumed = _RESUMED.findall(stderr, start, match.start())
         skipped = _SKIPPED.search(stderr, match.end())
         if resumed and skipped:
             end = int(resumed[-1])

@@ -106,6 +106,28 @@ class ErrorInAMacroFileTest(unittest.TestCase):
         self.assertEqual(spatch.parse_error_lines(self.STDERR, "/k/net.c"), (38, 39, 40, 90))
         self.assertEqual(spatch.parse_error_lines(self.STDERR, "/k/./net.c"), (38, 39, 40, 90))
 
+    def test_not_the_errors_of_spatchs_output_file(self):
+        # spatch re-parses the file it wrote; its errors repeat the input's,
+        # at the output's lines (the define at 81 is at 81 in both here).
+        stderr = ("ERROR-RECOV: found sync '}' at line 1861\n"
+                  "ERROR-RECOV: found sync end of #define, line 81\n"
+                  'parse error \n = File "/k/rme.c", line 81, column 37, charpos = 2640\n'
+                  "badcount: 1\n"
+                  "ERROR-RECOV: found sync '}' at line 1870\n"
+                  "ERROR-RECOV: found sync end of #define, line 81\n"
+                  'parse error \n = File "/tmp/cocci-output-20812-ca94a4-rme.c", line 81, '
+                  "column 37, charpos = 2640\nbadcount: 1\n")
+        self.assertEqual(spatch.parse_error_lines(stderr, "/k/rme.c"), (81,))
+
+    def test_a_resumption_is_the_errors_own(self):
+        # The sync line of an earlier error is no measure of this one.
+        stderr = ("ERROR-RECOV: found sync '}' at line 1861\n"
+                  'parse error \n = File "/k/a.c", line 1850, column 1, charpos = 9\n'
+                  "badcount: 20\n"
+                  'parse error \n = File "/r/macros.h", line 7, column 1, charpos = 9\n'
+                  "badcount: 2\n")
+        self.assertEqual(spatch.parse_error_lines(stderr, "/k/a.c"), (1, 1850))
+
     def test_never_lost_when_spatch_says_nothing_else(self):
         stderr = 'parse error \n = File "/r/macros.h", line 7, column 1, charpos = 9\n'
         self.assertEqual(spatch.parse_error_lines(stderr, "/k/net.c"), (1,))
