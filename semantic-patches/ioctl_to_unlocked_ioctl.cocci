@@ -574,6 +574,8 @@ def decide(file, h):
         escape = "%s at line %d hides the %s the lock needs" % (
             shadowed[0], shadowed[1], "mutex" if shadowed[0] == mutex_name(file)
             else "function")
+        if shadowed[1] == definitions[key]:
+            escape = "its parameter " + escape.replace(" at line %d" % shadowed[1], "")
     elif "early_call" in f:
         escape = "a declaration at line %d calls a function before the lock " \
                  "could be taken" % f["early_call"]
