@@ -17,15 +17,23 @@
 //   refused; its fops entry is switched only then.  Other ops structures
 //   (tty, block, proto, snd_pcm, v4l2, usb-serial) are never touched.
 // - pushdown: lock_kernel() after the declarations and unlock_kernel()
-//   before every return; a return of anything but a constant or a local
-//   variable is evaluated under the lock into "ret" first.
+//   before every return; a return of anything but a constant or a plain
+//   local is evaluated under the lock into a temporary first: the
+//   handler's "ret" when it is one non-static int or long of the
+//   outermost block, else a fresh long named so that it shadows nothing.
+//   An unsigned int value is returned as (int)x, as the int handler did.
 // - wrapper: the handler keeps its body under its name; a new
 //   NAME_unlocked_ioctl, before the first fops that names it, takes the
 //   lock around a call to it.
 // - auto (neither -D pushdown nor -D wrapper): pushdown unless an exit
-//   or an early side effect would escape it (a declaration initializer
-//   that calls a function, a statement expression, a computed goto, no
-//   usable "ret", a first statement inside an #if).
+//   or an early side effect would escape it: a macro that returns (of the
+//   file or of a header it includes with quotes, directly or through
+//   another macro), a return spatch does not see (a macro argument), a
+//   statement expression, a computed goto, a macro of a header that was
+//   not found, a local or parameter that hides the lock, a declaration
+//   initializer that calls a function not known to be pure, calls
+//   through a pointer, writes a variable or reads a volatile one, a
+//   first statement inside an #if.  -D pushdown refuses those handlers.
 // - Refused, and said why in report mode: the inode parameter is written
 //   or its address taken; the handler is used elsewhere with its old
 //   signature; -D mutex and the handler takes the BKL itself or is called
