@@ -1,4 +1,5 @@
 // options: -D mutex
+// mode: report
 /*
  * A local has the name of the file's private mutex: a pushed-down
  * "mutex_lock(&mutex_name_local_mutex);" would lock the local.  Auto
