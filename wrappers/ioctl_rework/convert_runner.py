@@ -15,7 +15,7 @@ from pathlib import Path
 from ioctl_rework import cache as cache_mod
 from ioctl_rework import c_spans, rules, spatch, tidy
 from ioctl_rework.convert_request import ConvertRequest
-from ioctl_rework.lockproof.source import included_headers
+from ioctl_rework.lockproof.headers import included_headers
 from ioctl_rework.unified import apply_hunks, git_diff
 
 # Put by the rule in a fops entry it could not rewrite validly.
