@@ -1,0 +1,253 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/// Report what an ioctl handler's commands pass, for the compat classifier.
+///
+/// Whether a 32-bit process may share an ioctl handler depends on each
+/// command: the command numbers it compares cmd with, and how it uses arg
+/// (cast to a user pointer, copied with copy_*_user() or get/put_user(),
+/// used as a number, passed on).  This rule only finds those facts, one
+/// line each; wrappers/ioctl_rework/compat/ joins them per handler and
+/// decides with a compiled layout probe, which SmPL cannot do.
+//
+// Confidence: High
+// Copyright: (C) 2026 The ioctl-rework authors.
+// Options: --no-includes --include-headers
+//
+// The rules are:
+// - cf_new_file, the first script rule, has no metavariables: it runs once
+//   per file, so a batch of files (--file-groups) never mixes handlers.
+// - cf_entry_*: the handlers named by .ioctl or .unlocked_ioctl of a
+//   file_operations, one rule per spelling (spatch 1.1.1 cannot put a
+//   disjunction among the members of an initializer); cf_handler: their
+//   definitions with cmd and arg as the last two parameters (a script
+//   constraint on the definition's position runs once per definition).
+// - No // comment follows a script rule: it would be read as Python.
+// - cf_case / cf_compare: the command expressions: case labels of a switch
+//   on cmd, and cmd == E or E == cmd.
+// - cf_cast: (T)arg; cf_alias: a local set from (T)arg, whose casts and
+//   copies count as arg's; cf_copy: copy_from_user/copy_to_user with the
+//   type of the kernel object when spatch knows it; cf_arg_call: arg
+//   passed on to a function; cf_cmd_call: cmd passed on; cf_arg_use:
+//   every occurrence of arg (the script tells casts and calls apart).
+// Report lines: FILE:LINE: HANDLER: compat-fact: KIND DETAILS.
+
+virtual patch
+virtual context
+virtual org
+virtual report
+
+@initialize:python@
+@@
+cf_entries = set()   # handler names of the fops entries of the current file
+cf_aliases = set()   # locals set from a cast of arg, in the current file
+
+@script:python cf_new_file@
+@@
+cf_entries.clear()
+cf_aliases.clear()
+
+@ cf_entry_unlocked depends on report @
+identifier fops, h;
+@@
+struct file_operations fops = { ..., .unlocked_ioctl = h, ... };
+
+@ script:python @
+h << cf_entry_unlocked.h;
+@@
+cf_entries.add(h)
+
+@ cf_entry_legacy depends on report @
+identifier fops, h;
+@@
+struct file_operations fops = { ..., .ioctl = h, ... };
+
+@ script:python @
+h << cf_entry_legacy.h;
+@@
+cf_entries.add(h)
+
+@ cf_entry_gnu_unlocked depends on report @
+identifier fops, h;
+@@
+struct file_operations fops = { ..., unlocked_ioctl: h, ... };
+
+@ script:python @
+h << cf_entry_gnu_unlocked.h;
+@@
+cf_entries.add(h)
+
+@ cf_entry_gnu depends on report @
+identifier fops, h;
+@@
+struct file_operations fops = { ..., ioctl: h, ... };
+
+@ script:python @
+h << cf_entry_gnu.h;
+@@
+cf_entries.add(h)
+
+@ cf_handler depends on report @
+identifier cf_h, cf_cmd, cf_arg;
+type TC, TA;
+position cf_hp : script:python (cf_h) { cf_h in cf_entries };
+@@
+cf_h@cf_hp(..., TC cf_cmd, TA cf_arg) { ... }
+
+@ script:python @
+cmd << cf_handler.cf_cmd; arg << cf_handler.cf_arg; p << cf_handler.cf_hp;
+@@
+print("%s:%s: %s: compat-fact: params %s %s" % (p[0].file, p[0].line, p[0].current_element,
+                                               cmd, arg))
+
+@ cf_case @
+identifier cf_handler.cf_cmd;
+expression E;
+position p;
+@@
+switch (cf_cmd) { case E@p: ... }
+
+@ script:python @
+e << cf_case.E; p << cf_case.p;
+@@
+print("%s:%s: %s: compat-fact: case %s" % (p[0].file, p[0].line, p[0].current_element, e))
+
+@ cf_compare @
+identifier cf_handler.cf_cmd;
+expression E;
+position p;
+@@
+(
+  cf_cmd == E@p
+|
+  E@p == cf_cmd
+|
+  cf_cmd != E@p
+|
+  E@p != cf_cmd
+)
+
+@ script:python @
+e << cf_compare.E; p << cf_compare.p;
+@@
+print("%s:%s: %s: compat-fact: compare %s" % (p[0].file, p[0].line, p[0].current_element, e))
+
+@ cf_cast @
+identifier cf_handler.cf_arg;
+type T;
+position p;
+@@
+  (T)cf_arg@p
+
+@ script:python @
+t << cf_cast.T; p << cf_cast.p;
+@@
+print("%s:%s: %s: compat-fact: cast %s:%s %s" % (p[0].file, p[0].line, p[0].current_element,
+                                                 p[0].line, p[0].column, t))
+
+@ cf_alias @
+identifier cf_handler.cf_arg, cf_local;
+type T;
+position p;
+@@
+  cf_local@p = (T)cf_arg
+
+@ script:python @
+v << cf_alias.cf_local; t << cf_alias.T; p << cf_alias.p;
+@@
+cf_aliases.add(v)
+print("%s:%s: %s: compat-fact: alias %s %s" % (p[0].file, p[0].line, p[0].current_element, v, t))
+
+@ cf_alias_declared @
+identifier cf_handler.cf_arg, cf_local;
+type T;
+position p;
+@@
+  T cf_local@p = (T)cf_arg;
+
+@ script:python @
+v << cf_alias_declared.cf_local; t << cf_alias_declared.T; p << cf_alias_declared.p;
+@@
+cf_aliases.add(v)
+print("%s:%s: %s: compat-fact: alias %s %s" % (p[0].file, p[0].line, p[0].current_element, v, t))
+
+@ cf_alias_cast @
+identifier cf_v : script:python () { cf_v in cf_aliases };
+type T;
+position p;
+@@
+  (T)cf_v@p
+
+@ script:python @
+t << cf_alias_cast.T; p << cf_alias_cast.p;
+@@
+print("%s:%s: %s: compat-fact: cast %s:%s %s" % (p[0].file, p[0].line, p[0].current_element,
+                                                 p[0].line, p[0].column, t))
+
+@ cf_copy_typed @
+type T;
+T *dst;
+expression src, n;
+position p;
+@@
+(
+  copy_from_user@p(dst, src, n)
+|
+  copy_to_user@p(src, dst, n)
+)
+
+@ script:python @
+t << cf_copy_typed.T; src << cf_copy_typed.src; p << cf_copy_typed.p;
+@@
+print("%s:%s: %s: compat-fact: copy %s:%s %s <- %s" % (p[0].file, p[0].line, p[0].current_element,
+                                                      p[0].line, p[0].column, t, src))
+
+@ cf_copy @
+expression dst, src, n;
+position p;
+@@
+(
+  copy_from_user@p(dst, src, n)
+|
+  copy_to_user@p(src, dst, n)
+)
+
+@ script:python @
+dst << cf_copy.dst; src << cf_copy.src; p << cf_copy.p;
+@@
+print("%s:%s: %s: compat-fact: copy %s:%s ? %s <- %s" % (p[0].file, p[0].line, p[0].current_element,
+                                                        p[0].line, p[0].column, dst, src))
+
+@ cf_arg_call @
+identifier cf_handler.cf_arg, f;
+position p;
+@@
+f(..., cf_arg@p, ...)
+
+@ script:python @
+f << cf_arg_call.f; p << cf_arg_call.p;
+@@
+print("%s:%s: %s: compat-fact: arg-call %s:%s %s" % (p[0].file, p[0].line, p[0].current_element,
+                                                     p[0].line, p[0].column, f))
+
+@ cf_cmd_call @
+identifier cf_handler.cf_cmd, f;
+position p;
+@@
+f(..., cf_cmd@p, ...)
+
+@ script:python @
+f << cf_cmd_call.f; p << cf_cmd_call.p;
+@@
+print("%s:%s: %s: compat-fact: cmd-call %s" % (p[0].file, p[0].line, p[0].current_element, f))
+
+@ cf_arg_use @
+identifier cf_handler.cf_arg;
+position p;
+@@
+cf_arg@p
+
+@ script:python @
+p << cf_arg_use.p;
+@@
+print("%s:%s: %s: compat-fact: arg-use %s:%s" % (p[0].file, p[0].line, p[0].current_element,
+                                                 p[0].line, p[0].column))
+
