@@ -25,9 +25,16 @@
 //   on cmd, and cmd == E or E == cmd.
 // - cf_cast: (T)arg; cf_alias: a local set from (T)arg, whose casts and
 //   copies count as arg's; cf_copy: copy_from_user/copy_to_user with the
-//   type of the kernel object when spatch knows it; cf_arg_call: arg
+//   type of the kernel object when spatch knows it; cf_alias_call: an
+//   alias passed to a function (copy_*_user, get_user or another, which
+//   the classifier does not follow); cf_cast_call: (T)arg passed to a
+//   function; cf_arg_call: arg
 //   passed on to a function; cf_cmd_call: cmd passed on; cf_arg_use:
 //   every occurrence of arg (the script tells casts and calls apart).
+// - The copy rules come last: on some files a typed metavariable that
+//   matches nothing stopped the rules after it.  The classifier refuses a
+//   copy_*_user() of arg it has no copy fact for, so a lost fact is an
+//   unknown, never a wrong class.
 // Report lines: FILE:LINE: HANDLER: compat-fact: KIND DETAILS.
 
 virtual patch
@@ -39,11 +46,20 @@ virtual report
 @@
 cf_entries = set()   # handler names of the fops entries of the current file
 cf_aliases = set()   # locals set from a cast of arg, in the current file
+cf_handlers = set()  # handlers whose definition was found in the current file
+
+def cf_fact(p, text):
+    """Print a fact of the handler around p; facts of other functions
+    (which only share a parameter name) are dropped."""
+    if p[0].current_element in cf_handlers:
+        print("%s:%s: %s: compat-fact: %s" % (p[0].file, p[0].line, p[0].current_element,
+                                              text))
 
 @script:python cf_new_file@
 @@
 cf_entries.clear()
 cf_aliases.clear()
+cf_handlers.clear()
 
 @ cf_entry_unlocked depends on report @
 identifier fops, h;
@@ -95,8 +111,8 @@ cf_h@cf_hp(..., TC cf_cmd, TA cf_arg) { ... }
 @ script:python @
 cmd << cf_handler.cf_cmd; arg << cf_handler.cf_arg; p << cf_handler.cf_hp;
 @@
-print("%s:%s: %s: compat-fact: params %s %s" % (p[0].file, p[0].line, p[0].current_element,
-                                               cmd, arg))
+cf_handlers.add(p[0].current_element)
+cf_fact(p, "params %s %s" % (cmd, arg))
 
 @ cf_case @
 identifier cf_handler.cf_cmd;
@@ -108,7 +124,7 @@ switch (cf_cmd) { case E@p: ... }
 @ script:python @
 e << cf_case.E; p << cf_case.p;
 @@
-print("%s:%s: %s: compat-fact: case %s" % (p[0].file, p[0].line, p[0].current_element, e))
+cf_fact(p, "case %s" % e)
 
 @ cf_compare @
 identifier cf_handler.cf_cmd;
@@ -128,7 +144,7 @@ position p;
 @ script:python @
 e << cf_compare.E; p << cf_compare.p;
 @@
-print("%s:%s: %s: compat-fact: compare %s" % (p[0].file, p[0].line, p[0].current_element, e))
+cf_fact(p, "compare %s" % e)
 
 @ cf_cast @
 identifier cf_handler.cf_arg;
@@ -140,8 +156,7 @@ position p;
 @ script:python @
 t << cf_cast.T; p << cf_cast.p;
 @@
-print("%s:%s: %s: compat-fact: cast %s:%s %s" % (p[0].file, p[0].line, p[0].current_element,
-                                                 p[0].line, p[0].column, t))
+cf_fact(p, "cast %s:%s %s" % (p[0].line, p[0].column, t))
 
 @ cf_alias @
 identifier cf_handler.cf_arg, cf_local;
@@ -154,7 +169,7 @@ position p;
 v << cf_alias.cf_local; t << cf_alias.T; p << cf_alias.p;
 @@
 cf_aliases.add(v)
-print("%s:%s: %s: compat-fact: alias %s %s" % (p[0].file, p[0].line, p[0].current_element, v, t))
+cf_fact(p, "alias %s %s" % (v, t))
 
 @ cf_alias_declared @
 identifier cf_handler.cf_arg, cf_local;
@@ -167,7 +182,7 @@ position p;
 v << cf_alias_declared.cf_local; t << cf_alias_declared.T; p << cf_alias_declared.p;
 @@
 cf_aliases.add(v)
-print("%s:%s: %s: compat-fact: alias %s %s" % (p[0].file, p[0].line, p[0].current_element, v, t))
+cf_fact(p, "alias %s %s" % (v, t))
 
 @ cf_alias_cast @
 identifier cf_v : script:python () { cf_v in cf_aliases };
@@ -179,8 +194,64 @@ position p;
 @ script:python @
 t << cf_alias_cast.T; p << cf_alias_cast.p;
 @@
-print("%s:%s: %s: compat-fact: cast %s:%s %s" % (p[0].file, p[0].line, p[0].current_element,
-                                                 p[0].line, p[0].column, t))
+cf_fact(p, "cast %s:%s %s" % (p[0].line, p[0].column, t))
+
+@ cf_alias_call @
+identifier cf_w : script:python () { cf_w in cf_aliases };
+identifier f;
+position p;
+@@
+  f(..., cf_w@p, ...)
+
+@ script:python @
+f << cf_alias_call.f; p << cf_alias_call.p;
+@@
+cf_fact(p, "alias-call %s:%s %s" % (p[0].line, p[0].column, f))
+
+@ cf_arg_call @
+identifier cf_handler.cf_arg, f;
+position p;
+@@
+f(..., cf_arg@p, ...)
+
+@ script:python @
+f << cf_arg_call.f; p << cf_arg_call.p;
+@@
+cf_fact(p, "arg-call %s:%s %s" % (p[0].line, p[0].column, f))
+
+@ cf_cast_call @
+identifier cf_handler.cf_arg, f;
+type T;
+position p;
+@@
+  f(..., (T)cf_arg@p, ...)
+
+@ script:python @
+f << cf_cast_call.f; p << cf_cast_call.p;
+@@
+cf_fact(p, "cast-call %s:%s %s" % (p[0].line, p[0].column, f))
+
+@ cf_cmd_call @
+identifier cf_handler.cf_cmd, f;
+position p;
+@@
+f(..., cf_cmd@p, ...)
+
+@ script:python @
+f << cf_cmd_call.f; p << cf_cmd_call.p;
+@@
+cf_fact(p, "cmd-call %s" % f)
+
+@ cf_arg_use @
+identifier cf_handler.cf_arg;
+position p;
+@@
+cf_arg@p
+
+@ script:python @
+p << cf_arg_use.p;
+@@
+cf_fact(p, "arg-use %s:%s" % (p[0].line, p[0].column))
 
 @ cf_copy_typed @
 type T;
@@ -197,8 +268,7 @@ position p;
 @ script:python @
 t << cf_copy_typed.T; src << cf_copy_typed.src; p << cf_copy_typed.p;
 @@
-print("%s:%s: %s: compat-fact: copy %s:%s %s <- %s" % (p[0].file, p[0].line, p[0].current_element,
-                                                      p[0].line, p[0].column, t, src))
+cf_fact(p, "copy %s:%s %s <- %s" % (p[0].line, p[0].column, t, src))
 
 @ cf_copy @
 expression dst, src, n;
@@ -213,41 +283,4 @@ position p;
 @ script:python @
 dst << cf_copy.dst; src << cf_copy.src; p << cf_copy.p;
 @@
-print("%s:%s: %s: compat-fact: copy %s:%s ? %s <- %s" % (p[0].file, p[0].line, p[0].current_element,
-                                                        p[0].line, p[0].column, dst, src))
-
-@ cf_arg_call @
-identifier cf_handler.cf_arg, f;
-position p;
-@@
-f(..., cf_arg@p, ...)
-
-@ script:python @
-f << cf_arg_call.f; p << cf_arg_call.p;
-@@
-print("%s:%s: %s: compat-fact: arg-call %s:%s %s" % (p[0].file, p[0].line, p[0].current_element,
-                                                     p[0].line, p[0].column, f))
-
-@ cf_cmd_call @
-identifier cf_handler.cf_cmd, f;
-position p;
-@@
-f(..., cf_cmd@p, ...)
-
-@ script:python @
-f << cf_cmd_call.f; p << cf_cmd_call.p;
-@@
-print("%s:%s: %s: compat-fact: cmd-call %s" % (p[0].file, p[0].line, p[0].current_element, f))
-
-@ cf_arg_use @
-identifier cf_handler.cf_arg;
-position p;
-@@
-cf_arg@p
-
-@ script:python @
-p << cf_arg_use.p;
-@@
-print("%s:%s: %s: compat-fact: arg-use %s:%s" % (p[0].file, p[0].line, p[0].current_element,
-                                                 p[0].line, p[0].column))
-
+cf_fact(p, "copy %s:%s ? %s <- %s" % (p[0].line, p[0].column, dst, src))

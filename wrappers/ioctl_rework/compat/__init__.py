@@ -1,0 +1,86 @@
+"""The compat classifier: may a 32-bit process share an ioctl handler?
+
+facts.py reads what semantic-patches/ioctl_compat_facts.cocci finds in a
+handler (commands, uses of arg), probe.py compiles the commands and types
+for i386 and x86_64, classify.py decides.  This module joins them per
+file: which headers a probe includes, and running the rule.
+"""
+
+import re
+from pathlib import Path
+
+from ioctl_rework import spatch
+from ioctl_rework.cache import Cache
+from ioctl_rework.compat import classify, facts, probe
+from ioctl_rework.compat.classify import Classification, CompatClass, Offender  # noqa: F401
+
+_INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]', re.MULTILINE)
+# Included by the probe's prelude already.
+_PRELUDE_HEADERS = {"linux/types.h", "linux/ioctl.h", "asm/ioctl.h"}
+
+
+def include_dirs(source: Path, tree: Path | None) -> tuple[Path, ...]:
+    """Where a driver's headers are found as userspace sees them: beside
+    the driver (and its include/uapi, include: the fixture drivers' Kbuild
+    layout), then the tree's uapi directories."""
+    here = source.resolve().parent
+    found = [here / "include" / "uapi", here / "include"]
+    if tree is not None:
+        found += [tree / "include" / "uapi", tree / "arch" / "x86" / "include" / "uapi"]
+    return tuple(d for d in found if d.is_dir())
+
+
+def probe_headers(source: Path, text: str, dirs: tuple[Path, ...]) -> tuple[Path, ...]:
+    """The headers SOURCE includes that exist as userspace headers."""
+    found = []
+    for quote, name in _INCLUDE.findall(text):
+        if name in _PRELUDE_HEADERS:
+            continue
+        places = ([source.resolve().parent] if quote == '"' else []) + list(dirs)
+        for place in places:
+            candidate = place / name
+            if candidate.is_file():
+                found.append(candidate.resolve())
+                break
+    return tuple(dict.fromkeys(found))
+
+
+def classify_stdout(source: Path, shown: str, stdout: str, tree: Path | None,
+                    cache: Cache | None = None) -> list[Classification]:
+    """Every handler the facts rule reported in STDOUT (its output on
+    SOURCE), classified; SHOWN is how results name the file."""
+    handlers = facts.parse(stdout)
+    if not handlers:
+        return []
+    text = source.read_text(errors="replace")
+    dirs = include_dirs(source, tree)
+    headers = probe_headers(source, text, dirs)
+    plans = {key: classify.plan(f) for key, f in handlers.items()}
+    items = [item for key, f in handlers.items() for item in classify.probe_items(f, plans[key])]
+    try:
+        probed = probe.probe(items, headers, dirs, cache) if items else {}
+    except probe.ProbeError as err:
+        return [Classification(shown, f.handler, CompatClass.UNKNOWN, tuple(f.commands),
+                               reason=str(err)) for f in handlers.values()]
+    results = []
+    for key, handler_facts in sorted(handlers.items()):
+        decided = classify.decide(handler_facts, plans[key], probed)
+        results.append(Classification(shown, decided.handler, decided.compat_class,
+                                      decided.commands, decided.offenders, decided.reason))
+    return results
+
+
+def classify_files(files: list[Path], tree: Path | None = None, jobs: int = 2,
+                   timeout: int = 120, cache: Cache | None = None) -> list[Classification]:
+    """Run the facts rule on FILES and classify every handler they set in a
+    file_operations.  A file spatch cannot process gives no result here:
+    callers that need one per handler treat a missing one as unknown."""
+    results = []
+    runs = spatch.run_batched(facts.FACTS_RULE, [Path(f).resolve() for f in files],
+                              ["-D", "report"], jobs, timeout)
+    for file, run in zip(files, runs):
+        if run.outcome is not spatch.Outcome.OK:
+            continue
+        stdout = run.stdout.replace(str(Path(file).resolve()) + ":", str(file) + ":")
+        results += classify_stdout(Path(file), str(file), stdout, tree, cache)
+    return results
