@@ -146,7 +146,7 @@ e << cf_compare.E; p << cf_compare.p;
 @@
 cf_fact(p, "compare %s" % e)
 
-@ cf_cast @
+@ cf_cast disable drop_cast @
 identifier cf_handler.cf_arg;
 type T;
 position p;
@@ -158,7 +158,7 @@ t << cf_cast.T; p << cf_cast.p;
 @@
 cf_fact(p, "cast %s:%s %s" % (p[0].line, p[0].column, t))
 
-@ cf_alias @
+@ cf_alias disable drop_cast @
 identifier cf_handler.cf_arg, cf_local;
 type T;
 position p;
@@ -171,7 +171,7 @@ v << cf_alias.cf_local; t << cf_alias.T; p << cf_alias.p;
 cf_aliases.add(v)
 cf_fact(p, "alias %s %s" % (v, t))
 
-@ cf_alias_declared @
+@ cf_alias_declared disable drop_cast @
 identifier cf_handler.cf_arg, cf_local;
 type T;
 position p;
@@ -184,7 +184,7 @@ v << cf_alias_declared.cf_local; t << cf_alias_declared.T; p << cf_alias_declare
 cf_aliases.add(v)
 cf_fact(p, "alias %s %s" % (v, t))
 
-@ cf_alias_cast @
+@ cf_alias_cast disable drop_cast @
 identifier cf_v : script:python () { cf_v in cf_aliases };
 type T;
 position p;
@@ -219,7 +219,7 @@ f << cf_arg_call.f; p << cf_arg_call.p;
 @@
 cf_fact(p, "arg-call %s:%s %s" % (p[0].line, p[0].column, f))
 
-@ cf_cast_call @
+@ cf_cast_call disable drop_cast @
 identifier cf_handler.cf_arg, f;
 type T;
 position p;
