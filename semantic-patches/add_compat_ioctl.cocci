@@ -20,6 +20,7 @@
 //   without _unlocked_ioctl or _ioctl), before the fops,
 //   calls the entry with compat_ptr(arg) (and <linux/compat.h> is added
 //   after <linux/fs.h>; without that include the fops is left alone).
+//   Two fops sharing an entry share its compat entry, written once.
 // - -D needs_translation=e -D unknown=f: listed in report mode only.
 // - A fops that already sets .compat_ioctl is never touched.
 // Report lines: FILE:LINE: FOPS: .unlocked_ioctl = ENTRY: compat: CLASS.
@@ -37,6 +38,7 @@ import re
 classes = {}        # fops name -> class, from the -D lists
 has_compat = set()  # (file, fops) already setting .compat_ioctl
 has_fs_h = set()    # files including <linux/fs.h>
+wrapped = set()     # (file, entry) whose compat_ptr() entry is written already
 NO_MATCH = "ioctl_rework_no_match_"
 compat_ptr_ioctl_on = False
 
@@ -98,7 +100,7 @@ struct file_operations fops = { ..., .unlocked_ioctl = entry@p, ... };
 
 @ script:python ac_decide @
 fops << ac_fops.fops; entry << ac_fops.entry; p << ac_fops.p;
-same; ptr; wrapped; wfn;
+same; ptr; wrap_new; wrap_again; wfn;
 @@
 compat_class = classes.get(fops)
 if (p[0].file, fops) in has_compat:
@@ -108,7 +110,11 @@ if wrap and p[0].file not in has_fs_h:
     compat_class = wrap = None
 coccinelle.same = cocci.make_ident(entry if compat_class == "same-handler" else NO_MATCH)
 coccinelle.ptr = cocci.make_ident(entry if compat_class == "compat-ptr" and not wrap else NO_MATCH)
-coccinelle.wrapped = cocci.make_ident(entry if wrap else NO_MATCH)
+first = wrap and (p[0].file, entry) not in wrapped
+if wrap:
+    wrapped.add((p[0].file, entry))
+coccinelle.wrap_new = cocci.make_ident(entry if first else NO_MATCH)
+coccinelle.wrap_again = cocci.make_ident(entry if wrap and not first else NO_MATCH)
 stem = re.sub(r"(_unlocked)?(_ioctl)?$", "", entry)
 coccinelle.wfn = cocci.make_ident(stem + "_compat_ioctl")
 
@@ -129,19 +135,29 @@ struct file_operations fops = { ...,
   ... };
 
 @ ac_wrapper depends on patch @
-identifier ac_fops.fops, ac_decide.wrapped, ac_decide.wfn;
+identifier ac_fops.fops, ac_decide.wrap_new, ac_decide.wfn;
 symbol file, cmd, arg;
 @@
 +#ifdef CONFIG_COMPAT
 +static long wfn(struct file *file, unsigned int cmd,
 +		unsigned long arg)
 +{
-+	return wrapped(file, cmd, (unsigned long)compat_ptr(arg));
++	return wrap_new(file, cmd, (unsigned long)compat_ptr(arg));
 +}
 +#endif
 +
   struct file_operations fops = { ...,
-  .unlocked_ioctl = wrapped,
+  .unlocked_ioctl = wrap_new,
++#ifdef CONFIG_COMPAT
++ .compat_ioctl = wfn,
++#endif
+  ... };
+
+@ ac_wrapper_again depends on patch @
+identifier ac_fops.fops, ac_decide.wrap_again, ac_decide.wfn;
+@@
+  struct file_operations fops = { ...,
+  .unlocked_ioctl = wrap_again,
 +#ifdef CONFIG_COMPAT
 + .compat_ioctl = wfn,
 +#endif
