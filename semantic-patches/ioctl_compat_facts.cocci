@@ -27,7 +27,8 @@
 //   copies count as arg's; cf_copy: copy_from_user/copy_to_user with the
 //   type of the kernel object when spatch knows it; cf_alias_call: an
 //   alias passed to a function (copy_*_user, get_user or another, which
-//   the classifier does not follow); cf_cast_call: (T)arg passed to a
+//   the classifier does not follow); cf_alias_use: every occurrence of
+//   an alias; cf_cast_call: (T)arg passed to a
 //   function; cf_arg_call: arg
 //   passed on to a function; cf_cmd_call: cmd passed on; cf_arg_use:
 //   every occurrence of arg (the script tells casts and calls apart).
@@ -169,7 +170,7 @@ position p;
 v << cf_alias.cf_local; t << cf_alias.T; p << cf_alias.p;
 @@
 cf_aliases.add(v)
-cf_fact(p, "alias %s %s" % (v, t))
+cf_fact(p, "alias %s:%s %s %s" % (p[0].line, p[0].column, v, t))
 
 @ cf_alias_declared disable drop_cast @
 identifier cf_handler.cf_arg, cf_local;
@@ -182,7 +183,7 @@ position p;
 v << cf_alias_declared.cf_local; t << cf_alias_declared.T; p << cf_alias_declared.p;
 @@
 cf_aliases.add(v)
-cf_fact(p, "alias %s %s" % (v, t))
+cf_fact(p, "alias %s:%s %s %s" % (p[0].line, p[0].column, v, t))
 
 @ cf_alias_cast disable drop_cast @
 identifier cf_v : script:python () { cf_v in cf_aliases };
@@ -207,6 +208,17 @@ position p;
 f << cf_alias_call.f; p << cf_alias_call.p;
 @@
 cf_fact(p, "alias-call %s:%s %s" % (p[0].line, p[0].column, f))
+
+@ cf_alias_use @
+identifier cf_u : script:python () { cf_u in cf_aliases };
+position p;
+@@
+  cf_u@p
+
+@ script:python @
+p << cf_alias_use.p;
+@@
+cf_fact(p, "alias-use %s:%s" % (p[0].line, p[0].column))
 
 @ cf_arg_call @
 identifier cf_handler.cf_arg, f;

@@ -96,6 +96,12 @@ def plan(facts: HandlerFacts) -> _Plan:
     if not facts.commands:
         return _Plan((), (), (), f"no case label or comparison on {facts.cmd or 'cmd'} was found")
     pointer, integer, types = [], [], []
+    used = facts.alias_uses - facts.alias_defined
+    for position in sorted(used):
+        if position not in facts.alias_calls and position not in facts.casts:
+            return _Plan((), (), (), f"a pointer set from {facts.arg} is used at line "
+                                     f"{position[0]} in a way that is not followed")
+    alias_lines = {line for line, _ in facts.alias_defined}
     for position in sorted(facts.arg_uses):
         line = position[0]
         if position in facts.arg_calls:
@@ -108,6 +114,8 @@ def plan(facts: HandlerFacts) -> _Plan:
         pointee = _pointee(cast)
         if pointee is None:
             integer.append((line, f"({cast}){facts.arg}"))
+        elif line in alias_lines and not used:
+            continue        # a pointer set up and never used passes nothing
         else:
             pointer.append((line, f"({cast}){facts.arg}"))
             if _probe_worthy(pointee):

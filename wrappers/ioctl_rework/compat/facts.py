@@ -26,6 +26,8 @@ class HandlerFacts:
     commands: dict = field(default_factory=dict)        # expression -> first line
     casts: dict = field(default_factory=dict)           # Position -> type text
     aliases: dict = field(default_factory=dict)         # name -> type text
+    alias_defined: set = field(default_factory=set)     # Position of each alias set
+    alias_uses: set = field(default_factory=set)        # Position of each alias named
     alias_calls: dict = field(default_factory=dict)     # Position -> function
     cast_calls: dict = field(default_factory=dict)      # Position of (T)arg -> function
     copies: dict = field(default_factory=dict)          # Position -> (type or None, source text)
@@ -54,16 +56,19 @@ def _add(facts: HandlerFacts, kind: str, rest: str, line: int) -> None:
         facts.line = line
     elif kind in ("case", "compare"):
         facts.commands.setdefault(rest.strip(), line)
-    elif kind == "alias":
-        name, type_text = rest.split(" ", 1)
-        facts.aliases[name] = type_text
     elif kind == "cmd-call":
         facts.cmd_calls.setdefault(rest.strip(), line)
     else:
         at = _AT.match(rest)
         position = (int(at["line"]), int(at["column"]))
         value = at["rest"]
-        if kind == "cast":
+        if kind == "alias":
+            name, type_text = value.split(" ", 1)
+            facts.aliases[name] = type_text
+            facts.alias_defined.add(position)
+        elif kind == "alias-use":
+            facts.alias_uses.add(position)
+        elif kind == "cast":
             facts.casts[position] = value
         elif kind == "alias-call":
             facts.alias_calls[position] = value
