@@ -223,3 +223,81 @@ class DescribeTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+TREE = Path(__file__).resolve().parent / "test_data" / "audit" / "tree"
+
+
+class AuditAndCheckTest(unittest.TestCase):
+    """missing-compat findings carry the class; check's warning says the line."""
+
+    @classmethod
+    def setUpClass(cls):
+        from ioctl_rework import audit
+        result = audit.audit([TREE], cache=Cache(None))
+        cls.missing = {f.file: f for f in result.findings if f.kind.value == "missing-compat"}
+
+    def test_each_missing_compat_finding_has_a_class_and_a_detail(self):
+        bkl = self.missing["drivers/misc/unlocked_bkl.c"]
+        self.assertEqual(bkl.compat_class, "same-handler")
+        self.assertTrue(bkl.compat_detail.startswith(
+            "add `.compat_ioctl = unlocked_bkl_ioctl,` (integer or no arguments"))
+        dead = self.missing["drivers/char/legacy_dead.c"]
+        self.assertEqual((dead.compat_class, dead.compat_detail),
+                         ("unknown", "no case label or comparison on cmd was found"))
+
+    def test_without_classes_the_audit_is_as_before(self):
+        from ioctl_rework import audit
+        plain = audit.audit([TREE], cache=Cache(None), compat_classes=False)
+        self.assertEqual({f.compat_class for f in plain.findings}, {None})
+
+    def test_check_says_the_class_and_the_line_to_add(self):
+        from ioctl_rework import check_rules
+        found = check_rules._run_audit([TREE / "drivers/misc/unlocked_bkl.c"], 1, 120)
+        warning = next(r for r in found.raws if r.type == "MISSING_COMPAT")
+        self.assertIn("(compat class: same-handler)", warning.message)
+        self.assertIn("add `.compat_ioctl = unlocked_bkl_ioctl,`", warning.note)
+
+
+DRIVERS = Path(__file__).resolve().parents[2] / "kernel-fixtures" / "drivers"
+
+
+@unittest.skipIf(probe.tools_missing(), "gcc or pahole missing (make deps)")
+class ConvertCompatTest(unittest.TestCase):
+    """convert --compat on the three fx_abi drivers: one entry per clean class."""
+
+    def convert(self, target: str):
+        import shutil
+
+        from ioctl_rework import convert, rules
+        with tempfile.TemporaryDirectory() as tmp:
+            root = Path(tmp) / "drivers"
+            root.mkdir()
+            shutil.copytree(DRIVERS / "include", root / "include")
+            for name in ("fx_abi_level.c", "fx_abi_clean.c", "fx_abi_unclean.c"):
+                shutil.copy(DRIVERS / name, root / name)
+            options = rules.ConversionOptions(target=rules.Target.parse(target), compat=True)
+            result = convert.convert(convert.ConvertRequest(paths=(root,), options=options,
+                                                            root=root))
+        new = {rel: text.decode() for rel, (_, text) in result.changes.items()}
+        said = {h.file: h.compat for h in result.summary.handlers}
+        return new, said
+
+    def test_before_5_5_a_compat_ptr_entry_is_written(self):
+        new, said = self.convert("3.9")
+        self.assertIn("\t.compat_ioctl = fx_abi_level_ioctl,\n", new["fx_abi_level.c"])
+        self.assertIn("return fx_abi_clean_ioctl(file, cmd, (unsigned long)compat_ptr(arg));",
+                      new["fx_abi_clean.c"])
+        self.assertIn("#include <linux/compat.h>\n", new["fx_abi_clean.c"])
+        self.assertNotIn("\t.compat_ioctl", new["fx_abi_unclean.c"])
+        self.assertTrue(said["fx_abi_unclean.c"].startswith("needs-translation: "))
+        self.assertIn("FX_ABI_UNCLEAN_GET_STAMP: struct fx_abi_stamp: member when",
+                      said["fx_abi_unclean.c"])
+        self.assertTrue(said["fx_abi_unclean.c"].endswith("; no .compat_ioctl"))
+        self.assertTrue(said["fx_abi_level.c"].endswith(
+            "added .compat_ioctl = fx_abi_level_ioctl"))
+
+    def test_from_5_5_compat_ptr_ioctl(self):
+        new, _ = self.convert("6.1")
+        self.assertIn("\t.compat_ioctl = compat_ptr_ioctl,\n", new["fx_abi_clean.c"])
+        self.assertNotIn("compat_ptr(arg)", new["fx_abi_clean.c"])

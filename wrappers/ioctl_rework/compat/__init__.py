@@ -6,11 +6,12 @@ for i386 and x86_64, classify.py decides.  This module joins them per
 file: which headers a probe includes, and running the rule.
 """
 
+import hashlib
 import re
 from pathlib import Path
 
 from ioctl_rework import spatch
-from ioctl_rework.cache import Cache
+from ioctl_rework.cache import Cache, make_key
 from ioctl_rework.compat import classify, facts, probe
 from ioctl_rework.compat.classify import Classification, CompatClass, Offender  # noqa: F401
 
@@ -70,17 +71,53 @@ def classify_stdout(source: Path, shown: str, stdout: str, tree: Path | None,
     return results
 
 
+FACTS_FORMAT = "compat-facts-1"
+_HERE = "\0FILE\0"      # the file's own name in a cached rule output
+
+
+def _facts_key(data: bytes) -> str:
+    return make_key(FACTS_FORMAT, facts.FACTS_RULE.read_bytes(), spatch.version(),
+                    hashlib.sha256(data).hexdigest())
+
+
+def rule_outputs(files: list[Path], jobs: int, timeout: int,
+                 cache: Cache | None) -> dict[Path, str | None]:
+    """The facts rule's report on each file (None where spatch failed),
+    through the cache: a file's facts depend only on its text."""
+    cache = cache or Cache(None)
+    found: dict[Path, str | None] = {}
+    todo, keys = [], {}
+    for file in files:
+        try:
+            keys[file] = _facts_key(Path(file).read_bytes())
+        except OSError:
+            found[file] = None
+            continue
+        stored = cache.get_json(keys[file])
+        if stored is None:
+            todo.append(file)
+        else:
+            found[file] = stored.replace(_HERE, str(file))
+    runs = spatch.run_batched(facts.FACTS_RULE, [Path(f).resolve() for f in todo],
+                              ["-D", "report"], jobs, timeout) if todo else []
+    for file, run in zip(todo, runs):
+        if run.outcome is not spatch.Outcome.OK:
+            found[file] = None
+            continue
+        own = run.stdout.replace(str(Path(file).resolve()) + ":", _HERE + ":")
+        cache.put_json(keys[file], own)
+        found[file] = own.replace(_HERE, str(file))
+    return found
+
+
 def classify_files(files: list[Path], tree: Path | None = None, jobs: int = 2,
                    timeout: int = 120, cache: Cache | None = None) -> list[Classification]:
     """Run the facts rule on FILES and classify every handler they set in a
     file_operations.  A file spatch cannot process gives no result here:
     callers that need one per handler treat a missing one as unknown."""
     results = []
-    runs = spatch.run_batched(facts.FACTS_RULE, [Path(f).resolve() for f in files],
-                              ["-D", "report"], jobs, timeout)
-    for file, run in zip(files, runs):
-        if run.outcome is not spatch.Outcome.OK:
-            continue
-        stdout = run.stdout.replace(str(Path(file).resolve()) + ":", str(file) + ":")
-        results += classify_stdout(Path(file), str(file), stdout, tree, cache)
+    outputs = rule_outputs(list(files), jobs, timeout, cache)
+    for file in files:
+        if outputs.get(file) is not None:
+            results += classify_stdout(Path(file), str(file), outputs[file], tree, cache)
     return results
