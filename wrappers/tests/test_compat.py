@@ -89,6 +89,14 @@ CASES = {
     "pointer_passed_on": ("case ABI_CLEAN:\n\treturn helper(file, argp);\n", CompatClass.UNKNOWN),
     "undefined_command": ("case ABI_NOWHERE:\n\treturn 0;\n", CompatClass.UNKNOWN),
 }
+# Drivers that keep their ABI in the .c file: the probe takes it from there.
+LOCAL = """\
+struct local_cfg {
+\t__u32 mode;
+\tlong timeout;
+};
+#define LOCAL_SET\t_IOW('l', 1, struct local_cfg)
+"""
 
 
 @unittest.skipIf(probe.tools_missing(), "gcc or pahole missing (make deps)")
@@ -105,6 +113,11 @@ class ShapesTest(unittest.TestCase):
             path = root / f"{name}.c"
             path.write_text(driver(name, body))
             files.append(path)
+        local = root / "local_definitions.c"
+        local.write_text(driver("local_definitions",
+                                "case LOCAL_SET:\n\treturn copy_from_user(&l, argp, 4);\n")
+                         .replace('#include "abi.h"\n', '#include "abi.h"\n' + LOCAL))
+        files.append(local)
         cls.results = {Path(c.file).stem: c for c in compat.classify_files(files)}
 
     @classmethod
@@ -129,6 +142,11 @@ class ShapesTest(unittest.TestCase):
         long_member = {str(o) for o in self.results["long_member"].offenders}
         self.assertIn("ABI_LONG: struct abi_long: member msecs: offset 0 size 4 (i386) vs "
                       "offset 0 size 8 (x86_64)", long_member)
+
+    def test_a_structure_and_command_defined_in_the_driver_are_probed(self):
+        found = {str(o) for o in self.results["local_definitions"].offenders}
+        self.assertIn("LOCAL_SET: struct local_cfg: member timeout: offset 4 size 4 (i386) vs "
+                      "offset 8 size 8 (x86_64)", found)
 
     def test_unknown_says_why(self):
         reasons = {name: self.results[name].reason for name in

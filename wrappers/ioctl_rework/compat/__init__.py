@@ -8,9 +8,10 @@ file: which headers a probe includes, and running the rule.
 
 import hashlib
 import re
+import tempfile
 from pathlib import Path
 
-from ioctl_rework import spatch
+from ioctl_rework import c_spans, spatch
 from ioctl_rework.cache import Cache, make_key
 from ioctl_rework.compat import classify, facts, probe
 from ioctl_rework.compat.classify import Classification, CompatClass, Offender  # noqa: F401
@@ -46,6 +47,25 @@ def probe_headers(source: Path, text: str, dirs: tuple[Path, ...]) -> tuple[Path
     return tuple(dict.fromkeys(found))
 
 
+_IOCTL_DEFINE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+\w+[ \t]+_IO(?:R|W|WR)?[ \t]*\(.*$",
+                           re.MULTILINE)
+_STRUCT_START = re.compile(r"^(?:struct|union)[ \t]+\w+[ \t]*\{", re.MULTILINE)
+
+
+def local_definitions(text: str) -> str:
+    """The command macros and top-level structures a driver defines in its
+    own .c file, for the probe: many drivers keep their ioctl ABI there."""
+    code = c_spans.without_comments(text)
+    found = [m.group(0) for m in _IOCTL_DEFINE.finditer(code)
+             if not m.group(0).rstrip().endswith("\\")]
+    for match in _STRUCT_START.finditer(code):
+        end = c_spans.closing(code, match.end() - 1)
+        semicolon = code.find(";", end)
+        if end > 0 and semicolon > 0 and not code[end + 1:semicolon].strip():
+            found.insert(0, code[match.start():semicolon + 1])
+    return "\n".join(found) + "\n" if found else ""
+
+
 def classify_stdout(source: Path, shown: str, stdout: str, tree: Path | None,
                     cache: Cache | None = None) -> list[Classification]:
     """Every handler the facts rule reported in STDOUT (its output on
@@ -59,7 +79,17 @@ def classify_stdout(source: Path, shown: str, stdout: str, tree: Path | None,
     plans = {key: classify.plan(f) for key, f in handlers.items()}
     items = [item for key, f in handlers.items() for item in classify.probe_items(f, plans[key])]
     try:
-        probed = probe.probe(items, headers, dirs, cache) if items else {}
+        with tempfile.TemporaryDirectory(prefix="ioctl-rework-local-") as tmp:
+            local = local_definitions(text)
+            if local:
+                (Path(tmp) / probe.LOCAL_HEADER).write_text(local)
+                headers = (*headers, Path(tmp) / probe.LOCAL_HEADER)
+            probed = probe.probe(items, headers, dirs, cache) if items else {}
+            # The types the commands encode cross too: probed in a second round.
+            encoded = [probe.ProbeItem("type", v.size_type) for r in probed.values()
+                       for v in list(r.commands.values())[:1] if v.size_type]
+            if encoded:
+                probed.update(probe.probe(encoded, headers, dirs, cache))
     except probe.ProbeError as err:
         return [Classification(shown, f.handler, CompatClass.UNKNOWN, tuple(f.commands),
                                reason=str(err)) for f in handlers.values()]

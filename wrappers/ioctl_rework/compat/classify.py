@@ -201,6 +201,10 @@ def decide(facts: HandlerFacts, handler_plan: _Plan,
             offenders.append(Offender(command, i386.size_type or "?",
                                       f"the command number differs: {i386.value:#x} (i386) vs "
                                       f"{x86_64.value:#x} (x86_64)"))
+        encoded = probed.get(ProbeItem("type", x86_64.size_type or ""))
+        if encoded is not None and not encoded.error:
+            offenders += [Offender(command, x86_64.size_type, difference)
+                          for difference in layout_differences(encoded)]
     for line, type_text in handler_plan.types:
         result = probed[ProbeItem("type", type_text)]
         if result.error:

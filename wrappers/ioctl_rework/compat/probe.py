@@ -87,12 +87,19 @@ def tools_missing() -> list[str]:
     return [tool for tool in ("gcc", "pahole") if shutil.which(tool) is None]
 
 
+# The definitions a driver keeps in its .c file, written beside the probe.
+LOCAL_HEADER = "local-definitions.h"
+
+
 def header_key(headers: tuple[Path, ...]) -> str:
-    """What a probe's result depends on besides the item: the headers' text."""
+    """What a probe's result depends on besides the item: the headers' text
+    (and where they are, which decides what they include; a driver's local
+    definitions are written to a new place each time)."""
     parts = [PROBE_FORMAT, _PRELUDE]
     for header in headers:
+        name = header.name if header.name == LOCAL_HEADER else str(header)
         try:
-            parts.append(str(header) + "\0" + hashlib.sha256(header.read_bytes()).hexdigest())
+            parts.append(name + "\0" + hashlib.sha256(header.read_bytes()).hexdigest())
         except OSError:
             parts.append(str(header) + "\0unreadable")
     return make_key(*parts)
