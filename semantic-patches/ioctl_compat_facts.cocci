@@ -24,14 +24,14 @@
 // - cf_case / cf_compare: the command expressions: case labels of a switch
 //   on cmd, and cmd == E or E == cmd.
 // - cf_cast: (T)arg; cf_alias: a local set from (T)arg, whose casts and
-//   copies count as arg's; cf_copy: copy_from_user/copy_to_user with the
-//   type of the kernel object when spatch knows it; cf_alias_call: an
-//   alias passed to a function (copy_*_user, get_user or another, which
-//   the classifier does not follow); cf_alias_use: every occurrence of
-//   an alias; cf_cast_call: (T)arg passed to a
-//   function; cf_arg_call: arg
-//   passed on to a function; cf_cmd_call: cmd passed on; cf_arg_use:
-//   every occurrence of arg (the script tells casts and calls apart).
+//   copies count as arg's; cf_alias_call: an alias passed to a function
+//   (copy_*_user, get_user or another, which the classifier does not
+//   follow); cf_alias_use: every occurrence of an alias; cf_cast_call:
+//   (T)arg passed to a function; cf_arg_call: arg passed on to a function;
+//   cf_cmd_call: cmd passed on; cf_arg_use: every occurrence of arg (the
+//   classifier tells casts and calls apart); cf_copy: copy_from_user and
+//   copy_to_user, with the type of the kernel object when spatch knows it.
+// - The cast rules disable the drop_cast isomorphism: a bare arg is no cast.
 // - The copy rules come last: on some files a typed metavariable that
 //   matches nothing stopped the rules after it.  The classifier refuses a
 //   copy_*_user() of arg it has no copy fact for, so a lost fact is an
