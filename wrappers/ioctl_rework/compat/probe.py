@@ -25,7 +25,7 @@ from pathlib import Path
 from ioctl_rework.cache import Cache, make_key
 
 ABIS = {"i386": "-m32", "x86_64": "-m64"}
-PROBE_FORMAT = "compat-probe-1"
+PROBE_FORMAT = "compat-probe-2"
 ATTEMPTS = 4
 
 # Kernel spellings of the fixed-width types, for cast and copy types.
@@ -36,6 +36,8 @@ _PRELUDE = """\
 typedef __u8 u8; typedef __u16 u16; typedef __u32 u32; typedef __u64 u64;
 typedef __s8 s8; typedef __s16 s16; typedef __s32 s32; typedef __s64 s64;
 #define __user
+#define __force
+#define __iomem
 #define PROBE(key, val) asm volatile("\\n.ascii \\"->" key " %0\\"" :: "i" ((unsigned long)(val)))
 """
 
@@ -179,7 +181,7 @@ def _compile(items: list[ProbeItem], headers: tuple[Path, ...],
             for abi, flag in ABIS.items():
                 proc = subprocess.run(
                     ["gcc", flag, "-g", "-c", "-w", "-save-temps=obj", "-o", f"{abi}.o",
-                     "probe.c", *(f"-I{d}" for d in include_dirs)],
+                     "probe.c", *(f"-I{d}" for d in include_dirs), f"-I{_stubs(work)}"],
                     cwd=work, capture_output=True, text=True)
                 if proc.returncode != 0:
                     stderr = proc.stderr
@@ -219,6 +221,19 @@ def _compile(items: list[ProbeItem], headers: tuple[Path, ...],
                            for abi in ABIS}
                 results[item] = ItemResult(item, {}, layouts)
         return results
+
+
+# What `make headers_install` strips from the uapi headers of a tree, which
+# the probe includes as they are: 6.1's <linux/stddef.h> includes this.
+_STUB_HEADERS = ("linux/compiler_types.h",)
+
+
+def _stubs(work: Path) -> Path:
+    stubs = work / "stubs"
+    for name in _STUB_HEADERS:
+        (stubs / name).parent.mkdir(parents=True, exist_ok=True)
+        (stubs / name).write_text("/* empty: stripped by headers_install */\n")
+    return stubs
 
 
 def _failed(failed: dict, dropped: list[str] = ()) -> dict:
