@@ -19,7 +19,9 @@
 //   file_operations, one rule per spelling (spatch 1.1.1 cannot put a
 //   disjunction among the members of an initializer); cf_handler: their
 //   definitions with cmd and arg as the last two parameters (a script
-//   constraint on the definition's position runs once per definition).
+//   constraint on the definition's position runs once per definition);
+//   -D callees=a,b adds the functions a handler passes cmd and arg on to
+//   (the classifier runs the rule again with them).
 // - No // comment follows a script rule: it would be read as Python.
 // - cf_case / cf_compare: the command expressions: case labels of a switch
 //   on cmd, and cmd == E or E == cmd.
@@ -48,6 +50,7 @@ virtual report
 cf_entries = set()   # handler names of the fops entries of the current file
 cf_aliases = set()   # locals set from a cast of arg, in the current file
 cf_handlers = set()  # handlers whose definition was found in the current file
+cf_listed = set()    # -D callees=a,b: functions a handler passes cmd and arg to
 
 def cf_fact(p, text):
     """Print a fact of the handler around p; facts of other functions
@@ -55,6 +58,11 @@ def cf_fact(p, text):
     if p[0].current_element in cf_handlers:
         print("%s:%s: %s: compat-fact: %s" % (p[0].file, p[0].line, p[0].current_element,
                                               text))
+
+@script:python@
+names << virtual.callees;
+@@
+cf_listed.update(n for n in names.split(",") if n)
 
 @script:python cf_new_file@
 @@
@@ -105,15 +113,16 @@ cf_entries.add(h)
 @ cf_handler depends on report @
 identifier cf_h, cf_cmd, cf_arg;
 type TC, TA;
-position cf_hp : script:python (cf_h) { cf_h in cf_entries };
+position cf_hp : script:python (cf_h) { cf_h in cf_entries or cf_h in cf_listed };
 @@
 cf_h@cf_hp(..., TC cf_cmd, TA cf_arg) { ... }
 
 @ script:python @
 cmd << cf_handler.cf_cmd; arg << cf_handler.cf_arg; p << cf_handler.cf_hp;
+ta << cf_handler.TA;
 @@
 cf_handlers.add(p[0].current_element)
-cf_fact(p, "params %s %s" % (cmd, arg))
+cf_fact(p, "params %s %s %s" % (cmd, arg, ta))
 
 @ cf_case @
 identifier cf_handler.cf_cmd;

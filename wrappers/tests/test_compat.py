@@ -89,6 +89,29 @@ CASES = {
     "pointer_passed_on": ("case ABI_CLEAN:\n\treturn helper(file, argp);\n", CompatClass.UNKNOWN),
     "undefined_command": ("case ABI_NOWHERE:\n\treturn 0;\n", CompatClass.UNKNOWN),
 }
+# A handler that hands cmd and arg to a function of its file: that
+# function's commands and uses count, if it surely gets them unchanged.
+HELPER = """\
+static int helper(struct file *file, unsigned int cmd, unsigned long arg)
+{
+\tstruct abi_u64 u;
+
+\tswitch (cmd) {
+\tcase ABI_U64:
+\t\treturn copy_to_user((void __user *)arg, &u, sizeof(u)) ? -EFAULT : 0;
+\t}
+\treturn -ENOTTY;
+}
+"""
+POINTER_HELPER = HELPER.replace("unsigned long arg", "void __user *arg").replace(
+    "(void __user *)arg", "arg")
+DISPATCH = {
+    "followed": (HELPER, "helper(file, cmd, arg)"),
+    "swapped": (HELPER.replace("unsigned int cmd, unsigned long arg",
+                               "unsigned long arg, unsigned int cmd"), "helper(file, arg, cmd)"),
+    "pointer_helper": (POINTER_HELPER, "helper(file, cmd, arg)"),
+}
+
 # Drivers that keep their ABI in the .c file: the probe takes it from there.
 LOCAL = """\
 struct local_cfg {
@@ -118,7 +141,13 @@ class ShapesTest(unittest.TestCase):
                                 "case LOCAL_SET:\n\treturn copy_from_user(&l, argp, 4);\n")
                          .replace('#include "abi.h"\n', '#include "abi.h"\n' + LOCAL))
         files.append(local)
-        cls.results = {Path(c.file).stem: c for c in compat.classify_files(files)}
+        for name, (callee, call) in DISPATCH.items():
+            path = root / f"{name}.c"
+            path.write_text(driver(name, f"case ABI_NONE:\n\treturn {call};\n")
+                            .replace('#include "abi.h"\n', '#include "abi.h"\n\n' + callee))
+            files.append(path)
+        cls.results = {Path(c.file).stem: c for c in compat.classify_files(files)
+                       if c.handler.endswith("_ioctl")}
 
     @classmethod
     def tearDownClass(cls):
@@ -147,6 +176,15 @@ class ShapesTest(unittest.TestCase):
         found = {str(o) for o in self.results["local_definitions"].offenders}
         self.assertIn("LOCAL_SET: struct local_cfg: member timeout: offset 4 size 4 (i386) vs "
                       "offset 8 size 8 (x86_64)", found)
+
+    def test_a_callee_given_cmd_and_arg_is_judged_with_the_handler(self):
+        followed = self.results["followed"]
+        self.assertIs(followed.compat_class, CompatClass.NEEDS_TRANSLATION, followed.describe())
+        self.assertIn("ABI_U64", followed.commands)
+        for name in ("swapped", "pointer_helper"):
+            with self.subTest(name):
+                self.assertIs(self.results[name].compat_class, CompatClass.UNKNOWN)
+                self.assertIn("passed to helper()", self.results[name].reason)
 
     def test_unknown_says_why(self):
         reasons = {name: self.results[name].reason for name in
@@ -205,7 +243,7 @@ class ProbeTest(unittest.TestCase):
 
 class FactsTest(unittest.TestCase):
     OUTPUT = textwrap.dedent("""\
-        d.c:5: h: compat-fact: params cmd arg
+        d.c:5: h: compat-fact: params cmd arg unsigned long
         d.c:9: h: compat-fact: case FOO
         d.c:7: h: compat-fact: cast 7:36 void __user *
         d.c:7: h: compat-fact: alias 7:20 argp void __user *

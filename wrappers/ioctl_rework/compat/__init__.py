@@ -13,7 +13,7 @@ from pathlib import Path
 
 from ioctl_rework import c_spans, spatch
 from ioctl_rework.cache import Cache, make_key
-from ioctl_rework.compat import classify, facts, probe
+from ioctl_rework.compat import callees, classify, facts, probe
 from ioctl_rework.compat.classify import Classification, CompatClass, Offender  # noqa: F401
 
 _INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]', re.MULTILINE)
@@ -70,10 +70,13 @@ def classify_stdout(source: Path, shown: str, stdout: str, tree: Path | None,
                     cache: Cache | None = None) -> list[Classification]:
     """Every handler the facts rule reported in STDOUT (its output on
     SOURCE), classified; SHOWN is how results name the file."""
-    handlers = facts.parse(stdout)
-    if not handlers:
+    found = facts.parse(stdout)
+    if not found:
         return []
     text = source.read_text(errors="replace")
+    lines = text.splitlines()
+    by_name = {handler: f for (_, handler), f in found.items()}
+    handlers = {key: callees.merge(f, by_name, lines) for key, f in found.items()}
     dirs = include_dirs(source, tree)
     headers = probe_headers(source, text, dirs)
     plans = {key: classify.plan(f) for key, f in handlers.items()}
@@ -105,21 +108,22 @@ FACTS_FORMAT = "compat-facts-1"
 _HERE = "\0FILE\0"      # the file's own name in a cached rule output
 
 
-def _facts_key(data: bytes) -> str:
+def _facts_key(data: bytes, listed: tuple[str, ...]) -> str:
     return make_key(FACTS_FORMAT, facts.FACTS_RULE.read_bytes(), spatch.version(),
-                    hashlib.sha256(data).hexdigest())
+                    hashlib.sha256(data).hexdigest(), ",".join(listed))
 
 
-def rule_outputs(files: list[Path], jobs: int, timeout: int,
-                 cache: Cache | None) -> dict[Path, str | None]:
+def rule_outputs(files: list[Path], jobs: int, timeout: int, cache: Cache | None,
+                 listed: tuple[str, ...] = ()) -> dict[Path, str | None]:
     """The facts rule's report on each file (None where spatch failed),
-    through the cache: a file's facts depend only on its text."""
+    through the cache: a file's facts depend only on its text (and the
+    callees LISTED)."""
     cache = cache or Cache(None)
     found: dict[Path, str | None] = {}
     todo, keys = [], {}
     for file in files:
         try:
-            keys[file] = _facts_key(Path(file).read_bytes())
+            keys[file] = _facts_key(Path(file).read_bytes(), listed)
         except OSError:
             found[file] = None
             continue
@@ -128,8 +132,9 @@ def rule_outputs(files: list[Path], jobs: int, timeout: int,
             todo.append(file)
         else:
             found[file] = stored.replace(_HERE, str(file))
+    args = ["-D", "report"] + (["-D", "callees=" + ",".join(listed)] if listed else [])
     runs = spatch.run_batched(facts.FACTS_RULE, [Path(f).resolve() for f in todo],
-                              ["-D", "report"], jobs, timeout) if todo else []
+                              args, jobs, timeout) if todo else []
     for file, run in zip(todo, runs):
         if run.outcome is not spatch.Outcome.OK:
             found[file] = None
@@ -147,6 +152,18 @@ def classify_files(files: list[Path], tree: Path | None = None, jobs: int = 2,
     callers that need one per handler treat a missing one as unknown."""
     results = []
     outputs = rule_outputs(list(files), jobs, timeout, cache)
+    # Again, with the functions handlers pass cmd and arg to (compat.callees).
+    wanted = {}
+    for file in files:
+        if outputs.get(file) is not None:
+            lines = Path(file).read_text(errors="replace").splitlines()
+            names = {name for f in facts.parse(outputs[file]).values()
+                     for name in callees.wanted(f, lines)}
+            if names:
+                wanted[file] = tuple(sorted(names))
+    listed = tuple(sorted({name for names in wanted.values() for name in names}))
+    if listed:
+        outputs.update(rule_outputs(list(wanted), jobs, timeout, cache, listed))
     for file in files:
         if outputs.get(file) is not None:
             results += classify_stdout(Path(file), str(file), outputs[file], tree, cache)

@@ -146,7 +146,7 @@ def plan(facts: HandlerFacts) -> _Plan:
         if function in COPIES and position[0] not in copy_lines:
             return _Plan((), (), (), f"the {function}() at line {position[0]} was not "
                                      "understood (no copy fact)")
-    uses_pointer = {facts.arg, *facts.aliases}
+    uses_pointer = {facts.arg, *facts.arg_names, *facts.aliases}
     for position, (type_text, source) in facts.copies.items():
         if not set(re.findall(r"\w+", source)) & uses_pointer:
             continue

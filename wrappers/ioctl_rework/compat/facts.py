@@ -23,6 +23,7 @@ class HandlerFacts:
     line: int = 0                       # of the definition; 0: not defined in the file
     cmd: str | None = None
     arg: str | None = None
+    arg_type: str | None = None
     commands: dict = field(default_factory=dict)        # expression -> first line
     casts: dict = field(default_factory=dict)           # Position -> type text
     aliases: dict = field(default_factory=dict)         # name -> type text
@@ -34,6 +35,8 @@ class HandlerFacts:
     arg_calls: dict = field(default_factory=dict)       # Position -> function
     cmd_calls: dict = field(default_factory=dict)       # function -> first line
     arg_uses: set = field(default_factory=set)          # Position
+    # The names arg has in the callees joined in (compat.callees).
+    arg_names: set = field(default_factory=set)
 
 
 def parse(stdout: str) -> dict[tuple[str, str], HandlerFacts]:
@@ -52,7 +55,7 @@ def parse(stdout: str) -> dict[tuple[str, str], HandlerFacts]:
 
 def _add(facts: HandlerFacts, kind: str, rest: str, line: int) -> None:
     if kind == "params":
-        facts.cmd, facts.arg = rest.split()
+        facts.cmd, facts.arg, facts.arg_type = rest.split(" ", 2)
         facts.line = line
     elif kind in ("case", "compare"):
         facts.commands.setdefault(rest.strip(), line)
