@@ -301,8 +301,9 @@ def _attach_maintainers(findings: list[Finding], maintainers: Maintainers | None
 
 
 def audit(paths: list[Path], jobs: int = 2, timeout: int = DEFAULT_TIMEOUT,
-          cache: Cache | None = None) -> AuditResult:
-    """Audit PATHS (files or directories of one tree)."""
+          cache: Cache | None = None, compat_classes: bool = True) -> AuditResult:
+    """Audit PATHS (files or directories of one tree); COMPAT_CLASSES gives
+    each missing-compat finding its class (ioctl_rework.compat)."""
     paths = [Path(p) for p in paths]
     for path in paths:
         if not path.exists():
@@ -359,15 +360,18 @@ def audit(paths: list[Path], jobs: int = 2, timeout: int = DEFAULT_TIMEOUT,
         # report spelled it (see spatch._run_one).
         for finding in _READERS[name](result.stdout):
             findings.append(replace(finding, file=shown))
-    findings = _attach_maintainers(first_per_handler(findings),
-                                   Maintainers.load(tree) if tree else None)
+    findings = first_per_handler(findings)
+    if compat_classes:
+        from ioctl_rework.compat.findings import classify_findings
+        findings = classify_findings(findings, tree, jobs, timeout, cache)
+    findings = _attach_maintainers(findings, Maintainers.load(tree) if tree else None)
     skipped = sorted(set(skipped), key=lambda s: (s.file, s.reason))
     stats.seconds = time.monotonic() - start
     return AuditResult(findings, skipped, tree, _tree_version(tree), stats)
 
 
 def audit_trees(paths: list[Path], jobs: int = 2, timeout: int = DEFAULT_TIMEOUT,
-                cache: Cache | None = None) -> list[AuditResult]:
+                cache: Cache | None = None, compat_classes: bool = True) -> list[AuditResult]:
     """One audit per kernel tree among PATHS, oldest version first.  Paths
     inside the same tree (or in no tree) are audited together."""
     groups: dict[Path | None, list[Path]] = {}
@@ -375,7 +379,7 @@ def audit_trees(paths: list[Path], jobs: int = 2, timeout: int = DEFAULT_TIMEOUT
         if not Path(path).exists():
             raise AuditError(f"{path}: no such file or directory")
         groups.setdefault(find_tree(Path(path)), []).append(Path(path))
-    results = [audit(group, jobs, timeout, cache) for group in groups.values()]
+    results = [audit(group, jobs, timeout, cache, compat_classes) for group in groups.values()]
     return sorted(results, key=_version_key)
 
 
@@ -435,6 +439,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     options.add_cache_dir_argument(parser)
     parser.add_argument("--no-cache", action="store_true",
                         help="neither read nor write the cache")
+    parser.add_argument("--no-compat-classes", action="store_true",
+                        help="do not classify missing-compat findings (same-handler, "
+                             "compat-ptr, needs-translation, unknown)")
 
 
 def main(args: argparse.Namespace) -> int:
@@ -448,7 +455,8 @@ def main(args: argparse.Namespace) -> int:
     try:
         results = [r for path in args.from_json for r in load_json(path)]
         if args.paths:
-            results += audit_trees(args.paths, args.jobs, args.timeout, cache)
+            results += audit_trees(args.paths, args.jobs, args.timeout, cache,
+                                   not args.no_compat_classes)
         results.sort(key=_version_key)
     except (AuditError, spatch.SpatchMissing) as err:
         print(f"ioctl-rework audit: error: {err}", file=sys.stderr)

@@ -10,7 +10,7 @@ without it, until nothing more is dropped.
 
 import re
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ioctl_rework import c_spans, rules, safe_write, series
 from ioctl_rework.convert_request import ConversionResult, ConvertRequest, Output
@@ -92,11 +92,20 @@ def convert(request: ConvertRequest) -> ConversionResult:
             break
         cross.dropped.update(newly)
 
+    compat_decisions = []
+    if request.options.compat:
+        from ioctl_rework.compat.apply import add_compat
+        final, compat_decisions = add_compat(root, final, request.options, request.jobs,
+                                             request.timeout)
     summary = Summary(root=str(root), target=str(request.options.target),
                       options=_options_json(request.options),
                       spatch_version=runner.spatch_version,
                       started=started, shard=str(request.shard) if request.shard else None)
     summary.handlers = _handler_records(tree, fops_files, final, cross, blocked)
+    if compat_decisions:
+        said = {(c.file, c.fops, c.handler): c.describe() for c in compat_decisions}
+        summary.handlers = [replace(h, compat=said.get((h.file, h.fops, h.handler)))
+                            for h in summary.handlers]
     changes = {}
     for rel in sorted(final):
         run = final[rel]

@@ -93,6 +93,8 @@ class ConversionOptions:
     lock: LockMode = LockMode.BKL
     target: Target = DEFAULT_TARGET
     multi_kernel: bool = False
+    # Classify each converted handler and add .compat_ioctl where it is
+    # proven right (ioctl_rework.compat); never the rule's blanket -D compat.
     compat: bool = False
     handlers: tuple[str, ...] = ()
 
@@ -108,8 +110,6 @@ class ConversionOptions:
             args += ["-D", "inode_" + self.target.inode_style]
         if self.multi_kernel:
             args += ["-D", "multi_kernel"]
-        if self.compat:
-            args += ["-D", "compat"]
         if self.handlers:
             args += ["-D", "handlers=" + ",".join(self.handlers)]
         return args

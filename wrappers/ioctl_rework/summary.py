@@ -47,6 +47,8 @@ class HandlerRecord:
     returns_enoioctlcmd: bool = False
     # Other files rewritten with it: its definition, prototypes, callers.
     other_files: tuple[str, ...] = ()
+    # With --compat: the compat class, and the .compat_ioctl added or why none.
+    compat: str | None = None
 
     @property
     def sort_key(self):
@@ -191,6 +193,9 @@ def text_report(summary: Summary) -> str:
     for title, key in (("skipped", "skipped_by_reason"), ("failed", "failed_by_reason")):
         for reason, count in totals[key].items():
             lines.append(f"  {title} {count}: {reason}")
+    for record in summary.handlers:
+        if record.compat:
+            lines.append(f"  compat: {record.file}: {record.fops}: {record.compat}")
     for record in summary.files:
         if record.status in (FileStatus.FAILED, FileStatus.SKIPPED):
             lines.append(f"  file {record.status.value}: {record.file}: {record.reason}")
