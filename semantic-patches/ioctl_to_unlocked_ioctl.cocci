@@ -634,6 +634,10 @@ def switch_entry(h, p):
     file = p[0].file
     entry = entry_at(p)
     strategy = decide(file, h)[0] if entry and h != "NULL" else None
+    if strategy and (file, h) not in definitions and (file, h) in unlocked_defs:
+        # Only its wrapper is new: the lock (or mutex) comes before it.
+        mutex_site[file] = min(mutex_site.get(file, unlocked_defs[(file, h)]),
+                               unlocked_defs[(file, h)])
     # One name per handler, whichever entry bound it: rules that inherit
     # it would otherwise rewrite one entry twice.
     coccinelle.entry = ident(h if strategy == "pushdown" else wrapper_name(h, file)
@@ -1750,8 +1754,8 @@ position p : script:python () { needs_header(p, "smp_lock.h") };
 +#include <linux/smp_lock.h>
 
 @ script:python mutex_of_file @
-h << definition.h;
-p << definition.p;
+h << any_function.f;
+p << any_function.p;
 mfn;
 mname;
 @@
