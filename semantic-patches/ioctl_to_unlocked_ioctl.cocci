@@ -365,6 +365,26 @@ def sets(file, container, member):
             text[o - container - 1:c - container] = " " * (c - o + 1)
     return bool(MEMBER_SET[member].search("".join(text)))
 
+TEXT_ENTRY = re.compile(r"(?:\.\s*ioctl\s*=|\bioctl\s*:)\s*(?:&\s*)?(?:\([^()]*\)\s*)?(\w+)")
+
+def hidden_entries(file):
+    """Entries of the initializers spatch read that it did not see: those in
+    a preprocessor branch it skipped (the #else of a driver that still
+    builds for 2.4).  [(fops, handler, line)]"""
+    seen = {}
+    for e in fops_entries.get(file, []):
+        if e.container is not None:
+            seen.setdefault(e.container, (e.fops, set()))[1].add(e.line)
+    found = []
+    pairs = brace_pairs(file)
+    for container, (fops, lines) in sorted(seen.items()):
+        start, text = container + 1, code_text(file)[container + 1:pairs[container]]
+        for match in TEXT_ENTRY.finditer(text):
+            line = code_text(file).count("\n", 0, start + match.start()) + 1
+            if line not in lines and match.group(1) != "NULL":
+                found.append((fops, match.group(1), line))
+    return found
+
 def is_fops_type(t):
     words = [w for w in (t or "").split() if w not in ("const", "static", "volatile")]
     return " ".join(words) in fops_types | {"struct file_operations"}
@@ -452,7 +472,12 @@ def decide(file, h):
         escape = "the return at line %d needs a temporary and \"ret\" is taken" \
                  % f["complex_return"]
     runtime = sorted(e.line for e in live_entries(file, h) if e.container is None)
-    if "defined_twice" in f:
+    hidden = [line for _, name, line in hidden_entries(file) if name == h]
+    if hidden:
+        result = (None, "an initializer also names it at line %d, in a preprocessor "
+                  "branch spatch does not read; converting one branch would leave the "
+                  "other wrong: convert both by hand" % hidden[0])
+    elif "defined_twice" in f:
         result = (None, "it is defined twice, at lines %d and %d (under #if and #else): "
                   "one conversion cannot fit both; convert them by hand"
                   % (definitions[key], f["defined_twice"]))
@@ -597,6 +622,9 @@ def report_refused(file):
     if file is None:
         return
     found = list(refused_entries.get(file, []))
+    for fops, h, line in hidden_entries(file):
+        found.append((fops, h, line, "in a preprocessor branch spatch does not read: "
+                      "convert it by hand"))
     for (where, line, column), (target, h) in sorted(runtime_any.items()):
         if where == file and (file, h) in definitions and not any(
                 (e.line, e.column) == (line, column) for e in fops_entries.get(file, [])):
