@@ -203,6 +203,8 @@ def _handler_records(tree: Tree, fops_files: list[str], final: dict[str, FileRun
                                          HandlerStatus.FAILED,
                                          f"the rule could not check this entry: {why}"))
         for entry in tree.macro_entries.get(rel, []):
+            if entry.line in {d.line for d in run.decisions}:
+                continue        # the rule reported it, with its reason
             records.append(HandlerRecord(
                 rel, entry.line, "?", entry.handler, HandlerStatus.SKIPPED,
                 f"the handler is named through a macro ({entry.handler}), which spatch "

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ioctl_rework import cache as cache_mod
-from ioctl_rework import c_spans, spatch
+from ioctl_rework import c_spans, candidates, spatch
 from ioctl_rework.convert_request import InputError
 from ioctl_rework.summary import FileRecord, FileStatus
 
@@ -120,23 +120,31 @@ def scan(paths: list[Path], root: Path, cache: cache_mod.Cache | None = None) ->
 
 
 # Bump when what the indexes below store changes.
-INDEX_FORMAT = "convert-index/2"
+INDEX_FORMAT = "convert-index/3"
 
 
 def _fops_candidates(files: list[Path], paths: list[Path], cache: cache_mod.Cache) -> list[Path]:
-    """The FILES whose text matches FOPS_PATTERN, reading only the files
-    that changed since the last run (cache.stat_index)."""
-    key = cache_mod.make_key(INDEX_FORMAT, FOPS_PATTERN, *(os.path.abspath(p) for p in paths))
-    needle = re.compile(FOPS_PATTERN)
+    """The FILES that may hold a legacy entry in any spelling (the audit's
+    prefilter), reading only the files that changed since the last run
+    (cache.stat_index)."""
+    key = cache_mod.make_key(INDEX_FORMAT, Path(candidates.__file__).read_bytes(),
+                             *(os.path.abspath(p) for p in paths))
     stats = []
     for file in files:
         try:
             stats.append((str(file), os.stat(file)))
         except OSError:
             continue
-    verdicts = cache_mod.stat_index(cache, key, stats,
-                                    lambda path: spatch.contains(path, needle, b"ioctl"))
+    verdicts = cache_mod.stat_index(cache, key, stats, _may_hold_legacy_entry)
     return sorted(Path(path) for path, found in verdicts.items() if found)
+
+
+def _may_hold_legacy_entry(path: str) -> bool:
+    try:
+        with open(path, "rb") as handle:
+            return candidates.may_hold_legacy_entry(handle.read())
+    except OSError:
+        return False
 
 
 def _cached_mentions(root: Path, names: list[str], cache: cache_mod.Cache
