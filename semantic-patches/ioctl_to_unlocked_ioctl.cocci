@@ -524,12 +524,14 @@ def decide(file, h):
     return result
 
 calls = {}           # (file, function) -> names it calls with four arguments
+direct_calls = []    # (file, line, handler, caller): calls that lose their inode
 
-def renamed(h, p):
+def renamed(h, p, file=None):
     """Whether prototypes of and calls to h follow the new signature."""
+    file = file or origin(p)
     if h in listed:
-        return decide(origin(p), h)[0] in ("pushdown", "wrapper")
-    return decisions.get((origin(p), h), (None,))[0] in ("pushdown", "wrapper")
+        return decide(file, h)[0] in ("pushdown", "wrapper")
+    return decisions.get((file, h), (None,))[0] in ("pushdown", "wrapper")
 
 def uses_inode(file, h):
     for line, column in inode_uses.get((file, h), ()):
@@ -725,8 +727,28 @@ PER_FILE = (fops_entries, definitions, other_defs, listed, facts, functions, exp
             known_uses, compared, decisions, inode_param, params, handler_names,
             inode_uses, inode_passed_to, mutex_site, _code,
             include_lines, headers, declarations, first_statement_at, calls, _macros,
-            _sources, refused_entries, fops_types, runtime_any, unlocked_defs,
+            _sources, refused_entries, fops_types, runtime_any, unlocked_defs, direct_calls,
             wrapper_names, _braces, _words, runtime_unlocked)
+
+def is_static(file, h):
+    """Whether h's definition says static (only then is a dead one deleted)."""
+    line = definitions[(file, h)]
+    head = " ".join(source_lines(file)[max(0, line - 2):line])
+    return re.search(r"\bstatic\b[^;{}]*\b%s\s*\(" % re.escape(h), head) is not None
+
+def report_other_changes(file):
+    """What else the patch changes, for convert's summary: handlers deleted
+    with their dead entries, and direct calls that lose the inode."""
+    if file is None:
+        return
+    for (where, h), line in sorted(definitions.items()):
+        if where == file and only_dead_uses(file, h) and is_static(file, h):
+            print("%s:%d: %s: delete the handler: only dead entries named it"
+                  % (file, line, h))
+    for where, line, h, caller in sorted(set(direct_calls)):
+        if where == file and renamed(h, None, file):
+            print("%s:%d: %s: change the call in %s: the inode argument goes"
+                  % (file, line, h, caller))
 
 def forget_previous_file():
     for table in PER_FILE:
@@ -1222,6 +1244,7 @@ h << direct_call.h; p << direct_call.p;
 known_uses.setdefault((p[0].file, h), set()).add(int(p[0].line))
 fact(p[0].file, h, "called", int(p[0].line))
 calls.setdefault((p[0].file, p[0].current_element), set()).add(h)
+direct_calls.append((p[0].file, int(p[0].line), h, p[0].current_element))
 
 // ------------------------------------------------------------- decisions
 // Each script binds, per handler, the names the rewriting rules use.  A
@@ -1862,10 +1885,12 @@ h << fops_runtime.handler; p << fops_runtime.p;
 @@
 report_entry(entry_at(p).fops, h, p, org=True)
 
-// Once per file: the entries no rewriting rule can reach.
+// Once per file: the entries no rewriting rule can reach, and what else
+// the patch changes.
 @ script:python depends on report @
 @@
 report_refused(current_file[0])
+report_other_changes(current_file[0])
 
 // -ENOIOCTLCMD changes what userspace sees; every mode says so.
 @ script:python depends on !context @

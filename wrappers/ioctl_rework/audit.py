@@ -57,7 +57,7 @@ _AUDIT_LINE = re.compile(
     r"(?P<kind>[a-z-]+): (?P<message>.*)$")
 # Entries the conversion rule removes rather than converts (a NULL or dead
 # .ioctl).  rules.parse_report() reads only convert/left-alone lines.
-_REMOVE_LINE = re.compile(rules.ENTRY_LINE + r"remove \((?P<reason>.*)\)$")
+_REMOVE_LINE = rules.REMOVE_LINE
 
 
 class AuditError(Exception):

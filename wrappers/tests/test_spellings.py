@@ -16,6 +16,7 @@ import unittest
 from pathlib import Path
 
 from ioctl_rework import audit, convert
+from ioctl_rework import summary as summary_mod
 from ioctl_rework.cache import Cache
 from ioctl_rework.findings import Effort, Kind
 from ioctl_rework.summary import HandlerStatus
@@ -139,6 +140,34 @@ class SpellingsTest(unittest.TestCase):
         shown = set(re.findall(r"^ERROR:LEGACY_IOCTL: .*\n#\d+: FILE: drivers/misc/([\w.]+):(\d+):",
                                out.stdout, re.M))
         self.assertEqual(shown, {(name, str(line)) for name, line, _, _ in expected_entries()})
+
+
+@unittest.skipUnless(HAVE_SPATCH, "spatch is not installed")
+class OtherChangesTest(unittest.TestCase):
+    """Removed dead entries, deleted handlers and changed callers are in
+    the JSON summary and in the text a person reads."""
+
+    def test_summary_lists_what_changes_besides_handlers(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            tree = Path(tmp) / "tree"
+            shutil.copytree(DATA.parent / "other_changes", tree)
+            args = parse_args(["--no-cache", "--target", "2.6.11", "--", str(tree)])
+            result = convert.convert(convert.request_from_args(args))
+        found = {(c.kind, c.line, c.handler, c.where) for c in result.summary.changes}
+        self.assertEqual(found, {
+            ("removed-entry", 46, "sensor_ioctl", "sensor_fops"),
+            ("removed-entry", 51, "sensor_old_ioctl", "sensor_old_fops"),
+            ("deleted-handler", 15, "sensor_ioctl", ""),
+            ("changed-caller", 39, "valve_ioctl", "valve_compat_ioctl"),
+        })
+        data = summary_mod.to_json(result.summary)
+        self.assertEqual(data["totals"]["changes"],
+                         {"changed-caller": 1, "deleted-handler": 1, "removed-entry": 2})
+        self.assertEqual(summary_mod.from_json(data).changes, result.summary.changes)
+        text = summary_mod.text_report(result.summary)
+        self.assertIn("deleted-handler: sensor.c:15: sensor_ioctl", text)
+        self.assertIn("changed-caller: sensor.c:39: valve_ioctl (valve_compat_ioctl)", text)
+        self.assertIn("removed-entry: sensor.c:46: sensor_ioctl (sensor_fops)", text)
 
 
 if __name__ == "__main__":
