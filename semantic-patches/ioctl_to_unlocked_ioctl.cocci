@@ -365,6 +365,7 @@ def sets(file, container, member):
             text[o - container - 1:c - container] = " " * (c - o + 1)
     return bool(MEMBER_SET[member].search("".join(text)))
 
+MACRO_CALL = re.compile(r"\w+\s*\([^()]*\)")
 TEXT_ENTRY = re.compile(r"(?:\.\s*ioctl\s*=|\bioctl\s*:)\s*(?:&\s*)?(?:\([^()]*\)\s*)?(\w+)")
 
 def hidden_entries(file):
@@ -842,12 +843,12 @@ p << fops_entry.p; fp << fops_entry.fp;
 @@
 current_file[0] = p[0].file
 if is_fops_type(T):
-    after = source_lines(p[0].file)[int(p[0].line) - 1][int(p[0].column_end):]
-    if after.lstrip().startswith("("):
+    call = MACRO_CALL.match(source_lines(p[0].file)[int(p[0].line) - 1][int(p[0].column):])
+    if call:
+        name = re.sub(r"\s+", "", call.group(0))
         refused_entries.setdefault(p[0].file, []).append(
-            (fops, text_at(p) + "(...)", int(p[0].line),
-             "the handler is named through a macro (%s), which spatch cannot follow: "
-             "convert this entry by hand" % text_at(p)))
+            (fops, name, int(p[0].line), "the handler is named through a macro (%s), which "
+             "spatch cannot follow: convert this entry by hand" % name))
     else:
         new_entry_record(p[0].file, fops, h, p, container_of(p), int(fp[0].line))
 

@@ -12,7 +12,8 @@ import re
 
 from ioctl_rework import c_spans
 
-FOPS_INITIALIZER = re.compile(rb"(?<!\w)file_operations\b[^;{}()]*=\s*\{")
+# The declarator may be a macro call: the 2.6 DRM templates' DRM(fops).
+FOPS_INITIALIZER = re.compile(rb"(?<!\w)file_operations\b[^;{}()]*(?:\([^;{}()]*\)[^;{}()]*)*=\s*\{")
 LEGACY_MEMBER = re.compile(rb"(?<!\w)ioctl\s*[=:]")
 _TYPEDEF = re.compile(rb"\btypedef\s+(?:const\s+)?struct\s+file_operations\s+(\w+)\s*;")
 _RUNTIME = re.compile(rb"(?:\.|->)\s*ioctl\s*=(?!=)[^;,{}]*;")

@@ -17,8 +17,11 @@ from ioctl_rework.summary import FileRecord, FileStatus
 
 # A file that may declare a .ioctl fops entry: the rule decides whether it does.
 FOPS_PATTERN = rb"\.ioctl\s*=|\bioctl\s*:"
-# The handler of a .ioctl entry: a name, or a macro call such as DRM(ioctl).
-_FOPS_NAME = re.compile(rb"(?:\.ioctl\s*=|\bioctl\s*:)\s*(\w+(\s*\(\s*\w+\s*\))?)\s*[,}\n]")
+# The handler of a .ioctl entry in any spelling (candidates.py): a name,
+# its address, a cast of it, or a macro call such as DRM(ioctl); in an
+# initializer or a run-time assignment.
+_FOPS_NAME = re.compile(rb"(?:\.\s*ioctl\s*=|->\s*ioctl\s*=|\bioctl\s*:)\s*(?:&\s*)?"
+                        rb"(?:\([^()]*\)\s*)?(\w+(\s*\(\s*\w+\s*\))?)\s*[,};\n]")
 
 
 @dataclass(frozen=True)

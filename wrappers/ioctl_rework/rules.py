@@ -156,9 +156,9 @@ class HandlerDecision:
 # The start of every line the conversion rule prints about one entry.  The
 # fops is a structure's name or, for a run-time assignment, the expression
 # assigned to ("ops", "dev->fops", "f[1]"); a handler named through a macro
-# is shown as "DRM(...)".
+# is shown as the call ("DRM(ioctl)").
 ENTRY_LINE = (r"^(?P<file>.+?):(?P<line>\d+): (?P<fops>[^\s:]+): "
-              r"\.ioctl = (?P<handler>\w+(?:\(\.\.\.\))?): ")
+              r"\.ioctl = (?P<handler>\w+(?:\([^()]*\))?): ")
 _REPORT_LINE = re.compile(
     ENTRY_LINE +
     r"(?:convert \((?P<details>[^)]*)\)(?:: (?P<why>.*))?|left alone: (?P<refusal>.*))$")

@@ -36,7 +36,7 @@ EXPECTED = {
     "runtime.c": [("ops", "rt_ioctl", CONVERTED)],
     "unlocked_shape.c": [("shape_fops", "shape_ioctl", CONVERTED)],
     "positional.c": [("pos_fops", "pos_ioctl", REFUSED)],
-    "macro.c": [("mac_fops", "MAC(...)", REFUSED)],
+    "macro.c": [("mac_fops", "MAC(ioctl)", REFUSED)],
     "else_branch.c": [("two_fops", "two_ioctl", REFUSED), ("two_fops", "two_ioctl", REFUSED)],
 }
 REASONS = {
