@@ -369,21 +369,30 @@ MACRO_CALL = re.compile(r"\w+\s*\([^()]*\)")
 TEXT_ENTRY = re.compile(r"(?:\.\s*ioctl\s*=|\bioctl\s*:)\s*(?:&\s*)?(?:\([^()]*\)\s*)?(\w+)")
 
 def hidden_entries(file):
-    """Entries of the initializers spatch read that it did not see: those in
-    a preprocessor branch it skipped (the #else of a driver that still
-    builds for 2.4).  [(fops, handler, line)]"""
+    """Entries of the initializers spatch read that it did not match: one
+    in a preprocessor branch it skipped (the #else of a driver that still
+    builds for 2.4), or a GNU entry in an array whose other elements are
+    C99.  [(fops, handler, line, why)]"""
     seen = {}
+    pairs = brace_pairs(file)
     for e in fops_entries.get(file, []):
         if e.container is not None:
-            seen.setdefault(e.container, (e.fops, set()))[1].add(e.line)
+            outer = min(o for o, c in pairs.items() if o <= e.container <= c)
+            seen.setdefault(outer, (e.fops, set()))[1].add(e.line)
     found = []
-    pairs = brace_pairs(file)
-    for container, (fops, lines) in sorted(seen.items()):
-        start, text = container + 1, code_text(file)[container + 1:pairs[container]]
-        for match in TEXT_ENTRY.finditer(text):
-            line = code_text(file).count("\n", 0, start + match.start()) + 1
-            if line not in lines and match.group(1) != "NULL":
-                found.append((fops, match.group(1), line))
+    code = code_text(file)
+    for outer, (fops, lines) in sorted(seen.items()):
+        first = code.count("\n", 0, outer) + 1
+        for match in TEXT_ENTRY.finditer(code, outer + 1, pairs[outer]):
+            line = code.count("\n", 0, match.start()) + 1
+            if line in lines or match.group(1) == "NULL":
+                continue
+            branch = open_conditional(file, first, line)
+            if branch and "HAVE_UNLOCKED_IOCTL" in source_lines(file)[branch - 1]:
+                continue        # the legacy half of the -D multi_kernel output
+            why = ("in the preprocessor branch of line %d, which spatch does not read"
+                   % branch if branch else "in a spelling spatch did not match here")
+            found.append((fops, match.group(1), line, why))
     return found
 
 def is_fops_type(t):
@@ -473,11 +482,11 @@ def decide(file, h):
         escape = "the return at line %d needs a temporary and \"ret\" is taken" \
                  % f["complex_return"]
     runtime = sorted(e.line for e in live_entries(file, h) if e.container is None)
-    hidden = [line for _, name, line in hidden_entries(file) if name == h]
+    hidden = [(line, why) for _, name, line, why in hidden_entries(file) if name == h]
     if hidden:
-        result = (None, "an initializer also names it at line %d, in a preprocessor "
-                  "branch spatch does not read; converting one branch would leave the "
-                  "other wrong: convert both by hand" % hidden[0])
+        result = (None, "an initializer also names it at line %d, %s; converting the "
+                  "entries spatch sees would leave that one wrong: convert it by hand"
+                  % hidden[0])
     elif "defined_twice" in f:
         result = (None, "it is defined twice, at lines %d and %d (under #if and #else): "
                   "one conversion cannot fit both; convert them by hand"
@@ -625,9 +634,8 @@ def report_refused(file):
     if file is None:
         return
     found = list(refused_entries.get(file, []))
-    for fops, h, line in hidden_entries(file):
-        found.append((fops, h, line, "in a preprocessor branch spatch does not read: "
-                      "convert it by hand"))
+    for fops, h, line, why in hidden_entries(file):
+        found.append((fops, h, line, why + ": convert it by hand"))
     for (where, line, column), (target, h) in sorted(runtime_any.items()):
         if where == file and (file, h) in definitions and not any(
                 (e.line, e.column) == (line, column) for e in fops_entries.get(file, [])):
