@@ -16,7 +16,8 @@ from ioctl_rework import c_spans, rules, safe_write, series
 from ioctl_rework.convert_request import ConversionResult, ConvertRequest, Output
 from ioctl_rework.convert_runner import Diffs, FileRun, Progress, Runner, RunTask
 from ioctl_rework.convert_tree import Tree, groups, scan
-from ioctl_rework.summary import FileRecord, FileStatus, HandlerRecord, HandlerStatus, Summary
+from ioctl_rework.summary import (ChangeRecord, FileRecord, FileStatus, HandlerRecord,
+                                  HandlerStatus, Summary)
 
 # Report reasons that mean "defined in another file": phase 2 resolves them.
 _ELSEWHERE = ("not defined in this file", "defined in another file")
@@ -115,6 +116,8 @@ def convert(request: ConvertRequest) -> ConversionResult:
             summary.files.append(FileRecord(rel, FileStatus.FAILED, run.reason))
         elif run.changed:
             changes[rel] = (run.old, run.new)
+            summary.changes += [ChangeRecord(rel, c.line, c.kind.value, c.handler, c.where,
+                                             c.reason) for c in run.changes]
             summary.files.append(FileRecord(rel, FileStatus.CONVERTED, run.reason,
                                             diffs(rel, run.old, run.new)))
         else:
@@ -212,6 +215,8 @@ def _handler_records(tree: Tree, fops_files: list[str], final: dict[str, FileRun
                                          HandlerStatus.FAILED,
                                          f"the rule could not check this entry: {why}"))
         for entry in tree.macro_entries.get(rel, []):
+            if entry.line in {d.line for d in run.decisions}:
+                continue        # the rule reported it, with its reason
             records.append(HandlerRecord(
                 rel, entry.line, "?", entry.handler, HandlerStatus.SKIPPED,
                 f"the handler is named through a macro ({entry.handler}), which spatch "
