@@ -43,6 +43,7 @@ class Rejection:
 @dataclass
 class Verification:
     rejected: dict[str, Rejection] = field(default_factory=dict)   # every file put back
+    failures: list[Rejection] = field(default_factory=list)        # every check that failed
     notes: dict[str, list[str]] = field(default_factory=dict)      # kept files: not checked
 
 
@@ -75,6 +76,7 @@ def verify(request: ConvertRequest, result: ConversionResult) -> Verification:
     groups = _Groups(result)
 
     def reject(rel: str, rejection: Rejection) -> None:
+        found.failures.append(rejection)
         for member in groups.members(rel):
             found.rejected.setdefault(member, rejection)
 

@@ -210,7 +210,8 @@ class Builder:
             (where / "Kbuild").write_text("# no Kbuild file in this directory\n")
         stems = [Path(s).stem for s in sources]
         targets = [f"{stem}.{suffix}" for stem in stems for suffix in ("o", "i")]
-        env = dict(os.environ, LC_ALL="C")
+        # kbuild unexports LC_ALL: the compilers read LANG and LC_MESSAGES.
+        env = dict(os.environ, LC_ALL="C", LANG="C", LC_MESSAGES="C", LC_CTYPE="C")
         try:
             proc = subprocess.run(self._command(tree, directory, targets, overlay),
                                   stdout=subprocess.PIPE, stderr=subprocess.STDOUT,

@@ -15,7 +15,9 @@ from dataclasses import dataclass
 
 # kbuild's quiet lines say which command the next messages come from.
 _COMMAND = re.compile(r"^\s+(?P<tool>CC|CHECK|CPP)(?: \[M\])?\s+(?P<path>\S+)$")
-_IN_FUNCTION = re.compile(r"^(?P<path>[^:\s][^:]*): In function '(?P<function>[^']+)':$")
+# Quotes are ASCII under LANG=C, and typographic when a UTF-8 locale gets through.
+_IN_FUNCTION = re.compile(r"^(?P<path>[^:\s][^:]*): In function ['\u2018](?P<function>[^'\u2019]+)"
+                          r"['\u2019]:$")
 _MESSAGE = re.compile(r"^(?P<path>[^:\s][^:]*):(?P<line>\d+):(?:(?P<column>\d+):)? "
                       r"(?P<severity>fatal error|error|warning): (?P<text>.*)$")
 _CONTEXT = "context imbalance"

@@ -276,6 +276,22 @@ class RevertTest(unittest.TestCase):
                          "failed: b.c:9: b_ioctl: leaves it held")
         self.assertIs(handlers["d_ioctl"].status, HandlerStatus.SKIPPED)
 
+    def test_with_kdir_the_proof_reads_the_preprocessed_files(self):
+        builder = FakeBuilder({}, {})
+        builder.build = lambda files, sources, cached=False: {
+            s: ObjectBuild(s, (), True, f"# 1 \"{s}\"\n/* {'old' if cached else 'new'} */\n")
+            for s in sources}
+        self.request = ConvertRequest((self.tmp,), rules.ConversionOptions(), self.tmp,
+                                      verify=VerifyOptions(kdir=KernelDir(self.tmp, False, "k")))
+        with mock.patch.object(verify, "Builder", builder), \
+                mock.patch.object(verify.lockproof, "prove_changes", return_value=[]) as prove:
+            verify.verify(self.request, self.result)
+        expander = prove.call_args.kwargs["preprocessed"]("a.c")
+        self.assertTrue(expander.preprocessed)
+        self.assertEqual((expander.old_text, expander.text),
+                         ('# 1 "a.c"\n/* old */\n', '# 1 "a.c"\n/* new */\n'))
+        self.assertIsNone(prove.call_args.kwargs["preprocessed"]("c.h"))
+
     def test_an_unchanged_file_including_a_rewritten_header_is_built_for_it(self):
         (self.tmp / "e.c").write_text('#include <linux/fs.h>\n#include "c.h"\n')
         (self.tmp / "f.c").write_text('#include "other.h"\n')

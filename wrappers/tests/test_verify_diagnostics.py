@@ -68,6 +68,12 @@ class ParseTest(unittest.TestCase):
                          "drivers/char/foo.c:12:14: sparse: warning: symbol 'foo_count' was "
                          "not declared. Should it be static?")
 
+    def test_a_utf8_locale_s_quotes_still_name_the_function(self):
+        output = (f"  CC      {SCRATCH}/a/x.o\n{SCRATCH}/a/x.c: In function \u2018x_ioctl\u2019:\n"
+                  f"{SCRATCH}/a/x.c:9:6: warning: unused variable \u2018i\u2019\n")
+        (found,) = parse(output, SCRATCH)["a/x.c"]
+        self.assertEqual(found.function, "x_ioctl")
+
     def test_fatal_errors_are_errors(self):
         output = (f"  CC      {SCRATCH}/a/x.o\n"
                   f"{SCRATCH}/a/x.c:3:10: fatal error: linux/smp_lock.h: No such file\n")
