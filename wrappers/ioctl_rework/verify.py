@@ -5,10 +5,11 @@ Every converted handler is proven by the lock proof (lockproof/): on every
 path the lock is taken and released once, and what ran under the VFS's
 lock still does.  With --kdir, every rewritten .c file (and every
 unchanged .c file of the same directories that includes a rewritten
-header) is built before and after the rewrite (verify_build.py); a new
-compiler error or warning, or a new sparse context imbalance, is a
-failure (verify_diagnostics.py), and the proof reads the preprocessor's
-output of the file instead of expanding macros itself.
+header) is built after the rewrite, and before it too when the new build
+says anything that counts (verify_build.py): a new compiler error or
+warning, or a new sparse context imbalance, is a failure
+(verify_diagnostics.py); and the proof reads the preprocessor's output
+of the file instead of expanding macros itself.
 
 A failure puts back every file of the handlers it concerns: the files
 linked by a converted handler (its fops file, its definition, the other
@@ -122,7 +123,8 @@ def _prove(request: ConvertRequest, result: ConversionResult,
 
 def _build(request: ConvertRequest, result: ConversionResult, found: Verification,
            reject) -> dict[str, tuple[ObjectBuild, ObjectBuild]]:
-    """Build before and after; returns each rewritten .c file's two builds."""
+    """Build after and, where needed, before; returns each rewritten .c file's
+    two builds (the legacy one may be its .i alone)."""
     context = request.verify.context_root or request.root
     builder = Builder(request.verify.kdir, context,
                       _cache(request, "kdir") or cache_mod.Cache(None), request.jobs)
@@ -131,9 +133,15 @@ def _build(request: ConvertRequest, result: ConversionResult, found: Verificatio
     including = _includers(context, changes)
     includers = {rel: header for rel, header in including.items() if rel not in changes}
     sources = rewritten + sorted(includers)
-    before = builder.build({rel: old for rel, (old, _) in changes.items()}, sources, cached=True)
+    legacy = {rel: old for rel, (old, _) in changes.items()}
     after = builder.build({rel: new for rel, (_, new) in changes.items()}, sources)
-    for source in sources:
+    # Only a file whose new build says something counted needs the legacy one
+    # compiled to compare with; the others need its .i alone (for the proof).
+    loud = [s for s in sources if not after[s].built or any(d.counts for d in after[s].diagnostics)]
+    before = builder.build(legacy, loud, cached=True)
+    before.update(builder.build(legacy, [s for s in rewritten if s not in before],
+                                cached=True, compile=False))
+    for source in loud:
         new = added(list(before[source].diagnostics), list(after[source].diagnostics))
         owner = source if source in changes else includers[source]
         if new:

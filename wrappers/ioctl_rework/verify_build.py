@@ -96,6 +96,7 @@ class ObjectBuild:
     built: bool                          # the .o was made
     preprocessed: str | None             # the .i, None when it could not be made
     cached: bool = False
+    compiled: bool = True                # False: only preprocessed (no .o, no sparse)
 
     @property
     def first_error(self) -> str | None:
@@ -118,17 +119,18 @@ class Builder:
         self.cache = cache
         self.jobs = max(1, jobs)
 
-    def build(self, files: dict[str, bytes], sources: list[str],
-              cached: bool = False) -> dict[str, ObjectBuild]:
+    def build(self, files: dict[str, bytes], sources: list[str], cached: bool = False,
+              compile: bool = True) -> dict[str, ObjectBuild]:
         """Build each of SOURCES (relpaths of .c files in FILES) with FILES
         (relpath -> content) in place of the user's; CACHED: look up and
-        keep the results by content (for the legacy texts)."""
+        keep the results by content (for the legacy texts).  COMPILE=False
+        only preprocesses (the .i, for the proof)."""
         files = self._with_neighbours(files, sources)
-        overlay = any(rel.startswith("include/") for rel in files)
+        mode = _Mode(any(rel.startswith("include/") for rel in files), compile)
         results: dict[str, ObjectBuild] = {}
         todo = []
         for source in sources:
-            hit = self._lookup(files, source, overlay) if cached else None
+            hit = self._lookup(files, source, mode) if cached else None
             if hit is not None:
                 results[source] = hit
             else:
@@ -145,11 +147,11 @@ class Builder:
                 for directory in by_dir:
                     self._link_rest(tree, directory)
                 for directory, in_dir in sorted(by_dir.items()):
-                    built = self._make(tree, directory, in_dir, overlay)
+                    built = self._make(tree, directory, in_dir, mode)
                     for source in in_dir:
                         results[source] = built[source]
-                        if cached and built[source].built:
-                            self._store(files, source, overlay, tree, built[source])
+                        if cached and (built[source].built or not compile):
+                            self._store(files, source, mode, tree, built[source])
         return results
 
     def _with_neighbours(self, files: dict[str, bytes], sources: list[str]) -> dict[str, bytes]:
@@ -192,28 +194,29 @@ class Builder:
                 self._link_rest(tree, os.path.join(directory, entry.name), False)
 
     def _command(self, tree: Path, directory: str, targets: list[str],
-                 overlay: bool) -> list[str]:
+                 mode: "_Mode") -> list[str]:
         # Each target's output in one piece: messages follow the command they are from.
         command = ["make", "-C", str(self.kdir.path), f"M={tree / directory}", "-k", "-Otarget",
                    f"-j{self.jobs}", f"KCFLAGS=-I{self.context_root / directory}"]
-        if self.kdir.sparse:
+        if self.kdir.sparse and mode.compile:
             command.append("C=2")
-        if overlay:
+        if mode.overlay:
             command.append(f"NOSTDINC_FLAGS=-nostdinc -I{tree / 'include'}")
         return command + targets
 
     def _make(self, tree: Path, directory: str, sources: list[str],
-              overlay: bool) -> dict[str, ObjectBuild]:
+              mode: "_Mode") -> dict[str, ObjectBuild]:
         where = tree / directory
         if not (where / "Kbuild").exists() and not (where / "Makefile").exists():
             # kbuild reads one of them; the targets need no more.
             (where / "Kbuild").write_text("# no Kbuild file in this directory\n")
         stems = [Path(s).stem for s in sources]
-        targets = [f"{stem}.{suffix}" for stem in stems for suffix in ("o", "i")]
+        suffixes = ("o", "i") if mode.compile else ("i",)
+        targets = [f"{stem}.{suffix}" for stem in stems for suffix in suffixes]
         # kbuild unexports LC_ALL: the compilers read LANG and LC_MESSAGES.
         env = dict(os.environ, LC_ALL="C", LANG="C", LC_MESSAGES="C", LC_CTYPE="C")
         try:
-            proc = subprocess.run(self._command(tree, directory, targets, overlay),
+            proc = subprocess.run(self._command(tree, directory, targets, mode),
                                   stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                   env=env, timeout=MAKE_TIMEOUT)
         except OSError as err:
@@ -228,25 +231,26 @@ class Builder:
             preprocessed = where / f"{stem}.i"
             results[source] = ObjectBuild(
                 source, tuple(messages.get(source, ())), (where / f"{stem}.o").exists(),
-                preprocessed.read_text("latin-1") if preprocessed.exists() else None)
-            if not results[source].built and not results[source].diagnostics:
+                preprocessed.read_text("latin-1") if preprocessed.exists() else None,
+                compiled=mode.compile)
+            made = results[source].built if mode.compile else preprocessed.exists()
+            if not made and not results[source].diagnostics:
                 # Not the compiler's words: make's own (a missing rule, ...).
                 tail = [line for line in output.splitlines() if line.strip()][-3:]
                 results[source] = ObjectBuild(source, (Diagnostic(
                     "gcc", source, 0, 0, "", "error", "make: " + " / ".join(tail)),),
-                    False, results[source].preprocessed)
+                    False, results[source].preprocessed, compiled=mode.compile)
         return results
 
     # -- the cache of legacy builds ---------------------------------------
 
-    def _key(self, files: dict[str, bytes], source: str, overlay: bool) -> str:
+    def _key(self, files: dict[str, bytes], source: str, mode: "_Mode") -> str:
         return cache_mod.make_key(FORMAT, self.kdir.fingerprint, source,
-                                  _digest(files[source]), str(self.context_root),
-                                  str(overlay))
+                                  _digest(files[source]), str(self.context_root), repr(mode))
 
-    def _lookup(self, files: dict[str, bytes], source: str, overlay: bool
+    def _lookup(self, files: dict[str, bytes], source: str, mode: "_Mode"
                 ) -> ObjectBuild | None:
-        key = self._key(files, source, overlay)
+        key = self._key(files, source, mode)
         entry = self.cache.get_json(key)
         packed = self.cache.get_bytes(key + "-i") if entry else None
         if not isinstance(entry, dict) or packed is None:
@@ -261,8 +265,9 @@ class Builder:
                 if [st.st_size, st.st_mtime_ns] != stamp:
                     return None
             diagnostics = tuple(Diagnostic(*d) for d in entry["diagnostics"])
-            return ObjectBuild(source, diagnostics, True, zlib.decompress(packed).decode("latin-1"),
-                               cached=True)
+            return ObjectBuild(source, diagnostics, mode.compile,
+                               zlib.decompress(packed).decode("latin-1"), cached=True,
+                               compiled=mode.compile)
         except (OSError, KeyError, TypeError, ValueError, zlib.error):
             return None
 
@@ -275,10 +280,11 @@ class Builder:
         except OSError:
             return None
 
-    def _store(self, files: dict[str, bytes], source: str, overlay: bool, tree: Path,
+    def _store(self, files: dict[str, bytes], source: str, mode: "_Mode", tree: Path,
                built: ObjectBuild) -> None:
+        target = "o" if mode.compile else "i"
         deps = _dependencies(tree / os.path.dirname(source) /
-                             f".{Path(source).stem}.o.cmd", self.kdir.path)
+                             f".{Path(source).stem}.{target}.cmd", self.kdir.path)
         if deps is None or built.preprocessed is None:
             return
         internal, external = {}, {}
@@ -296,12 +302,18 @@ class Builder:
                 except OSError:
                     return
                 external[path] = [st.st_size, st.st_mtime_ns]
-        key = self._key(files, source, overlay)
+        key = self._key(files, source, mode)
         self.cache.put_bytes(key + "-i", zlib.compress(built.preprocessed.encode("latin-1")))
         self.cache.put_bytes(key, json.dumps({
             "internal": internal, "external": external,
             "diagnostics": [[d.tool, d.file, d.line, d.column, d.function, d.severity, d.text]
                             for d in built.diagnostics]}).encode())
+
+
+@dataclass(frozen=True)
+class _Mode:
+    overlay: bool           # rewritten headers under include/ go before KDIR's
+    compile: bool           # .o (and sparse) and .i, or the .i alone
 
 
 def _dependencies(cmd_file: Path, kdir: Path) -> list[str] | None:

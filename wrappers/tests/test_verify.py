@@ -98,18 +98,18 @@ class FakeMakeBuilder(Builder):
         self.outside = outside
         self.made: list[str] = []
 
-    def _make(self, tree, directory, sources, overlay):
+    def _make(self, tree, directory, sources, mode):
         results = {}
         for source in sources:
             self.made.append(source)
             stem = Path(source).stem
-            (tree / directory / f".{stem}.o.cmd").write_text(
+            (tree / directory / f".{stem}.{'o' if mode.compile else 'i'}.cmd").write_text(
                 f"source_x.o := {tree / source}\n\ndeps_x.o := \\\n"
                 f"  {tree / directory / 'foo.h'} \\\n"
                 f"    $(wildcard include/config/SMP) \\\n"
                 f"  {self.outside} \\\n\nx.o: $(deps_x.o)\n")
-            results[source] = ObjectBuild(source, (warning(source, "legacy"),), True,
-                                          f"# 1 \"{source}\"\nint x;\n")
+            results[source] = ObjectBuild(source, (warning(source, "legacy"),), mode.compile,
+                                          f"# 1 \"{source}\"\nint x;\n", compiled=mode.compile)
         return results
 
 
@@ -155,6 +155,15 @@ class BuildCacheTest(unittest.TestCase):
         self.legacy["drv/foo.c"] = b'#include "foo.h"\nint more;\n'
         self.assertFalse(self.build().cached)
 
+    def test_the_preprocessor_output_alone_is_cached_apart_from_the_compile(self):
+        self.build()
+        alone = self.builder.build(self.legacy, ["drv/foo.c"], cached=True, compile=False)
+        self.assertFalse(alone["drv/foo.c"].cached)
+        again = self.builder.build(self.legacy, ["drv/foo.c"], cached=True, compile=False)
+        self.assertTrue(again["drv/foo.c"].cached)
+        self.assertFalse(again["drv/foo.c"].compiled)
+        self.assertEqual(len(self.builder.made), 2)
+
     def test_converted_texts_are_never_cached(self):
         self.builder.build(self.legacy, ["drv/foo.c"])
         self.builder.build(self.legacy, ["drv/foo.c"])
@@ -171,9 +180,11 @@ class FakeBuilder:
     def __call__(self, kdir, context, cache, jobs):
         return self
 
-    def build(self, files, sources, cached=False):
-        self.calls.append((dict(files), list(sources), cached))
+    def build(self, files, sources, cached=False, compile=True):
+        self.calls.append((dict(files), list(sources), cached, compile))
         table = self.before if cached else self.after
+        if not compile:
+            return {s: ObjectBuild(s, (), False, None, compiled=False) for s in sources}
         return {s: ObjectBuild(s, tuple(table.get(s, ())),
                                not (cached and s in self.failed_before), None)
                 for s in sources}
@@ -239,14 +250,25 @@ class RevertTest(unittest.TestCase):
         self.assertEqual(sorted(self.result.changes), sorted(self.changes))
         self.assertFalse(self.result.failed)
 
-    def test_both_texts_are_built_the_legacy_one_through_the_cache(self):
+    def test_a_quiet_new_build_needs_only_the_legacy_preprocessor_output(self):
         builder = FakeBuilder({}, {})
         self.run_with(builder)
-        (legacy, sources, cached), (converted, again, fresh) = builder.calls
-        self.assertEqual((sources, again), (["a.c", "a_ops.c", "b.c"],) * 2)
-        self.assertEqual((cached, fresh), (True, False))
-        self.assertEqual(legacy["a.c"], b"old a.c")
+        (converted, sources, cached, compiled), (_, loud, _, _), \
+            (legacy, preprocessed, from_cache, compiled_again) = builder.calls
+        self.assertEqual((sources, cached, compiled), (["a.c", "a_ops.c", "b.c"], False, True))
         self.assertEqual(converted["c.h"], b"new c.h")
+        self.assertEqual(loud, [])
+        self.assertEqual((preprocessed, from_cache, compiled_again),
+                         (["a.c", "a_ops.c", "b.c"], True, False))
+        self.assertEqual(legacy["a.c"], b"old a.c")
+
+    def test_a_new_build_that_warns_is_compared_with_the_legacy_compile(self):
+        builder = FakeBuilder({}, {"b.c": [warning("b.c", "comparison is always false")]})
+        self.run_with(builder)
+        (_, _, _, _), (legacy, loud, cached, compiled), (_, preprocessed, _, _) = builder.calls
+        self.assertEqual((loud, cached, compiled), (["b.c"], True, True))
+        self.assertEqual(legacy["b.c"], b"old b.c")
+        self.assertEqual(preprocessed, ["a.c", "a_ops.c"])
 
     def test_a_file_that_did_not_build_before_is_kept_with_a_note(self):
         error = Diagnostic("gcc", "b.c", 3, 1, "", "error", "linux/smp_lock.h: missing")
@@ -278,7 +300,7 @@ class RevertTest(unittest.TestCase):
 
     def test_with_kdir_the_proof_reads_the_preprocessed_files(self):
         builder = FakeBuilder({}, {})
-        builder.build = lambda files, sources, cached=False: {
+        builder.build = lambda files, sources, cached=False, compile=True: {
             s: ObjectBuild(s, (), True, f"# 1 \"{s}\"\n/* {'old' if cached else 'new'} */\n")
             for s in sources}
         self.request = ConvertRequest((self.tmp,), rules.ConversionOptions(), self.tmp,
