@@ -383,5 +383,31 @@ class ProofGateTest(unittest.TestCase):
         self.assertIn("failed 1: the lock proof failed: drivers/char/qic.c", stderr.getvalue())
 
 
+@unittest.skipUnless(HAVE_SPATCH, "spatch is not installed")
+class CheckFixTest(unittest.TestCase):
+    """check --fix --kdir: the conversion it prints went through the same builds."""
+
+    def test_a_conversion_that_gains_a_warning_is_not_printed_and_a_note_says_why(self):
+        legacy = (DATA.parent / "convert" / "tree" / "drivers" / "char" / "ds1620.c").read_text()
+        lines = legacy.splitlines()
+        patch = ("--- /dev/null\n+++ b/drivers/char/ds1620.c\n"
+                 f"@@ -0,0 +1,{len(lines)} @@\n" + "".join(f"+{line}\n" for line in lines))
+        with tempfile.TemporaryDirectory(prefix="verify-check-") as tmp:
+            patch_file = Path(tmp) / "0001-ds1620.patch"
+            patch_file.write_text(patch)
+            builder = FakeBuilder({}, {"drivers/char/ds1620.c": [
+                warning("drivers/char/ds1620.c", "unused variable 'inode'")]})
+            request = check.CheckRequest(check.SourceKind.DIFF, str(patch_file), fix=True,
+                                         kdir=KernelDir(Path(tmp), False, "k"))
+            with mock.patch.object(verify, "Builder", builder):
+                report = check.run_check(request)
+        (result,) = report.results
+        self.assertEqual(result.fix_diff, "")
+        self.assertTrue(any("ds1620_ioctl not converted: the build (--kdir) failed: new in "
+                            "drivers/char/ds1620.c" in note for note in result.notes),
+                        result.notes)
+        self.assertTrue(builder.calls)
+
+
 if __name__ == "__main__":
     unittest.main()
