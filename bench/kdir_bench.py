@@ -13,7 +13,9 @@ as KDIR (`make fixture-build` makes it), one command after the other:
   plain again the same as plain, cache warm (a re-run over the same tree)
   kdir again  the same as kdir, cache warm (the legacy builds come from it)
 
-The cost of --kdir is kdir - plain, as a multiple of make (goal: at most 2).
+The cost of --kdir is kdir - plain, as a multiple of make (goal: at most 2),
+in wall time and in CPU time (user + system of every process a command
+ran: on a shared machine the wall time depends on the others' load).
 
 Usage: bench/kdir_bench.py [--kdir DIR] [--jobs 2] [--output FILE]
 """
@@ -22,6 +24,7 @@ import argparse
 import json
 import os
 import platform
+import resource
 import shutil
 import subprocess
 import sys
@@ -37,13 +40,18 @@ sys.path.insert(0, str(ROOT / "wrappers"))
 from ioctl_rework import paths  # noqa: E402
 
 
-def timed(command: list[str], ok=(0, 1), cwd=None) -> float:
-    start = time.monotonic()
-    proc = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                          text=True, cwd=cwd)
+def _cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def timed(command: list[str], ok=(0, 1)) -> tuple[float, float]:
+    """Wall and CPU seconds (of every process it ran) of COMMAND."""
+    start, cpu = time.monotonic(), _cpu()
+    proc = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     if proc.returncode not in ok:
         sys.exit(f"{' '.join(command[:4])} failed ({proc.returncode}): {proc.stderr[-2000:]}")
-    return time.monotonic() - start
+    return time.monotonic() - start, _cpu() - cpu
 
 
 def fresh_copy(where: Path) -> Path:
@@ -65,10 +73,14 @@ def main() -> int:
         work = Path(tmp)
         copy = fresh_copy(work / "drivers")
 
-        def convert(cache: str, *more: str) -> float:
-            return timed([sys.executable, str(ENTRY), "convert", "--target", "2.6.11",
-                          "--jobs", str(args.jobs), "--cache-dir", str(work / cache),
-                          "--json", str(work / "run.json"), *more, "--", str(copy)])
+        def convert(cache: str, *more: str) -> tuple[float, float]:
+            (work / "run.json").unlink(missing_ok=True)
+            seconds = timed([sys.executable, str(ENTRY), "convert", "--target", "2.6.11",
+                             "--jobs", str(args.jobs), "--cache-dir", str(work / cache),
+                             "--json", str(work / "run.json"), *more, "--", str(copy)])
+            if not (work / "run.json").exists():    # status 1 is a run with failures, or a crash
+                sys.exit(f"convert {' '.join(more)} wrote no summary")
+            return seconds
 
         plain = convert("plain-cache")
         summary = json.loads((work / "run.json").read_text())
@@ -81,17 +93,19 @@ def main() -> int:
         make = ["make", "-C", str(args.kdir), f"-j{args.jobs}"]
         plain_make = timed([*make, f"M={fresh_copy(work / 'make')}", *objects])
         sparse_make = timed([*make, f"M={fresh_copy(work / 'sparse')}", "C=2", *objects])
-    rows = [("make of the rewritten objects", plain_make, "1"),
-            ("make C=2 of the same", sparse_make, f"{sparse_make / plain_make:.2f}x make"),
-            ("convert, empty cache", plain, ""),
-            ("convert --kdir, empty cache", kdir,
-             f"+{kdir - plain:.1f} s = {(kdir - plain) / plain_make:.2f}x make"),
-            ("convert, warm cache", plain_again, ""),
-            ("convert --kdir, warm cache", kdir_again,
-             f"+{kdir_again - plain_again:.1f} s = "
-             f"{(kdir_again - plain_again) / plain_make:.2f}x make")]
-    lines = ["| run | seconds | --kdir cost |", "| --- | ---: | ---: |"]
-    lines += [f"| {name} | {seconds:.1f} | {ratio} |" for name, seconds, ratio in rows]
+    def cost(with_kdir, without) -> list[str]:
+        return [f"{(k - w) / m:.2f}x" for k, w, m in zip(with_kdir, without, plain_make)]
+
+    rows = [("make of the rewritten objects", plain_make, ["1", "1"]),
+            ("make C=2 of the same", sparse_make, [""] * 2),
+            ("convert, empty cache", plain, [""] * 2),
+            ("convert --kdir, empty cache", kdir, cost(kdir, plain)),
+            ("convert, warm cache", plain_again, [""] * 2),
+            ("convert --kdir, warm cache", kdir_again, cost(kdir_again, plain_again))]
+    lines = ["| run | wall s | cpu s | --kdir cost / make, wall | cpu |",
+             "| --- | ---: | ---: | ---: | ---: |"]
+    lines += [f"| {name} | {wall:.1f} | {cpu:.1f} | {ratios[0]} | {ratios[1]} |"
+              for name, (wall, cpu), ratios in rows]
     lines += ["", f"{len(objects)} objects; handlers with --kdir: {kept}",
               f"load average at the end: {os.getloadavg()[0]:.1f}; "
               f"{platform.machine()}, {os.cpu_count()} cores, --jobs {args.jobs}"]

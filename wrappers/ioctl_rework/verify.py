@@ -20,6 +20,7 @@ and the run goes on with the rest.
 
 import os
 import re
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -134,13 +135,15 @@ def _build(request: ConvertRequest, result: ConversionResult, found: Verificatio
     includers = {rel: header for rel, header in including.items() if rel not in changes}
     sources = rewritten + sorted(includers)
     legacy = {rel: old for rel, (old, _) in changes.items()}
-    after = builder.build({rel: new for rel, (_, new) in changes.items()}, sources)
-    # Only a file whose new build says something counted needs the legacy one
-    # compiled to compare with; the others need its .i alone (for the proof).
+    # The legacy .i (for the proof) is made while the new files build.
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        preprocessed = pool.submit(builder.build, legacy, rewritten, True, False)
+        after = builder.build({rel: new for rel, (_, new) in changes.items()}, sources)
+        preprocessed = preprocessed.result()
+    # Only a file whose new build says something that counts needs the legacy
+    # one compiled, to compare with.
     loud = [s for s in sources if not after[s].built or any(d.counts for d in after[s].diagnostics)]
-    before = builder.build(legacy, loud, cached=True)
-    before.update(builder.build(legacy, [s for s in rewritten if s not in before],
-                                cached=True, compile=False))
+    before = {**preprocessed, **builder.build(legacy, loud, cached=True)}
     for source in loud:
         new = added(list(before[source].diagnostics), list(after[source].diagnostics))
         owner = source if source in changes else includers[source]
