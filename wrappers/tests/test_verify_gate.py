@@ -1,0 +1,111 @@
+"""verify as a gate on real runs of the rule, no kernel needed.
+
+The lock proof puts back what the rule got wrong (test_data/verify/macros:
+a return hidden in an object-like macro, in a macro called by a macro, and
+in a macro of the driver's own header; the rule's pushdown misses them),
+and check --fix --kdir prints no conversion the build put back.
+"""
+
+import argparse
+import contextlib
+import io
+import os
+import shutil
+import tempfile
+import unittest
+from pathlib import Path
+from unittest import mock
+
+from ioctl_rework import check, convert, verify
+from ioctl_rework.summary import FileStatus, HandlerStatus
+from ioctl_rework.verify_build import KernelDir
+from test_verify import DATA, FakeBuilder, warning
+
+HAVE_SPATCH = shutil.which(os.environ.get("SPATCH", "spatch")) is not None
+
+
+def run_convert(tree: Path, cache: Path, *argv: str) -> convert.ConversionResult:
+    parser = argparse.ArgumentParser()
+    convert.add_arguments(parser)
+    args = parser.parse_args(["--cache-dir", str(cache), *argv, "--", str(tree)])
+    return convert.convert(convert.request_from_args(args))
+
+
+@unittest.skipUnless(HAVE_SPATCH, "spatch is not installed")
+class ProofGateTest(unittest.TestCase):
+    """The rule's pushdown cannot see a return inside a macro; the proof can."""
+
+    cache = Path(tempfile.mkdtemp(prefix="verify-proof-cache-"))
+
+    def setUp(self):
+        self.tmp = Path(tempfile.mkdtemp(prefix="verify-proof-"))
+        self.addCleanup(shutil.rmtree, self.tmp)
+        self.tree = self.tmp / "tree"
+        shutil.copytree(DATA / "macros", self.tree)
+
+    def test_each_macro_return_missed_by_the_pushdown_is_put_back_with_the_provers_words(self):
+        result = run_convert(self.tree, self.cache, "--strategy", "pushdown")
+        handlers = {h.handler: h for h in result.summary.handlers}
+        expected = {"qic_ioctl": "(in macro QIC_EXIT) leaves the BKL held",
+                    "card_ioctl": "(in macro VALIDATE_CARD, from CARD_CHECK) leaves the BKL held",
+                    "sq_ioctl": "(in macro IOCTL_IN) leaves the BKL held"}
+        for name, words in expected.items():
+            with self.subTest(name):
+                self.assertIs(handlers[name].status, HandlerStatus.FAILED)
+                self.assertTrue(handlers[name].reason.startswith("the lock proof failed: "))
+                self.assertIn(words, handlers[name].reason)
+        self.assertEqual(result.changes, {})
+        self.assertEqual(result.diff, "")
+        self.assertTrue(all(f.status is FileStatus.FAILED for f in result.summary.files
+                            if f.file.endswith(".c")))
+
+    def test_the_wrapper_keeps_every_return_under_the_lock_and_is_kept(self):
+        result = run_convert(self.tree, self.cache, "--strategy", "wrapper")
+        self.assertEqual({h.handler: h.status for h in result.summary.handlers},
+                         dict.fromkeys(("card_ioctl", "qic_ioctl", "sq_ioctl"),
+                                       HandlerStatus.CONVERTED))
+        self.assertEqual(sorted(result.changes), ["drivers/char/card.c", "drivers/char/qic.c",
+                                                  "drivers/char/sndq.c"])
+
+    def test_in_place_nothing_rejected_is_written_and_the_status_is_1(self):
+        before = {p: p.read_bytes() for p in self.tree.rglob("*.c")}
+        stderr = io.StringIO()
+        with contextlib.redirect_stderr(stderr), contextlib.redirect_stdout(io.StringIO()):
+            parser = argparse.ArgumentParser()
+            convert.add_arguments(parser)
+            status = convert.main(parser.parse_args(
+                ["--cache-dir", str(self.cache), "--in-place", "--strategy", "pushdown",
+                 str(self.tree)]))
+        self.assertEqual(status, 1)
+        self.assertEqual({p: p.read_bytes() for p in self.tree.rglob("*.c")}, before)
+        self.assertIn("failed 1: the lock proof failed: drivers/char/qic.c", stderr.getvalue())
+
+
+@unittest.skipUnless(HAVE_SPATCH, "spatch is not installed")
+class CheckFixTest(unittest.TestCase):
+    """check --fix --kdir: the conversion it prints went through the same builds."""
+
+    def test_a_conversion_that_gains_a_warning_is_not_printed_and_a_note_says_why(self):
+        legacy = (DATA.parent / "convert" / "tree" / "drivers" / "char" / "ds1620.c").read_text()
+        lines = legacy.splitlines()
+        patch = ("--- /dev/null\n+++ b/drivers/char/ds1620.c\n"
+                 f"@@ -0,0 +1,{len(lines)} @@\n" + "".join(f"+{line}\n" for line in lines))
+        with tempfile.TemporaryDirectory(prefix="verify-check-") as tmp:
+            patch_file = Path(tmp) / "0001-ds1620.patch"
+            patch_file.write_text(patch)
+            builder = FakeBuilder({}, {"drivers/char/ds1620.c": [
+                warning("drivers/char/ds1620.c", "unused variable 'inode'")]})
+            request = check.CheckRequest(check.SourceKind.DIFF, str(patch_file), fix=True,
+                                         kdir=KernelDir(Path(tmp), False, "k"))
+            with mock.patch.object(verify, "Builder", builder):
+                report = check.run_check(request)
+        (result,) = report.results
+        self.assertEqual(result.fix_diff, "")
+        self.assertTrue(any("ds1620_ioctl not converted: the build (--kdir) failed: new in "
+                            "drivers/char/ds1620.c" in note for note in result.notes),
+                        result.notes)
+        self.assertTrue(builder.calls)
+
+
+if __name__ == "__main__":
+    unittest.main()
