@@ -1,8 +1,8 @@
 """verify as a gate on real runs of the rule, no kernel needed.
 
-The lock proof puts back what the rule got wrong (test_data/verify/macros:
-a return hidden in an object-like macro, in a macro called by a macro, and
-in a macro of the driver's own header; the rule's pushdown misses them),
+The lock proof puts back what the rule gets wrong and keeps what it gets
+right (test_data/verify/macros: a return hidden in an object-like macro,
+in a macro called by a macro, and in a macro of the driver's own header),
 and check --fix --kdir prints no conversion the build put back.
 """
 
@@ -16,7 +16,7 @@ import unittest
 from pathlib import Path
 from unittest import mock
 
-from ioctl_rework import check, convert, verify
+from ioctl_rework import check, convert, convert_runner, verify
 from ioctl_rework.summary import FileStatus, HandlerStatus
 from ioctl_rework.verify_build import KernelDir
 from test_verify import DATA, FakeBuilder, warning
@@ -33,9 +33,15 @@ def run_convert(tree: Path, cache: Path, *argv: str) -> convert.ConversionResult
 
 @unittest.skipUnless(HAVE_SPATCH, "spatch is not installed")
 class ProofGateTest(unittest.TestCase):
-    """The rule's pushdown cannot see a return inside a macro; the proof can."""
+    """What the rule writes is proven before it is output.  The real rule's
+    wrappers around handlers that return inside macros are proven and kept;
+    the same run with a rule bug put in (each new function loses its
+    unlock_kernel(), as the pushdown once lost the paths through the
+    macros) is put back, every handler with the prover's words."""
 
     cache = Path(tempfile.mkdtemp(prefix="verify-proof-cache-"))
+    EXPECTED = {"qic_ioctl": "drivers/char/qic.c", "card_ioctl": "drivers/char/card.c",
+                "sq_ioctl": "drivers/char/sndq.c"}
 
     def setUp(self):
         self.tmp = Path(tempfile.mkdtemp(prefix="verify-proof-"))
@@ -43,42 +49,52 @@ class ProofGateTest(unittest.TestCase):
         self.tree = self.tmp / "tree"
         shutil.copytree(DATA / "macros", self.tree)
 
-    def test_each_macro_return_missed_by_the_pushdown_is_put_back_with_the_provers_words(self):
-        result = run_convert(self.tree, self.cache, "--strategy", "pushdown")
-        handlers = {h.handler: h for h in result.summary.handlers}
-        expected = {"qic_ioctl": "(in macro QIC_EXIT) leaves the BKL held",
-                    "card_ioctl": "(in macro VALIDATE_CARD, from CARD_CHECK) leaves the BKL held",
-                    "sq_ioctl": "(in macro IOCTL_IN) leaves the BKL held"}
-        for name, words in expected.items():
-            with self.subTest(name):
-                self.assertIs(handlers[name].status, HandlerStatus.FAILED)
-                self.assertTrue(handlers[name].reason.startswith("the lock proof failed: "))
-                self.assertIn(words, handlers[name].reason)
-        self.assertEqual(result.changes, {})
-        self.assertEqual(result.diff, "")
-        self.assertTrue(all(f.status is FileStatus.FAILED for f in result.summary.files
-                            if f.file.endswith(".c")))
+    def forgetful_rule(self):
+        """The rule's output, each file without its first unlock_kernel()."""
+        real = convert_runner.tidy.tidy
 
-    def test_the_wrapper_keeps_every_return_under_the_lock_and_is_kept(self):
+        def forgetful(applied) -> bytes:
+            return real(applied).replace(b"\tunlock_kernel();\n", b"", 1)
+
+        return mock.patch.object(convert_runner.tidy, "tidy", side_effect=forgetful)
+
+    def test_the_rules_wrappers_are_proven_and_kept(self):
         result = run_convert(self.tree, self.cache, "--strategy", "wrapper")
         self.assertEqual({h.handler: h.status for h in result.summary.handlers},
-                         dict.fromkeys(("card_ioctl", "qic_ioctl", "sq_ioctl"),
-                                       HandlerStatus.CONVERTED))
-        self.assertEqual(sorted(result.changes), ["drivers/char/card.c", "drivers/char/qic.c",
-                                                  "drivers/char/sndq.c"])
+                         dict.fromkeys(self.EXPECTED, HandlerStatus.CONVERTED))
+        self.assertEqual(sorted(result.changes), sorted(self.EXPECTED.values()))
 
-    def test_in_place_nothing_rejected_is_written_and_the_status_is_1(self):
-        before = {p: p.read_bytes() for p in self.tree.rglob("*.c")}
+    def test_a_lost_unlock_is_put_back_with_the_provers_words(self):
+        with self.forgetful_rule():
+            result = run_convert(self.tree, self.cache, "--strategy", "wrapper")
+        handlers = {h.handler: h for h in result.summary.handlers}
+        for name, rel in self.EXPECTED.items():
+            with self.subTest(name):
+                self.assertIs(handlers[name].status, HandlerStatus.FAILED)
+                self.assertTrue(handlers[name].reason.startswith(
+                    f"the lock proof failed: {rel}:"), handlers[name].reason)
+                self.assertIn("leaves the BKL held", handlers[name].reason)
+                self.assertTrue(handlers[name].reason.endswith(
+                    "; its files were left as they were"))
+        self.assertEqual(result.changes, {})
+        self.assertEqual(result.diff, "")
+        self.assertEqual({f.file: f.status for f in result.summary.files if f.file.endswith(".c")},
+                         dict.fromkeys(self.EXPECTED.values(), FileStatus.FAILED))
+
+    def test_in_place_nothing_put_back_is_written_and_the_status_is_1(self):
+        before = {p: p.read_bytes() for p in self.tree.rglob("*") if p.is_file()}
         stderr = io.StringIO()
-        with contextlib.redirect_stderr(stderr), contextlib.redirect_stdout(io.StringIO()):
+        with contextlib.redirect_stderr(stderr), contextlib.redirect_stdout(io.StringIO()), \
+                self.forgetful_rule():
             parser = argparse.ArgumentParser()
             convert.add_arguments(parser)
             status = convert.main(parser.parse_args(
-                ["--cache-dir", str(self.cache), "--in-place", "--strategy", "pushdown",
+                ["--cache-dir", str(self.cache), "--in-place", "--strategy", "wrapper",
                  str(self.tree)]))
         self.assertEqual(status, 1)
-        self.assertEqual({p: p.read_bytes() for p in self.tree.rglob("*.c")}, before)
-        self.assertIn("failed 1: the lock proof failed: drivers/char/qic.c", stderr.getvalue())
+        self.assertEqual({p: p.read_bytes() for p in self.tree.rglob("*") if p.is_file()}, before)
+        self.assertIn("file failed: drivers/char/qic.c: not rewritten: the lock proof of "
+                      "drivers/char/qic.c: drivers/char/qic.c:", stderr.getvalue())
 
 
 @unittest.skipUnless(HAVE_SPATCH, "spatch is not installed")
