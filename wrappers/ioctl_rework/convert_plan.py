@@ -12,7 +12,7 @@ import re
 import time
 from dataclasses import dataclass, field, replace
 
-from ioctl_rework import c_spans, rules, safe_write, series
+from ioctl_rework import c_spans, rules, safe_write, series, verify
 from ioctl_rework.convert_request import ConversionResult, ConvertRequest, Output
 from ioctl_rework.convert_runner import Diffs, FileRun, Progress, Runner, RunTask
 from ioctl_rework.convert_tree import Tree, groups, scan
@@ -133,8 +133,10 @@ def convert(request: ConvertRequest) -> ConversionResult:
     summary.files += [r for r in tree.skipped
                       if request.shard is None or request.shard.owns(r.file)]
     summary.sort()
+    result = ConversionResult(summary, changes, recovered)
+    verify.apply(verify.verify(request, result), result)
     summary.wall_seconds = time.monotonic() - start
-    return ConversionResult(summary, changes, recovered)
+    return result
 
 
 def _unwritable(request: ConvertRequest, rels: list[str]) -> dict[str, str]:
