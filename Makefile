@@ -17,7 +17,7 @@ PREFIX ?= /usr/local
 
 # Debian packages every stage needs; one list so a new machine gets all of it.
 DEBIAN_PACKAGES := coccinelle sparse gcc gcc-multilib make python3 \
-	linux-source-6.1 qemu-system-x86 busybox-static cpio flex bison bc \
+	linux-source-6.1 linux-source-6.12 qemu-system-x86 busybox-static cpio flex bison bc \
 	libelf-dev libssl-dev xz-utils ccache git patch python3-matplotlib \
 	python3-unidiff chromium strace python3-pip python3-setuptools python3-wheel
 

@@ -39,7 +39,10 @@
 // kernels >= 2.6.39), -D inode_f_dentry (2.6.11-2.6.19) or -D inode_f_path
 // (2.6.20-3.8) instead of file_inode() (>= 3.9), -D compat (also set
 // .compat_ioctl: only right when the ioctl ABI is the same for 32-bit
-// callers), -D multi_kernel (keep .ioctl under #ifndef HAVE_UNLOCKED_IOCTL).
+// callers), -D multi_kernel (keep .ioctl under #ifndef HAVE_UNLOCKED_IOCTL),
+// -D no_bkl (with -D mutex, for kernels >= 2.6.39, which have no
+// <linux/smp_lock.h>: the include goes where a handler was converted and
+// nothing in the file calls the BKL any more).
 
 virtual patch
 virtual context
@@ -52,6 +55,7 @@ virtual inode_f_dentry
 virtual inode_f_path
 virtual multi_kernel
 virtual compat
+virtual no_bkl
 virtual enoioctlcmd_einval
 virtual enoioctlcmd_refuse
 
@@ -84,6 +88,7 @@ has_unlocked = set() # (file, fops) already setting .unlocked_ioctl
 has_compat = set()   # (file, fops) already setting .compat_ioctl
 include_lines = {}   # file -> lines of #include <...>
 headers = set()      # (file, "smp_lock.h" | "mutex.h") already included
+bkl_callers = set()  # files that call the BKL (and so still need smp_lock.h)
 declarations = {}    # (file, handler) -> {(line, column): (line, column) where it ends}
 first_statement_at = {} # (file, handler) -> (line, column) where its first statement starts
 
@@ -484,7 +489,7 @@ def inode_expr(filp):
 PER_FILE = (fops_entries, definitions, other_defs, listed, facts, functions, expr_uses,
             known_uses, compared, decisions, inode_param, params, handler_names,
             inode_uses, inode_passed_to, mutex_site, has_unlocked, has_compat,
-            include_lines, headers, declarations, first_statement_at, calls, _macros,
+            include_lines, headers, bkl_callers, declarations, first_statement_at, calls, _macros,
             _sources)
 
 def forget_previous_file():
@@ -609,6 +614,22 @@ position p;
 p << has_smp_lock_h.p;
 @@
 headers.add((p[0].file, "smp_lock.h"))
+
+@ bkl_call @
+position p;
+@@
+(
+lock_kernel@p(...)
+|
+unlock_kernel@p(...)
+|
+kernel_locked@p(...)
+)
+
+@ script:python @
+p << bkl_call.p;
+@@
+bkl_callers.add(p[0].file)
 
 @ has_mutex_h @
 position p;
@@ -1377,6 +1398,12 @@ position p : script:python () { needs_header(p, "mutex.h") };
 @@
 #include <...>@p
 +#include <linux/mutex.h>
+
+// No kernel since 2.6.39 has the header; only the BKL's own calls needed it.
+@ remove_smp_lock_h depends on patch && mutex && no_bkl @
+position p : script:python () { p[0].file in mutex_site and p[0].file not in bkl_callers };
+@@
+- #include <linux/smp_lock.h>@p
 
 // Before the first converted handler, which a comment may precede.
 @ add_mutex depends on patch && mutex @

@@ -108,8 +108,7 @@ def request_from_args(args) -> ConvertRequest:
         hint = "; outside a kernel tree, pass --target VERSION" \
             if args.target == "auto" and "--target" not in str(err) else ""
         raise InputError(f"{err}{hint}") from err
-    lock = rules.LockMode(args.lock) if args.lock else \
-        (rules.LockMode.BKL if target.has_bkl else rules.LockMode.MUTEX)
+    lock = rules.LockMode(args.lock) if args.lock else target.default_lock
     options = rules.ConversionOptions(strategy=rules.Strategy(args.strategy), lock=lock,
                                       target=target, multi_kernel=args.multi_kernel,
                                       compat=args.compat)
