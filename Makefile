@@ -24,7 +24,7 @@ DEBIAN_PACKAGES := coccinelle sparse gcc gcc-multilib make python3 \
 # Each suite prints TAP ("ok N - ..." / "not ok N - ...") on stdout.
 TEST_SUITES := semantic-patches/tests/run wrappers/tests/run \
 	kernel-fixtures/userspace/check kernel-fixtures/userspace/host-exec-check \
-	kernel-fixtures/run-proof
+	kernel-fixtures/run-proof kernel-fixtures/run-stock
 
 .PHONY: all deps test demo cocci clean install
 all: test
