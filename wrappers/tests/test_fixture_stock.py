@@ -55,8 +55,11 @@ ERROR: modpost: "fixture_observe_handler" [/m/fx_rdev.ko] undefined!
                          ["fx_rdev built on a stock kernel without conversion"])
         other = stock.ModuleBuild((), {"fx_minor": ioctl, "fx_rdev": ("x.c:1:1: error: y",),
                                        "fx_split": ioctl})
-        self.assertIn("not on its .ioctl entry", stock_proof.legacy_build_failures(
+        self.assertIn("not on .ioctl or a legacy header", stock_proof.legacy_build_failures(
             other, MODULES)[0])
+        header = stock.ModuleBuild((), {"fx_minor": ioctl, "fx_split": ioctl, "fx_rdev": (
+            "/m/fx_rdev.c:13:10: fatal error: linux/smp_lock.h: No such file or directory",)})
+        self.assertEqual(stock_proof.legacy_build_failures(header, MODULES), [])
 
 
 def _transcript(rows64, rows32) -> proof.Transcript:
