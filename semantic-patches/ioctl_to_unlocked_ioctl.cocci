@@ -89,6 +89,7 @@ has_compat = set()   # (file, fops) already setting .compat_ioctl
 include_lines = {}   # file -> lines of #include <...>
 headers = set()      # (file, "smp_lock.h" | "mutex.h") already included
 bkl_callers = set()  # files that call the BKL (and so still need smp_lock.h)
+smp_lock_h_line = {} # file -> line of its #include <linux/smp_lock.h>
 declarations = {}    # (file, handler) -> {(line, column): (line, column) where it ends}
 first_statement_at = {} # (file, handler) -> (line, column) where its first statement starts
 
@@ -465,6 +466,12 @@ def switch_entry(fops, h, p):
     coccinelle.wfilp, coccinelle.wcmd, coccinelle.warg = ident(filp), ident(cmd), ident(arg)
     coccinelle.wie = cocci.make_expr(inode_expr(filp))
 
+def drops_smp_lock_h(p):
+    """Whether p is an #include <linux/smp_lock.h> that -D no_bkl removes."""
+    file = p[0].file
+    return no_bkl_on and smp_lock_h_line.get(file) == int(p[0].line) and \
+        file in mutex_site and file not in bkl_callers
+
 def is_mutex_site(p):
     return mutex_site.get(p[0].file) == int(p[0].line)
 
@@ -489,7 +496,7 @@ def inode_expr(filp):
 PER_FILE = (fops_entries, definitions, other_defs, listed, facts, functions, expr_uses,
             known_uses, compared, decisions, inode_param, params, handler_names,
             inode_uses, inode_passed_to, mutex_site, has_unlocked, has_compat,
-            include_lines, headers, bkl_callers, declarations, first_statement_at, calls, _macros,
+            include_lines, headers, bkl_callers, smp_lock_h_line, declarations, first_statement_at, calls, _macros,
             _sources)
 
 def forget_previous_file():
@@ -499,7 +506,7 @@ def forget_previous_file():
 
 multi_kernel_on = pushdown_on = wrapper_on = mutex_on = compat_on = False
 report_on = org_on = enoioctlcmd_einval_on = False
-inode_f_dentry_on = inode_f_path_on = enoioctlcmd_refuse_on = False
+inode_f_dentry_on = inode_f_path_on = enoioctlcmd_refuse_on = no_bkl_on = False
 
 @script:python forget_previous_file@
 @@
@@ -539,6 +546,9 @@ inode_f_path_on = True
 @script:python depends on enoioctlcmd_refuse@
 @@
 enoioctlcmd_refuse_on = True
+@script:python depends on no_bkl@
+@@
+no_bkl_on = True
 
 @script:python name_list@
 names << virtual.handlers;
@@ -614,6 +624,7 @@ position p;
 p << has_smp_lock_h.p;
 @@
 headers.add((p[0].file, "smp_lock.h"))
+smp_lock_h_line[p[0].file] = int(p[0].line)
 
 @ bkl_call @
 position p;
@@ -1393,17 +1404,24 @@ mname;
 coccinelle.mfn = ident(h if is_mutex_site(p) else None)
 coccinelle.mname = cocci.make_ident(mutex_name(p[0].file))
 
+// No kernel since 2.6.39 has the header; only the BKL's own calls needed
+// it.  Where it is the last include, <linux/mutex.h> takes its line.
+@ remove_smp_lock_h depends on patch && mutex && no_bkl @
+position p : script:python () { drops_smp_lock_h(p) and not needs_header(p, "mutex.h") };
+@@
+- #include <linux/smp_lock.h>@p
+
+@ replace_smp_lock_h depends on patch && mutex && no_bkl @
+position p : script:python () { drops_smp_lock_h(p) and needs_header(p, "mutex.h") };
+@@
+- #include <linux/smp_lock.h>@p
++ #include <linux/mutex.h>
+
 @ add_mutex_h depends on patch && mutex @
-position p : script:python () { needs_header(p, "mutex.h") };
+position p : script:python () { needs_header(p, "mutex.h") and not drops_smp_lock_h(p) };
 @@
 #include <...>@p
 +#include <linux/mutex.h>
-
-// No kernel since 2.6.39 has the header; only the BKL's own calls needed it.
-@ remove_smp_lock_h depends on patch && mutex && no_bkl @
-position p : script:python () { p[0].file in mutex_site and p[0].file not in bkl_callers };
-@@
-- #include <linux/smp_lock.h>@p
 
 // Before the first converted handler, which a comment may precede.
 @ add_mutex depends on patch && mutex @
