@@ -144,6 +144,11 @@ class ConversionOptions:
         if self.lock is LockMode.BKL and not self.target.has_bkl:
             found.append(f"--lock bkl on {self.target}: that kernel has no BKL "
                          "(removed in 2.6.39); the output will not build there")
+        if not self.compat and not self.target.has_legacy_ioctl:
+            # Until the compat classification can say compat_ptr_ioctl or the handler.
+            found.append("no .compat_ioctl is added: 32-bit callers of the converted "
+                         "drivers get ENOTTY (--compat sets the handler itself, only right "
+                         "when the ioctl ABI is the same for 32-bit callers)")
         return found
 
 

@@ -108,6 +108,14 @@ class ModernTarget(unittest.TestCase):
                                                           lock=rules.LockMode.MUTEX)
         self.assertNotIn("no_bkl", mutex_on_old.spatch_args("patch"))
 
+    def test_says_that_no_compat_ioctl_is_added(self):
+        modern = rules.ConversionOptions.for_target(rules.Target.parse("6.1"))
+        self.assertTrue(any("no .compat_ioctl is added" in w for w in modern.warnings()))
+        with_compat = rules.ConversionOptions.for_target(rules.Target.parse("6.1"), compat=True)
+        self.assertEqual(with_compat.warnings(), [])
+        self.assertEqual(rules.ConversionOptions.for_target(
+            rules.Target.parse("2.6.20")).warnings(), [])
+
     def test_old_targets_and_multi_kernel_keep_conditionals(self):
         self.assertFalse(rules.ConversionOptions.for_target(
             rules.Target.parse("2.6.20")).resolves_have_ioctl)
