@@ -32,6 +32,10 @@ class KbuildTest(unittest.TestCase):
                                "obj-m += fx_split.o\nfx_split-y := fx_split_main.o "
                                "fx_split_ioctl.o\n")
 
+    def test_header_keeps_the_flags(self):
+        self.assertEqual(MODULES.header(KBUILD), "fixture_dir := $(src)\n"
+                         "ccflags-y := -I$(fixture_dir)/include\n\n\n")
+
     def test_errors_by_module(self):
         log = """  CC [M]  /m/fx_minor.o
 /m/fx_minor.c:62:10: error: 'const struct file_operations' has no member named 'ioctl'
