@@ -2,9 +2,15 @@
 for a target without .ioctl, plain forms only; and the modern target's
 options (rules.Target, rules.ConversionOptions)."""
 
+import tempfile
 import unittest
+from pathlib import Path
 
-from ioctl_rework import have_ioctl, rules
+from ioctl_rework import convert, have_ioctl, rules
+
+# The rule's own case: a driver already set up for both kernels.
+IFDEF_CASE = Path(__file__).resolve().parents[2] / "semantic-patches" / "tests" / \
+    "have_unlocked_ioctl_ifdef.c"
 
 FOPS_IFDEF_ELSE = """static const struct file_operations pp_fops = {
 \t.owner\t\t= THIS_MODULE,
@@ -121,6 +127,33 @@ class ModernTarget(unittest.TestCase):
             rules.Target.parse("2.6.20")).resolves_have_ioctl)
         self.assertFalse(rules.ConversionOptions.for_target(
             rules.Target.parse("6.1"), multi_kernel=True).resolves_have_ioctl)
+
+
+class ConvertResolves(unittest.TestCase):
+    """convert resolves the conditionals for a modern target, not for an old one."""
+
+    def converted(self, target: str) -> str:
+        with tempfile.TemporaryDirectory() as tmp:
+            (Path(tmp) / "pp.c").write_bytes(IFDEF_CASE.read_bytes())
+            options = rules.ConversionOptions.for_target(rules.Target.parse(target))
+            request = convert.ConvertRequest(paths=(Path(tmp),), options=options,
+                                             root=Path(tmp), output=convert.Output.IN_PLACE)
+            result = convert.convert(request)
+            self.assertFalse(result.failed)
+            convert.write_in_place(result, Path(tmp))
+            return (Path(tmp) / "pp.c").read_text()
+
+    def test_modern_target(self):
+        text = self.converted("6.1")
+        self.assertNotIn("#ifdef HAVE_UNLOCKED_IOCTL", text)
+        self.assertNotIn("#else", text)
+        self.assertNotIn("\t.ioctl", text)
+        self.assertIn("\t.unlocked_ioctl\t= pp_unlocked_ioctl,\n};", text)
+        # Its unlocked_ioctl still takes the BKL: left for the build and the drift list.
+        self.assertIn("lock_kernel();", text)
+
+    def test_old_target_leaves_the_file(self):
+        self.assertEqual(self.converted("2.6.20"), IFDEF_CASE.read_text())
 
 
 if __name__ == "__main__":
