@@ -5,6 +5,7 @@ say what still stops it, next to the API drift the conversion leaves
 objects (and the .ko to insmod) in DIR, as the user's own build would.
 """
 
+import os
 import re
 import subprocess
 from dataclasses import dataclass
@@ -85,7 +86,7 @@ def build_and_report(directory: Path, kdir: Path, target: rules.Target,
     command = ["make", "-k", "-C", str(kdir), f"M={directory}", f"-j{jobs}", "modules"]
     try:
         proc = subprocess.run(command, capture_output=True, text=True, errors="replace",
-                              timeout=MAKE_TIMEOUT)
+                              timeout=MAKE_TIMEOUT, env=dict(os.environ, LC_ALL="C"))
         status, log = proc.returncode, proc.stdout + proc.stderr
     except subprocess.TimeoutExpired:
         status, log = -1, f"make did not finish within {MAKE_TIMEOUT} s"

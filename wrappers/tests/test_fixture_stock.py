@@ -64,6 +64,11 @@ ERROR: modpost: "fixture_observe_handler" [/m/fx_rdev.ko] undefined!
         header = stock.ModuleBuild((), {"fx_minor": ioctl, "fx_split": ioctl, "fx_rdev": (
             "/m/fx_rdev.c:13:10: fatal error: linux/smp_lock.h: No such file or directory",)})
         self.assertEqual(stock_proof.legacy_build_failures(header, MODULES), [])
+        # gcc in a UTF-8 locale quotes with U+2018/U+2019.
+        typographic = ("/m/fx_x.c:1:1: error: \u2018const struct file_operations\u2019 has no "
+                       "member named \u2018ioctl\u2019",)
+        utf8 = stock.ModuleBuild((), {"fx_minor": ioctl, "fx_rdev": typographic, "fx_split": ioctl})
+        self.assertEqual(stock_proof.legacy_build_failures(utf8, MODULES), [])
 
 
 def _transcript(rows64, rows32) -> proof.Transcript:
