@@ -90,6 +90,9 @@ def _run_audit(paths: list[Path], jobs: int, timeout: int) -> RuleFindings:
             note = f"the conversion rule leaves it alone: {finding.reason}; convert it by hand"
         elif finding.effort == Effort.AUTO_REMOVE.value:
             note = f"the conversion rule deletes the entry: {finding.reason}"
+        if finding.compat_class:
+            message += f" (compat class: {finding.compat_class})"
+            note = finding.compat_detail or ""
         found.raws.append(Raw(finding.kind.name, level, message,
                               str(_absolute(finding.file, result.tree)), finding.line,
                               finding.struct, finding.handler, note))

@@ -66,8 +66,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--multi-kernel", action="store_true",
                         help="keep .ioctl under #ifndef HAVE_UNLOCKED_IOCTL for older kernels")
     parser.add_argument("--compat", action="store_true",
-                        help="also set .compat_ioctl (only when the ABI is the same for "
-                             "32-bit callers)")
+                        help="also set .compat_ioctl where the compat classifier proves "
+                             "every command the same for 32-bit callers (same handler, or "
+                             "compat_ptr); the summary says why elsewhere")
     options.add_jobs_argument(parser)
     options.add_timeout_argument(parser, 120, "per file")
     out = parser.add_mutually_exclusive_group()

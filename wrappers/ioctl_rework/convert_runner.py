@@ -9,7 +9,7 @@ import re
 import sys
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ioctl_rework import cache as cache_mod
@@ -33,6 +33,8 @@ class FileRun:
     old: bytes
     new: bytes | None          # None when the run failed
     reason: str | None         # why it failed, or a warning (partial parse)
+    # Entries removed, handlers deleted, calls changed (when it succeeded).
+    changes: tuple[rules.OtherChange, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -202,7 +204,8 @@ def _parse(pending: _Pending, result: spatch.SpatchResult) -> FileRun:
     if pending.resolve_have_ioctl:
         new = have_ioctl.resolve(new.decode("utf-8", "surrogateescape")).text.encode(
             "utf-8", "surrogateescape")
-    return FileRun(rel, listed, decisions, data, new, result.reason or None)
+    changes = tuple(replace(c, file=rel) for c in rules.parse_changes(report))
+    return FileRun(rel, listed, decisions, data, new, result.reason or None, changes)
 
 
 class Diffs:

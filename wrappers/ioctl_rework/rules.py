@@ -104,6 +104,8 @@ class ConversionOptions:
     lock: LockMode = LockMode.BKL
     target: Target = DEFAULT_TARGET
     multi_kernel: bool = False
+    # Classify each converted handler and add .compat_ioctl where it is
+    # proven right (ioctl_rework.compat); never the rule's blanket -D compat.
     compat: bool = False
     handlers: tuple[str, ...] = ()
 
@@ -134,8 +136,6 @@ class ConversionOptions:
             args += ["-D", "inode_" + self.target.inode_style]
         if self.multi_kernel:
             args += ["-D", "multi_kernel"]
-        if self.compat:
-            args += ["-D", "compat"]
         if self.handlers:
             args += ["-D", "handlers=" + ",".join(self.handlers)]
         return args
@@ -211,9 +211,59 @@ class HandlerDecision:
     returns_enoioctlcmd: bool
 
 
+# The start of every line the conversion rule prints about one entry.  The
+# fops is a structure's name or, for a run-time assignment, the expression
+# assigned to ("ops", "dev->fops", "f[1]"); a handler named through a macro
+# is shown as the call ("DRM(ioctl)").
+ENTRY_LINE = (r"^(?P<file>.+?):(?P<line>\d+): (?P<fops>[^\s:]+): "
+              r"\.ioctl = (?P<handler>\w+(?:\([^()]*\))?): ")
 _REPORT_LINE = re.compile(
-    r"^(?P<file>.+?):(?P<line>\d+): (?P<fops>\w+): \.ioctl = (?P<handler>\w+): "
+    ENTRY_LINE +
     r"(?:convert \((?P<details>[^)]*)\)(?:: (?P<why>.*))?|left alone: (?P<refusal>.*))$")
+
+
+class ChangeKind(enum.Enum):
+    REMOVED_ENTRY = "removed-entry"        # a NULL or dead .ioctl
+    DELETED_HANDLER = "deleted-handler"    # static, and only dead entries named it
+    CHANGED_CALLER = "changed-caller"      # a direct call loses the inode argument
+
+
+@dataclass(frozen=True)
+class OtherChange:
+    """A change the conversion makes besides converting a handler."""
+
+    file: str
+    line: int
+    kind: ChangeKind
+    handler: str
+    where: str              # the fops of an entry, the function of a call
+    reason: str
+
+
+REMOVE_LINE = re.compile(ENTRY_LINE + r"remove \((?P<reason>.*)\)$")
+_DELETE_LINE = re.compile(r"^(?P<file>.+?):(?P<line>\d+): (?P<handler>\w+): "
+                          r"delete the handler: (?P<reason>.*)$")
+_CALL_LINE = re.compile(r"^(?P<file>.+?):(?P<line>\d+): (?P<handler>\w+): "
+                        r"change the call in (?P<where>\w+): (?P<reason>.*)$")
+
+
+def parse_changes(stdout: str) -> list[OtherChange]:
+    """Read the lines of the conversion rule's report mode about entries it
+    removes, handlers it deletes and calls it changes."""
+    found = []
+    for line in stdout.splitlines():
+        for pattern, kind in ((REMOVE_LINE, ChangeKind.REMOVED_ENTRY),
+                              (_DELETE_LINE, ChangeKind.DELETED_HANDLER),
+                              (_CALL_LINE, ChangeKind.CHANGED_CALLER)):
+            match = pattern.match(line)
+            if match:
+                fields = match.groupdict()
+                found.append(OtherChange(fields["file"], int(fields["line"]), kind,
+                                         fields["handler"],
+                                         fields.get("fops") or fields.get("where") or "",
+                                         fields["reason"]))
+                break
+    return found
 
 
 def parse_report(stdout: str) -> list[HandlerDecision]:

@@ -3,7 +3,7 @@
 spatch prints a new fops entry as `.unlocked_ioctl = h,` whatever the
 alignment of the entries around it, prints a GNU `ioctl: h,` line that the
 multi-kernel output keeps at column 0, and continues a new function's
-parameter list with four spaces.  Only lines the diff adds are touched, so
+parameter list with two or four spaces.  Only lines the diff adds are touched, so
 nothing else churns; `make cocci` users get spatch's own spacing.
 """
 
@@ -14,7 +14,7 @@ from ioctl_rework.unified import Applied
 _NEW_ENTRY = re.compile(rb"^(\s+)(\.(?:unlocked|compat)_ioctl) = (.*)$")
 _ALIGNED_ENTRY = re.compile(rb"^(\s+)(\.\w+)([ \t]*\t[ \t]*)=")
 _NEW_FUNCTION = re.compile(rb"^static long \w+\(")
-_CONTINUATION = re.compile(rb"^    (?! )(.*\)[;]?)$")
+_CONTINUATION = re.compile(rb"^ {2,4}(?! )(.*\)[;]?)$")
 TAB = 8
 
 
