@@ -55,7 +55,10 @@
 // kernels >= 2.6.39), -D inode_f_dentry (2.6.11-2.6.19) or -D inode_f_path
 // (2.6.20-3.8) instead of file_inode() (>= 3.9), -D compat (also set
 // .compat_ioctl: only right when the ioctl ABI is the same for 32-bit
-// callers), -D multi_kernel (keep .ioctl under #ifndef HAVE_UNLOCKED_IOCTL).
+// callers), -D multi_kernel (keep .ioctl under #ifndef HAVE_UNLOCKED_IOCTL),
+// -D no_bkl (with -D mutex, for kernels >= 2.6.39, which have no
+// <linux/smp_lock.h>: the include goes where a handler was converted and
+// nothing in the file calls the BKL any more).
 
 virtual patch
 virtual context
@@ -68,6 +71,7 @@ virtual inode_f_dentry
 virtual inode_f_path
 virtual multi_kernel
 virtual compat
+virtual no_bkl
 virtual enoioctlcmd_einval
 virtual enoioctlcmd_refuse
 
@@ -106,6 +110,8 @@ runtime_unlocked = {} # file -> line of a run-time "E.unlocked_ioctl = u;"
 wrapper_names = {}   # (file, handler) -> the free name its wrapper gets
 include_lines = {}   # file -> lines of #include <...>
 headers = set()      # (file, "smp_lock.h" | "mutex.h") already included
+bkl_callers = set()  # files that call the BKL (and so still need smp_lock.h)
+smp_lock_h_line = {} # file -> line of its #include <linux/smp_lock.h>
 declarations = {}    # (file, handler) -> {(line, column): (line, column) where it ends}
 first_statement_at = {} # (file, handler) -> (line, column) where its first statement starts
 written_returns = {} # (file, handler) -> {line: (returns in the text, one inside parentheses)}
@@ -990,6 +996,12 @@ def wrapper_site(q, wsite):
         return live[0].fops == text_at(q)
     return live[0].site == int(q[0].line)
 
+def drops_smp_lock_h(p):
+    """Whether p is an #include <linux/smp_lock.h> that -D no_bkl removes."""
+    file = p[0].file
+    return no_bkl_on and smp_lock_h_line.get(file) == int(p[0].line) and \
+        file in mutex_site and file not in bkl_callers
+
 def is_mutex_site(p):
     return mutex_site.get(p[0].file) == int(p[0].line)
 
@@ -1014,7 +1026,8 @@ def inode_expr(filp):
 PER_FILE = (fops_entries, definitions, other_defs, listed, facts, functions, expr_uses,
             known_uses, compared, decisions, inode_param, params, handler_names,
             inode_uses, inode_passed_to, mutex_site, _code,
-            include_lines, headers, declarations, first_statement_at, calls, _macros,
+            include_lines, headers, bkl_callers, smp_lock_h_line, declarations,
+            first_statement_at, calls, _macros,
             written_returns, seen_returns, variables, static_at, unsigned_names,
             returned_locals, _temp_names, volatile_names,
             _sources, refused_entries, fops_types, runtime_any, unlocked_defs, direct_calls,
@@ -1047,7 +1060,7 @@ def forget_previous_file():
 
 multi_kernel_on = pushdown_on = wrapper_on = mutex_on = compat_on = False
 report_on = org_on = enoioctlcmd_einval_on = False
-inode_f_dentry_on = inode_f_path_on = enoioctlcmd_refuse_on = False
+inode_f_dentry_on = inode_f_path_on = enoioctlcmd_refuse_on = no_bkl_on = False
 
 @script:python forget_previous_file@
 @@
@@ -1087,6 +1100,9 @@ inode_f_path_on = True
 @script:python depends on enoioctlcmd_refuse@
 @@
 enoioctlcmd_refuse_on = True
+@script:python depends on no_bkl@
+@@
+no_bkl_on = True
 
 @script:python name_list@
 names << virtual.handlers;
@@ -1227,6 +1243,23 @@ position p;
 p << has_smp_lock_h.p;
 @@
 headers.add((p[0].file, "smp_lock.h"))
+smp_lock_h_line[p[0].file] = int(p[0].line)
+
+@ bkl_call @
+position p;
+@@
+(
+lock_kernel@p(...)
+|
+unlock_kernel@p(...)
+|
+kernel_locked@p(...)
+)
+
+@ script:python @
+p << bkl_call.p;
+@@
+bkl_callers.add(p[0].file)
 
 @ has_mutex_h @
 position p;
@@ -2166,8 +2199,21 @@ mname;
 coccinelle.mfn = ident(h if is_mutex_site(p) else None)
 coccinelle.mname = cocci.make_ident(mutex_name(p[0].file))
 
+// No kernel since 2.6.39 has the header; only the BKL's own calls needed
+// it.  Where it is the last include, <linux/mutex.h> takes its line.
+@ remove_smp_lock_h depends on patch && mutex && no_bkl @
+position p : script:python () { drops_smp_lock_h(p) and not needs_header(p, "mutex.h") };
+@@
+- #include <linux/smp_lock.h>@p
+
+@ replace_smp_lock_h depends on patch && mutex && no_bkl @
+position p : script:python () { drops_smp_lock_h(p) and needs_header(p, "mutex.h") };
+@@
+- #include <linux/smp_lock.h>@p
++ #include <linux/mutex.h>
+
 @ add_mutex_h depends on patch && mutex @
-position p : script:python () { needs_header(p, "mutex.h") };
+position p : script:python () { needs_header(p, "mutex.h") and not drops_smp_lock_h(p) };
 @@
 #include <...>@p
 +#include <linux/mutex.h>

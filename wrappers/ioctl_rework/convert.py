@@ -25,7 +25,7 @@ from pathlib import Path
 
 from ioctl_rework import cache as cache_mod
 from ioctl_rework import options, rules, safe_write, series, shard as shard_mod, spatch
-from ioctl_rework import verify_build
+from ioctl_rework import kdir_target, port, verify_build
 from ioctl_rework.convert_output import emit, write_in_place
 from ioctl_rework.convert_plan import convert
 from ioctl_rework.convert_request import (ConversionResult, ConvertRequest, InputError, Output,
@@ -117,15 +117,16 @@ def request_from_args(args) -> ConvertRequest:
             raise InputError(f"{path}: no such file or directory")
     paths = tuple(Path(os.path.abspath(p)) for p in args.paths)
     root = find_root(list(paths))
+    # --kdir (an out-of-tree module's kernel) says the target when --target does not.
+    kdir = getattr(args, "kdir", None)
     try:
-        target = rules.Target.from_makefile(root) if args.target == "auto" \
-            else rules.Target.parse(args.target)
+        target = rules.Target.parse(args.target) if args.target != "auto" else \
+            kdir_target.target_of(kdir) if kdir else rules.Target.from_makefile(root)
     except rules.TargetError as err:
         hint = "; outside a kernel tree, pass --target VERSION" \
             if args.target == "auto" and "--target" not in str(err) else ""
         raise InputError(f"{err}{hint}") from err
-    lock = rules.LockMode(args.lock) if args.lock else \
-        (rules.LockMode.BKL if target.has_bkl else rules.LockMode.MUTEX)
+    lock = rules.LockMode(args.lock) if args.lock else target.default_lock
     options = rules.ConversionOptions(strategy=rules.Strategy(args.strategy), lock=lock,
                                       target=target, multi_kernel=args.multi_kernel,
                                       compat=args.compat)
@@ -179,4 +180,6 @@ def main(args) -> int:
         print(f"ioctl-rework convert: error: {err}", file=sys.stderr)
         print("convert: nothing was written", file=sys.stderr)
         return 1
+    if request.output is Output.IN_PLACE and getattr(args, "kdir", None):
+        status = max(status, port.report_in_place(request, args.kdir, args.jobs))
     return status

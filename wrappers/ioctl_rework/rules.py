@@ -83,6 +83,17 @@ class Target:
         # 2.6.39 removed the BKL (and <linux/smp_lock.h>).
         return self.version < (2, 6, 39)
 
+    @property
+    def has_legacy_ioctl(self) -> bool:
+        # 2.6.36 removed file_operations.ioctl: from then on
+        # "#ifdef HAVE_UNLOCKED_IOCTL" is always true (and 5.9 removed the
+        # macro, so left in place it would pick the legacy branch).
+        return self.version < (2, 6, 36)
+
+    @property
+    def default_lock(self) -> "LockMode":
+        return LockMode.BKL if self.has_bkl else LockMode.MUTEX
+
 
 DEFAULT_TARGET = Target((6, 1, 0))
 
@@ -98,6 +109,19 @@ class ConversionOptions:
     compat: bool = False
     handlers: tuple[str, ...] = ()
 
+    @classmethod
+    def for_target(cls, target: Target, **fields) -> "ConversionOptions":
+        """The options for TARGET: its lock (the private mutex without a BKL)
+        unless FIELDS say otherwise."""
+        return cls(**{"lock": target.default_lock, "target": target, **fields})
+
+    @property
+    def resolves_have_ioctl(self) -> bool:
+        """Whether HAVE_UNLOCKED_IOCTL/HAVE_COMPAT_IOCTL conditionals are
+        resolved to their true branch (have_ioctl.py): no legacy .ioctl
+        on the target, and no output that keeps one for older kernels."""
+        return not self.target.has_legacy_ioctl and not self.multi_kernel
+
     def spatch_args(self, mode: str) -> list[str]:
         if mode not in MODES:
             raise ValueError(f"unknown spatch mode {mode!r}")
@@ -106,6 +130,8 @@ class ConversionOptions:
             args += ["-D", self.strategy.value]
         if self.lock is LockMode.MUTEX:
             args += ["-D", "mutex"]
+            if not self.target.has_bkl:
+                args += ["-D", "no_bkl"]
         if self.target.inode_style != "file_inode":
             args += ["-D", "inode_" + self.target.inode_style]
         if self.multi_kernel:
@@ -120,6 +146,11 @@ class ConversionOptions:
         if self.lock is LockMode.BKL and not self.target.has_bkl:
             found.append(f"--lock bkl on {self.target}: that kernel has no BKL "
                          "(removed in 2.6.39); the output will not build there")
+        if not self.compat and not self.target.has_legacy_ioctl:
+            # Until the compat classification can say compat_ptr_ioctl or the handler.
+            found.append("no .compat_ioctl is added: 32-bit callers of the converted "
+                         "drivers get ENOTTY (--compat sets the handler itself, only right "
+                         "when the ioctl ABI is the same for 32-bit callers)")
         return found
 
 
