@@ -464,28 +464,31 @@ def macros_of(file):
         _macros[file] = read_macros(file)
     return _macros[file]
 
-IF_ZERO = re.compile(r"[ \t]*#[ \t]*if[ \t]+0\b")
+IF_CONSTANT = re.compile(r"[ \t]*#[ \t]*if[ \t]+([01])\b")
+ELSE = re.compile(r"[ \t]*#[ \t]*(else|elif)\b")
 
-def without_if_zero(lines):
-    """LINES with the code under #if 0 blanked (its #else kept)."""
-    out, depth, dead = [], 0, 0
+def without_dead_code(lines):
+    """LINES with the code under #if 0, and under the #else of #if 1,
+    blanked: never compiled, so no exit."""
+    out, stack = [], []   # per open #if: True while its current branch is dead
     for text in lines:
         match = CONDITIONAL.match(text)
         kind = match.group(1) if match else None
-        if dead:
-            if kind in ("if", "ifdef", "ifndef"):
-                depth += 1
-            elif kind == "endif" and depth:
-                depth -= 1
-            elif depth == 0 and (kind == "endif" or re.match(r"\s*#\s*(else|elif)\b", text)):
-                dead = 0
+        constant = IF_CONSTANT.match(text)
+        if constant:
+            stack.append(("constant", constant.group(1) == "0"))
+        elif kind in ("if", "ifdef", "ifndef"):
+            stack.append(("other", False))
+        elif ELSE.match(text) and stack and stack[-1][0] == "constant":
+            # After an #elif, which branch is compiled is not known.
+            stack[-1] = ("constant", not stack[-1][1]) if ELSE.match(text).group(1) == "else" \
+                else ("other", False)
+        elif kind == "endif" and stack:
+            stack.pop()
             out.append("")
             continue
-        if IF_ZERO.match(text):
-            dead, depth = 1, 0
-            out.append("")
-            continue
-        out.append(text)
+        dead = any(is_dead for _, is_dead in stack)
+        out.append("" if dead or constant else text)
     return out
 
 # A statement that may be a macro of a header we could not read.
@@ -493,7 +496,7 @@ STATEMENT_MACRO = re.compile(r"(?:[;{})]|\belse\b|\bdo\b)\s*([A-Z_][A-Z0-9_]*[A-
 
 def hidden_exits(file, h, first, last):
     table = macros_of(file)
-    lines = without_if_zero(code_only("\n".join(source_lines(file)[first - 1:last])).split("\n"))
+    lines = without_dead_code(code_only("\n".join(source_lines(file)[first - 1:last])).split("\n"))
     body = "\n".join(lines)
 
     def found(name, offset, detail=None):
