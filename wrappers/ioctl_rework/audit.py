@@ -30,9 +30,13 @@ from ioctl_rework import options, rules, spatch
 from ioctl_rework import candidates as candidates_module
 from ioctl_rework.candidates import fops_initializers, may_hold_legacy_entry
 from ioctl_rework.cache import Cache, default_directory, make_key, stat_index
-from ioctl_rework.findings import (AuditResult, AuditStats, Effort, Finding, Kind,
-                                   SkippedFile, sort_key)
+from ioctl_rework.findings import AuditResult, AuditStats, Finding, SkippedFile
 from ioctl_rework.maintainers import Maintainers, directory_subsystem
+# What the rules print, read into findings (audit_report.py); named here too
+# because bench/ and the tests read reports through the audit command.
+from ioctl_rework.audit_report import (READERS as _READERS, AuditError,  # noqa: F401
+                                       first_per_handler, load_json, read_legacy_report,
+                                       read_unlocked_report)
 
 AUDIT_RULES = tuple(rules.RULES_DIR / name for name in (
     "unlocked_ioctl_missing_compat.cocci",
@@ -50,18 +54,6 @@ CACHE_FORMAT = "audit-1"        # bump when what is stored changes
 # every file where a block or tty .ioctl sits next to some unrelated
 # file_operations.
 _UNLOCKED_MEMBER = re.compile(rb"unlocked_ioctl\s*[=:]")
-
-
-_AUDIT_LINE = re.compile(
-    r"^(?P<file>.+?):(?P<line>\d+): (?P<fops>\w+): \.unlocked_ioctl = (?P<handler>\w+): "
-    r"(?P<kind>[a-z-]+): (?P<message>.*)$")
-# Entries the conversion rule removes rather than converts (a NULL or dead
-# .ioctl).  rules.parse_report() reads only convert/left-alone lines.
-_REMOVE_LINE = rules.REMOVE_LINE
-
-
-class AuditError(Exception):
-    """An audit that cannot start: a missing path, an unreadable tree."""
 
 
 @dataclass(frozen=True)
@@ -162,62 +154,6 @@ def run_batched(run: RuleRun, files: list[Path], jobs: int, timeout: int,
                 workdir: Path) -> list[spatch.SpatchResult]:
     """RUN over FILES, JOBS spatch processes at a time, results in file order."""
     return spatch.run_batched(run.rule, files, list(run.args), jobs, timeout, workdir)
-
-
-# ---------------------------------------------------------------- reading
-
-def read_legacy_report(stdout: str) -> list[Finding]:
-    found = []
-    for d in rules.parse_report(stdout):
-        if d.convert:
-            effort = {"pushdown": Effort.AUTO_PUSHDOWN,
-                      "wrapper": Effort.AUTO_WRAPPER}.get(d.strategy, Effort.MANUAL)
-            reason = None if effort is not Effort.MANUAL else f"strategy {d.strategy}"
-        else:
-            effort, reason = Effort.MANUAL, d.reason
-        found.append(Finding(
-            file=d.file, line=d.line, kind=Kind.LEGACY_IOCTL, struct=d.fops, handler=d.handler,
-            uses_inode=d.uses_inode, returns_enoioctlcmd=d.returns_enoioctlcmd,
-            dead_ioctl="dead" in (d.reason or ""), effort=effort.value, reason=reason))
-    for line in stdout.splitlines():
-        match = _REMOVE_LINE.match(line)
-        if match:
-            found.append(Finding(
-                file=match["file"], line=int(match["line"]), kind=Kind.LEGACY_IOCTL,
-                struct=match["fops"], handler=match["handler"],
-                dead_ioctl="dead" in match["reason"], effort=Effort.AUTO_REMOVE.value,
-                reason=match["reason"]))
-    return found
-
-
-def read_unlocked_report(stdout: str) -> list[Finding]:
-    found = []
-    for line in stdout.splitlines():
-        match = _AUDIT_LINE.match(line)
-        if not match:
-            continue
-        kind = Kind(match["kind"])
-        found.append(Finding(
-            file=match["file"], line=int(match["line"]), kind=kind, struct=match["fops"],
-            handler=match["handler"], reason=match["message"],
-            returns_enoioctlcmd=True if kind is Kind.ENOIOCTLCMD_UNLOCKED else None))
-    return found
-
-
-_READERS = {"legacy": read_legacy_report, "unlocked": read_unlocked_report}
-
-
-def first_per_handler(findings: list[Finding]) -> list[Finding]:
-    """One finding per (file, kind, fops, handler): the first line.  The
-    BKL and -ENOIOCTLCMD rules report every site; the handler is the unit
-    a maintainer fixes and a trend counts.  A legacy entry is its own unit:
-    one fops name may have two definitions, one in each #if branch."""
-    first: dict[tuple, Finding] = {}
-    for finding in sorted(findings, key=sort_key):
-        entry = finding.line if finding.kind is Kind.LEGACY_IOCTL else None
-        first.setdefault((finding.file, finding.kind, finding.struct, finding.handler, entry),
-                         finding)
-    return sorted(first.values(), key=sort_key)
 
 
 # ---------------------------------------------------------------- the audit
@@ -379,25 +315,6 @@ def _version_key(result: AuditResult):
     if result.version is None:
         return (1, ())
     return (0, rules.Target.parse(result.version).version)
-
-
-def load_json(path: Path) -> list[AuditResult]:
-    """The results of an earlier `audit --format json` run."""
-    import json
-    try:
-        value = json.loads(Path(path).read_text())
-        return [AuditResult(
-            [Finding.from_json(f) for f in tree["findings"]],
-            [SkippedFile(s["file"], s["reason"], s.get("partial", False))
-             for s in tree["skipped"]],
-            Path(tree["tree"]) if tree.get("tree") else None, tree.get("version"),
-            AuditStats(tree["stats"]["candidates"], tree["stats"]["cached"], 0,
-                       tree["stats"]["seconds"]))
-            for tree in value["trees"]]
-    except OSError as err:
-        raise AuditError(f"{path}: {err.strerror}") from err
-    except (ValueError, KeyError, TypeError) as err:
-        raise AuditError(f"{path}: not an `audit --format json` report ({err})") from err
 
 
 # ---------------------------------------------------------------- command line
