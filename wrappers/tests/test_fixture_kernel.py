@@ -11,7 +11,7 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from ioctl_rework.fixture import kernel
+from ioctl_rework.fixture import initramfs, kernel
 
 
 class FakeQemu(kernel.QemuOperations):
@@ -82,7 +82,7 @@ class InitramfsTest(unittest.TestCase):
         with tempfile.TemporaryDirectory() as tmp:
             program = Path(tmp) / "ioctl-test-64"
             program.write_bytes(b"\x7fELF fake")
-            archive = kernel.pack_initramfs(Path(tmp) / "initramfs.cpio", [program])
+            archive = initramfs.pack_initramfs(Path(tmp) / "initramfs.cpio", [program])
             listing = subprocess.run(["cpio", "-itv"], input=archive.read_bytes(),
                                      capture_output=True, check=True).stdout.decode()
         names = [line.split()[-1] for line in listing.splitlines()]
@@ -99,10 +99,10 @@ class InitramfsTest(unittest.TestCase):
             cache = Path(tmp) / "cache"
             program = Path(tmp) / "ioctl-test-64"
             program.write_bytes(b"\x7fELF fake")
-            first = kernel.pack_initramfs(Path(tmp) / "a.cpio", [program], cache=cache)
+            first = initramfs.pack_initramfs(Path(tmp) / "a.cpio", [program], cache=cache)
             self.assertTrue((cache / "tools" / "gen_init_cpio").exists())
             os.utime(program, (12345, 12345))
-            second = kernel.pack_initramfs(Path(tmp) / "b.cpio", [program], cache=cache)
+            second = initramfs.pack_initramfs(Path(tmp) / "b.cpio", [program], cache=cache)
             self.assertEqual(first.read_bytes(), second.read_bytes())
             self.assertFalse(list(Path(tmp).glob("*.d")))
 
