@@ -117,8 +117,13 @@ def request_from_args(args) -> ConvertRequest:
             raise InputError(f"{path}: no such file or directory")
     paths = tuple(Path(os.path.abspath(p)) for p in args.paths)
     root = find_root(list(paths))
-    # --kdir (an out-of-tree module's kernel) says the target when --target does not.
     kdir = getattr(args, "kdir", None)
+    # A --kdir that cannot be built against is refused before it is asked anything.
+    try:
+        kernel_dir = verify_build.KernelDir.open(kdir) if kdir else None
+    except verify_build.KdirError as err:
+        raise InputError(str(err)) from err
+    # --kdir (an out-of-tree module's kernel) says the target when --target does not.
     try:
         target = rules.Target.parse(args.target) if args.target != "auto" else \
             kdir_target.target_of(kdir) if kdir else rules.Target.from_makefile(root)
@@ -131,16 +136,12 @@ def request_from_args(args) -> ConvertRequest:
                                       target=target, multi_kernel=args.multi_kernel,
                                       compat=args.compat)
     output = Output.IN_PLACE if args.in_place else Output.SERIES if args.series else Output.DIFF
-    try:
-        kdir = verify_build.KernelDir.open(args.kdir) if args.kdir else None
-    except verify_build.KdirError as err:
-        raise InputError(str(err)) from err
     directory = args.cache_dir or cache_mod.default_directory()
     return ConvertRequest(paths=paths, options=options, root=root, jobs=args.jobs,
                           timeout=args.timeout, output=output, series_dir=args.series,
                           split=series.Split(args.split), shard=args.shard,
                           cache=cache_mod.Cache(None if args.no_cache else directory, "convert"),
-                          progress=sys.stderr.isatty(), verify=VerifyOptions(kdir=kdir))
+                          progress=sys.stderr.isatty(), verify=VerifyOptions(kdir=kernel_dir))
 
 
 def clear_cache(directory: Path) -> int:

@@ -7,6 +7,7 @@ import contextlib
 import io
 import tempfile
 import unittest
+from unittest import mock
 from pathlib import Path
 
 from ioctl_rework import convert, port, rules
@@ -111,7 +112,10 @@ class ConvertInPlaceWithKdir(unittest.TestCase):
             args = parser.parse_args(["--in-place", "--no-cache", str(driver)])
             args.kdir = kdir
             out, err = io.StringIO(), io.StringIO()
-            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            # The stand-in KDIR cannot build: the verify stage's builds are
+            # test_verify's; here only the port report after the rewrite.
+            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err), \
+                    mock.patch.object(convert.verify_build.KernelDir, "open", return_value=None):
                 status = convert.main(args)
             text = (driver / "drv.c").read_text()
         self.assertEqual(status, 0, out.getvalue() + err.getvalue())
