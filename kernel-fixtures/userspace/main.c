@@ -17,7 +17,7 @@
 static const struct fx_suite *const suites[] = {
 	&fx_minor, &fx_rdev, &fx_private, &fx_regs, &fx_buffer,
 	&fx_twin, &fx_compat, &fx_gnu, &fx_ifdef, &fx_enoioctl,
-	&fx_bkl, &fx_split, &fx_claim,
+	&fx_bkl, &fx_split, &fx_claim, &fx_wait,
 };
 
 #define NR_SUITES	ARRAY_SIZE(suites)

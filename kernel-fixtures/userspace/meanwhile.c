@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A case whose call waits for another task's call: a helper process
+ * makes that call once the case's process sleeps in the driver.
+ *
+ * If the two calls deadlock (a conversion that holds a private mutex
+ * while it sleeps), the waiting call is interrupted after
+ * MEANWHILE_TIMEOUT seconds and fails with EINTR, the helper's call then
+ * goes through, and the case fails instead of hanging the boot.
+ */
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "meanwhile.h"
+
+#define MEANWHILE_TIMEOUT	10	/* seconds */
+#define MEANWHILE_POLL_NS	10000000L
+
+static void interrupt(int sig)
+{
+	(void)sig;
+}
+
+/* Whether process PID sleeps interruptibly (state S in /proc/PID/stat). */
+static int sleeping(pid_t pid)
+{
+	char path[64], text[512], *state;
+	FILE *stat;
+	size_t len;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	stat = fopen(path, "re");
+	if (!stat)
+		return 0;
+	len = fread(text, 1, sizeof(text) - 1, stat);
+	fclose(stat);
+	text[len] = '\0';
+	state = strrchr(text, ')');
+	return state && state[1] == ' ' && state[2] == 'S';
+}
+
+static void helper(const struct fx_case *call, pid_t waiter)
+{
+	struct timespec pause = { 0, MEANWHILE_POLL_NS };
+	unsigned char buf[64];
+	char path[64];
+	int fd, tries;
+
+	for (tries = 0; tries < MEANWHILE_TIMEOUT * 100 && !sleeping(waiter); tries++)
+		nanosleep(&pause, NULL);
+	snprintf(path, sizeof(path), "/dev/%s", call->device);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		_exit(1);
+	memset(buf, 0, sizeof(buf));
+	if (call->in)
+		memcpy(buf, call->in, call->size < sizeof(buf) ? call->size : sizeof(buf));
+	_exit(ioctl(fd, call->cmd, call->arg == FX_ARG_VALUE ? call->value :
+		    (unsigned long)buf) ? 1 : 0);
+}
+
+pid_t meanwhile_start(const struct fx_case *call)
+{
+	struct sigaction action;
+	pid_t waiter = getpid(), pid;
+
+	if (!call)
+		return 0;
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0)
+		helper(call, waiter);
+	if (pid < 0)
+		return 0;
+	/* No SA_RESTART: the alarm ends the sleeping call with EINTR. */
+	memset(&action, 0, sizeof(action));
+	action.sa_handler = interrupt;
+	sigaction(SIGALRM, &action, NULL);
+	alarm(MEANWHILE_TIMEOUT);
+	return pid;
+}
+
+void meanwhile_finish(pid_t helper)
+{
+	if (helper <= 0)
+		return;
+	alarm(0);
+	waitpid(helper, NULL, 0);
+}
