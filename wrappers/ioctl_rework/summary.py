@@ -194,6 +194,13 @@ def text_report(summary: Summary) -> str:
     for record in summary.files:
         if record.status in (FileStatus.FAILED, FileStatus.SKIPPED):
             lines.append(f"  file {record.status.value}: {record.file}: {record.reason}")
+    # What userspace sees changes: said in every output mode, not only in the patch.
+    for h in summary.handlers:
+        if h.status is HandlerStatus.CONVERTED and h.returns_enoioctlcmd:
+            lines.append(f"warning: {h.file}:{h.line}: {h.fops}: .ioctl = {h.handler}: "
+                         "the handler returns -ENOIOCTLCMD: "
+                         "after conversion the VFS turns it into EINVAL; userspace saw "
+                         "errno 515 before")
     lines.append(f"wall time {summary.wall_seconds:.1f} s")
     return "\n".join(lines)
 
