@@ -35,7 +35,17 @@
 //   schedule*(), wait_for_completion*(), down*() on a semaphore that code
 //   of the file ups without downing it): the BKL was dropped while its
 //   holder slept, the mutex is not, so that call would wait for it forever;
-//   a wrapper name that is already taken.
+//   a wrapper name that is already taken; code the conversion adds would
+//   land inside an #if that leaves out one of its uses (the wrapper before
+//   the first of its fops, a header after no include compiled wherever
+//   the handler is).
+// - Where code lands: a new header goes after the last #include <...>
+//   compiled wherever something converted is; the mutex goes before the
+//   first converted handler, or before an earlier function when an #if
+//   around that handler leaves out another use; the wrapper of a fops
+//   that is a static local of a function goes before that function.  The
+//   mutex takes a name the file does not use yet.  A macro of the file
+//   that names the inode parameter counts as a use of it.
 // - -ENOIOCTLCMD: the unlocked path turns it into -EINVAL.  Every mode
 //   says so; -D enoioctlcmd_einval writes -EINVAL in the source, and
 //   -D enoioctlcmd_refuse leaves such handlers alone.
@@ -95,6 +105,7 @@ sleeps_at = {}       # (file, function) -> [(line, primitive)] where it sleeps u
 downs = {}           # (file, function) -> [((line, column), primitive, semaphore)]
 ups = {}             # (file, function) -> {((line, column), semaphore)} it ups
 calls_in = {}        # (file, function) -> names it calls (-D mutex only)
+fops_scope = {}      # (file, line of a .ioctl entry) -> function its fops is local to
 
 # Calls that may run before lock_kernel() in a declaration: they only
 # compute from their arguments.
@@ -219,9 +230,18 @@ def wrapper_name(h):
     stem = h[:-len("_ioctl")] if h.endswith("_ioctl") else h
     return stem + "_unlocked_ioctl"
 
+_mutex_names = {}
+
 def mutex_name(file):
-    stem = re.sub(r"\W", "_", os.path.splitext(os.path.basename(file))[0])
-    return stem + "_mutex"
+    """The private mutex of FILE, named after it; a name the file already
+    uses for something else (its own mutex, a variable) is never taken."""
+    if file not in _mutex_names:
+        stem = re.sub(r"\W", "_", os.path.splitext(os.path.basename(file))[0])
+        taken = set(re.findall(r"\w+", "\n".join(source_lines(file))))
+        names = [stem + "_mutex", stem + "_ioctl_mutex"]
+        names += ["%s_ioctl_mutex%d" % (stem, n) for n in range(2, len(taken) + 3)]
+        _mutex_names[file] = next(n for n in names if n not in taken)
+    return _mutex_names[file]
 
 # SmPL has no pattern for a statement expression, a computed goto or the
 # body of a macro, so exits hidden there are found in the handler's text.
@@ -248,6 +268,33 @@ def hidden_exits(file, h, first, last):
         if match:
             fact(file, h, "return_macro", number)
             facts[(file, h)].setdefault("return_macro_name", match.group(1))
+
+# A macro whose body names the inode parameter uses it where the handler
+# expands it; SmPL sees only the macro call.  The derived local keeps it.
+_inode_macros = {}
+
+def macros_naming(file, ino):
+    """Names of the macros of the file whose body names ino."""
+    if (file, ino) not in _inode_macros:
+        text = re.sub(r"\\\r?\n", " ", "\n".join(source_lines(file)))
+        word = re.compile(r"\b%s\b" % re.escape(ino))
+        found = set()
+        for name, params, body in re.findall(r"^\s*#\s*define\s+(\w+)(\([^)]*\))?(.*)$",
+                                             text, re.MULTILINE):
+            # A parameter of that name is not the inode of the handler.
+            if word.search(body) and not word.search(params):
+                found.add(name)
+        _inode_macros[(file, ino)] = found
+    return _inode_macros[(file, ino)]
+
+def inode_in_macros(file, h, first, last):
+    macros = macros_naming(file, inode_param[(file, h)])
+    if not macros:
+        return
+    uses = re.compile(r"\b(%s)\b" % "|".join(sorted(macros)))
+    for number, text in enumerate(source_lines(file)[first - 1:last], first):
+        if uses.search(re.sub(r"/\*.*?\*/|//.*$|\"(?:\\.|[^\"\\])*\"", "", text)):
+            fact(file, h, "inode_in_macro", number)
 
 _sources = {}
 
@@ -366,6 +413,9 @@ def decide(file, h):
     if result[0] in ("wrapper", "multi-kernel") and \
             wrapper_name(h) in functions.get(file, set()):
         result = (None, "the wrapper name %s is already taken" % wrapper_name(h))
+    if result[0] in ("pushdown", "wrapper", "multi-kernel") and key in definitions and \
+            placement_problem(file, h, result[0]):
+        result = (None, placement_problem(file, h, result[0]))
     decisions[key] = result
     return result
 
@@ -429,6 +479,8 @@ def waits_for_another_call(file, h):
     return None
 
 def uses_inode(file, h):
+    if has(file, h, "inode_in_macro"):
+        return True
     for line, column in inode_uses.get((file, h), ()):
         callee = inode_passed_to.get((file, h, line, column))
         if callee is None or decide(file, callee)[0] not in ("pushdown", "wrapper"):
@@ -518,23 +570,112 @@ def switch_entry(fops, h, p):
     strategy = decide(file, h)[0] if h != "NULL" else None
     first = min([e[2] for e in live_entries(file, h)] or [0]) == line
     wrapped = first and strategy in ("wrapper", "multi-kernel")
-    coccinelle.wsite = ident(h if wrapped and strategy == "wrapper" else None)
+    # A fops local to a function gets its wrapper before that function.
+    scope = fops_scope.get((file, line))
+    coccinelle.wsite = ident(h if wrapped and strategy == "wrapper" and not scope else None)
+    coccinelle.wlocal = ident(h if wrapped and strategy == "wrapper" and scope else None)
+    coccinelle.wencl = ident(scope if wrapped and strategy == "wrapper" else None)
     coccinelle.msite = ident(h if wrapped and strategy == "multi-kernel" else None)
     coccinelle.wfn = ident(wrapper_name(h) if wrapped else None)
     filp, cmd, arg = params.get((file, h), ("filp", "cmd", "arg"))
     coccinelle.wfilp, coccinelle.wcmd, coccinelle.warg = ident(filp), ident(cmd), ident(arg)
     coccinelle.wie = cocci.make_expr(inode_expr(filp))
 
+def local_to(fops, p):
+    """The function a fops is a (static) local of, or None at file scope:
+    spatch names the declaration itself as the element of a global."""
+    return None if p[0].current_element == fops else p[0].current_element
+
+# Where inserted code lands (a wrapper, the mutex, a header) must be
+# compiled in every configuration in which something uses it.
+BRANCH = re.compile(r"\s*#\s*(if|ifdef|ifndef|elif|else|endif)\b")
+
+def conditionals_at(file, line):
+    """The #if blocks open at LINE, outermost first, each as (line of its
+    #if, how many #elif/#else of it came before LINE)."""
+    stack = []
+    for number, text in enumerate(source_lines(file)[:line - 1], 1):
+        match = BRANCH.match(text)
+        if not match:
+            continue
+        if match.group(1) in ("if", "ifdef", "ifndef"):
+            stack.append((number, 0))
+        elif match.group(1) == "endif":
+            if stack:
+                stack.pop()
+        elif stack:
+            stack[-1] = (stack[-1][0], stack[-1][1] + 1)
+    return tuple(stack)
+
+def encloses(file, site, uses):
+    """Whether code at line SITE is compiled wherever each line of USES is."""
+    around = conditionals_at(file, site)
+    return all(conditionals_at(file, use)[:len(around)] == around for use in uses)
+
+def converted_lines(file):
+    """Lines that use what the conversion adds: the definitions of the
+    converted handlers and the fops entries that name them."""
+    lines = []
+    for (f, h), (strategy, _) in list(decisions.items()):
+        if f == file and strategy in ("pushdown", "wrapper", "multi-kernel") \
+                and (f, h) in definitions:
+            lines.append(definitions[(f, h)])
+            lines += [e[2] for e in live_entries(f, h)]
+    return lines
+
+def header_site(file, uses):
+    """The last #include <...> compiled wherever USES are, or None."""
+    fit = [l for l in include_lines.get(file, []) if encloses(file, l, uses)]
+    return max(fit) if fit else None
+
+def mutex_line(file):
+    """The line of the function the mutex goes before: the first converted
+    handler, unless an #if around it leaves out another use."""
+    uses = converted_lines(file)
+    if encloses(file, mutex_site[file], uses):
+        return mutex_site[file]
+    # (spatch adds no declaration after an include directive.)
+    fits = [line for (f, _), line in list(other_defs.items()) + list(definitions.items())
+            if f == file and line <= min(uses) and encloses(file, line, uses)]
+    if not fits:
+        raise RuntimeError("ioctl-rework: %s:%d: no function ahead of the converted "
+                           "handlers is compiled wherever they are, to put the private "
+                           "mutex before; not converted" % (file, mutex_site[file]))
+    return max(fits)
+
 def is_mutex_site(p):
-    return mutex_site.get(p[0].file) == int(p[0].line)
+    return p[0].file in mutex_site and mutex_line(p[0].file) == int(p[0].line)
 
 def needs_header(p, header):
-    """New headers, and the private mutex (header None), go after the last
-    #include <...> of a file in which something was converted."""
+    """New headers go after the last #include <...> of a file in which
+    something was converted that every configuration using them compiles."""
     file, line = p[0].file, int(p[0].line)
-    if file not in mutex_site or line != max(include_lines.get(file, [0])):
+    if file not in mutex_site or line != header_site(file, converted_lines(file)):
         return False
-    return header is None or (file, header) not in headers
+    return (file, header) not in headers
+
+def placement_problem(file, h, strategy):
+    """Why code the conversion of h adds would land where some
+    configuration that uses it does not compile it, or None."""
+    uses = [definitions[(file, h)]] + [e[2] for e in live_entries(file, h)]
+    header = "mutex.h" if mutex_on else "smp_lock.h"
+    if (file, header) not in headers and header_site(file, uses) is None:
+        return "no #include <...> is compiled wherever it is used, to add " \
+               "<linux/%s> after" % header
+    if strategy not in ("wrapper", "multi-kernel"):
+        return None
+    entries = sorted(e[2] for e in live_entries(file, h))
+    scope = fops_scope.get((file, entries[0]))
+    if scope and strategy == "multi-kernel":
+        return "its fops at line %d is local to %s(), where the multi-kernel " \
+               "wrapper cannot go" % (entries[0], scope)
+    site = other_defs.get((file, scope), entries[0]) if scope else entries[0]
+    if not encloses(file, site, entries):
+        return "the wrapper would go before line %d, inside the #if at line %d, " \
+               "which leaves out the fops at line %d" % (
+                   site, conditionals_at(file, site)[-1][0],
+                   next(e for e in entries if not encloses(file, site, [e])))
+    return None
 
 def inode_expr(filp):
     if inode_f_dentry_on:
@@ -550,7 +691,8 @@ PER_FILE = (fops_entries, definitions, other_defs, listed, facts, functions, exp
             known_uses, compared, decisions, inode_param, params, handler_names,
             inode_uses, inode_passed_to, mutex_site, has_unlocked, has_compat,
             include_lines, headers, declarations, first_statement_at, calls, _macros,
-            _sources, sleeps_at, downs, ups, calls_in)
+            _sources, sleeps_at, downs, ups, calls_in, fops_scope, _inode_macros,
+            _mutex_names)
 
 def forget_previous_file():
     for table in PER_FILE:
@@ -624,6 +766,7 @@ fops << fops_c99.fops; h << fops_c99.handler; p << fops_c99.p;
 @@
 if h != "NULL":
     fops_entries.setdefault(p[0].file, []).append((fops, h, int(p[0].line), "c99"))
+    fops_scope[(p[0].file, int(p[0].line))] = local_to(fops, p)
     known_uses.setdefault((p[0].file, h), set()).add(int(p[0].line))
 
 @ script:python @
@@ -631,6 +774,7 @@ fops << fops_gnu.fops; h << fops_gnu.handler; p << fops_gnu.p;
 @@
 if h != "NULL":
     fops_entries.setdefault(p[0].file, []).append((fops, h, int(p[0].line), "gnu"))
+    fops_scope[(p[0].file, int(p[0].line))] = local_to(fops, p)
     known_uses.setdefault((p[0].file, h), set()).add(int(p[0].line))
 
 @ fops_unlocked @
@@ -703,6 +847,8 @@ params[(p[0].file, h)] = (filp, cmd, arg)
 handler_names.add(h)
 hidden_exits(p[0].file, h, int(p[0].current_element_line),
              int(p[0].current_element_line_end))
+inode_in_macros(p[0].file, h, int(p[0].current_element_line),
+                int(p[0].current_element_line_end))
 
 @ any_function @
 identifier f;
@@ -1042,6 +1188,8 @@ coccinelle.ie = cocci.make_expr(inode_expr(filp))
 fops << fops_c99.fops;
 h << fops_c99.handler;
 p << fops_c99.p;
+wlocal;
+wencl;
 plain;
 with_compat;
 multi;
@@ -1062,6 +1210,8 @@ switch_entry(fops, h, p)
 fops << fops_gnu.fops;
 h << fops_gnu.handler;
 p << fops_gnu.p;
+wlocal;
+wencl;
 plain;
 with_compat;
 multi;
@@ -1221,6 +1371,46 @@ symbol ret;
 +}
 +
   struct file_operations fops = { ..., ioctl: wsite, ... };
+
+// A fops that is a static local of a function: the wrapper goes at file
+// scope, before that function.
+@ wrapper_before_c99_function depends on patch @
+identifier switch_c99.wlocal, switch_c99.wencl, switch_c99.wfn;
+identifier switch_c99.wfilp, switch_c99.wcmd, switch_c99.warg;
+statement as_converted.lock, as_converted.unlock;
+symbol ret;
+@@
++static long wfn(struct file *wfilp, unsigned int wcmd,
++		  unsigned long warg)
++{
++	long ret;
++
++	lock
++	ret = wlocal(wfilp, wcmd, warg);
++	unlock
++	return ret;
++}
++
+  wencl(...) { ... }
+
+@ wrapper_before_gnu_function depends on patch @
+identifier switch_gnu.wlocal, switch_gnu.wencl, switch_gnu.wfn;
+identifier switch_gnu.wfilp, switch_gnu.wcmd, switch_gnu.warg;
+statement as_converted.lock, as_converted.unlock;
+symbol ret;
+@@
++static long wfn(struct file *wfilp, unsigned int wcmd,
++		  unsigned long warg)
++{
++	long ret;
++
++	lock
++	ret = wlocal(wfilp, wcmd, warg);
++	unlock
++	return ret;
++}
++
+  wencl(...) { ... }
 
 // --------------------------------------------------------- multi-kernel
 // The legacy handler stays as it is for kernels before 2.6.11; the new
@@ -1478,8 +1668,8 @@ position p : script:python () { needs_header(p, "smp_lock.h") };
 +#include <linux/smp_lock.h>
 
 @ script:python mutex_of_file @
-h << definition.h;
-p << definition.p;
+h << any_function.f;
+p << any_function.p;
 mfn;
 mname;
 @@
@@ -1492,7 +1682,9 @@ position p : script:python () { needs_header(p, "mutex.h") };
 #include <...>@p
 +#include <linux/mutex.h>
 
-// Before the first converted handler, which a comment may precede.
+// Before the first converted handler, which a comment may precede; or,
+// when an #if around it leaves out another use, before the last function
+// ahead of every use that every use compiles with (mutex_line()).
 @ add_mutex depends on patch && mutex @
 identifier mutex_of_file.mfn, mutex_of_file.mname;
 declarer name DEFINE_MUTEX;
