@@ -1,7 +1,7 @@
 /*
- * With the BKL (no -D mutex), a handler that sleeps until another ioctl
- * wakes it is converted: the BKL is dropped while its holder sleeps, as
- * it was under the VFS.
+ * With the BKL, a handler that sleeps until another ioctl wakes it is
+ * converted: the BKL is dropped while its holder sleeps, as it was under
+ * the VFS (only the private mutex refuses it).
  */
 #include <linux/fs.h>
 #include <linux/wait.h>
