@@ -4,9 +4,10 @@
  * makes that call once the case's process sleeps in the driver.
  *
  * If the two calls deadlock (a conversion that holds a private mutex
- * while it sleeps), the waiting call is interrupted after
- * MEANWHILE_TIMEOUT seconds and fails with EINTR, the helper's call then
- * goes through, and the case fails instead of hanging the boot.
+ * while it sleeps), a watchdog process interrupts the waiting call after
+ * MEANWHILE_TIMEOUT seconds (the fixture kernel has no POSIX timers, so
+ * no alarm()): it fails with EINTR, the helper's call then goes through,
+ * and the case fails instead of hanging the boot.
  */
 #include <fcntl.h>
 #include <signal.h>
@@ -65,31 +66,43 @@ static void helper(const struct fx_case *call, pid_t waiter)
 		    (unsigned long)buf) ? 1 : 0);
 }
 
-pid_t meanwhile_start(const struct fx_case *call)
+static void watchdog(pid_t waiter)
 {
+	struct timespec timeout = { MEANWHILE_TIMEOUT, 0 };
+
+	nanosleep(&timeout, NULL);
+	kill(waiter, SIGALRM);
+	_exit(0);
+}
+
+struct meanwhile meanwhile_start(const struct fx_case *call)
+{
+	struct meanwhile started = { 0, 0 };
 	struct sigaction action;
-	pid_t waiter = getpid(), pid;
+	pid_t waiter = getpid();
 
 	if (!call)
-		return 0;
-	fflush(stdout);
-	pid = fork();
-	if (pid == 0)
-		helper(call, waiter);
-	if (pid < 0)
-		return 0;
-	/* No SA_RESTART: the alarm ends the sleeping call with EINTR. */
+		return started;
+	/* No SA_RESTART: the watchdog ends the sleeping call with EINTR. */
 	memset(&action, 0, sizeof(action));
 	action.sa_handler = interrupt;
 	sigaction(SIGALRM, &action, NULL);
-	alarm(MEANWHILE_TIMEOUT);
-	return pid;
+	fflush(stdout);
+	started.helper = fork();
+	if (started.helper == 0)
+		helper(call, waiter);
+	started.watchdog = fork();
+	if (started.watchdog == 0)
+		watchdog(waiter);
+	return started;
 }
 
-void meanwhile_finish(pid_t helper)
+void meanwhile_finish(struct meanwhile started)
 {
-	if (helper <= 0)
-		return;
-	alarm(0);
-	waitpid(helper, NULL, 0);
+	if (started.watchdog > 0) {
+		kill(started.watchdog, SIGKILL);
+		waitpid(started.watchdog, NULL, 0);
+	}
+	if (started.helper > 0)
+		waitpid(started.helper, NULL, 0);
 }

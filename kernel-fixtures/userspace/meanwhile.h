@@ -7,7 +7,13 @@
 
 #include "ioctl_test.h"
 
-pid_t meanwhile_start(const struct fx_case *call);
-void meanwhile_finish(pid_t helper);
+/* The processes a call that waits for another started: 0 for none. */
+struct meanwhile {
+	pid_t helper;		/* makes the other call */
+	pid_t watchdog;		/* interrupts the waiting call if it hangs */
+};
+
+struct meanwhile meanwhile_start(const struct fx_case *call);
+void meanwhile_finish(struct meanwhile started);
 
 #endif /* MEANWHILE_H */

@@ -141,7 +141,7 @@ static void call(const struct fx_case *c, int fd, int observer,
 		 struct outcome *o)
 {
 	unsigned long arg = 0;
-	pid_t helper;
+	struct meanwhile helper;
 
 	if (c->in)
 		memcpy(o->buf, c->in, c->size);
