@@ -10,22 +10,31 @@
  * and the case fails instead of hanging the boot.
  */
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "meanwhile.h"
 
 #define MEANWHILE_TIMEOUT	10	/* seconds */
-#define MEANWHILE_POLL_NS	10000000L
+#define MEANWHILE_POLL_MS	10
 
 static void interrupt(int sig)
 {
 	(void)sig;
+}
+
+/*
+ * Sleep MS milliseconds with poll(): the fixture kernel has no 32-bit
+ * time syscalls, so a 32-bit nanosleep() returns at once.
+ */
+static void pause_ms(int ms)
+{
+	poll(NULL, 0, ms);
 }
 
 /* Whether process PID sleeps interruptibly (state S in /proc/PID/stat). */
@@ -48,13 +57,13 @@ static int sleeping(pid_t pid)
 
 static void helper(const struct fx_case *call, pid_t waiter)
 {
-	struct timespec pause = { 0, MEANWHILE_POLL_NS };
 	unsigned char buf[64];
 	char path[64];
 	int fd, tries;
 
-	for (tries = 0; tries < MEANWHILE_TIMEOUT * 100 && !sleeping(waiter); tries++)
-		nanosleep(&pause, NULL);
+	for (tries = 0; tries * MEANWHILE_POLL_MS < MEANWHILE_TIMEOUT * 1000 &&
+	     !sleeping(waiter); tries++)
+		pause_ms(MEANWHILE_POLL_MS);
 	snprintf(path, sizeof(path), "/dev/%s", call->device);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
@@ -68,9 +77,7 @@ static void helper(const struct fx_case *call, pid_t waiter)
 
 static void watchdog(pid_t waiter)
 {
-	struct timespec timeout = { MEANWHILE_TIMEOUT, 0 };
-
-	nanosleep(&timeout, NULL);
+	pause_ms(MEANWHILE_TIMEOUT * 1000);
 	kill(waiter, SIGALRM);
 	_exit(0);
 }
