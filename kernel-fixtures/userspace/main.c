@@ -17,7 +17,8 @@
 static const struct fx_suite *const suites[] = {
 	&fx_minor, &fx_rdev, &fx_private, &fx_regs, &fx_buffer,
 	&fx_twin, &fx_compat, &fx_gnu, &fx_ifdef, &fx_enoioctl,
-	&fx_bkl, &fx_split, &fx_claim, &fx_wait,
+	&fx_bkl, &fx_split, &fx_claim, &fx_guard, &fx_status, &fx_table,
+	&fx_wait,
 };
 
 #define NR_SUITES	ARRAY_SIZE(suites)
