@@ -18,15 +18,17 @@ BUILD ?= $(CURDIR)/build
 PREFIX ?= /usr/local
 
 # Debian packages every stage needs; one list so a new machine gets all of it.
+# (dwarves: pahole, which reads the compat layout probe's DWARF.)
 DEBIAN_PACKAGES := coccinelle sparse gcc gcc-multilib make python3 \
-	linux-source-6.1 qemu-system-x86 busybox-static cpio flex bison bc \
+	linux-source-6.1 linux-source-6.12 qemu-system-x86 busybox-static cpio flex bison bc \
 	libelf-dev libssl-dev xz-utils ccache git patch python3-matplotlib \
-	python3-unidiff chromium strace python3-pip python3-setuptools python3-wheel
+	python3-unidiff chromium strace python3-pip python3-setuptools python3-wheel \
+	dwarves
 
 # Each suite prints TAP ("ok N - ..." / "not ok N - ...") on stdout.
 TEST_SUITES := semantic-patches/tests/run wrappers/tests/run \
 	kernel-fixtures/userspace/check kernel-fixtures/userspace/host-exec-check \
-	kernel-fixtures/run-proof
+	kernel-fixtures/run-proof kernel-fixtures/run-stock
 
 .PHONY: all deps test demo cocci clean install
 all: test
@@ -75,6 +77,10 @@ cocci: deps
 FIXTURE_CACHE ?= $(BUILD)/fixture
 VARIANT ?= legacy
 export IOCTL_REWORK_FIXTURE_CACHE = $(abspath $(FIXTURE_CACHE))
+# Stock kernels the stock proof boots (kernel-fixtures/run-stock); 6.12 is proven
+# only on request (STOCK_VERSIONS=6.1,6.12) until a run of it has passed here.
+STOCK_VERSIONS ?= 6.1
+export STOCK_VERSIONS
 .PHONY: fixture-build fixture-boot fixture-test
 fixture-build: deps
 	@wrappers/ioctl-rework fixture build --variant $(VARIANT)

@@ -34,19 +34,27 @@
 //   initializer that calls a function not known to be pure, calls
 //   through a pointer, writes a variable or reads a volatile one, a
 //   first statement inside an #if.  -D pushdown refuses those handlers.
+// - Every spelling of an entry: C99 or GNU, in a structure, an array of
+//   them or through a typedef of this file; "h", "&h" or a cast of h (the
+//   new entry names the function, uncast); a run-time "fops.ioctl = h;" or
+//   "fops->ioctl = h;".  An entry is what its own initializer says: a
+//   .ioctl beside an .unlocked_ioctl is dead in that initializer only.
+//   A .ioctl naming a function that already has the .unlocked_ioctl
+//   signature gets the wrapper.  A wrapper's name is the first free one.
 // - Refused, and said why in report mode: the inode parameter is written
 //   or its address taken; the handler is used elsewhere with its old
-//   signature; -D mutex and the handler takes the BKL itself or is called
-//   directly (the mutex is not recursive, and callers would not take it);
-//   -D mutex and the handler, or a function of its file that it calls,
-//   sleeps until another call wakes it (wait_event*(), sleep_on*(),
-//   schedule*(), wait_for_completion*(), down*() on a semaphore that code
-//   of the file ups without downing it): the BKL was dropped while its
-//   holder slept, the mutex is not, so that call would wait for it forever;
-//   a wrapper name that is already taken; code the conversion adds would
-//   land inside an #if that leaves out one of its uses (the wrapper before
-//   the first of its fops, a header after no include compiled wherever
-//   the handler is).
+//   signature; it is defined twice (#ifdef/#else); -D mutex and the handler
+//   takes the BKL itself or is called directly (the mutex is not recursive,
+//   and callers would not take it); -D mutex and the handler, or a function
+//   of its file that it calls, sleeps until another call wakes it
+//   (wait_event*(), sleep_on*(), schedule*(), wait_for_completion*(),
+//   down*() on a semaphore that code of the file ups without downing it):
+//   the BKL was dropped while its holder slept, the mutex is not, so that
+//   call would wait for it forever; an entry named through a macro, in a
+//   positional initializer, or a run-time assignment spatch cannot type;
+//   code the conversion adds would land inside an #if that leaves out one
+//   of its uses (the wrapper before the first of its fops, a header after
+//   no include compiled wherever the handler is).
 // - Where code lands: a new header goes after the last #include <...>
 //   compiled wherever something converted is; the mutex goes before the
 //   first converted handler, or before an earlier function when an #if
@@ -62,7 +70,10 @@
 // kernels >= 2.6.39), -D inode_f_dentry (2.6.11-2.6.19) or -D inode_f_path
 // (2.6.20-3.8) instead of file_inode() (>= 3.9), -D compat (also set
 // .compat_ioctl: only right when the ioctl ABI is the same for 32-bit
-// callers), -D multi_kernel (keep .ioctl under #ifndef HAVE_UNLOCKED_IOCTL).
+// callers), -D multi_kernel (keep .ioctl under #ifndef HAVE_UNLOCKED_IOCTL),
+// -D no_bkl (with -D mutex, for kernels >= 2.6.39, which have no
+// <linux/smp_lock.h>: the include goes where a handler was converted and
+// nothing in the file calls the BKL any more).
 
 virtual patch
 virtual context
@@ -75,6 +86,7 @@ virtual inode_f_dentry
 virtual inode_f_path
 virtual multi_kernel
 virtual compat
+virtual no_bkl
 virtual enoioctlcmd_einval
 virtual enoioctlcmd_refuse
 
@@ -89,7 +101,10 @@ import sys
 # SmPL finds the facts; these tables only join them per handler, which a
 # single SmPL rule cannot do (a handler is selected by a fops entry OR by
 # name, and refused by any of several independent rules).
-fops_entries = {}    # file -> [(fops, handler, line, style)]
+fops_entries = {}    # file -> [Entry]: every .ioctl entry, whatever its spelling
+refused_entries = {} # file -> [(fops, what, line, reason)]: entries never rewritten
+fops_types = set()   # "struct file_operations" and this file's typedefs of it
+runtime_any = {}     # (file, line, column) -> (target, handler): "E->ioctl = h;"
 definitions = {}     # (file, handler) -> line
 other_defs = {}      # (file, handler) -> line: same name, not the .ioctl signature
 listed = set()       # -D handlers=...
@@ -105,10 +120,13 @@ handler_names = set() # every name a handler may have, to prefilter matches
 inode_uses = {}      # (file, handler) -> {(line, column)} of the inode parameter
 inode_passed_to = {} # (file, handler, line, column) -> handler it is passed to
 mutex_site = {}      # file -> line of the first converted definition
-has_unlocked = set() # (file, fops) already setting .unlocked_ioctl
-has_compat = set()   # (file, fops) already setting .compat_ioctl
+unlocked_defs = {}   # (file, handler) -> line: already the .unlocked_ioctl signature
+runtime_unlocked = {} # file -> line of a run-time "E.unlocked_ioctl = u;"
+wrapper_names = {}   # (file, handler) -> the free name its wrapper gets
 include_lines = {}   # file -> lines of #include <...>
 headers = set()      # (file, "smp_lock.h" | "mutex.h") already included
+bkl_callers = set()  # files that call the BKL (and so still need smp_lock.h)
+smp_lock_h_line = {} # file -> line of its #include <linux/smp_lock.h>
 declarations = {}    # (file, handler) -> {(line, column): (line, column) where it ends}
 first_statement_at = {} # (file, handler) -> (line, column) where its first statement starts
 sleeps_at = {}       # (file, function) -> [(line, primitive)] where it sleeps until woken
@@ -243,9 +261,28 @@ def strategy_at(p):
 def has(file, h, name):
     return name in facts.get((file, h), {})
 
-def wrapper_name(h):
+_words = {}
+
+def words_of(file):
+    """Every identifier-like word of the file, comments and strings aside."""
+    if file not in _words:
+        _words[file] = set(re.findall(r"\w+", NOT_CODE.sub(" ", "\n".join(source_lines(file)))))
+    return _words[file]
+
+def wrapper_name(h, file=None):
+    """NAME_unlocked_ioctl, or the first NAME_unlocked_ioctlN that neither
+    the file nor another wrapper of this run uses."""
+    file = file or current_file[0]
+    if (file, h) in wrapper_names:
+        return wrapper_names[(file, h)]
     stem = h[:-len("_ioctl")] if h.endswith("_ioctl") else h
-    return stem + "_unlocked_ioctl"
+    taken = (words_of(file) if file else set()) | set(wrapper_names.values())
+    name, n = stem + "_unlocked_ioctl", 1
+    while name in taken:
+        n += 1
+        name = "%s_unlocked_ioctl%d" % (stem, n)
+    wrapper_names[(file, h)] = name
+    return name
 
 _mutex_names = {}
 
@@ -456,28 +493,31 @@ def macros_of(file):
         _macros[file] = read_macros(file)
     return _macros[file]
 
-IF_ZERO = re.compile(r"[ \t]*#[ \t]*if[ \t]+0\b")
+IF_CONSTANT = re.compile(r"[ \t]*#[ \t]*if[ \t]+([01])\b")
+ELSE = re.compile(r"[ \t]*#[ \t]*(else|elif)\b")
 
-def without_if_zero(lines):
-    """LINES with the code under #if 0 blanked (its #else kept)."""
-    out, depth, dead = [], 0, 0
+def without_dead_code(lines):
+    """LINES with the code under #if 0, and under the #else of #if 1,
+    blanked: never compiled, so no exit."""
+    out, stack = [], []   # per open #if: True while its current branch is dead
     for text in lines:
         match = CONDITIONAL.match(text)
         kind = match.group(1) if match else None
-        if dead:
-            if kind in ("if", "ifdef", "ifndef"):
-                depth += 1
-            elif kind == "endif" and depth:
-                depth -= 1
-            elif depth == 0 and (kind == "endif" or re.match(r"\s*#\s*(else|elif)\b", text)):
-                dead = 0
+        constant = IF_CONSTANT.match(text)
+        if constant:
+            stack.append(("constant", constant.group(1) == "0"))
+        elif kind in ("if", "ifdef", "ifndef"):
+            stack.append(("other", False))
+        elif ELSE.match(text) and stack and stack[-1][0] == "constant":
+            # After an #elif, which branch is compiled is not known.
+            stack[-1] = ("constant", not stack[-1][1]) if ELSE.match(text).group(1) == "else" \
+                else ("other", False)
+        elif kind == "endif" and stack:
+            stack.pop()
             out.append("")
             continue
-        if IF_ZERO.match(text):
-            dead, depth = 1, 0
-            out.append("")
-            continue
-        out.append(text)
+        dead = any(is_dead for _, is_dead in stack)
+        out.append("" if dead or constant else text)
     return out
 
 # A statement that may be a macro of a header we could not read.
@@ -485,7 +525,7 @@ STATEMENT_MACRO = re.compile(r"(?:[;{})]|\belse\b|\bdo\b)\s*([A-Z_][A-Z0-9_]*[A-
 
 def hidden_exits(file, h, first, last):
     table = macros_of(file)
-    lines = without_if_zero(code_only("\n".join(source_lines(file)[first - 1:last])).split("\n"))
+    lines = without_dead_code(code_only("\n".join(source_lines(file)[first - 1:last])).split("\n"))
     body = "\n".join(lines)
 
     def found(name, offset, detail=None):
@@ -565,21 +605,156 @@ def source_lines(file):
             _sources[file] = f.read().split("\n")  # as spatch counts lines, not splitlines()
     return _sources[file]
 
-def entry_state(file, fops, line):
-    """"dead" when the fops also sets .unlocked_ioctl, which the VFS
-    prefers; spatch does not look inside #ifdef HAVE_UNLOCKED_IOCTL
-    branches, so code already set up for both kernels is not seen."""
-    return "dead" if (file, fops) in has_unlocked else None
+class Entry(tuple):
+    """One .ioctl entry: fops is the structure (or the expression a run-time
+    assignment writes), container the initializer that holds it (its
+    opening brace), None for a run-time assignment."""
+    __slots__ = ()
+    fops = property(lambda e: e[0])
+    handler = property(lambda e: e[1])
+    line = property(lambda e: e[2])
+    column = property(lambda e: e[3])
+    container = property(lambda e: e[4])
+    site = property(lambda e: e[5])       # the line the wrapper goes before
+
+
+def new_entry_record(file, fops, h, p, container, site):
+    entry = Entry((fops, h, int(p[0].line), int(p[0].column), container, site))
+    if entry not in fops_entries.setdefault(file, []):
+        fops_entries[file].append(entry)
+    known_uses.setdefault((file, h), set()).add(entry.line)
+    return entry
+
+def entry_at(p):
+    for e in fops_entries.get(p[0].file, []):
+        if (e.line, e.column) == (int(p[0].line), int(p[0].column)):
+            return e
+    return None
+
+# Initializers are read from the text of the file a position is in, which
+# after a rewrite is spatch's temporary copy of the changed declaration:
+# what an entry is (its structure, whether that sets .unlocked_ioctl) is
+# then read the same way as before the rewrite.
+_braces = {}
+_code = {}
+
+def code_text(file):
+    if file not in _code:
+        _code[file] = NOT_CODE.sub(lambda m: re.sub(r"[^\n]", " ", m.group()),
+                                   "\n".join(source_lines(file)))
+    return _code[file]
+
+def brace_pairs(file):
+    """{open: close} offsets of every brace pair of the file's code."""
+    if file not in _braces:
+        pairs, opened = {}, []
+        for offset, char in enumerate(code_text(file)):
+            if char == "{":
+                opened.append(offset)
+            elif char == "}" and opened:
+                pairs[opened.pop()] = offset
+        _braces[file] = pairs
+    return _braces[file]
+
+def offset_of(file, line, column):
+    return sum(len(text) + 1 for text in source_lines(file)[:line - 1]) + column
+
+def container_of(p):
+    """The opening brace of the innermost initializer around p: the very
+    structure (or array element) an entry belongs to, whatever its name."""
+    file = p[0].file
+    at = offset_of(file, int(p[0].line), int(p[0].column))
+    around = [o for o, c in brace_pairs(file).items() if o < at <= c]
+    return max(around) if around else None
+
+def initializer_of(file, container):
+    """The opening brace of the whole initializer that holds container:
+    the brace after "=" (a fops that is a static local of a function sits
+    inside that function's body, which is no initializer), or None."""
+    pairs, code = brace_pairs(file), code_text(file)
+    around = sorted((o for o, c in pairs.items() if o <= container <= c), reverse=True)
+    return next((o for o in around if code[:o].rstrip().endswith("=")), None)
+
+def declaration_of(file, container):
+    """(type, name) of the declaration whose initializer holds container."""
+    outer = initializer_of(file, container)
+    if outer is None:
+        return None, None
+    head = re.split(r"[;{}]", code_text(file)[:outer])[-1]
+    head = re.sub(r"^\s*#.*$", "", head, flags=re.M)
+    match = re.search(r"(\w+)\s*(?:\[[^]]*\]\s*)?=\s*$", head)
+    if not match:
+        return None, None
+    return head[:match.start()].strip(), match.group(1)
+
+MEMBER_SET = {m: re.compile(r"\.\s*%s\s*=|\b%s\s*:" % (m, m))
+              for m in ("unlocked_ioctl", "compat_ioctl")}
+
+def sets(file, container, member):
+    """Whether the initializer opening at container sets member itself."""
+    close = brace_pairs(file)[container]
+    text = list(code_text(file)[container + 1:close])
+    for o, c in brace_pairs(file).items():
+        if container < o and c < close:
+            text[o - container - 1:c - container] = " " * (c - o + 1)
+    return bool(MEMBER_SET[member].search("".join(text)))
+
+MACRO_CALL = re.compile(r"\w+\s*\([^()]*\)")
+TEXT_ENTRY = re.compile(r"(?:\.\s*ioctl\s*=|\bioctl\s*:)\s*(?:&\s*)?(?:\([^()]*\)\s*)?(\w+)")
+
+def hidden_entries(file):
+    """Entries of the initializers spatch read that it did not match: one
+    in a preprocessor branch it skipped (the #else of a driver that still
+    builds for 2.4), or a GNU entry in an array whose other elements are
+    C99.  [(fops, handler, line, why)]"""
+    seen = {}
+    pairs = brace_pairs(file)
+    for e in fops_entries.get(file, []):
+        if e.container is not None:
+            outer = initializer_of(file, e.container)
+            if outer is None:
+                continue
+            seen.setdefault(outer, (e.fops, set()))[1].add(e.line)
+    found = []
+    code = code_text(file)
+    for outer, (fops, lines) in sorted(seen.items()):
+        first = code.count("\n", 0, outer) + 1
+        for match in TEXT_ENTRY.finditer(code, outer + 1, pairs[outer]):
+            line = code.count("\n", 0, match.start()) + 1
+            if line in lines or match.group(1) == "NULL":
+                continue
+            branch = open_conditional(file, first, line)
+            if branch and "HAVE_UNLOCKED_IOCTL" in source_lines(file)[branch - 1]:
+                continue        # the legacy half of the -D multi_kernel output
+            why = ("in the preprocessor branch of line %d, which spatch does not read"
+                   % branch if branch else "in a spelling spatch did not match here")
+            found.append((fops, match.group(1), line, why))
+    return found
+
+def is_fops_type(t):
+    words = [w for w in (t or "").split() if w not in ("const", "static", "volatile")]
+    return " ".join(words) in fops_types | {"struct file_operations"}
+
+def entry_state(file, entry):
+    """"dead" when its initializer also sets .unlocked_ioctl, which the VFS
+    prefers (file: where entry.container is an offset).  spatch does not
+    look inside #ifdef HAVE_UNLOCKED_IOCTL branches, so code already set up
+    for both kernels is not seen.  A run-time assignment is never dead:
+    which one the VFS calls depends on the order, and such handlers are
+    refused when the file also assigns .unlocked_ioctl (decide())."""
+    if entry.container is not None and sets(file, entry.container, "unlocked_ioctl"):
+        return "dead"
+    return None
 
 def only_dead_uses(file, h):
     entries = [e for e in fops_entries.get(file, []) if e[1] == h]
-    if not entries or any(entry_state(file, e[0], e[2]) != "dead" for e in entries):
+    if not entries or any(entry_state(file, e) != "dead" for e in entries):
         return False
     return expr_uses.get((file, h), set()) <= {e[2] for e in entries}
 
 def live_entries(file, h):
     return [e for e in fops_entries.get(file, [])
-            if e[1] == h and entry_state(file, e[0], e[2]) is None]
+            if e[1] == h and entry_state(file, e) is None]
 
 def decide(file, h):
     """Join the facts about one handler into (strategy, reason)."""
@@ -597,6 +772,15 @@ def decide(file, h):
         # Only the signature matches: not a .ioctl handler as far as we know.
         decisions[key] = (None, "no file_operations here uses it")
         return decisions[key]
+    if key not in definitions and key in unlocked_defs and referenced:
+        # A latent bug of old trees: the VFS passed it an inode for its
+        # file.  Its body stays; the wrapper calls it under the lock.
+        result = (None, "it has the .unlocked_ioctl signature, but the lock is "
+                  "not free under -D multi_kernel") if multi_kernel_on else \
+            ("wrapper", "it already has the .unlocked_ioctl signature (line %d)"
+             % unlocked_defs[key])
+        decisions[key] = result
+        return result
     if key not in definitions:
         if key in other_defs:
             result = (None, "its definition at line %d does not have the .ioctl "
@@ -652,7 +836,17 @@ def decide(file, h):
     elif "lock_in_conditional" in f:
         escape = "its first statement, where the lock would be taken, is inside " \
                  "the #if at line %d" % f["lock_in_conditional"]
-    if "inode_written" in f:
+    runtime = sorted(e.line for e in live_entries(file, h) if e.container is None)
+    hidden = [(line, why) for _, name, line, why in hidden_entries(file) if name == h]
+    if hidden:
+        result = (None, "an initializer also names it at line %d, %s; converting the "
+                  "entries spatch sees would leave that one wrong: convert it by hand"
+                  % hidden[0])
+    elif "defined_twice" in f:
+        result = (None, "it is defined twice, at lines %d and %d (under #if and #else): "
+                  "one conversion cannot fit both; convert them by hand"
+                  % (definitions[key], f["defined_twice"]))
+    elif "inode_written" in f:
         result = (None, "the inode parameter is written or its address taken "
                   "at line %d" % f["inode_written"])
     elif others:
@@ -675,6 +869,13 @@ def decide(file, h):
                   "the BKL, the private mutex is not dropped while it sleeps: "
                   "the call that would wake it would wait for the mutex"
                   % waits_for_another_call(file, h))
+    elif runtime and runtime_unlocked.get(file):
+        result = (None, "it is assigned at run time at line %d and the file also "
+                  "assigns .unlocked_ioctl at run time at line %d: which one the VFS "
+                  "calls depends on the order" % (runtime[0], runtime_unlocked[file]))
+    elif runtime and multi_kernel_on:
+        result = (None, "it is assigned at run time at line %d: -D multi_kernel "
+                  "writes #ifdef HAVE_UNLOCKED_IOCTL only in initializers" % runtime[0])
     elif enoioctlcmd_refuse_on and "enoioctlcmd" in f:
         result = (None, "returns -ENOIOCTLCMD at line %d (-D enoioctlcmd_refuse)"
                   % f["enoioctlcmd"])
@@ -689,9 +890,6 @@ def decide(file, h):
         result = (None, "the wrapper strategy needs the fops in the same file")
     else:
         result = ("wrapper", escape)
-    if result[0] in ("wrapper", "multi-kernel") and \
-            wrapper_name(h) in functions.get(file, set()):
-        result = (None, "the wrapper name %s is already taken" % wrapper_name(h))
     if result[0] in ("pushdown", "wrapper", "multi-kernel") and key in definitions and \
             placement_problem(file, h, result[0]):
         result = (None, placement_problem(file, h, result[0]))
@@ -699,12 +897,14 @@ def decide(file, h):
     return result
 
 calls = {}           # (file, function) -> names it calls with four arguments
+direct_calls = []    # (file, line, handler, caller): calls that lose their inode
 
-def renamed(h, p):
+def renamed(h, p, file=None):
     """Whether prototypes of and calls to h follow the new signature."""
+    file = file or origin(p)
     if h in listed:
-        return decide(origin(p), h)[0] in ("pushdown", "wrapper")
-    return decisions.get((origin(p), h), (None,))[0] in ("pushdown", "wrapper")
+        return decide(file, h)[0] in ("pushdown", "wrapper")
+    return decisions.get((file, h), (None,))[0] in ("pushdown", "wrapper")
 
 CASE_LABEL = re.compile(r"\b(case\b|default\s*:)")
 
@@ -775,16 +975,53 @@ def details(file, h):
         out.append("returns -ENOIOCTLCMD")
     return ", ".join(out)
 
-def new_entry(file, fops, h, line):
-    """The function an .ioctl = h entry switches to, or None."""
-    if h == "NULL" or entry_state(file, fops, line) is not None:
+def new_entry(file, entry):
+    """The function an entry switches to, or None."""
+    h = entry.handler
+    if h == "NULL" or entry_state(file, entry) is not None:
         return None
     strategy = decide(file, h)[0]
     if strategy == "pushdown":
         return h
     if strategy == "wrapper":
-        return wrapper_name(h)
+        return wrapper_name(h, file)
     return None
+
+def action(file, entry, real=None):
+    """What the rewriting rules do to one entry: "plain" (.unlocked_ioctl),
+    "compat" (and .compat_ioctl), "multi" or "multi_compat" (both kernels),
+    "dead" (removed), or None (left alone)."""
+    h, real = entry.handler, real or file
+    if h == "NULL" or entry_state(file, entry) == "dead":
+        return "dead"
+    add_compat = compat_on and (entry.container is None or
+                                not sets(file, entry.container, "compat_ioctl"))
+    strategy = decide(real, h)[0]
+    if strategy in ("pushdown", "wrapper"):
+        return "compat" if add_compat else "plain"
+    if strategy == "multi-kernel" and entry.container is not None:
+        return "multi_compat" if add_compat else "multi"
+    return None
+
+def action_at(p):
+    """action() of the entry whose handler is at p, in the text p is in (a
+    rewriting rule's constraint: the very entry, not every entry of that
+    name)."""
+    file, h = p[0].file, text_at(p)
+    container = container_of(p)
+    if container is None or not is_fops_type(declaration_of(file, container)[0]):
+        return None
+    if (origin(p), h) not in decisions and h != "NULL":
+        return None
+    # decide() is keyed by the real file, the state by the text p is in.
+    entry = Entry(("", h, int(p[0].line), int(p[0].column), container, None))
+    return action(file, entry, origin(p))
+
+def runtime_action_at(p):
+    h = text_at(p)
+    if (origin(p), h) not in decisions:
+        return None
+    return action(p[0].file, Entry(("", h, 0, 0, None, None)), origin(p))
 
 def say(p, message, org):
     if org:
@@ -794,9 +1031,12 @@ def say(p, message, org):
 
 def report_entry(fops, h, p, org=False):
     where = "%s: .ioctl = %s" % (fops, h)
+    entry = entry_at(p)
+    if entry is None:
+        return
     if h == "NULL":
         say(p, "%s: remove (an empty entry)" % where, org)
-    elif entry_state(p[0].file, fops, int(p[0].line)) == "dead":
+    elif entry_state(p[0].file, entry) == "dead":
         say(p, "%s: remove (dead: the fops also sets .unlocked_ioctl)" % where, org)
     elif decide(p[0].file, h)[0]:
         why = decide(p[0].file, h)[1]
@@ -804,6 +1044,21 @@ def report_entry(fops, h, p, org=False):
                                        ": " + why if why else ""), org)
     else:
         say(p, "%s: left alone: %s" % (where, decide(p[0].file, h)[1]), org)
+
+def report_refused(file):
+    """Entries no rewriting rule can reach, each with its reason."""
+    if file is None:
+        return
+    found = list(refused_entries.get(file, []))
+    for fops, h, line, why in hidden_entries(file):
+        found.append((fops, h, line, why + ": convert it by hand"))
+    for (where, line, column), (target, h) in sorted(runtime_any.items()):
+        if where == file and (file, h) in definitions and not any(
+                (e.line, e.column) == (line, column) for e in fops_entries.get(file, [])):
+            found.append((target, h, line, "assigned at run time to an ioctl member of "
+                           "%s, whose type spatch cannot see: convert it by hand" % target))
+    for fops, what, line, reason in sorted(found, key=lambda r: r[2]):
+        print("%s:%d: %s: .ioctl = %s: left alone: %s" % (file, line, fops, what, reason))
 
 def enoioctlcmd_warning(h, p):
     strategy = decide(p[0].file, h)[0]
@@ -826,39 +1081,57 @@ NO_MATCH = "ioctl_rework_no_match_"
 def ident(name):
     return cocci.make_ident(name or NO_MATCH)
 
-def switch_entry(fops, h, p):
-    """Say what one .ioctl entry becomes by binding its handler to exactly
-    one of plain (.unlocked_ioctl), with_compat (.unlocked_ioctl and
-    .compat_ioctl), multi (both kernels) or dead (removed); entry is the
-    new function."""
-    file, line = p[0].file, int(p[0].line)
-    name = new_entry(file, fops, h, line)
-    add_compat = compat_on and (file, fops) not in has_compat
-    multi = h != "NULL" and entry_state(file, fops, line) is None and \
-        decide(file, h)[0] == "multi-kernel"
-    dead = h == "NULL" or entry_state(file, fops, line) == "dead"
-    coccinelle.plain = ident(h if name and not add_compat else None)
-    coccinelle.with_compat = ident(h if name and add_compat else None)
-    coccinelle.multi = ident(h if multi and not add_compat else None)
-    coccinelle.multi_compat = ident(h if multi and add_compat else None)
-    coccinelle.dead = ident(h if dead else None)
-    coccinelle.entry = ident(wrapper_name(h) if multi else name)
-    # The wrapper goes before the first fops that uses it (adding code
-    # after some handlers' bodies makes spatch fail), so it needs no
-    # prototype: the handler is declared before any fops names it.
-    strategy = decide(file, h)[0] if h != "NULL" else None
-    first = min([e[2] for e in live_entries(file, h)] or [0]) == line
-    wrapped = first and strategy in ("wrapper", "multi-kernel")
-    # A fops local to a function gets its wrapper before that function.
-    scope = fops_scope.get((file, line))
-    coccinelle.wsite = ident(h if wrapped and strategy == "wrapper" and not scope else None)
-    coccinelle.wlocal = ident(h if wrapped and strategy == "wrapper" and scope else None)
-    coccinelle.wencl = ident(scope if wrapped and strategy == "wrapper" else None)
+def switch_entry(h, p):
+    """Bind what the entry at p becomes: entry is the new function; the
+    wrapper is written before the first live entry of its handler (adding
+    code after some handlers' bodies makes spatch fail), so it needs no
+    prototype: the handler is declared before anything names it."""
+    file = p[0].file
+    entry = entry_at(p)
+    strategy = decide(file, h)[0] if entry and h != "NULL" else None
+    if strategy and (file, h) not in definitions and (file, h) in unlocked_defs:
+        # Only its wrapper is new: the lock (or mutex) comes before it.
+        mutex_site[file] = min(mutex_site.get(file, unlocked_defs[(file, h)]),
+                               unlocked_defs[(file, h)])
+    # One name per handler, whichever entry bound it: rules that inherit
+    # it would otherwise rewrite one entry twice.
+    coccinelle.entry = ident(h if strategy == "pushdown" else wrapper_name(h, file)
+                             if strategy in ("wrapper", "multi-kernel") else None)
+    live = sorted(live_entries(file, h), key=lambda e: (e.line, e.column))
+    wrapped = bool(live) and live[0] == entry and strategy in ("wrapper", "multi-kernel")
+    coccinelle.wsite = ident(h if wrapped and strategy == "wrapper" else None)
     coccinelle.msite = ident(h if wrapped and strategy == "multi-kernel" else None)
-    coccinelle.wfn = ident(wrapper_name(h) if wrapped else None)
+    coccinelle.wfn = ident(wrapper_name(h, file) if wrapped else None)
     filp, cmd, arg = wrapper_parameters(file, h)
     coccinelle.wfilp, coccinelle.wcmd, coccinelle.warg = ident(filp), ident(cmd), ident(arg)
     coccinelle.wie = cocci.make_expr(inode_expr(filp))
+    coccinelle.wlock, coccinelle.wunlock = lock_statements(file)
+
+def lock_statements(file):
+    if mutex_on:
+        return (cocci.make_stmt("mutex_lock(&%s);" % mutex_name(file)),
+                cocci.make_stmt("mutex_unlock(&%s);" % mutex_name(file)))
+    return cocci.make_stmt("lock_kernel();"), cocci.make_stmt("unlock_kernel();")
+
+def wrapper_site(q, wsite):
+    """Whether the wrapper of wsite goes before the definition (of a
+    structure, or the function of a run-time assignment) named at q."""
+    if wsite == NO_MATCH:
+        return False
+    live = sorted(live_entries(origin(q), wsite), key=lambda e: (e.line, e.column))
+    if not live:
+        return False
+    if isinstance(live[0].site, str):          # the function of an assignment
+        return live[0].site == text_at(q)
+    if origin(q) != q[0].file:                 # a declaration changed already
+        return live[0].fops == text_at(q)
+    return live[0].site == int(q[0].line)
+
+def drops_smp_lock_h(p):
+    """Whether p is an #include <linux/smp_lock.h> that -D no_bkl removes."""
+    file = p[0].file
+    return no_bkl_on and smp_lock_h_line.get(file) == int(p[0].line) and \
+        file in mutex_site and file not in bkl_callers
 
 def local_to(fops, p):
     """The function a fops is a (static) local of, or None at file scope:
@@ -946,12 +1219,17 @@ def placement_problem(file, h, strategy):
                "<linux/%s> after" % header
     if strategy not in ("wrapper", "multi-kernel"):
         return None
-    entries = sorted(e[2] for e in live_entries(file, h))
-    scope = fops_scope.get((file, entries[0]))
+    live = sorted(live_entries(file, h), key=lambda e: (e.line, e.column))
+    entries = [e.line for e in live]
+    scope = fops_scope.get((file, live[0].line))
     if scope and strategy == "multi-kernel":
         return "its fops at line %d is local to %s(), where the multi-kernel " \
-               "wrapper cannot go" % (entries[0], scope)
-    site = other_defs.get((file, scope), entries[0]) if scope else entries[0]
+               "wrapper cannot go" % (live[0].line, scope)
+    # The wrapper goes before the fops, or the function of a local fops or
+    # of a run-time assignment (a site that is a name).
+    site = live[0].site
+    if isinstance(site, str):
+        site = other_defs.get((file, site), definitions.get((file, site), live[0].line))
     if not encloses(file, site, entries):
         return "the wrapper would go before line %d, inside the #if at line %d, " \
                "which leaves out the fops at line %d" % (
@@ -971,12 +1249,34 @@ def inode_expr(filp):
 # the next (a handler name of one driver is an ordinary function in another).
 PER_FILE = (fops_entries, definitions, other_defs, listed, facts, functions, expr_uses,
             known_uses, compared, decisions, inode_param, params, handler_names,
-            inode_uses, inode_passed_to, mutex_site, has_unlocked, has_compat,
-            include_lines, headers, declarations, first_statement_at, calls, _macros,
+            inode_uses, inode_passed_to, mutex_site, _code,
+            include_lines, headers, bkl_callers, smp_lock_h_line, declarations,
+            first_statement_at, calls, _macros,
             written_returns, seen_returns, variables, static_at, unsigned_names,
             returned_locals, _temp_names, volatile_names,
-            _sources, sleeps_at, downs, ups, calls_in, fops_scope, _inode_macros,
-            _mutex_names)
+            _sources, refused_entries, fops_types, runtime_any, unlocked_defs, direct_calls,
+            wrapper_names, _braces, _words, runtime_unlocked,
+            sleeps_at, downs, ups, calls_in, fops_scope, _inode_macros, _mutex_names)
+
+def is_static(file, h):
+    """Whether h's definition says static (only then is a dead one deleted)."""
+    line = definitions[(file, h)]
+    head = " ".join(source_lines(file)[max(0, line - 2):line])
+    return re.search(r"\bstatic\b[^;{}]*\b%s\s*\(" % re.escape(h), head) is not None
+
+def report_other_changes(file):
+    """What else the patch changes, for convert's summary: handlers deleted
+    with their dead entries, and direct calls that lose the inode."""
+    if file is None:
+        return
+    for (where, h), line in sorted(definitions.items()):
+        if where == file and only_dead_uses(file, h) and is_static(file, h):
+            print("%s:%d: %s: delete the handler: only dead entries named it"
+                  % (file, line, h))
+    for where, line, h, caller in sorted(set(direct_calls)):
+        if where == file and renamed(h, None, file):
+            print("%s:%d: %s: change the call in %s: the inode argument goes"
+                  % (file, line, h, caller))
 
 def forget_previous_file():
     for table in PER_FILE:
@@ -985,7 +1285,7 @@ def forget_previous_file():
 
 multi_kernel_on = pushdown_on = wrapper_on = mutex_on = compat_on = False
 report_on = org_on = enoioctlcmd_einval_on = False
-inode_f_dentry_on = inode_f_path_on = enoioctlcmd_refuse_on = False
+inode_f_dentry_on = inode_f_path_on = enoioctlcmd_refuse_on = no_bkl_on = False
 
 @script:python forget_previous_file@
 @@
@@ -1025,6 +1325,9 @@ inode_f_path_on = True
 @script:python depends on enoioctlcmd_refuse@
 @@
 enoioctlcmd_refuse_on = True
+@script:python depends on no_bkl@
+@@
+no_bkl_on = True
 
 @script:python name_list@
 names << virtual.handlers;
@@ -1033,55 +1336,121 @@ listed.update(n for n in names.split(",") if n)
 
 // ---------------------------------------------------------------- facts
 
-@ fops_c99 @
+// A file_operations is spelled "struct file_operations" or through a
+// typedef of this file.
+@ fops_typedef @
+type T;
+@@
+typedef struct file_operations T;
+
+@ script:python @
+T << fops_typedef.T;
+@@
+fops_types.add(T)
+
+// Every spelling of an entry in an initializer: C99 or GNU, of a structure
+// or of each element of an array of them; the handler named, its address
+// taken, cast, or a macro call (the DRM templates' DRM(ioctl)).  The type
+// is any: the script keeps file_operations, never a tty_operations.
+@ fops_entry @
+type T, CT;
 identifier fops, handler;
-position p;
+position p, fp;
 @@
-struct file_operations fops = { ..., .ioctl = handler@p, ... };
-
-@ fops_gnu @
-identifier fops, handler;
-position p;
-@@
-struct file_operations fops = { ..., ioctl: handler@p, ... };
-
-@ script:python @
-fops << fops_c99.fops; h << fops_c99.handler; p << fops_c99.p;
-@@
-if h != "NULL":
-    fops_entries.setdefault(p[0].file, []).append((fops, h, int(p[0].line), "c99"))
-    fops_scope[(p[0].file, int(p[0].line))] = local_to(fops, p)
-    known_uses.setdefault((p[0].file, h), set()).add(int(p[0].line))
+(
+T fops@fp = { ..., .ioctl = \(handler@p \| &handler@p \| (CT)handler@p \| handler@p(...)\), ... };
+|
+T fops@fp = { ..., ioctl: \(handler@p \| &handler@p \| (CT)handler@p \| handler@p(...)\), ... };
+|
+T fops@fp[...] = { ..., { ..., .ioctl = \(handler@p \| &handler@p \| (CT)handler@p \| handler@p(...)\), ... }, ... };
+|
+T fops@fp[...] = { ..., { ..., ioctl: \(handler@p \| &handler@p \| (CT)handler@p \| handler@p(...)\), ... }, ... };
+)
 
 @ script:python @
-fops << fops_gnu.fops; h << fops_gnu.handler; p << fops_gnu.p;
+T << fops_entry.T; fops << fops_entry.fops; h << fops_entry.handler;
+p << fops_entry.p; fp << fops_entry.fp;
 @@
-if h != "NULL":
-    fops_entries.setdefault(p[0].file, []).append((fops, h, int(p[0].line), "gnu"))
-    fops_scope[(p[0].file, int(p[0].line))] = local_to(fops, p)
-    known_uses.setdefault((p[0].file, h), set()).add(int(p[0].line))
+current_file[0] = p[0].file
+if is_fops_type(T):
+    call = MACRO_CALL.match(source_lines(p[0].file)[int(p[0].line) - 1][int(p[0].column):])
+    if call:
+        name = re.sub(r"\s+", "", call.group(0))
+        refused_entries.setdefault(p[0].file, []).append(
+            (fops, name, int(p[0].line), "the handler is named through a macro (%s), which "
+             "spatch cannot follow: convert this entry by hand" % name))
+    else:
+        # A fops local to a function gets its wrapper before that function.
+        scope = local_to(fops, p)
+        fops_scope[(p[0].file, int(p[0].line))] = scope
+        new_entry_record(p[0].file, fops, h, p, container_of(p), scope or int(fp[0].line))
 
-@ fops_unlocked @
-identifier fops, u;
+// Run-time assignments, where spatch knows the type (a variable, a
+// pointer, an array element, through a typedef).
+@ fops_runtime @
+struct file_operations F;
+struct file_operations *FP;
+identifier handler;
+type CT;
 position p;
 @@
-struct file_operations fops = { ..., .unlocked_ioctl = u@p, ... };
+(
+F.ioctl = \(handler@p \| &handler@p \| (CT)handler@p\);
+|
+FP->ioctl = \(handler@p \| &handler@p \| (CT)handler@p\);
+)
 
 @ script:python @
-fops << fops_unlocked.fops; p << fops_unlocked.p;
+h << fops_runtime.handler; p << fops_runtime.p;
 @@
-has_unlocked.add((p[0].file, fops))
+target = re.sub(r"\s+", "", source_lines(p[0].file)[int(p[0].line) - 1]
+                .split("ioctl")[0].rstrip().rstrip(".>-").rstrip())
+new_entry_record(p[0].file, target, h, p, None, p[0].current_element)
 
-@ fops_compat @
-identifier fops, c;
+// The same where spatch cannot tell the type: left alone, with why, when
+// the handler is a legacy one of this file (runtime_refusals).
+@ fops_runtime_any @
+expression E;
+identifier handler;
+type CT;
 position p;
 @@
-struct file_operations fops = { ..., .compat_ioctl = c@p, ... };
+(
+E.ioctl = \(handler@p \| &handler@p \| (CT)handler@p\);
+|
+E->ioctl = \(handler@p \| &handler@p \| (CT)handler@p\);
+)
 
 @ script:python @
-fops << fops_compat.fops; p << fops_compat.p;
+E << fops_runtime_any.E; h << fops_runtime_any.handler; p << fops_runtime_any.p;
 @@
-has_compat.add((p[0].file, fops))
+runtime_any[(p[0].file, int(p[0].line), int(p[0].column))] = (re.sub(r"\s+", "", E), h)
+
+@ fops_runtime_unlocked @
+struct file_operations F;
+struct file_operations *FP;
+expression E;
+position p;
+@@
+(
+F.unlocked_ioctl = E@p;
+|
+FP->unlocked_ioctl = E@p;
+)
+
+@ script:python @
+p << fops_runtime_unlocked.p;
+@@
+runtime_unlocked.setdefault(p[0].file, int(p[0].line))
+
+// A positional initializer (2.4 style, by member order) cannot be
+// rewritten by name: a legacy handler of this file in one is refused.
+@ fops_positional @
+type T;
+identifier fops, h;
+position p;
+@@
+T fops = { ..., h@p, ... };
 
 @ include @
 position p;
@@ -1102,6 +1471,23 @@ position p;
 p << has_smp_lock_h.p;
 @@
 headers.add((p[0].file, "smp_lock.h"))
+smp_lock_h_line[p[0].file] = int(p[0].line)
+
+@ bkl_call @
+position p;
+@@
+(
+lock_kernel@p(...)
+|
+unlock_kernel@p(...)
+|
+kernel_locked@p(...)
+)
+
+@ script:python @
+p << bkl_call.p;
+@@
+bkl_callers.add(p[0].file)
 
 @ has_mutex_h @
 position p;
@@ -1124,7 +1510,12 @@ int h@p(struct inode *ino, struct file *filp, TC cmd, TA arg) { ... }
 h << definition.h; ino << definition.ino; p << definition.p;
 filp << definition.filp; cmd << definition.cmd; arg << definition.arg;
 @@
-definitions[(p[0].file, h)] = int(p[0].line)
+if (p[0].file, h) in definitions:
+    # Two definitions (#ifdef/#else): the facts of both are joined under
+    # one name, so neither can be converted safely (decide()).
+    fact(p[0].file, h, "defined_twice", int(p[0].line))
+else:
+    definitions[(p[0].file, h)] = int(p[0].line)
 current_file[0] = p[0].file
 inode_param[(p[0].file, h)] = ino
 params[(p[0].file, h)] = (filp, cmd, arg)
@@ -1146,6 +1537,32 @@ f << any_function.f; p << any_function.p;
 functions.setdefault(p[0].file, set()).add(f)
 if (p[0].file, f) not in definitions:
     other_defs.setdefault((p[0].file, f), int(p[0].line))
+
+// A .ioctl naming a function of the .unlocked_ioctl shape (a latent bug of
+// old trees) gets the wrapper: its body runs under the lock, unchanged.
+@ unlocked_shaped @
+identifier h, filp, cmd, arg;
+type TR, TC, TA;
+position p;
+@@
+TR h@p(struct file *filp, TC cmd, TA arg) { ... }
+
+@ script:python @
+h << unlocked_shaped.h; p << unlocked_shaped.p;
+filp << unlocked_shaped.filp; cmd << unlocked_shaped.cmd; arg << unlocked_shaped.arg;
+@@
+if (p[0].file, h) not in unlocked_defs:
+    unlocked_defs[(p[0].file, h)] = int(p[0].line)
+    params[(p[0].file, h)] = (filp, cmd, arg)
+
+@ script:python @
+h << fops_positional.h; p << fops_positional.p; T << fops_positional.T;
+fops << fops_positional.fops;
+@@
+if is_fops_type(T) and (p[0].file, h) in definitions:
+    refused_entries.setdefault(p[0].file, []).append(
+        (fops, h, int(p[0].line), "a positional initializer names it; write the "
+         "structure with designated initializers (.ioctl = %s) and run again" % h))
 
 // Inherited names, not script constraints: spatch compares an inherited
 // name itself, while a constraint calls Python for every identifier.
@@ -1479,6 +1896,7 @@ h << direct_call.h; p << direct_call.p;
 known_uses.setdefault((p[0].file, h), set()).add(int(p[0].line))
 fact(p[0].file, h, "called", int(p[0].line))
 calls.setdefault((p[0].file, p[0].current_element), set()).add(h)
+direct_calls.append((p[0].file, int(p[0].line), h, p[0].current_element))
 
 // ------------------------------------------------------------- decisions
 // Each script binds, per handler, the names the rewriting rules use.  A
@@ -1509,28 +1927,15 @@ coccinelle.dh = ident(h if strategy in ("pushdown", "wrapper") and uses_inode(fi
 coccinelle.rh2 = ident(h if declares_temporary(file, h) else None)
 coccinelle.rname = ident(temp_name(file))
 coccinelle.ch = ident(h if strategy in ("pushdown", "wrapper") else None)
-coccinelle.newh = ident(wrapper_name(h) if strategy == "wrapper" else h)
+coccinelle.newh = ident(wrapper_name(h, file) if strategy == "wrapper" else h)
 if strategy:
     mutex_site[file] = min(mutex_site.get(file, int(p[0].line)), int(p[0].line))
-if mutex_on:
-    coccinelle.lock = cocci.make_stmt("mutex_lock(&%s);" % mutex_name(file))
-    coccinelle.unlock = cocci.make_stmt("mutex_unlock(&%s);" % mutex_name(file))
-else:
-    coccinelle.lock = cocci.make_stmt("lock_kernel();")
-    coccinelle.unlock = cocci.make_stmt("unlock_kernel();")
+coccinelle.lock, coccinelle.unlock = lock_statements(file)
 coccinelle.ie = cocci.make_expr(inode_expr(filp))
 
-@ script:python switch_c99 @
-fops << fops_c99.fops;
-h << fops_c99.handler;
-p << fops_c99.p;
-wlocal;
-wencl;
-plain;
-with_compat;
-multi;
-multi_compat;
-dead;
+@ script:python switch_fops @
+h << fops_entry.handler;
+p << fops_entry.p;
 entry;
 wsite;
 msite;
@@ -1539,20 +1944,14 @@ wfilp;
 wcmd;
 warg;
 wie;
+wlock;
+wunlock;
 @@
-switch_entry(fops, h, p)
+switch_entry(h, p)
 
-@ script:python switch_gnu @
-fops << fops_gnu.fops;
-h << fops_gnu.handler;
-p << fops_gnu.p;
-wlocal;
-wencl;
-plain;
-with_compat;
-multi;
-multi_compat;
-dead;
+@ script:python switch_runtime @
+h << fops_runtime.handler;
+p << fops_runtime.p;
 entry;
 wsite;
 msite;
@@ -1561,8 +1960,10 @@ wfilp;
 wcmd;
 warg;
 wie;
+wlock;
+wunlock;
 @@
-switch_entry(fops, h, p)
+switch_entry(h, p)
 
 // ------------------------------------------------------------- pushdown
 
@@ -1679,11 +2080,14 @@ type TC, TA;
 -   struct inode *ino,
     struct file *filp, TC cmd, TA arg) { ... }
 
-@ wrapper_before_c99_fops depends on patch @
-identifier fops_c99.fops;
-identifier switch_c99.wsite, switch_c99.wfn;
-identifier switch_c99.wfilp, switch_c99.wcmd, switch_c99.warg;
-statement as_converted.lock, as_converted.unlock;
+@ wrapper_before_fops depends on patch @
+identifier switch_fops.wsite, switch_fops.wfn;
+identifier switch_fops.wfilp, switch_fops.wcmd, switch_fops.warg;
+statement switch_fops.wlock, switch_fops.wunlock;
+type T;
+identifier fops;
+initializer I;
+position wq1 : script:python (wsite) { wrapper_site(wq1, wsite) };
 symbol ret;
 @@
 +static long wfn(struct file *wfilp, unsigned int wcmd,
@@ -1691,19 +2095,20 @@ symbol ret;
 +{
 +	long ret;
 +
-+	lock
++	wlock
 +	ret = wsite(wfilp, wcmd, warg);
-+	unlock
++	wunlock
 +	return ret;
 +}
 +
-  struct file_operations fops = { ..., .ioctl = wsite, ... };
+  T fops@wq1 = I;
 
-@ wrapper_before_gnu_fops depends on patch @
-identifier fops_gnu.fops;
-identifier switch_gnu.wsite, switch_gnu.wfn;
-identifier switch_gnu.wfilp, switch_gnu.wcmd, switch_gnu.warg;
-statement as_converted.lock, as_converted.unlock;
+@ wrapper_before_function depends on patch @
+identifier switch_runtime.wsite, switch_runtime.wfn;
+identifier switch_runtime.wfilp, switch_runtime.wcmd, switch_runtime.warg;
+statement switch_runtime.wlock, switch_runtime.wunlock;
+identifier fn;
+position wq3 : script:python (wsite) { wrapper_site(wq3, wsite) };
 symbol ret;
 @@
 +static long wfn(struct file *wfilp, unsigned int wcmd,
@@ -1711,20 +2116,22 @@ symbol ret;
 +{
 +	long ret;
 +
-+	lock
++	wlock
 +	ret = wsite(wfilp, wcmd, warg);
-+	unlock
++	wunlock
 +	return ret;
 +}
 +
-  struct file_operations fops = { ..., ioctl: wsite, ... };
+  fn@wq3(...) { ... }
 
 // A fops that is a static local of a function: the wrapper goes at file
-// scope, before that function.
-@ wrapper_before_c99_function depends on patch @
-identifier switch_c99.wlocal, switch_c99.wencl, switch_c99.wfn;
-identifier switch_c99.wfilp, switch_c99.wcmd, switch_c99.warg;
-statement as_converted.lock, as_converted.unlock;
+// scope, before that function (the site of its entry is the function).
+@ wrapper_before_local_fops depends on patch @
+identifier switch_fops.wsite, switch_fops.wfn;
+identifier switch_fops.wfilp, switch_fops.wcmd, switch_fops.warg;
+statement switch_fops.wlock, switch_fops.wunlock;
+identifier fn;
+position wq2 : script:python (wsite) { wrapper_site(wq2, wsite) };
 symbol ret;
 @@
 +static long wfn(struct file *wfilp, unsigned int wcmd,
@@ -1732,43 +2139,27 @@ symbol ret;
 +{
 +	long ret;
 +
-+	lock
-+	ret = wlocal(wfilp, wcmd, warg);
-+	unlock
++	wlock
++	ret = wsite(wfilp, wcmd, warg);
++	wunlock
 +	return ret;
 +}
 +
-  wencl(...) { ... }
-
-@ wrapper_before_gnu_function depends on patch @
-identifier switch_gnu.wlocal, switch_gnu.wencl, switch_gnu.wfn;
-identifier switch_gnu.wfilp, switch_gnu.wcmd, switch_gnu.warg;
-statement as_converted.lock, as_converted.unlock;
-symbol ret;
-@@
-+static long wfn(struct file *wfilp, unsigned int wcmd,
-+		  unsigned long warg)
-+{
-+	long ret;
-+
-+	lock
-+	ret = wlocal(wfilp, wcmd, warg);
-+	unlock
-+	return ret;
-+}
-+
-  wencl(...) { ... }
+  fn@wq2(...) { ... }
 
 // --------------------------------------------------------- multi-kernel
 // The legacy handler stays as it is for kernels before 2.6.11; the new
 // entry point exists only where HAVE_UNLOCKED_IOCTL says it is used.
 
-@ multi_wrapper_before_c99_fops depends on patch @
-identifier fops_c99.fops;
-identifier switch_c99.msite, switch_c99.wfn;
-identifier switch_c99.wfilp, switch_c99.wcmd, switch_c99.warg;
-expression switch_c99.wie;
-statement as_converted.lock, as_converted.unlock;
+@ multi_wrapper_before_fops depends on patch @
+identifier switch_fops.msite, switch_fops.wfn;
+identifier switch_fops.wfilp, switch_fops.wcmd, switch_fops.warg;
+expression switch_fops.wie;
+statement switch_fops.wlock, switch_fops.wunlock;
+type T;
+identifier fops;
+initializer I;
+position mq1 : script:python (msite) { wrapper_site(mq1, msite) };
 symbol ret;
 @@
 +#ifdef HAVE_UNLOCKED_IOCTL
@@ -1777,37 +2168,14 @@ symbol ret;
 +{
 +	long ret;
 +
-+	lock
++	wlock
 +	ret = msite(wie, wfilp, wcmd, warg);
-+	unlock
++	wunlock
 +	return ret;
 +}
 +#endif
 +
-  struct file_operations fops = { ..., .ioctl = msite, ... };
-
-@ multi_wrapper_before_gnu_fops depends on patch @
-identifier fops_gnu.fops;
-identifier switch_gnu.msite, switch_gnu.wfn;
-identifier switch_gnu.wfilp, switch_gnu.wcmd, switch_gnu.warg;
-expression switch_gnu.wie;
-statement as_converted.lock, as_converted.unlock;
-symbol ret;
-@@
-+#ifdef HAVE_UNLOCKED_IOCTL
-+static long wfn(struct file *wfilp, unsigned int wcmd,
-+		  unsigned long warg)
-+{
-+	long ret;
-+
-+	lock
-+	ret = msite(wie, wfilp, wcmd, warg);
-+	unlock
-+	return ret;
-+}
-+#endif
-+
-  struct file_operations fops = { ..., ioctl: msite, ... };
+  T fops@mq1 = I;
 
 // ----------------------------------------------------------------- inode
 
@@ -1835,100 +2203,210 @@ statement S;
   }
 
 // ---------------------------------------------------------- fops entries
+// Each rule rewrites the very entries action() gave it, in any spelling.
 
-@ switch_c99_entry depends on patch @
-identifier fops_c99.fops, switch_c99.plain, switch_c99.entry;
+@ switch_entry depends on patch @
+identifier fops_entry.handler, switch_fops.entry;
+type T, CT;
+identifier fops;
+position sq1 : script:python () { action_at(sq1) == "plain" };
 @@
-struct file_operations fops = { ...,
-- .ioctl = plain,
+(
+T fops = { ...,
+- .ioctl = \(handler@sq1\|&handler@sq1\|(CT)handler@sq1\),
 + .unlocked_ioctl = entry,
   ... };
+|
+T fops = { ...,
+- ioctl: \(handler@sq1\|&handler@sq1\|(CT)handler@sq1\),
++ .unlocked_ioctl = entry,
+  ... };
+|
+T fops[...] = { ..., { ...,
+- .ioctl = \(handler@sq1\|&handler@sq1\|(CT)handler@sq1\),
++ .unlocked_ioctl = entry,
+  ... }, ... };
+|
+T fops[...] = { ..., { ...,
+- ioctl: \(handler@sq1\|&handler@sq1\|(CT)handler@sq1\),
++ .unlocked_ioctl = entry,
+  ... }, ... };
+)
 
-@ switch_c99_compat depends on patch @
-identifier fops_c99.fops, switch_c99.with_compat, switch_c99.entry;
+@ switch_compat depends on patch @
+identifier fops_entry.handler, switch_fops.entry;
+type T, CT;
+identifier fops;
+position sq2 : script:python () { action_at(sq2) == "compat" };
 @@
-struct file_operations fops = { ...,
-- .ioctl = with_compat,
+(
+T fops = { ...,
+- .ioctl = \(handler@sq2\|&handler@sq2\|(CT)handler@sq2\),
 + .unlocked_ioctl = entry,
 + .compat_ioctl = entry,
   ... };
-
-@ switch_gnu_entry depends on patch @
-identifier fops_gnu.fops, switch_gnu.plain, switch_gnu.entry;
-@@
-struct file_operations fops = { ...,
-- ioctl: plain,
-+ .unlocked_ioctl = entry,
-  ... };
-
-@ switch_gnu_compat depends on patch @
-identifier fops_gnu.fops, switch_gnu.with_compat, switch_gnu.entry;
-@@
-struct file_operations fops = { ...,
-- ioctl: with_compat,
+|
+T fops = { ...,
+- ioctl: \(handler@sq2\|&handler@sq2\|(CT)handler@sq2\),
 + .unlocked_ioctl = entry,
 + .compat_ioctl = entry,
   ... };
+|
+T fops[...] = { ..., { ...,
+- .ioctl = \(handler@sq2\|&handler@sq2\|(CT)handler@sq2\),
++ .unlocked_ioctl = entry,
++ .compat_ioctl = entry,
+  ... }, ... };
+|
+T fops[...] = { ..., { ...,
+- ioctl: \(handler@sq2\|&handler@sq2\|(CT)handler@sq2\),
++ .unlocked_ioctl = entry,
++ .compat_ioctl = entry,
+  ... }, ... };
+)
 
-@ remove_c99_dead depends on patch @
-identifier fops_c99.fops, switch_c99.dead;
+@ remove_dead depends on patch @
+identifier fops_entry.handler;
+type T, CT;
+identifier fops;
+position sq3 : script:python () { action_at(sq3) == "dead" };
 @@
-struct file_operations fops = { ...,
-- .ioctl = dead,
+(
+T fops = { ...,
+- .ioctl = \(handler@sq3\|&handler@sq3\|(CT)handler@sq3\),
   ... };
-
-@ remove_gnu_dead depends on patch @
-identifier fops_gnu.fops, switch_gnu.dead;
-@@
-struct file_operations fops = { ...,
-- ioctl: dead,
+|
+T fops = { ...,
+- ioctl: \(handler@sq3\|&handler@sq3\|(CT)handler@sq3\),
   ... };
+|
+T fops[...] = { ..., { ...,
+- .ioctl = \(handler@sq3\|&handler@sq3\|(CT)handler@sq3\),
+  ... }, ... };
+|
+T fops[...] = { ..., { ...,
+- ioctl: \(handler@sq3\|&handler@sq3\|(CT)handler@sq3\),
+  ... }, ... };
+)
 
 @ multi_entry depends on patch @
-identifier fops_c99.fops, switch_c99.multi, switch_c99.entry;
+identifier fops_entry.handler, switch_fops.entry;
+type T, CT;
+identifier fops;
+position sq4 : script:python () { action_at(sq4) == "multi" };
 @@
-struct file_operations fops = { ...,
+(
+T fops = { ...,
 +#ifdef HAVE_UNLOCKED_IOCTL
 + .unlocked_ioctl = entry,
 +#else
-  .ioctl = multi,
+  .ioctl = \(handler@sq4\|&handler@sq4\|(CT)handler@sq4\),
 +#endif
   ... };
-
-@ multi_entry_gnu depends on patch @
-identifier fops_gnu.fops, switch_gnu.multi, switch_gnu.entry;
-@@
-struct file_operations fops = { ...,
+|
+T fops = { ...,
 +#ifdef HAVE_UNLOCKED_IOCTL
 + .unlocked_ioctl = entry,
 +#else
-  ioctl: multi,
+  ioctl: \(handler@sq4\|&handler@sq4\|(CT)handler@sq4\),
 +#endif
   ... };
-
-@ multi_entry_gnu_compat depends on patch @
-identifier fops_gnu.fops, switch_gnu.multi_compat, switch_gnu.entry;
-@@
-struct file_operations fops = { ...,
+|
+T fops[...] = { ..., { ...,
 +#ifdef HAVE_UNLOCKED_IOCTL
 + .unlocked_ioctl = entry,
-+ .compat_ioctl = entry,
 +#else
-  ioctl: multi_compat,
+  .ioctl = \(handler@sq4\|&handler@sq4\|(CT)handler@sq4\),
 +#endif
-  ... };
+  ... }, ... };
+|
+T fops[...] = { ..., { ...,
++#ifdef HAVE_UNLOCKED_IOCTL
++ .unlocked_ioctl = entry,
++#else
+  ioctl: \(handler@sq4\|&handler@sq4\|(CT)handler@sq4\),
++#endif
+  ... }, ... };
+)
 
 @ multi_entry_compat depends on patch @
-identifier fops_c99.fops, switch_c99.multi_compat, switch_c99.entry;
+identifier fops_entry.handler, switch_fops.entry;
+type T, CT;
+identifier fops;
+position sq5 : script:python () { action_at(sq5) == "multi_compat" };
 @@
-struct file_operations fops = { ...,
+(
+T fops = { ...,
 +#ifdef HAVE_UNLOCKED_IOCTL
 + .unlocked_ioctl = entry,
 + .compat_ioctl = entry,
 +#else
-  .ioctl = multi_compat,
+  .ioctl = \(handler@sq5\|&handler@sq5\|(CT)handler@sq5\),
 +#endif
   ... };
+|
+T fops = { ...,
++#ifdef HAVE_UNLOCKED_IOCTL
++ .unlocked_ioctl = entry,
++ .compat_ioctl = entry,
++#else
+  ioctl: \(handler@sq5\|&handler@sq5\|(CT)handler@sq5\),
++#endif
+  ... };
+|
+T fops[...] = { ..., { ...,
++#ifdef HAVE_UNLOCKED_IOCTL
++ .unlocked_ioctl = entry,
++ .compat_ioctl = entry,
++#else
+  .ioctl = \(handler@sq5\|&handler@sq5\|(CT)handler@sq5\),
++#endif
+  ... }, ... };
+|
+T fops[...] = { ..., { ...,
++#ifdef HAVE_UNLOCKED_IOCTL
++ .unlocked_ioctl = entry,
++ .compat_ioctl = entry,
++#else
+  ioctl: \(handler@sq5\|&handler@sq5\|(CT)handler@sq5\),
++#endif
+  ... }, ... };
+)
+
+// Run-time assignments: never dead, never multi-kernel (decide()).
+@ switch_runtime_entry depends on patch @
+identifier fops_runtime.handler, switch_runtime.entry;
+struct file_operations F;
+struct file_operations *FP;
+type CT;
+position rq1 : script:python () { runtime_action_at(rq1) == "plain" };
+@@
+(
+  F.
+- ioctl = \(handler@rq1\|&handler@rq1\|(CT)handler@rq1\);
++ unlocked_ioctl = entry;
+|
+  FP->
+- ioctl = \(handler@rq1\|&handler@rq1\|(CT)handler@rq1\);
++ unlocked_ioctl = entry;
+)
+
+@ switch_runtime_compat depends on patch @
+identifier fops_runtime.handler, switch_runtime.entry;
+struct file_operations F;
+struct file_operations *FP;
+type CT;
+position rq2 : script:python () { runtime_action_at(rq2) == "compat" };
+@@
+(
+- F.ioctl = \(handler@rq2\|&handler@rq2\|(CT)handler@rq2\);
++ F.unlocked_ioctl = entry;
++ F.compat_ioctl = entry;
+|
+- FP->ioctl = \(handler@rq2\|&handler@rq2\|(CT)handler@rq2\);
++ FP->unlocked_ioctl = entry;
++ FP->compat_ioctl = entry;
+)
 
 // A handler only a dead entry named is dead code too, when it is static.
 @ script:python dead_handler @
@@ -2023,8 +2501,21 @@ mname;
 coccinelle.mfn = ident(h if is_mutex_site(p) else None)
 coccinelle.mname = cocci.make_ident(mutex_name(p[0].file))
 
+// No kernel since 2.6.39 has the header; only the BKL's own calls needed
+// it.  Where it is the last include, <linux/mutex.h> takes its line.
+@ remove_smp_lock_h depends on patch && mutex && no_bkl @
+position p : script:python () { drops_smp_lock_h(p) and not needs_header(p, "mutex.h") };
+@@
+- #include <linux/smp_lock.h>@p
+
+@ replace_smp_lock_h depends on patch && mutex && no_bkl @
+position p : script:python () { drops_smp_lock_h(p) and needs_header(p, "mutex.h") };
+@@
+- #include <linux/smp_lock.h>@p
++ #include <linux/mutex.h>
+
 @ add_mutex_h depends on patch && mutex @
-position p : script:python () { needs_header(p, "mutex.h") };
+position p : script:python () { needs_header(p, "mutex.h") and not drops_smp_lock_h(p) };
 @@
 #include <...>@p
 +#include <linux/mutex.h>
@@ -2042,19 +2533,35 @@ declarer name DEFINE_MUTEX;
 
 // ------------------------------------------------------ context, org, report
 
-@ context_c99 depends on context @
-identifier fops, handler;
+@ context_entry depends on context @
+identifier handler, fops;
+type T, CT;
+position cq : script:python () { entry_at(cq) is not None };
 @@
-struct file_operations fops = { ...,
-* .ioctl = handler,
+(
+T fops = { ...,
+* .ioctl = \(handler@cq\|&handler@cq\|(CT)handler@cq\),
   ... };
+|
+T fops = { ...,
+* ioctl: \(handler@cq\|&handler@cq\|(CT)handler@cq\),
+  ... };
+|
+T fops[...] = { ..., { ...,
+* .ioctl = \(handler@cq\|&handler@cq\|(CT)handler@cq\),
+  ... }, ... };
+|
+T fops[...] = { ..., { ...,
+* ioctl: \(handler@cq\|&handler@cq\|(CT)handler@cq\),
+  ... }, ... };
+)
 
-@ context_gnu depends on context @
-identifier fops, handler;
+@ context_runtime depends on context @
+expression E;
+position fops_runtime.p;
+identifier handler;
 @@
-struct file_operations fops = { ...,
-* ioctl: handler,
-  ... };
+* E = handler@p;
 
 @ context_enoioctlcmd depends on context @
 position p : script:python () { handler_at(p) is not None };
@@ -2062,24 +2569,31 @@ position p : script:python () { handler_at(p) is not None };
 * -ENOIOCTLCMD@p
 
 @ script:python depends on report @
-fops << fops_c99.fops; h << fops_c99.handler; p << fops_c99.p;
+fops << fops_entry.fops; h << fops_entry.handler; p << fops_entry.p;
 @@
 report_entry(fops, h, p)
 
 @ script:python depends on report @
-fops << fops_gnu.fops; h << fops_gnu.handler; p << fops_gnu.p;
+h << fops_runtime.handler; p << fops_runtime.p;
 @@
-report_entry(fops, h, p)
+report_entry(entry_at(p).fops, h, p)
 
 @ script:python depends on org @
-fops << fops_c99.fops; h << fops_c99.handler; p << fops_c99.p;
+fops << fops_entry.fops; h << fops_entry.handler; p << fops_entry.p;
 @@
 report_entry(fops, h, p, org=True)
 
 @ script:python depends on org @
-fops << fops_gnu.fops; h << fops_gnu.handler; p << fops_gnu.p;
+h << fops_runtime.handler; p << fops_runtime.p;
 @@
-report_entry(fops, h, p, org=True)
+report_entry(entry_at(p).fops, h, p, org=True)
+
+// Once per file: the entries no rewriting rule can reach, and what else
+// the patch changes.
+@ script:python depends on report @
+@@
+report_refused(current_file[0])
+report_other_changes(current_file[0])
 
 // -ENOIOCTLCMD changes what userspace sees; every mode says so.
 @ script:python depends on !context @

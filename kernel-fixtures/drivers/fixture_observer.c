@@ -12,20 +12,29 @@
  * fixture_note_locking() covers code that runs before the handler's first
  * statement (a declaration initializer that needs the lock): its lock state
  * is folded into the next observation of the same task.
+ *
+ * On a stock kernel (FIXTURE_STOCK_KERNEL) there is no BKL and lockdep
+ * counts the mutexes held (include/fixture_stock_locks.h).
  */
 #include <linux/compat.h>
-#include <linux/fixture_locks.h>
 #include <linux/fs.h>
 #include <linux/miscdevice.h>
 #include <linux/module.h>
 #include <linux/sched.h>
-#include <linux/smp_lock.h>
 #include <linux/spinlock.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
 
 #include <fixture/observer.h>
 #include "fixture_observer.h"
+
+/* Built as a module for a stock kernel (fixture/stock.py), or in the fixture kernel. */
+#ifdef FIXTURE_STOCK_KERNEL
+#include "fixture_stock_locks.h"
+#else
+#include <linux/fixture_locks.h>
+#include <linux/smp_lock.h>
+#endif
 
 #define FIXTURE_OBSERVER_SLOTS	16
 

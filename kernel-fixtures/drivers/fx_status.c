@@ -6,7 +6,10 @@
  *
  * Point: the legacy int handler returned (int)ret, a negative errno.  A
  * long handler that returns the unsigned ret as it is, or evaluates the
- * direct return into it, gives 64-bit callers 4294967282, not -EFAULT.
+ * direct return into it, returns 4294967282, not -EFAULT.  sys_ioctl()
+ * cuts that back to an int, so userspace cannot tell; a caller in the
+ * kernel that tests the long (< 0, == -ENOIOCTLCMD) can.  The variants
+ * must still answer every call as the legacy driver does.
  */
 #include <linux/fs.h>
 #include <linux/miscdevice.h>

@@ -87,5 +87,6 @@ extern const struct fx_suite fx_minor, fx_rdev, fx_private, fx_regs;
 extern const struct fx_suite fx_buffer, fx_twin, fx_compat, fx_gnu;
 extern const struct fx_suite fx_ifdef, fx_enoioctl, fx_bkl, fx_split;
 extern const struct fx_suite fx_claim, fx_guard, fx_status, fx_table, fx_wait;
+extern const struct fx_suite fx_abi_level, fx_abi_clean, fx_abi_unclean;
 
 #endif /* IOCTL_TEST_H */

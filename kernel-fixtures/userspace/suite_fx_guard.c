@@ -9,7 +9,7 @@
 static const struct fx_case cases[] = {
 	FX_IN("fx_guard", FX_GUARD_SET_VALUE, "disarmed", FX_LIT(__u32, 7), EPERM),
 	FX_NONE("fx_guard", FX_GUARD_ARM, "valid", 0),
-	FX_IN("fx_guard", FX_GUARD_SET_VALUE, "armed", FX_LIT(__u32, 7), 0),
+	FX_IN("fx_guard", FX_GUARD_SET_VALUE, "valid", FX_LIT(__u32, 7), 0),
 	FX_BADPTR("fx_guard", FX_GUARD_SET_VALUE),
 	FX_OUTPUT("fx_guard", FX_GUARD_GET_VALUE, "valid", FX_LIT(__u32, 7)),
 	FX_BADPTR("fx_guard", FX_GUARD_GET_VALUE),

@@ -1,8 +1,8 @@
 // options: -D wrapper
-// mode: report
 /*
  * The wrapper would be called bus_unlocked_ioctl, which the file already
- * defines: the handler is refused rather than shadow it.
+ * defines: it gets the first free name, bus_unlocked_ioctl2, rather than
+ * shadow it or be refused.
  */
 #include <linux/fs.h>
 

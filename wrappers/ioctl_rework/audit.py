@@ -23,9 +23,12 @@ import sys
 import tempfile
 import time
 from dataclasses import dataclass, replace
+from typing import Callable
 from pathlib import Path
 
 from ioctl_rework import options, rules, spatch
+from ioctl_rework import candidates as candidates_module
+from ioctl_rework.candidates import fops_initializers, may_hold_legacy_entry
 from ioctl_rework.cache import Cache, default_directory, make_key, stat_index
 from ioctl_rework.findings import (AuditResult, AuditStats, Effort, Finding, Kind,
                                    SkippedFile, sort_key)
@@ -40,32 +43,13 @@ FORMATS = ("text", "json", "csv", "markdown", "html", "sarif")
 DEFAULT_TIMEOUT = 120
 CACHE_FORMAT = "audit-1"        # bump when what is stored changes
 
-# The prefilter.  spatch.contains() finds the literal quickly; then
-# a candidate must have a file_operations initializer that sets the member
-# a rule looks at, because every rule starts from such an initializer.
-# Without this the conversion rule would parse every file where a block or
-# tty .ioctl sits next to some unrelated file_operations.
-_ANY_IOCTL_MEMBER = rb"ioctl\s*[=:]"
-_LEGACY_MEMBER = re.compile(rb"(?<!\w)ioctl\s*[=:]")
+# The prefilter: a candidate must have a file_operations initializer that
+# sets the member a rule looks at (for the legacy entries, any spelling
+# convert knows: candidates.may_hold_legacy_entry), because every rule
+# starts from such an entry.  Without this the conversion rule would parse
+# every file where a block or tty .ioctl sits next to some unrelated
+# file_operations.
 _UNLOCKED_MEMBER = re.compile(rb"unlocked_ioctl\s*[=:]")
-_FOPS_INITIALIZER = re.compile(rb"(?<!\w)file_operations\b[^;{}()]*=\s*\{")
-
-
-def fops_initializers(data: bytes) -> list[bytes]:
-    """The text of each `file_operations ... = { ... }` initializer in DATA.
-
-    Braces are counted so that nested initializers stay inside; one that
-    never closes runs to the end of the file, so a prefilter can only keep
-    too much, never too little."""
-    bodies = []
-    for match in _FOPS_INITIALIZER.finditer(data):
-        depth, end = 1, match.end()
-        while depth and end < len(data):
-            char = data[end]
-            depth += (char == 0x7B) - (char == 0x7D)        # { and }
-            end += 1
-        bodies.append(data[match.end():end])
-    return bodies
 
 
 _AUDIT_LINE = re.compile(
@@ -73,9 +57,7 @@ _AUDIT_LINE = re.compile(
     r"(?P<kind>[a-z-]+): (?P<message>.*)$")
 # Entries the conversion rule removes rather than converts (a NULL or dead
 # .ioctl).  rules.parse_report() reads only convert/left-alone lines.
-_REMOVE_LINE = re.compile(
-    r"^(?P<file>.+?):(?P<line>\d+): (?P<fops>\w+): \.ioctl = (?P<handler>\w+): "
-    r"remove \((?P<reason>.*)\)$")
+_REMOVE_LINE = rules.REMOVE_LINE
 
 
 class AuditError(Exception):
@@ -90,6 +72,13 @@ class RuleRun:
     rule: Path
     args: tuple[str, ...]
     member: re.Pattern
+    # A file's text -> whether this run must see it, in place of MEMBER.
+    selects: Callable[[bytes], bool] | None = None
+
+    def wants(self, data: bytes, bodies: list[bytes]) -> bool:
+        if self.selects is not None:
+            return self.selects(data)
+        return any(self.member.search(b) for b in bodies)
 
 
 # ---------------------------------------------------------------- trees
@@ -162,7 +151,7 @@ def _rule_runs(tree: Path | None, workdir: Path) -> list[RuleRun]:
     return [
         RuleRun("legacy", rules.CONVERSION_RULE,
                 tuple(rules.rule_options(rules.CONVERSION_RULE) + conversion.spatch_args("report")),
-                _LEGACY_MEMBER),
+                re.compile(rb"ioctl"), may_hold_legacy_entry),
         RuleRun("unlocked", bundle, tuple(options + ["-D", "report"]), _UNLOCKED_MEMBER),
     ]
 
@@ -221,10 +210,13 @@ _READERS = {"legacy": read_legacy_report, "unlocked": read_unlocked_report}
 def first_per_handler(findings: list[Finding]) -> list[Finding]:
     """One finding per (file, kind, fops, handler): the first line.  The
     BKL and -ENOIOCTLCMD rules report every site; the handler is the unit
-    a maintainer fixes and a trend counts."""
+    a maintainer fixes and a trend counts.  A legacy entry is its own unit:
+    one fops name may have two definitions, one in each #if branch."""
     first: dict[tuple, Finding] = {}
     for finding in sorted(findings, key=sort_key):
-        first.setdefault((finding.file, finding.kind, finding.struct, finding.handler), finding)
+        entry = finding.line if finding.kind is Kind.LEGACY_IOCTL else None
+        first.setdefault((finding.file, finding.kind, finding.struct, finding.handler, entry),
+                         finding)
     return sorted(first.values(), key=sort_key)
 
 
@@ -237,7 +229,7 @@ class _Candidate:
     runs: tuple[str, ...]
 
 
-PREFILTER_FORMAT = "prefilter-3"
+PREFILTER_FORMAT = "prefilter-4"
 
 
 def _classify(path: Path, runs: list[RuleRun]) -> tuple[str | None, list[str], str | None]:
@@ -247,10 +239,10 @@ def _classify(path: Path, runs: list[RuleRun]) -> tuple[str | None, list[str], s
         data = path.read_bytes()
     except OSError as err:
         return None, [], f"cannot read it: {err.strerror}"
-    if not re.search(_ANY_IOCTL_MEMBER, data):
+    if b"file_operations" not in data:
         return None, [], None
     bodies = fops_initializers(data)
-    wanted = [run.name for run in runs if any(run.member.search(b) for b in bodies)]
+    wanted = [run.name for run in runs if run.wants(data, bodies)]
     return (hashlib.sha256(data).hexdigest() if wanted else None), wanted, None
 
 
@@ -260,7 +252,7 @@ def _candidates(paths: list[Path], runs: list[RuleRun], cache: Cache | None = No
     that could not be read go to UNREADABLE, with why.  An unchanged file is not read
     again (cache.stat_index): on an unchanged 6.1 tree that spares ~1 GB of
     reading."""
-    key = make_key(PREFILTER_FORMAT, _ANY_IOCTL_MEMBER, _FOPS_INITIALIZER.pattern,
+    key = make_key(PREFILTER_FORMAT, Path(candidates_module.__file__).read_bytes(),
                    *(run.name.encode() + run.member.pattern for run in runs),
                    *(str(p.resolve()) for p in paths))
     verdicts = stat_index(cache, key, spatch.source_files(paths),
@@ -301,8 +293,9 @@ def _attach_maintainers(findings: list[Finding], maintainers: Maintainers | None
 
 
 def audit(paths: list[Path], jobs: int = 2, timeout: int = DEFAULT_TIMEOUT,
-          cache: Cache | None = None) -> AuditResult:
-    """Audit PATHS (files or directories of one tree)."""
+          cache: Cache | None = None, compat_classes: bool = True) -> AuditResult:
+    """Audit PATHS (files or directories of one tree); COMPAT_CLASSES gives
+    each missing-compat finding its class (ioctl_rework.compat)."""
     paths = [Path(p) for p in paths]
     for path in paths:
         if not path.exists():
@@ -359,15 +352,18 @@ def audit(paths: list[Path], jobs: int = 2, timeout: int = DEFAULT_TIMEOUT,
         # report spelled it (see spatch._run_one).
         for finding in _READERS[name](result.stdout):
             findings.append(replace(finding, file=shown))
-    findings = _attach_maintainers(first_per_handler(findings),
-                                   Maintainers.load(tree) if tree else None)
+    findings = first_per_handler(findings)
+    if compat_classes:
+        from ioctl_rework.compat.findings import classify_findings
+        findings = classify_findings(findings, tree, jobs, timeout, cache)
+    findings = _attach_maintainers(findings, Maintainers.load(tree) if tree else None)
     skipped = sorted(set(skipped), key=lambda s: (s.file, s.reason))
     stats.seconds = time.monotonic() - start
     return AuditResult(findings, skipped, tree, _tree_version(tree), stats)
 
 
 def audit_trees(paths: list[Path], jobs: int = 2, timeout: int = DEFAULT_TIMEOUT,
-                cache: Cache | None = None) -> list[AuditResult]:
+                cache: Cache | None = None, compat_classes: bool = True) -> list[AuditResult]:
     """One audit per kernel tree among PATHS, oldest version first.  Paths
     inside the same tree (or in no tree) are audited together."""
     groups: dict[Path | None, list[Path]] = {}
@@ -375,7 +371,7 @@ def audit_trees(paths: list[Path], jobs: int = 2, timeout: int = DEFAULT_TIMEOUT
         if not Path(path).exists():
             raise AuditError(f"{path}: no such file or directory")
         groups.setdefault(find_tree(Path(path)), []).append(Path(path))
-    results = [audit(group, jobs, timeout, cache) for group in groups.values()]
+    results = [audit(group, jobs, timeout, cache, compat_classes) for group in groups.values()]
     return sorted(results, key=_version_key)
 
 
@@ -435,6 +431,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     options.add_cache_dir_argument(parser)
     parser.add_argument("--no-cache", action="store_true",
                         help="neither read nor write the cache")
+    parser.add_argument("--no-compat-classes", action="store_true",
+                        help="do not classify missing-compat findings (same-handler, "
+                             "compat-ptr, needs-translation, unknown)")
 
 
 def main(args: argparse.Namespace) -> int:
@@ -448,7 +447,8 @@ def main(args: argparse.Namespace) -> int:
     try:
         results = [r for path in args.from_json for r in load_json(path)]
         if args.paths:
-            results += audit_trees(args.paths, args.jobs, args.timeout, cache)
+            results += audit_trees(args.paths, args.jobs, args.timeout, cache,
+                                   not args.no_compat_classes)
         results.sort(key=_version_key)
     except (AuditError, spatch.SpatchMissing) as err:
         print(f"ioctl-rework audit: error: {err}", file=sys.stderr)

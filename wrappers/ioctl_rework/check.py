@@ -28,10 +28,12 @@ from ioctl_rework.check_result import (FORMATS, CheckReport, CheckResult, Level,
                                        Skipped)
 from ioctl_rework.check_rules import (NOT_CHECKED, Conversion, ConversionJob, Raw,
                                       RuleFindings, conversions, run_rules)
+from ioctl_rework.convert_request import VerifyOptions
 from ioctl_rework.findings import Kind
 from ioctl_rework.names import quoted
 from ioctl_rework.patch_parser import MalformedPatch
 from ioctl_rework.patch_set import FinalFile, Line
+from ioctl_rework.verify_build import BuildError, KdirError, KernelDir
 
 DEFAULT_TIMEOUT = 60
 # A series adding many legacy drivers shows the first few conversions;
@@ -49,6 +51,7 @@ class CheckRequest:
     timeout: int = DEFAULT_TIMEOUT
     squash: bool = False                # a range as one diff, not commit by commit
     allow_unchecked: bool = False       # NOT_CHECKED is a warning, not an error
+    kdir: KernelDir | None = None       # --fix: build each conversion before and after
 
 
 @dataclass
@@ -65,8 +68,10 @@ class _Unit:
     conversions: dict[str, Conversion] = field(default_factory=dict)
     staged: bool = False                # from the pre-commit hook, most likely
 
-    def conversion_job(self, paths, target: rules.Target) -> ConversionJob:
-        return ConversionJob(self.root, tuple(paths), rules.ConversionOptions(target=target))
+    def conversion_job(self, paths, target: rules.Target,
+                       verify: VerifyOptions = VerifyOptions()) -> ConversionJob:
+        return ConversionJob(self.root, tuple(paths), rules.ConversionOptions(target=target),
+                             verify)
 
 
 def _lay_out(patch: PatchInput, root: Path, level: Level, staged: bool) -> _Unit:
@@ -265,7 +270,10 @@ def _show_conversions(units: list[_Unit], request: CheckRequest,
 
 def _fix(unit: _Unit, request: CheckRequest, target: rules.Target) -> None:
     paths = list(unit.finals)
-    found, notes = conversions(unit.conversion_job(paths, target), request.jobs,
+    # The files around the patch's are the tree's: the scratch copy has only the patch's.
+    tree = request.tree or (None if request.source is SourceKind.DIFF else Path.cwd())
+    verify = VerifyOptions(kdir=request.kdir, context_root=tree)
+    found, notes = conversions(unit.conversion_job(paths, target, verify), request.jobs,
                                request.timeout)
     result = unit.result
     result.fix_diff = "".join(found[p].diff for p in paths)
@@ -316,6 +324,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "2.1.0 for code-scanning views")
     parser.add_argument("--fix", action="store_true",
                         help="also print the conversion of every file the patch touches")
+    parser.add_argument("--kdir", type=Path, metavar="KDIR",
+                        help="with --fix: build each conversion before and after against "
+                             "this configured and prepared kernel tree, as convert --kdir "
+                             "does (the files around the patch's come from --tree)")
     parser.add_argument("--allow-unchecked", action="store_true",
                         help="report ioctl code no rule could read (NOT_CHECKED) as a "
                              "warning instead of an error")
@@ -329,8 +341,16 @@ def _request(args: argparse.Namespace) -> CheckRequest | None:
         if value is not None:
             return CheckRequest(source, None if source is SourceKind.STAGED else value,
                                 args.tree, args.fix, args.jobs, args.timeout, args.squash,
-                                args.allow_unchecked)
+                                args.allow_unchecked, _kdir(args))
     return None
+
+
+def _kdir(args: argparse.Namespace) -> KernelDir | None:
+    if args.kdir is None:
+        return None
+    if not args.fix:
+        raise KdirError("--kdir goes with --fix (it builds the conversions --fix prints)")
+    return KernelDir.open(args.kdir)
 
 
 def main(args: argparse.Namespace) -> int:
@@ -342,7 +362,11 @@ def main(args: argparse.Namespace) -> int:
             return 2
         print(installed.describe())
         return 0
-    request = _request(args)
+    try:
+        request = _request(args)
+    except KdirError as err:
+        print(f"ioctl-rework check: {err}", file=sys.stderr)
+        return 2
     if request is None:
         print("ioctl-rework check: say what to check: --git REV_RANGE, --diff FILE "
               "or --staged (or --install-hook)", file=sys.stderr)
@@ -352,7 +376,7 @@ def main(args: argparse.Namespace) -> int:
         return 2
     try:
         report = run_check(request)
-    except (InputError, spatch.SpatchMissing) as err:
+    except (InputError, spatch.SpatchMissing, BuildError) as err:
         print(f"ioctl-rework check: {err}", file=sys.stderr)
         return 2
     except scratch.UnsafePath as err:

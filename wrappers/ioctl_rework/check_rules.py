@@ -17,6 +17,7 @@ from ioctl_rework.audit import RuleRun, audit, run_batched
 from ioctl_rework.c_spans import ANY_IOCTL_MEMBER
 from ioctl_rework.cache import Cache
 from ioctl_rework.check_result import Level
+from ioctl_rework.convert_request import VerifyOptions
 from ioctl_rework.findings import Effort, Kind
 from ioctl_rework.summary import FileStatus, HandlerStatus
 
@@ -90,6 +91,9 @@ def _run_audit(paths: list[Path], jobs: int, timeout: int) -> RuleFindings:
             note = f"the conversion rule leaves it alone: {finding.reason}; convert it by hand"
         elif finding.effort == Effort.AUTO_REMOVE.value:
             note = f"the conversion rule deletes the entry: {finding.reason}"
+        if finding.compat_class:
+            message += f" (compat class: {finding.compat_class})"
+            note = finding.compat_detail or ""
         found.raws.append(Raw(finding.kind.name, level, message,
                               str(_absolute(finding.file, result.tree)), finding.line,
                               finding.struct, finding.handler, note))
@@ -140,6 +144,7 @@ class ConversionJob:
     root: Path
     paths: tuple[str, ...]
     options: rules.ConversionOptions
+    verify: VerifyOptions = VerifyOptions()
 
 
 def conversions(job: ConversionJob, jobs: int, timeout: int
@@ -149,7 +154,8 @@ def conversions(job: ConversionJob, jobs: int, timeout: int
     if not job.paths:
         return {}, []
     result = convert.convert(convert.ConvertRequest(
-        tuple(job.root / p for p in job.paths), job.options, job.root, jobs, timeout))
+        tuple(job.root / p for p in job.paths), job.options, job.root, jobs, timeout,
+        verify=job.verify))
     records = {record.file: record for record in result.summary.files}
     found = {}
     for path in job.paths:

@@ -8,6 +8,8 @@ The stages of a run, one module each, in the order data flows:
   convert_tree     candidate files, their .ioctl entries, the files naming each handler
   convert_runner   the rule on one file through the cache and spatch -> FileRun
   convert_plan     phase 1, phase 2 (handlers defined in another file) -> Summary
+  verify           the lock proof of every converted handler, and with --kdir the
+                   builds before and after (verify_build): failures are put back
   convert_output   the in-place writer, the series, the diff, the JSON summary
 
 Files are grouped by the handler names they share; groups are independent,
@@ -23,9 +25,11 @@ from pathlib import Path
 
 from ioctl_rework import cache as cache_mod
 from ioctl_rework import options, rules, safe_write, series, shard as shard_mod, spatch
+from ioctl_rework import kdir_target, port, verify_build
 from ioctl_rework.convert_output import emit, write_in_place
 from ioctl_rework.convert_plan import convert
-from ioctl_rework.convert_request import ConversionResult, ConvertRequest, InputError, Output
+from ioctl_rework.convert_request import (ConversionResult, ConvertRequest, InputError, Output,
+                                          VerifyOptions)
 from ioctl_rework.convert_tree import find_root
 
 # What other modules and the tests use of convert, wherever it now lives.
@@ -39,12 +43,16 @@ examples:
   ioctl-rework convert --in-place drivers/char        rewrite the files
   ioctl-rework convert --series out --split maintainer --json out.json /src/linux
   ioctl-rework convert --target 2.6.20 ~/old-driver   a driver outside a tree
+  ioctl-rework convert --kdir ~/linux-build --series out ~/linux/drivers/char
+      build each rewritten file before and after; keep only what builds as before
   ioctl-rework convert --shard 2/3 --json s2.json /src/linux   one machine of three;
       then: ioctl-rework merge --series out s1.json s2.json s3.json
   git am $(ls out/*.patch | grep -v 0000-cover-letter)   apply the series
 
 exit status: 0 when every handler was converted or refused with a reason,
-1 when a handler or file failed (the summary says why), 2 on bad input.
+1 when a handler or file failed (the summary says why; a conversion the lock
+proof or the --kdir build rejected and put back is a failure), 2 on bad input
+(a --kdir that is not a configured and prepared kernel tree, too).
 """
 
 
@@ -65,8 +73,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--multi-kernel", action="store_true",
                         help="keep .ioctl under #ifndef HAVE_UNLOCKED_IOCTL for older kernels")
     parser.add_argument("--compat", action="store_true",
-                        help="also set .compat_ioctl (only when the ABI is the same for "
-                             "32-bit callers)")
+                        help="also set .compat_ioctl where the compat classifier proves "
+                             "every command the same for 32-bit callers (same handler, or "
+                             "compat_ptr); the summary says why elsewhere")
     options.add_jobs_argument(parser)
     options.add_timeout_argument(parser, 120, "per file")
     out = parser.add_mutually_exclusive_group()
@@ -81,6 +90,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="do part K of N of the run (each group of files that share a "
                              "handler goes to the part a hash of its first file's path picks); "
                              "combine the parts with `ioctl-rework merge`")
+    parser.add_argument("--kdir", type=Path, metavar="KDIR",
+                        help="a configured and prepared kernel tree (or its O= directory) "
+                             "matching the input: build every rewritten .c file against it "
+                             "before and after (make M=, C=2 with sparse) and put back the "
+                             "files of a handler that gain an error, a warning or a sparse "
+                             "context imbalance; the lock proof then reads the preprocessed "
+                             "file")
     parser.add_argument("--no-cache", action="store_true",
                         help="run spatch on every file even when a cached result exists")
     parser.add_argument("--clear-cache", action="store_true",
@@ -101,25 +117,30 @@ def request_from_args(args) -> ConvertRequest:
             raise InputError(f"{path}: no such file or directory")
     paths = tuple(Path(os.path.abspath(p)) for p in args.paths)
     root = find_root(list(paths))
+    # --kdir (an out-of-tree module's kernel) says the target when --target does not.
+    kdir = getattr(args, "kdir", None)
     try:
-        target = rules.Target.from_makefile(root) if args.target == "auto" \
-            else rules.Target.parse(args.target)
+        target = rules.Target.parse(args.target) if args.target != "auto" else \
+            kdir_target.target_of(kdir) if kdir else rules.Target.from_makefile(root)
     except rules.TargetError as err:
         hint = "; outside a kernel tree, pass --target VERSION" \
             if args.target == "auto" and "--target" not in str(err) else ""
         raise InputError(f"{err}{hint}") from err
-    lock = rules.LockMode(args.lock) if args.lock else \
-        (rules.LockMode.BKL if target.has_bkl else rules.LockMode.MUTEX)
+    lock = rules.LockMode(args.lock) if args.lock else target.default_lock
     options = rules.ConversionOptions(strategy=rules.Strategy(args.strategy), lock=lock,
                                       target=target, multi_kernel=args.multi_kernel,
                                       compat=args.compat)
     output = Output.IN_PLACE if args.in_place else Output.SERIES if args.series else Output.DIFF
+    try:
+        kdir = verify_build.KernelDir.open(args.kdir) if args.kdir else None
+    except verify_build.KdirError as err:
+        raise InputError(str(err)) from err
     directory = args.cache_dir or cache_mod.default_directory()
     return ConvertRequest(paths=paths, options=options, root=root, jobs=args.jobs,
                           timeout=args.timeout, output=output, series_dir=args.series,
                           split=series.Split(args.split), shard=args.shard,
                           cache=cache_mod.Cache(None if args.no_cache else directory, "convert"),
-                          progress=sys.stderr.isatty())
+                          progress=sys.stderr.isatty(), verify=VerifyOptions(kdir=kdir))
 
 
 def clear_cache(directory: Path) -> int:
@@ -147,7 +168,7 @@ def main(args) -> int:
     except (InputError, shard_mod.ShardError) as err:
         print(f"ioctl-rework convert: error: {err}", file=sys.stderr)
         return 2
-    except spatch.SpatchMissing as err:
+    except (spatch.SpatchMissing, verify_build.BuildError) as err:
         print(f"ioctl-rework convert: error: {err}", file=sys.stderr)
         return 2
     for path in result.recovered:
@@ -159,4 +180,6 @@ def main(args) -> int:
         print(f"ioctl-rework convert: error: {err}", file=sys.stderr)
         print("convert: nothing was written", file=sys.stderr)
         return 1
+    if request.output is Output.IN_PLACE and getattr(args, "kdir", None):
+        status = max(status, port.report_in_place(request, args.kdir, args.jobs))
     return status

@@ -10,13 +10,14 @@ without it, until nothing more is dropped.
 
 import re
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
-from ioctl_rework import c_spans, rules, safe_write, series
+from ioctl_rework import c_spans, rules, safe_write, series, verify
 from ioctl_rework.convert_request import ConversionResult, ConvertRequest, Output
 from ioctl_rework.convert_runner import Diffs, FileRun, Progress, Runner, RunTask
 from ioctl_rework.convert_tree import Tree, groups, scan
-from ioctl_rework.summary import FileRecord, FileStatus, HandlerRecord, HandlerStatus, Summary
+from ioctl_rework.summary import (ChangeRecord, FileRecord, FileStatus, HandlerRecord,
+                                  HandlerStatus, Summary)
 
 # Report reasons that mean "defined in another file": phase 2 resolves them.
 _ELSEWHERE = ("not defined in this file", "defined in another file")
@@ -92,11 +93,20 @@ def convert(request: ConvertRequest) -> ConversionResult:
             break
         cross.dropped.update(newly)
 
+    compat_decisions = []
+    if request.options.compat:
+        from ioctl_rework.compat.apply import add_compat
+        final, compat_decisions = add_compat(root, final, request.options, request.jobs,
+                                             request.timeout)
     summary = Summary(root=str(root), target=str(request.options.target),
                       options=_options_json(request.options),
                       spatch_version=runner.spatch_version,
                       started=started, shard=str(request.shard) if request.shard else None)
     summary.handlers = _handler_records(tree, fops_files, final, cross, blocked)
+    if compat_decisions:
+        said = {(c.file, c.fops, c.handler): c.describe() for c in compat_decisions}
+        summary.handlers = [replace(h, compat=said.get((h.file, h.fops, h.handler)))
+                            for h in summary.handlers]
     changes = {}
     for rel in sorted(final):
         run = final[rel]
@@ -106,6 +116,8 @@ def convert(request: ConvertRequest) -> ConversionResult:
             summary.files.append(FileRecord(rel, FileStatus.FAILED, run.reason))
         elif run.changed:
             changes[rel] = (run.old, run.new)
+            summary.changes += [ChangeRecord(rel, c.line, c.kind.value, c.handler, c.where,
+                                             c.reason) for c in run.changes]
             summary.files.append(FileRecord(rel, FileStatus.CONVERTED, run.reason,
                                             diffs(rel, run.old, run.new)))
         else:
@@ -121,8 +133,10 @@ def convert(request: ConvertRequest) -> ConversionResult:
     summary.files += [r for r in tree.skipped
                       if request.shard is None or request.shard.owns(r.file)]
     summary.sort()
+    result = ConversionResult(summary, changes, recovered)
+    verify.apply(verify.verify(request, result), result)
     summary.wall_seconds = time.monotonic() - start
-    return ConversionResult(summary, changes, recovered)
+    return result
 
 
 def _unwritable(request: ConvertRequest, rels: list[str]) -> dict[str, str]:
@@ -203,6 +217,8 @@ def _handler_records(tree: Tree, fops_files: list[str], final: dict[str, FileRun
                                          HandlerStatus.FAILED,
                                          f"the rule could not check this entry: {why}"))
         for entry in tree.macro_entries.get(rel, []):
+            if entry.line in {d.line for d in run.decisions}:
+                continue        # the rule reported it, with its reason
             records.append(HandlerRecord(
                 rel, entry.line, "?", entry.handler, HandlerStatus.SKIPPED,
                 f"the handler is named through a macro ({entry.handler}), which spatch "

@@ -8,6 +8,7 @@ from pathlib import Path
 from ioctl_rework import cache as cache_mod
 from ioctl_rework import rules, series, shard as shard_mod
 from ioctl_rework.summary import FileStatus, HandlerStatus, Summary
+from ioctl_rework.verify_build import KernelDir
 
 
 class InputError(Exception):
@@ -18,6 +19,17 @@ class Output(enum.Enum):
     DIFF = "diff"
     IN_PLACE = "in-place"
     SERIES = "series"
+
+
+@dataclass(frozen=True)
+class VerifyOptions:
+    """What the verify stage checks before a rewrite is handed out (verify.py)."""
+
+    prove: bool = True                  # the lock proof of every converted handler
+    kdir: KernelDir | None = None       # build before and after against this kernel
+    # Where the files around the rewritten ones are (default: the run's root);
+    # check --fix runs in a scratch copy of a patch and reads them from --tree.
+    context_root: Path | None = None
 
 
 @dataclass(frozen=True)
@@ -33,6 +45,7 @@ class ConvertRequest:
     shard: shard_mod.Shard | None = None
     cache: cache_mod.Cache = field(default_factory=lambda: cache_mod.Cache(None))
     progress: bool = False
+    verify: VerifyOptions = VerifyOptions()
 
 
 @dataclass

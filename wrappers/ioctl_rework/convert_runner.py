@@ -9,11 +9,11 @@ import re
 import sys
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ioctl_rework import cache as cache_mod
-from ioctl_rework import c_spans, rules, spatch, tidy
+from ioctl_rework import c_spans, have_ioctl, rules, spatch, tidy
 from ioctl_rework.convert_request import ConvertRequest
 from ioctl_rework.lockproof.headers import included_headers
 from ioctl_rework.unified import apply_hunks, git_diff
@@ -33,6 +33,8 @@ class FileRun:
     old: bytes
     new: bytes | None          # None when the run failed
     reason: str | None         # why it failed, or a warning (partial parse)
+    # Entries removed, handlers deleted, calls changed (when it succeeded).
+    changes: tuple[rules.OtherChange, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -58,6 +60,7 @@ class _Pending:
     task: RunTask
     data: bytes
     args: tuple[str, ...]
+    resolve_have_ioctl: bool = False     # rules.ConversionOptions.resolves_have_ioctl
 
 
 class Runner:
@@ -103,7 +106,8 @@ class Runner:
                 results[task] = FileRun(task.file, task.listed, (), b"", None,
                                         f"cannot read: {err.strerror}")
                 continue
-            pending = _Pending(task, data, tuple(self._args(task.listed)))
+            pending = _Pending(task, data, tuple(self._args(task.listed)),
+                               self.request.options.resolves_have_ioctl)
             hit = self.cache.get_json(self._key(pending))
             if hit is not None:
                 results[task] = _parse(pending, _from_cache(task.file, hit))
@@ -197,7 +201,11 @@ def _parse(pending: _Pending, result: spatch.SpatchResult) -> FileRun:
         return FileRun(rel, listed, decisions, data, None,
                        f"{result.reason}, where {unseen} is named: a use there "
                        "would keep the old signature")
-    return FileRun(rel, listed, decisions, data, new, result.reason or None)
+    if pending.resolve_have_ioctl:
+        new = have_ioctl.resolve(new.decode("utf-8", "surrogateescape")).text.encode(
+            "utf-8", "surrogateescape")
+    changes = tuple(replace(c, file=rel) for c in rules.parse_changes(report))
+    return FileRun(rel, listed, decisions, data, new, result.reason or None, changes)
 
 
 class Diffs:

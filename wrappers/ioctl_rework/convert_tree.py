@@ -11,14 +11,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ioctl_rework import cache as cache_mod
-from ioctl_rework import c_spans, spatch
+from ioctl_rework import c_spans, candidates, spatch
 from ioctl_rework.convert_request import InputError
 from ioctl_rework.summary import FileRecord, FileStatus
 
 # A file that may declare a .ioctl fops entry: the rule decides whether it does.
 FOPS_PATTERN = rb"\.ioctl\s*=|\bioctl\s*:"
-# The handler of a .ioctl entry: a name, or a macro call such as DRM(ioctl).
-_FOPS_NAME = re.compile(rb"(?:\.ioctl\s*=|\bioctl\s*:)\s*(\w+(\s*\(\s*\w+\s*\))?)\s*[,}\n]")
+# The handler of a .ioctl entry in any spelling (candidates.py): a name,
+# its address, a cast of it, or a macro call such as DRM(ioctl); in an
+# initializer or a run-time assignment.
+_FOPS_NAME = re.compile(rb"(?:\.\s*ioctl\s*=|->\s*ioctl\s*=|\bioctl\s*:)\s*(?:&\s*)?"
+                        rb"(?:\([^()]*\)\s*)?(\w+(\s*\(\s*\w+\s*\))?)\s*[,};\n]")
 
 
 @dataclass(frozen=True)
@@ -120,23 +123,31 @@ def scan(paths: list[Path], root: Path, cache: cache_mod.Cache | None = None) ->
 
 
 # Bump when what the indexes below store changes.
-INDEX_FORMAT = "convert-index/2"
+INDEX_FORMAT = "convert-index/3"
 
 
 def _fops_candidates(files: list[Path], paths: list[Path], cache: cache_mod.Cache) -> list[Path]:
-    """The FILES whose text matches FOPS_PATTERN, reading only the files
-    that changed since the last run (cache.stat_index)."""
-    key = cache_mod.make_key(INDEX_FORMAT, FOPS_PATTERN, *(os.path.abspath(p) for p in paths))
-    needle = re.compile(FOPS_PATTERN)
+    """The FILES that may hold a legacy entry in any spelling (the audit's
+    prefilter), reading only the files that changed since the last run
+    (cache.stat_index)."""
+    key = cache_mod.make_key(INDEX_FORMAT, Path(candidates.__file__).read_bytes(),
+                             *(os.path.abspath(p) for p in paths))
     stats = []
     for file in files:
         try:
             stats.append((str(file), os.stat(file)))
         except OSError:
             continue
-    verdicts = cache_mod.stat_index(cache, key, stats,
-                                    lambda path: spatch.contains(path, needle, b"ioctl"))
+    verdicts = cache_mod.stat_index(cache, key, stats, _may_hold_legacy_entry)
     return sorted(Path(path) for path, found in verdicts.items() if found)
+
+
+def _may_hold_legacy_entry(path: str) -> bool:
+    try:
+        with open(path, "rb") as handle:
+            return candidates.may_hold_legacy_entry(handle.read())
+    except OSError:
+        return False
 
 
 def _cached_mentions(root: Path, names: list[str], cache: cache_mod.Cache

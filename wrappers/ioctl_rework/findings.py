@@ -51,6 +51,10 @@ class Finding:
     dead_ioctl: bool | None = None
     effort: str | None = None
     reason: str | None = None
+    # missing-compat: the compat class, and the line to add or why none
+    # (the offending commands for needs-translation).
+    compat_class: str | None = None
+    compat_detail: str | None = None
 
     @property
     def identity(self) -> tuple[str, str, str]:
@@ -62,6 +66,8 @@ class Finding:
         text = f"{self.struct}: {self.handler}: {self.kind.description}"
         if self.effort:
             text += f"; effort: {self.effort}" + (f" ({self.reason})" if self.reason else "")
+        if self.compat_class:
+            text += f"; compat: {self.compat_class}: {self.compat_detail}"
         return text
 
     def to_json(self) -> dict:

@@ -37,6 +37,7 @@ def merge(parts: list[Summary], allow_partial: bool = False) -> Summary:
                 raise SummaryError(f"{record.file} is in two runs with different results")
             seen[record.file] = record
         merged.handlers += part.handlers
+        merged.changes += part.changes
     merged.files = list(seen.values())
     merged.handlers = list({h.sort_key: h for h in merged.handlers}.values())
     merged.sort()

@@ -83,6 +83,17 @@ class Target:
         # 2.6.39 removed the BKL (and <linux/smp_lock.h>).
         return self.version < (2, 6, 39)
 
+    @property
+    def has_legacy_ioctl(self) -> bool:
+        # 2.6.36 removed file_operations.ioctl: from then on
+        # "#ifdef HAVE_UNLOCKED_IOCTL" is always true (and 5.9 removed the
+        # macro, so left in place it would pick the legacy branch).
+        return self.version < (2, 6, 36)
+
+    @property
+    def default_lock(self) -> "LockMode":
+        return LockMode.BKL if self.has_bkl else LockMode.MUTEX
+
 
 DEFAULT_TARGET = Target((6, 1, 0))
 
@@ -93,8 +104,23 @@ class ConversionOptions:
     lock: LockMode = LockMode.BKL
     target: Target = DEFAULT_TARGET
     multi_kernel: bool = False
+    # Classify each converted handler and add .compat_ioctl where it is
+    # proven right (ioctl_rework.compat); never the rule's blanket -D compat.
     compat: bool = False
     handlers: tuple[str, ...] = ()
+
+    @classmethod
+    def for_target(cls, target: Target, **fields) -> "ConversionOptions":
+        """The options for TARGET: its lock (the private mutex without a BKL)
+        unless FIELDS say otherwise."""
+        return cls(**{"lock": target.default_lock, "target": target, **fields})
+
+    @property
+    def resolves_have_ioctl(self) -> bool:
+        """Whether HAVE_UNLOCKED_IOCTL/HAVE_COMPAT_IOCTL conditionals are
+        resolved to their true branch (have_ioctl.py): no legacy .ioctl
+        on the target, and no output that keeps one for older kernels."""
+        return not self.target.has_legacy_ioctl and not self.multi_kernel
 
     def spatch_args(self, mode: str) -> list[str]:
         if mode not in MODES:
@@ -104,12 +130,12 @@ class ConversionOptions:
             args += ["-D", self.strategy.value]
         if self.lock is LockMode.MUTEX:
             args += ["-D", "mutex"]
+            if not self.target.has_bkl:
+                args += ["-D", "no_bkl"]
         if self.target.inode_style != "file_inode":
             args += ["-D", "inode_" + self.target.inode_style]
         if self.multi_kernel:
             args += ["-D", "multi_kernel"]
-        if self.compat:
-            args += ["-D", "compat"]
         if self.handlers:
             args += ["-D", "handlers=" + ",".join(self.handlers)]
         return args
@@ -120,6 +146,11 @@ class ConversionOptions:
         if self.lock is LockMode.BKL and not self.target.has_bkl:
             found.append(f"--lock bkl on {self.target}: that kernel has no BKL "
                          "(removed in 2.6.39); the output will not build there")
+        if not self.compat and not self.target.has_legacy_ioctl:
+            # Until the compat classification can say compat_ptr_ioctl or the handler.
+            found.append("no .compat_ioctl is added: 32-bit callers of the converted "
+                         "drivers get ENOTTY (--compat sets the handler itself, only right "
+                         "when the ioctl ABI is the same for 32-bit callers)")
         return found
 
 
@@ -180,9 +211,59 @@ class HandlerDecision:
     returns_enoioctlcmd: bool
 
 
+# The start of every line the conversion rule prints about one entry.  The
+# fops is a structure's name or, for a run-time assignment, the expression
+# assigned to ("ops", "dev->fops", "f[1]"); a handler named through a macro
+# is shown as the call ("DRM(ioctl)").
+ENTRY_LINE = (r"^(?P<file>.+?):(?P<line>\d+): (?P<fops>[^\s:]+): "
+              r"\.ioctl = (?P<handler>\w+(?:\([^()]*\))?): ")
 _REPORT_LINE = re.compile(
-    r"^(?P<file>.+?):(?P<line>\d+): (?P<fops>\w+): \.ioctl = (?P<handler>\w+): "
+    ENTRY_LINE +
     r"(?:convert \((?P<details>[^)]*)\)(?:: (?P<why>.*))?|left alone: (?P<refusal>.*))$")
+
+
+class ChangeKind(enum.Enum):
+    REMOVED_ENTRY = "removed-entry"        # a NULL or dead .ioctl
+    DELETED_HANDLER = "deleted-handler"    # static, and only dead entries named it
+    CHANGED_CALLER = "changed-caller"      # a direct call loses the inode argument
+
+
+@dataclass(frozen=True)
+class OtherChange:
+    """A change the conversion makes besides converting a handler."""
+
+    file: str
+    line: int
+    kind: ChangeKind
+    handler: str
+    where: str              # the fops of an entry, the function of a call
+    reason: str
+
+
+REMOVE_LINE = re.compile(ENTRY_LINE + r"remove \((?P<reason>.*)\)$")
+_DELETE_LINE = re.compile(r"^(?P<file>.+?):(?P<line>\d+): (?P<handler>\w+): "
+                          r"delete the handler: (?P<reason>.*)$")
+_CALL_LINE = re.compile(r"^(?P<file>.+?):(?P<line>\d+): (?P<handler>\w+): "
+                        r"change the call in (?P<where>\w+): (?P<reason>.*)$")
+
+
+def parse_changes(stdout: str) -> list[OtherChange]:
+    """Read the lines of the conversion rule's report mode about entries it
+    removes, handlers it deletes and calls it changes."""
+    found = []
+    for line in stdout.splitlines():
+        for pattern, kind in ((REMOVE_LINE, ChangeKind.REMOVED_ENTRY),
+                              (_DELETE_LINE, ChangeKind.DELETED_HANDLER),
+                              (_CALL_LINE, ChangeKind.CHANGED_CALLER)):
+            match = pattern.match(line)
+            if match:
+                fields = match.groupdict()
+                found.append(OtherChange(fields["file"], int(fields["line"]), kind,
+                                         fields["handler"],
+                                         fields.get("fops") or fields.get("where") or "",
+                                         fields["reason"]))
+                break
+    return found
 
 
 def parse_report(stdout: str) -> list[HandlerDecision]:

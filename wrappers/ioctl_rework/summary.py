@@ -47,6 +47,8 @@ class HandlerRecord:
     returns_enoioctlcmd: bool = False
     # Other files rewritten with it: its definition, prototypes, callers.
     other_files: tuple[str, ...] = ()
+    # With --compat: the compat class, and the .compat_ioctl added or why none.
+    compat: str | None = None
 
     @property
     def sort_key(self):
@@ -61,6 +63,20 @@ class FileRecord:
     diff: str = ""  # git-style diff of this file; "" when unchanged
 
 
+@dataclass(frozen=True)
+class ChangeRecord:
+    """A change besides converting a handler: a dead or NULL entry removed
+    (kind "removed-entry"), a handler deleted with it ("deleted-handler"),
+    a direct call that loses its inode argument ("changed-caller")."""
+
+    file: str
+    line: int
+    kind: str
+    handler: str
+    where: str              # the fops of an entry, the function of a call
+    reason: str
+
+
 @dataclass
 class Summary:
     root: str
@@ -72,10 +88,12 @@ class Summary:
     shard: str | None = None  # "K/N", or None for a whole run
     handlers: list[HandlerRecord] = field(default_factory=list)
     files: list[FileRecord] = field(default_factory=list)
+    changes: list[ChangeRecord] = field(default_factory=list)
 
     def sort(self) -> None:
         self.handlers.sort(key=lambda h: h.sort_key)
         self.files.sort(key=lambda f: f.file)
+        self.changes = sorted(set(self.changes), key=lambda c: (c.file, c.line, c.kind))
 
     @property
     def changed_files(self) -> list[FileRecord]:
@@ -103,6 +121,7 @@ class Summary:
             "failed_by_reason": dict(failed.most_common()),
             "lines_added": added,
             "lines_removed": removed,
+            "changes": dict(sorted(collections.Counter(c.kind for c in self.changes).items())),
         }
 
 
@@ -145,6 +164,7 @@ def to_json(summary: Summary) -> dict:
         "totals": summary.totals(),
         "handlers": [plain(h) for h in summary.handlers],
         "files": [plain(f) for f in summary.files],
+        "changes": [asdict(c) for c in summary.changes],
     }
 
 
@@ -166,7 +186,8 @@ def from_json(data: dict, where: str = "summary") -> Summary:
         return Summary(root=data["root"], target=data["target"], options=data["options"],
                        spatch_version=data["spatch_version"], started=data["started"],
                        wall_seconds=data["wall_seconds"], shard=data.get("shard"),
-                       handlers=handlers, files=files)
+                       handlers=handlers, files=files,
+                       changes=[ChangeRecord(**c) for c in data.get("changes", [])])
     except (KeyError, TypeError, ValueError) as err:
         raise SummaryError(f"{where}: malformed summary: {err}") from err
 
@@ -191,9 +212,15 @@ def text_report(summary: Summary) -> str:
     for title, key in (("skipped", "skipped_by_reason"), ("failed", "failed_by_reason")):
         for reason, count in totals[key].items():
             lines.append(f"  {title} {count}: {reason}")
+    for record in summary.handlers:
+        if record.compat:
+            lines.append(f"  compat: {record.file}: {record.fops}: {record.compat}")
     for record in summary.files:
         if record.status in (FileStatus.FAILED, FileStatus.SKIPPED):
             lines.append(f"  file {record.status.value}: {record.file}: {record.reason}")
+    for change in summary.changes:
+        lines.append(f"  {change.kind}: {change.file}:{change.line}: {change.handler} "
+                     f"({change.where}): {change.reason}")
     # What userspace sees changes: said in every output mode, not only in the patch.
     for h in summary.handlers:
         if h.status is HandlerStatus.CONVERTED and h.returns_enoioctlcmd:

@@ -3,7 +3,7 @@
 spatch prints a new fops entry as `.unlocked_ioctl = h,` whatever the
 alignment of the entries around it, prints a GNU `ioctl: h,` line that the
 multi-kernel output keeps at column 0, continues a new function's
-parameter list with four spaces, and puts a lock statement that goes
+parameter list with two or four spaces, and puts a lock statement that goes
 before a label at column 0.  Only lines the diff adds are touched, and the
 parameter lines of a signature whose `int` became `long` (they stay lined
 up with its parenthesis), so nothing else churns; `make cocci` users get
@@ -17,7 +17,7 @@ from ioctl_rework.unified import Applied
 _NEW_ENTRY = re.compile(rb"^(\s+)(\.(?:unlocked|compat)_ioctl) = (.*)$")
 _ALIGNED_ENTRY = re.compile(rb"^(\s+)(\.\w+)([ \t]*\t[ \t]*)=")
 _NEW_FUNCTION = re.compile(rb"^static long \w+\(")
-_CONTINUATION = re.compile(rb"^    (?! )(.*\)[;]?)$")
+_CONTINUATION = re.compile(rb"^ {2,4}(?! )(.*\)[;]?)$")
 _LOCK_STATEMENT = re.compile(rb"^(?:lock_kernel|unlock_kernel|mutex_lock|mutex_unlock)\(.*\);$")
 _LABEL = re.compile(rb"^\w+:(?!:)")
 _RETYPED = re.compile(rb"^(.*\blong\s+\**\w+\()")

@@ -2,12 +2,14 @@
 and one end-to-end audit of a small recorded tree."""
 
 import os
+import re
 import shutil
 import tempfile
 import unittest
 from pathlib import Path
 
 from ioctl_rework import audit, spatch
+from ioctl_rework.candidates import may_hold_legacy_entry
 from ioctl_rework.cache import Cache
 from ioctl_rework.findings import Finding, Kind
 
@@ -70,7 +72,8 @@ class BundleTest(unittest.TestCase):
 
 class PrefilterTest(unittest.TestCase):
     def test_only_files_the_rules_can_report(self):
-        runs = [audit.RuleRun("legacy", Path("x"), (), audit._LEGACY_MEMBER),
+        runs = [audit.RuleRun("legacy", Path("x"), (), re.compile(b"ioctl"),
+                              may_hold_legacy_entry),
                 audit.RuleRun("unlocked", Path("y"), (), audit._UNLOCKED_MEMBER)]
         found = {c.path.name: c.runs for c in audit._candidates([TREE], runs)}
         self.assertEqual(found["legacy_dead.c"], ("legacy", "unlocked"))
@@ -81,6 +84,29 @@ class PrefilterTest(unittest.TestCase):
             Path(tmp, "no_fops.c").write_text("int x = f.ioctl = 0;\n")
             Path(tmp, "comment.c").write_text("/* file_operations has an ioctl */\n")
             self.assertEqual(audit._candidates([Path(tmp)], runs), [])
+
+    def test_every_spelling_of_a_legacy_entry_is_a_candidate(self):
+        runs = [audit.RuleRun("legacy", Path("x"), (), re.compile(b"ioctl"),
+                              may_hold_legacy_entry)]
+        spellings = {
+            "address.c": "struct file_operations f = { .ioctl = &h, };\n",
+            "cast.c": "struct file_operations f = { .ioctl = (void *)h, };\n",
+            "array.c": "struct file_operations f[] = { { .ioctl = h }, };\n",
+            "typedef.c": "typedef struct file_operations fops_t;\n"
+                         "static fops_t f = { .ioctl = h, };\n",
+            "runtime.c": "struct file_operations f;\nvoid g(void) { f.ioctl = h; }\n",
+            "pointer.c": "void g(struct file_operations *ops) { ops->ioctl = h; }\n",
+            "positional.c": "struct file_operations f = { THIS_MODULE, NULL, NULL, NULL,"
+                            " NULL, NULL, NULL, NULL, h, };\n",
+            "macro.c": "struct file_operations f = { .ioctl = DRM(ioctl), };\n",
+        }
+        with tempfile.TemporaryDirectory() as tmp:
+            for name, text in spellings.items():
+                Path(tmp, name).write_text(text)
+            Path(tmp, "tty.c").write_text("struct file_operations f = { .open = o, };\n"
+                                          "struct tty_operations t = { .ioctl = h, };\n")
+            found = sorted(c.path.name for c in audit._candidates([Path(tmp)], runs))
+        self.assertEqual(found, sorted(spellings))
 
 
 class PrefilterIndexTest(unittest.TestCase):

@@ -20,10 +20,16 @@ class MatrixTest(unittest.TestCase):
     def test_every_strategy_lock_and_target(self):
         found = {(v.options.strategy, v.options.lock, v.options.target)
                  for v in variants.conversion_variants()
-                 if v.options.compat and not v.options.multi_kernel}
+                 if v.options.compat and not v.options.multi_kernel
+                 and v.options.target in variants.TARGETS}
         self.assertEqual(len(found), 3 * 2 * 3)
         self.assertEqual({t.inode_style for (_, _, t) in found},
                          {"f_dentry", "f_path", "file_inode"})
+
+    def test_compat_ptr_ioctl_is_proven_on_a_target_that_has_it(self):
+        modern = [v.name for v in variants.conversion_variants()
+                  if v.options.compat and v.options.target.version >= (5, 5, 0)]
+        self.assertEqual(modern, ["auto-bkl-6.1.0"])
 
     def test_multi_kernel_built_twice(self):
         multi = [v for v in variants.conversion_variants() if v.options.multi_kernel]

@@ -14,6 +14,8 @@ def describe(finding: Finding) -> str:
     notes = []
     if finding.effort:
         notes.append(finding.effort + (f": {finding.reason}" if finding.reason else ""))
+    if finding.compat_class:
+        notes.append(f"compat: {finding.compat_class}: {finding.compat_detail}")
     if finding.uses_inode:
         notes.append("uses inode")
     if finding.returns_enoioctlcmd and finding.kind is Kind.LEGACY_IOCTL:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ioctl_rework.lockproof.entries import entry_points
-from ioctl_rework.lockproof.expanders import TextualExpander
+from ioctl_rework.lockproof.expanders import PreprocessedExpander, TextualExpander
 from ioctl_rework.lockproof.model import HandlerProof, LockCalls, Unprovable, lock_for_text
 from ioctl_rework.lockproof.proof import prove_each
 from ioctl_rework import c_spans
@@ -107,10 +107,14 @@ def _undefined(rel: str, old: str, entry: str) -> str:
 
 def prove_changes(root: Path, changes: dict[str, tuple[bytes, bytes]],
                   lock_for: Callable[[str], LockCalls], reads_need_lock: bool = False,
-                  cache: Cache | None = None) -> list[FileProof]:
+                  cache: Cache | None = None,
+                  preprocessed: Callable[[str], PreprocessedExpander | None] | None = None
+                  ) -> list[FileProof]:
     """Prove every handler the rewritten files CHANGES (rel -> old, new)
     converted; with CACHE, a file proven before with the same inputs is
-    not proven again (memo.py)."""
+    not proven again (memo.py).  PREPROCESSED(rel) gives the expander of a
+    file whose preprocessor output is at hand (convert --kdir); the others
+    are expanded textually."""
     texts = {rel: (_text(old), _text(new)) for rel, (old, new) in sorted(changes.items())}
     converted = _cached_handlers(texts, changes, cache)
     results = [FileProof(fops_file, HandlerProof(handler, entry, (), Unprovable(
@@ -120,11 +124,14 @@ def prove_changes(root: Path, changes: dict[str, tuple[bytes, bytes]],
     for rel, mine in sorted(converted.by_file.items()):
         old, new = texts[rel]
         lock = lock_for_text(lock_for(rel), rel, old)
+        expander = (preprocessed(rel) if preprocessed else None) or \
+            TextualExpander(root, rel, headers)
         key = memo.key(Path(root), rel, old, new, mine, lock, reads_need_lock) if cache else None
+        if key and expander.preprocessed:
+            key = cache_mod.make_key(key, expander.old_text or "", expander.text)
         proofs = memo.from_json(cache.get_json(key) or []) if cache else None
         if not proofs:
-            proofs = prove_each(rel, old, new, mine, lock, TextualExpander(root, rel, headers),
-                                reads_need_lock)
+            proofs = prove_each(rel, old, new, mine, lock, expander, reads_need_lock)
             if cache:
                 cache.put_json(key, memo.to_json(proofs))
         results += [FileProof(rel, proof) for proof in proofs]

@@ -62,7 +62,7 @@ class PreprocessedUnit(Unit):
         self.tokens: list[Token] = []
         self.depths: list[int] = []
         try:
-            raw = tokenize(text)
+            raw = tokenize(_main_file_only(text))
         except LexError as err:
             raise SourceError(f"preprocessed {rel}: {err}") from err
         main = None
@@ -85,3 +85,20 @@ class PreprocessedUnit(Unit):
             self.depths.append(depth)
             depth += token.is_("{") - token.is_("}")
         self.main = PurePosixPath(main).as_posix() if main else None
+
+
+def _main_file_only(text: str) -> str:
+    """TEXT without the lines of included files, line markers kept: the
+    unit reads only the main file, and a .i of a kernel file is mostly
+    headers (tokenizing them was most of the cost).  A line's number is
+    counted from the last marker, so dropping whole segments keeps it."""
+    kept, main, keep = [], None, True
+    for line in text.split("\n"):
+        marker = _MARKER.match(line) if line.startswith("#") else None
+        if marker:
+            main = marker.group(2) if main is None else main
+            keep = marker.group(2) == main
+            kept.append(line)
+        elif keep:
+            kept.append(line)
+    return "\n".join(kept)

@@ -1,0 +1,307 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/// Report what an ioctl handler's commands pass, for the compat classifier.
+///
+/// Whether a 32-bit process may share an ioctl handler depends on each
+/// command: the command numbers it compares cmd with, and how it uses arg
+/// (cast to a user pointer, copied with copy_*_user() or get/put_user(),
+/// used as a number, passed on).  This rule only finds those facts, one
+/// line each; wrappers/ioctl_rework/compat/ joins them per handler and
+/// decides with a compiled layout probe, which SmPL cannot do.
+//
+// Confidence: High
+// Copyright: (C) 2026 The ioctl-rework authors.
+// Options: --no-includes --include-headers
+//
+// The rules are:
+// - cf_new_file, the first script rule, has no metavariables: it runs once
+//   per file, so a batch of files (--file-groups) never mixes handlers.
+// - cf_entry_*: the handlers named by .ioctl or .unlocked_ioctl of a
+//   file_operations, one rule per spelling (spatch 1.1.1 cannot put a
+//   disjunction among the members of an initializer); cf_handler: their
+//   definitions with cmd and arg as the last two parameters (a script
+//   constraint on the definition's position runs once per definition);
+//   -D callees=a,b adds the functions a handler passes cmd and arg on to
+//   (the classifier runs the rule again with them).
+// - No // comment follows a script rule: it would be read as Python.
+// - cf_case / cf_compare: the command expressions: case labels of a switch
+//   on cmd, and cmd == E or E == cmd.
+// - cf_cast: (T)arg; cf_alias: a local set from (T)arg, whose casts and
+//   copies count as arg's; cf_alias_call: an alias passed to a function
+//   (copy_*_user, get_user or another, which the classifier does not
+//   follow); cf_alias_use: every occurrence of an alias; cf_cast_call:
+//   (T)arg passed to a function; cf_arg_call: arg passed on to a function;
+//   cf_cmd_call: cmd passed on; cf_arg_use: every occurrence of arg (the
+//   classifier tells casts and calls apart); cf_copy: copy_from_user and
+//   copy_to_user, with the type of the kernel object when spatch knows it.
+// - The cast rules disable the drop_cast isomorphism: a bare arg is no cast.
+// - The copy rules come last: on some files a typed metavariable that
+//   matches nothing stopped the rules after it.  The classifier refuses a
+//   copy_*_user() of arg it has no copy fact for, so a lost fact is an
+//   unknown, never a wrong class.
+// Report lines: FILE:LINE: HANDLER: compat-fact: KIND DETAILS.
+
+virtual patch
+virtual context
+virtual org
+virtual report
+
+@initialize:python@
+@@
+cf_entries = set()   # handler names of the fops entries of the current file
+cf_aliases = set()   # locals set from a cast of arg, in the current file
+cf_handlers = set()  # handlers whose definition was found in the current file
+cf_listed = set()    # -D callees=a,b: functions a handler passes cmd and arg to
+
+def cf_fact(p, text):
+    """Print a fact of the handler around p; facts of other functions
+    (which only share a parameter name) are dropped."""
+    if p[0].current_element in cf_handlers:
+        print("%s:%s: %s: compat-fact: %s" % (p[0].file, p[0].line, p[0].current_element,
+                                              text))
+
+@script:python@
+names << virtual.callees;
+@@
+cf_listed.update(n for n in names.split(",") if n)
+
+@script:python cf_new_file@
+@@
+cf_entries.clear()
+cf_aliases.clear()
+cf_handlers.clear()
+
+@ cf_entry_unlocked depends on report @
+identifier fops, h;
+@@
+struct file_operations fops = { ..., .unlocked_ioctl = h, ... };
+
+@ script:python @
+h << cf_entry_unlocked.h;
+@@
+cf_entries.add(h)
+
+@ cf_entry_legacy depends on report @
+identifier fops, h;
+@@
+struct file_operations fops = { ..., .ioctl = h, ... };
+
+@ script:python @
+h << cf_entry_legacy.h;
+@@
+cf_entries.add(h)
+
+@ cf_entry_gnu_unlocked depends on report @
+identifier fops, h;
+@@
+struct file_operations fops = { ..., unlocked_ioctl: h, ... };
+
+@ script:python @
+h << cf_entry_gnu_unlocked.h;
+@@
+cf_entries.add(h)
+
+@ cf_entry_gnu depends on report @
+identifier fops, h;
+@@
+struct file_operations fops = { ..., ioctl: h, ... };
+
+@ script:python @
+h << cf_entry_gnu.h;
+@@
+cf_entries.add(h)
+
+@ cf_handler depends on report @
+identifier cf_h, cf_cmd, cf_arg;
+type TC, TA;
+position cf_hp : script:python (cf_h) { cf_h in cf_entries or cf_h in cf_listed };
+@@
+cf_h@cf_hp(..., TC cf_cmd, TA cf_arg) { ... }
+
+@ script:python @
+cmd << cf_handler.cf_cmd; arg << cf_handler.cf_arg; p << cf_handler.cf_hp;
+ta << cf_handler.TA;
+@@
+cf_handlers.add(p[0].current_element)
+cf_fact(p, "params %s %s %s" % (cmd, arg, ta))
+
+@ cf_case @
+identifier cf_handler.cf_cmd;
+expression E;
+position p;
+@@
+switch (cf_cmd) { case E@p: ... }
+
+@ script:python @
+e << cf_case.E; p << cf_case.p;
+@@
+cf_fact(p, "case %s" % e)
+
+@ cf_compare @
+identifier cf_handler.cf_cmd;
+expression E;
+position p;
+@@
+(
+  cf_cmd == E@p
+|
+  E@p == cf_cmd
+|
+  cf_cmd != E@p
+|
+  E@p != cf_cmd
+)
+
+@ script:python @
+e << cf_compare.E; p << cf_compare.p;
+@@
+cf_fact(p, "compare %s" % e)
+
+@ cf_cast disable drop_cast @
+identifier cf_handler.cf_arg;
+type T;
+position p;
+@@
+  (T)cf_arg@p
+
+@ script:python @
+t << cf_cast.T; p << cf_cast.p;
+@@
+cf_fact(p, "cast %s:%s %s" % (p[0].line, p[0].column, t))
+
+@ cf_alias disable drop_cast @
+identifier cf_handler.cf_arg, cf_local;
+type T;
+position p;
+@@
+  cf_local@p = (T)cf_arg
+
+@ script:python @
+v << cf_alias.cf_local; t << cf_alias.T; p << cf_alias.p;
+@@
+cf_aliases.add(v)
+cf_fact(p, "alias %s:%s %s %s" % (p[0].line, p[0].column, v, t))
+
+@ cf_alias_declared disable drop_cast @
+identifier cf_handler.cf_arg, cf_local;
+type T;
+position p;
+@@
+  T cf_local@p = (T)cf_arg;
+
+@ script:python @
+v << cf_alias_declared.cf_local; t << cf_alias_declared.T; p << cf_alias_declared.p;
+@@
+cf_aliases.add(v)
+cf_fact(p, "alias %s:%s %s %s" % (p[0].line, p[0].column, v, t))
+
+@ cf_alias_cast disable drop_cast @
+identifier cf_v : script:python () { cf_v in cf_aliases };
+type T;
+position p;
+@@
+  (T)cf_v@p
+
+@ script:python @
+t << cf_alias_cast.T; p << cf_alias_cast.p;
+@@
+cf_fact(p, "cast %s:%s %s" % (p[0].line, p[0].column, t))
+
+@ cf_alias_call @
+identifier cf_w : script:python () { cf_w in cf_aliases };
+identifier f;
+position p;
+@@
+  f(..., cf_w@p, ...)
+
+@ script:python @
+f << cf_alias_call.f; p << cf_alias_call.p;
+@@
+cf_fact(p, "alias-call %s:%s %s" % (p[0].line, p[0].column, f))
+
+@ cf_alias_use @
+identifier cf_u : script:python () { cf_u in cf_aliases };
+position p;
+@@
+  cf_u@p
+
+@ script:python @
+p << cf_alias_use.p;
+@@
+cf_fact(p, "alias-use %s:%s" % (p[0].line, p[0].column))
+
+@ cf_arg_call @
+identifier cf_handler.cf_arg, f;
+position p;
+@@
+f(..., cf_arg@p, ...)
+
+@ script:python @
+f << cf_arg_call.f; p << cf_arg_call.p;
+@@
+cf_fact(p, "arg-call %s:%s %s" % (p[0].line, p[0].column, f))
+
+@ cf_cast_call disable drop_cast @
+identifier cf_handler.cf_arg, f;
+type T;
+position p;
+@@
+  f(..., (T)cf_arg@p, ...)
+
+@ script:python @
+f << cf_cast_call.f; p << cf_cast_call.p;
+@@
+cf_fact(p, "cast-call %s:%s %s" % (p[0].line, p[0].column, f))
+
+@ cf_cmd_call @
+identifier cf_handler.cf_cmd, f;
+position p;
+@@
+f(..., cf_cmd@p, ...)
+
+@ script:python @
+f << cf_cmd_call.f; p << cf_cmd_call.p;
+@@
+cf_fact(p, "cmd-call %s" % f)
+
+@ cf_arg_use @
+identifier cf_handler.cf_arg;
+position p;
+@@
+cf_arg@p
+
+@ script:python @
+p << cf_arg_use.p;
+@@
+cf_fact(p, "arg-use %s:%s" % (p[0].line, p[0].column))
+
+@ cf_copy_typed @
+type T;
+T *dst;
+expression src, n;
+position p;
+@@
+(
+  copy_from_user@p(dst, src, n)
+|
+  copy_to_user@p(src, dst, n)
+)
+
+@ script:python @
+t << cf_copy_typed.T; src << cf_copy_typed.src; p << cf_copy_typed.p;
+@@
+cf_fact(p, "copy %s:%s %s <- %s" % (p[0].line, p[0].column, t, src))
+
+@ cf_copy @
+expression dst, src, n;
+position p;
+@@
+(
+  copy_from_user@p(dst, src, n)
+|
+  copy_to_user@p(src, dst, n)
+)
+
+@ script:python @
+dst << cf_copy.dst; src << cf_copy.src; p << cf_copy.p;
+@@
+cf_fact(p, "copy %s:%s ? %s <- %s" % (p[0].line, p[0].column, dst, src))

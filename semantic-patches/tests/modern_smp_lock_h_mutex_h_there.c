@@ -1,0 +1,18 @@
+// options: -D mutex -D no_bkl
+/*
+ * <linux/smp_lock.h> is the last include and <linux/mutex.h> is there
+ * already: the old header goes, and no second mutex.h comes.
+ */
+#include <linux/fs.h>
+#include <linux/mutex.h>
+#include <linux/smp_lock.h>
+
+static int vane_ioctl(struct inode *inode, struct file *file,
+		      unsigned int cmd, unsigned long arg)
+{
+	return iminor(inode) ? -ENOTTY : 0;
+}
+
+static struct file_operations vane_fops = {
+	.ioctl		= vane_ioctl,
+};

@@ -1,0 +1,170 @@
+"""The compat classifier: may a 32-bit process share an ioctl handler?
+
+facts.py reads what semantic-patches/ioctl_compat_facts.cocci finds in a
+handler (commands, uses of arg), probe.py compiles the commands and types
+for i386 and x86_64, classify.py decides.  This module joins them per
+file: which headers a probe includes, and running the rule.
+"""
+
+import hashlib
+import re
+import tempfile
+from pathlib import Path
+
+from ioctl_rework import c_spans, spatch
+from ioctl_rework.cache import Cache, make_key
+from ioctl_rework.compat import callees, classify, facts, probe
+from ioctl_rework.compat.classify import Classification, CompatClass, Offender  # noqa: F401
+
+_INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]', re.MULTILINE)
+# Included by the probe's prelude already.
+_PRELUDE_HEADERS = {"linux/types.h", "linux/ioctl.h", "asm/ioctl.h"}
+
+
+def include_dirs(source: Path, tree: Path | None) -> tuple[Path, ...]:
+    """Where a driver's headers are found as userspace sees them: beside
+    the driver (and its include/uapi, include: the fixture drivers' Kbuild
+    layout), then the tree's uapi directories."""
+    here = source.resolve().parent
+    found = [here / "include" / "uapi", here / "include"]
+    if tree is not None:
+        found += [tree / "include" / "uapi", tree / "arch" / "x86" / "include" / "uapi"]
+    return tuple(d for d in found if d.is_dir())
+
+
+def probe_headers(source: Path, text: str, dirs: tuple[Path, ...]) -> tuple[Path, ...]:
+    """The headers SOURCE includes that exist as userspace headers."""
+    found = []
+    for quote, name in _INCLUDE.findall(text):
+        if name in _PRELUDE_HEADERS:
+            continue
+        places = ([source.resolve().parent] if quote == '"' else []) + list(dirs)
+        for place in places:
+            candidate = place / name
+            if candidate.is_file():
+                found.append(candidate.resolve())
+                break
+    return tuple(dict.fromkeys(found))
+
+
+_IOCTL_DEFINE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+\w+[ \t]+_IO(?:R|W|WR)?[ \t]*\(.*$",
+                           re.MULTILINE)
+_STRUCT_START = re.compile(r"^(?:struct|union)[ \t]+\w+[ \t]*\{", re.MULTILINE)
+
+
+def local_definitions(text: str) -> str:
+    """The command macros and top-level structures a driver defines in its
+    own .c file, for the probe: many drivers keep their ioctl ABI there."""
+    code = c_spans.without_comments(text)
+    found = [m.group(0) for m in _IOCTL_DEFINE.finditer(code)
+             if not m.group(0).rstrip().endswith("\\")]
+    for match in _STRUCT_START.finditer(code):
+        end = c_spans.closing(code, match.end() - 1)
+        semicolon = code.find(";", end)
+        if end > 0 and semicolon > 0 and not code[end + 1:semicolon].strip():
+            found.insert(0, code[match.start():semicolon + 1])
+    return "\n".join(found) + "\n" if found else ""
+
+
+def classify_stdout(source: Path, shown: str, stdout: str, tree: Path | None,
+                    cache: Cache | None = None) -> list[Classification]:
+    """Every handler the facts rule reported in STDOUT (its output on
+    SOURCE), classified; SHOWN is how results name the file."""
+    found = facts.parse(stdout)
+    if not found:
+        return []
+    text = source.read_text(errors="replace")
+    lines = text.splitlines()
+    by_name = {handler: f for (_, handler), f in found.items()}
+    handlers = {key: callees.merge(f, by_name, lines) for key, f in found.items()}
+    dirs = include_dirs(source, tree)
+    headers = probe_headers(source, text, dirs)
+    plans = {key: classify.plan(f) for key, f in handlers.items()}
+    items = [item for key, f in handlers.items() for item in classify.probe_items(f, plans[key])]
+    try:
+        with tempfile.TemporaryDirectory(prefix="ioctl-rework-local-") as tmp:
+            local = local_definitions(text)
+            if local:
+                (Path(tmp) / probe.LOCAL_HEADER).write_text(local)
+                headers = (*headers, Path(tmp) / probe.LOCAL_HEADER)
+            probed = probe.probe(items, headers, dirs, cache) if items else {}
+            # The types the commands encode cross too: probed in a second round.
+            encoded = [probe.ProbeItem("type", v.size_type) for r in probed.values()
+                       for v in list(r.commands.values())[:1] if v.size_type]
+            if encoded:
+                probed.update(probe.probe(encoded, headers, dirs, cache))
+    except probe.ProbeError as err:
+        return [Classification(shown, f.handler, CompatClass.UNKNOWN, tuple(f.commands),
+                               reason=str(err)) for f in handlers.values()]
+    results = []
+    for key, handler_facts in sorted(handlers.items()):
+        decided = classify.decide(handler_facts, plans[key], probed)
+        results.append(Classification(shown, decided.handler, decided.compat_class,
+                                      decided.commands, decided.offenders, decided.reason))
+    return results
+
+
+FACTS_FORMAT = "compat-facts-1"
+_HERE = "\0FILE\0"      # the file's own name in a cached rule output
+
+
+def _facts_key(data: bytes, listed: tuple[str, ...]) -> str:
+    return make_key(FACTS_FORMAT, facts.FACTS_RULE.read_bytes(), spatch.version(),
+                    hashlib.sha256(data).hexdigest(), ",".join(listed))
+
+
+def rule_outputs(files: list[Path], jobs: int, timeout: int, cache: Cache | None,
+                 listed: tuple[str, ...] = ()) -> dict[Path, str | None]:
+    """The facts rule's report on each file (None where spatch failed),
+    through the cache: a file's facts depend only on its text (and the
+    callees LISTED)."""
+    cache = cache or Cache(None)
+    found: dict[Path, str | None] = {}
+    todo, keys = [], {}
+    for file in files:
+        try:
+            keys[file] = _facts_key(Path(file).read_bytes(), listed)
+        except OSError:
+            found[file] = None
+            continue
+        stored = cache.get_json(keys[file])
+        if stored is None:
+            todo.append(file)
+        else:
+            found[file] = stored.replace(_HERE, str(file))
+    args = ["-D", "report"] + (["-D", "callees=" + ",".join(listed)] if listed else [])
+    runs = spatch.run_batched(facts.FACTS_RULE, [Path(f).resolve() for f in todo],
+                              args, jobs, timeout) if todo else []
+    for file, run in zip(todo, runs):
+        if run.outcome is not spatch.Outcome.OK:
+            found[file] = None
+            continue
+        own = run.stdout.replace(str(Path(file).resolve()) + ":", _HERE + ":")
+        cache.put_json(keys[file], own)
+        found[file] = own.replace(_HERE, str(file))
+    return found
+
+
+def classify_files(files: list[Path], tree: Path | None = None, jobs: int = 2,
+                   timeout: int = 120, cache: Cache | None = None) -> list[Classification]:
+    """Run the facts rule on FILES and classify every handler they set in a
+    file_operations.  A file spatch cannot process gives no result here:
+    callers that need one per handler treat a missing one as unknown."""
+    results = []
+    outputs = rule_outputs(list(files), jobs, timeout, cache)
+    # Again, with the functions handlers pass cmd and arg to (compat.callees).
+    wanted = {}
+    for file in files:
+        if outputs.get(file) is not None:
+            lines = Path(file).read_text(errors="replace").splitlines()
+            names = {name for f in facts.parse(outputs[file]).values()
+                     for name in callees.wanted(f, lines)}
+            if names:
+                wanted[file] = tuple(sorted(names))
+    listed = tuple(sorted({name for names in wanted.values() for name in names}))
+    if listed:
+        outputs.update(rule_outputs(list(wanted), jobs, timeout, cache, listed))
+    for file in files:
+        if outputs.get(file) is not None:
+            results += classify_stdout(Path(file), str(file), outputs[file], tree, cache)
+    return results

@@ -1,0 +1,127 @@
+"""`convert --compat`: add .compat_ioctl where the classifier clears a
+converted handler, and say why everywhere else.
+
+The conversion rule converts; then each converted handler is classified
+on the legacy text (where its body and commands are), and
+semantic-patches/add_compat_ioctl.cocci adds the entry to the converted
+text for the same-handler and compat-ptr fops only.  A line is recorded as
+added only when it is in the rule's output.
+"""
+
+import re
+import tempfile
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from ioctl_rework import paths, rules, spatch, tidy
+from ioctl_rework.compat import Classification, CompatClass, classify_files
+from ioctl_rework.unified import apply_hunks
+
+ADD_RULE = paths.rules_dir() / "add_compat_ioctl.cocci"
+COMPAT_PTR_IOCTL = (5, 5, 0)        # the first kernel with compat_ptr_ioctl()
+_LISTS = {CompatClass.SAME_HANDLER: "same_handler", CompatClass.COMPAT_PTR: "compat_ptr",
+          CompatClass.NEEDS_TRANSLATION: "needs_translation", CompatClass.UNKNOWN: "unknown"}
+
+
+@dataclass(frozen=True)
+class CompatDecision:
+    file: str
+    fops: str
+    handler: str
+    classification: Classification
+    added: str | None           # the .compat_ioctl line written, or None
+
+    def describe(self) -> str:
+        text = self.classification.describe()
+        if self.added:
+            return f"{text}; added {self.added.rstrip(',')}"
+        if self.classification.compat_class.adds_compat:
+            return f"{text}; not added: {self.classification.reason}"
+        return f"{text}; no .compat_ioctl"
+
+
+def expected_line(compat_class: CompatClass, entry: str, target: rules.Target) -> str:
+    """The .compat_ioctl line add_compat_ioctl.cocci writes for ENTRY."""
+    if compat_class is CompatClass.SAME_HANDLER:
+        return f".compat_ioctl = {entry},"
+    if target.version >= COMPAT_PTR_IOCTL:
+        return ".compat_ioctl = compat_ptr_ioctl,"
+    return f".compat_ioctl = {re.sub(r'(_unlocked)?(_ioctl)?$', '', entry)}_compat_ioctl,"
+
+
+def _entry_of(new: bytes, fops: str) -> str | None:
+    """The .unlocked_ioctl of FOPS in the converted text."""
+    text = new.decode(errors="replace")
+    start = re.search(rf"\b{re.escape(fops)}\s*=\s*\{{", text)
+    if not start:
+        return None
+    found = re.search(r"\.unlocked_ioctl\s*=\s*(\w+)", text[start.end():text.find("}", start.end())])
+    return found.group(1) if found else None
+
+
+def classify_converted(root: Path, runs: dict, options: rules.ConversionOptions, jobs: int,
+                       timeout: int, cache=None) -> dict[tuple[str, str], Classification]:
+    """(file, handler) -> class, for every handler the conversion converted."""
+    files = [rel for rel, run in runs.items()
+             if run.changed and any(d.convert for d in run.decisions)]
+    found = classify_files([root / rel for rel in files], tree=root, jobs=jobs,
+                           timeout=timeout, cache=cache)
+    by_path = {str(root / rel): rel for rel in files}
+    return {(by_path.get(c.file, c.file), c.handler): c for c in found}
+
+
+def add_compat(root: Path, runs: dict, options: rules.ConversionOptions, jobs: int = 2,
+               timeout: int = 120, cache=None) -> tuple[dict, list[CompatDecision]]:
+    """RUNS (relpath -> FileRun) with .compat_ioctl added where it is
+    proven right, and one decision per converted fops entry."""
+    classes = classify_converted(root, runs, options, jobs, timeout, cache)
+    updated, decisions = dict(runs), []
+    for rel, run in sorted(runs.items()):
+        if not run.changed:
+            continue
+        wanted: dict[CompatClass, list[str]] = {}
+        pending = []
+        for d in (d for d in run.decisions if d.convert):
+            decided = classes.get((rel, d.handler)) or Classification(
+                rel, d.handler, CompatClass.UNKNOWN,
+                reason=f"no definition of {d.handler} with cmd and arg parameters was found "
+                       "in this file")
+            if options.multi_kernel and decided.compat_class.adds_compat:
+                decided = replace(decided, compat_class=CompatClass.UNKNOWN,
+                                  reason="--multi-kernel output: the entry exists only under "
+                                         "HAVE_UNLOCKED_IOCTL, not added")
+            wanted.setdefault(decided.compat_class, []).append(d.fops)
+            pending.append((d, decided))
+        new = _run_rule(rel, run.new, wanted, options, timeout)
+        for d, decided in pending:
+            entry = _entry_of(run.new, d.fops)
+            line = expected_line(decided.compat_class, entry or "?", options.target)
+            added = (line if decided.compat_class.adds_compat and entry
+                     and new.count(line.encode()) > run.new.count(line.encode()) else None)
+            if decided.compat_class.adds_compat and not added:
+                decided = replace(decided, compat_class=CompatClass.UNKNOWN, reason=(
+                    f"classified {decided.compat_class.value}, but add_compat_ioctl.cocci did "
+                    "not add the entry (no <linux/fs.h> include to put <linux/compat.h> after, "
+                    "or no .unlocked_ioctl in the fops)"))
+            decisions.append(CompatDecision(rel, d.fops, d.handler, decided, added))
+        updated[rel] = replace(run, new=new)
+    return updated, decisions
+
+
+def _run_rule(rel: str, text: bytes, wanted: dict, options: rules.ConversionOptions,
+              timeout: int) -> bytes:
+    if not any(c.adds_compat for c in wanted):
+        return text
+    args = ["-D", "patch"]
+    for compat_class, fops in wanted.items():
+        args += ["-D", f"{_LISTS[compat_class]}={','.join(fops)}"]
+    if options.target.version >= COMPAT_PTR_IOCTL:
+        args += ["-D", "compat_ptr_ioctl"]
+    with tempfile.TemporaryDirectory(prefix="ioctl-rework-compat-") as tmp:
+        name = "source.c" if not rel.endswith(".h") else "source.h"
+        (Path(tmp) / name).write_bytes(text)
+        result = spatch.run_files(ADD_RULE, [Path(name)], args, jobs=1, timeout=timeout,
+                                  cwd=Path(tmp))[0]
+    if result.outcome is not spatch.Outcome.OK or not result.stdout.strip():
+        return text
+    return tidy.tidy(apply_hunks(text, result.stdout))

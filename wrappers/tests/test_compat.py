@@ -1,0 +1,359 @@
+"""The compat classifier: facts read back, layouts compiled for i386 and
+x86_64 (never run), and the class each shape of handler gets.
+
+Each shape the issue names has a driver here, written in 2.6-era style: a
+long member, a pointer inside a structure, a __u64 after a __u32, an
+integer argument, a command with no argument, and the refusals (a pointer
+and a number, arg or cmd passed on, a copy of an unknown type).
+"""
+
+import tempfile
+import textwrap
+import unittest
+from pathlib import Path
+
+from ioctl_rework import compat
+from ioctl_rework.cache import Cache
+from ioctl_rework.compat import classify, facts, probe
+from ioctl_rework.compat.classify import CompatClass
+
+HEADER = """\
+#ifndef _UAPI_ABI_H
+#define _UAPI_ABI_H
+#include <linux/ioctl.h>
+#include <linux/types.h>
+
+struct abi_long { long msecs; };
+struct abi_ptr { __u32 len; void *data; };
+struct abi_u64 { __u32 seq; __u64 when; };
+struct abi_clean { __u32 base; __u32 size; __u64 stamp; };
+
+#define ABI_LONG	_IOW('a', 1, struct abi_long)
+#define ABI_PTR		_IOW('a', 2, struct abi_ptr)
+#define ABI_U64		_IOR('a', 3, struct abi_u64)
+#define ABI_CLEAN	_IOWR('a', 4, struct abi_clean)
+#define ABI_INT		_IO('a', 5)
+#define ABI_NONE	_IO('a', 6)
+#define ABI_U32		_IOR('a', 7, __u32)
+#endif
+"""
+
+
+def driver(name: str, body: str, fops_member: str = ".ioctl") -> str:
+    """A legacy misc driver whose handler's switch has BODY."""
+    return textwrap.dedent(f"""\
+        #include <linux/fs.h>
+        #include <linux/uaccess.h>
+        #include "abi.h"
+
+        static int {name}_ioctl(struct inode *inode, struct file *file,
+        \t\tunsigned int cmd, unsigned long arg)
+        {{
+        \tvoid __user *argp = (void __user *)arg;
+        \tstruct abi_long l;
+        \tstruct abi_ptr p;
+        \tstruct abi_u64 u;
+        \tstruct abi_clean c;
+        \tu32 v = 0;
+
+        \tswitch (cmd) {{
+        {textwrap.indent(textwrap.dedent(body), chr(9))}
+        \tdefault:
+        \t\treturn -ENOTTY;
+        \t}}
+        }}
+
+        static const struct file_operations {name}_fops = {{
+        \t{fops_member} = {name}_ioctl,
+        }};
+        """)
+
+
+CASES = {
+    "long_member": ("case ABI_LONG:\n\treturn copy_from_user(&l, argp, sizeof(l)) ? -EFAULT : 0;\n",
+                    CompatClass.NEEDS_TRANSLATION),
+    "pointer_in_struct": ("case ABI_PTR:\n\treturn copy_from_user(&p, argp, sizeof(p)) ? -EFAULT : 0;\n",
+                          CompatClass.NEEDS_TRANSLATION),
+    "u64_after_u32": ("case ABI_U64:\n\treturn copy_to_user(argp, &u, sizeof(u)) ? -EFAULT : 0;\n",
+                      CompatClass.NEEDS_TRANSLATION),
+    "clean_struct": ("case ABI_CLEAN:\n\treturn copy_from_user(&c, argp, sizeof(c)) ? -EFAULT : 0;\n"
+                     "case ABI_U32:\n\treturn put_user(v, (u32 __user *)arg);\n",
+                     CompatClass.COMPAT_PTR),
+    "integer": ("case ABI_INT:\n\treturn arg > 10 ? -EINVAL : 0;\n", CompatClass.SAME_HANDLER),
+    "no_argument": ("case ABI_NONE:\n\treturn 0;\n", CompatClass.SAME_HANDLER),
+    "pointer_and_number": ("case ABI_INT:\n\treturn arg ? 0 : -EINVAL;\n"
+                           "case ABI_U32:\n\treturn put_user(v, (u32 __user *)arg);\n",
+                           CompatClass.UNKNOWN),
+    "arg_passed_on": ("case ABI_INT:\n\treturn helper(file, arg);\n", CompatClass.UNKNOWN),
+    "cmd_passed_on": ("case ABI_INT:\n\treturn helper(file, cmd);\n", CompatClass.UNKNOWN),
+    "pointer_passed_on": ("case ABI_CLEAN:\n\treturn helper(file, argp);\n", CompatClass.UNKNOWN),
+    "undefined_command": ("case ABI_NOWHERE:\n\treturn 0;\n", CompatClass.UNKNOWN),
+}
+# A handler that hands cmd and arg to a function of its file: that
+# function's commands and uses count, if it surely gets them unchanged.
+HELPER = """\
+static int helper(struct file *file, unsigned int cmd, unsigned long arg)
+{
+\tstruct abi_u64 u;
+
+\tswitch (cmd) {
+\tcase ABI_U64:
+\t\treturn copy_to_user((void __user *)arg, &u, sizeof(u)) ? -EFAULT : 0;
+\t}
+\treturn -ENOTTY;
+}
+"""
+POINTER_HELPER = HELPER.replace("unsigned long arg", "void __user *arg").replace(
+    "(void __user *)arg", "arg")
+DISPATCH = {
+    "followed": (HELPER, "helper(file, cmd, arg)"),
+    "swapped": (HELPER.replace("unsigned int cmd, unsigned long arg",
+                               "unsigned long arg, unsigned int cmd"), "helper(file, arg, cmd)"),
+    "pointer_helper": (POINTER_HELPER, "helper(file, cmd, arg)"),
+}
+
+# Drivers that keep their ABI in the .c file: the probe takes it from there.
+LOCAL = """\
+struct local_cfg {
+\t__u32 mode;
+\tlong timeout;
+};
+#define LOCAL_SET\t_IOW('l', 1, struct local_cfg)
+"""
+
+
+@unittest.skipIf(probe.tools_missing(), "gcc or pahole missing (make deps)")
+class ShapesTest(unittest.TestCase):
+    """Every shape, classified end to end: the rule, the probe, the class."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory()
+        root = Path(cls.tmp.name)
+        (root / "abi.h").write_text(HEADER)
+        files = []
+        for name, (body, _) in CASES.items():
+            path = root / f"{name}.c"
+            path.write_text(driver(name, body))
+            files.append(path)
+        local = root / "local_definitions.c"
+        local.write_text(driver("local_definitions",
+                                "case LOCAL_SET:\n\treturn copy_from_user(&l, argp, 4);\n")
+                         .replace('#include "abi.h"\n', '#include "abi.h"\n' + LOCAL))
+        files.append(local)
+        for name, (callee, call) in DISPATCH.items():
+            path = root / f"{name}.c"
+            path.write_text(driver(name, f"case ABI_NONE:\n\treturn {call};\n")
+                            .replace('#include "abi.h"\n', '#include "abi.h"\n\n' + callee))
+            files.append(path)
+        cls.results = {Path(c.file).stem: c for c in compat.classify_files(files)
+                       if c.handler.endswith("_ioctl")}
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def test_each_shape_gets_its_class(self):
+        for name, (_, expected) in CASES.items():
+            with self.subTest(name):
+                self.assertIn(name, self.results)
+                self.assertIs(self.results[name].compat_class, expected,
+                              self.results[name].describe())
+
+    def test_needs_translation_names_the_command_type_and_member(self):
+        found = {str(o) for o in self.results["u64_after_u32"].offenders}
+        self.assertIn("ABI_U64: struct abi_u64: member when: offset 4 size 8 (i386) vs "
+                      "offset 8 size 8 (x86_64)", found)
+        self.assertIn("ABI_U64: struct abi_u64: size 12 (i386) vs 16 (x86_64)", found)
+        pointer = {str(o) for o in self.results["pointer_in_struct"].offenders}
+        self.assertIn("ABI_PTR: struct abi_ptr: member data: offset 4 size 4 (i386) vs "
+                      "offset 8 size 8 (x86_64)", pointer)
+        long_member = {str(o) for o in self.results["long_member"].offenders}
+        self.assertIn("ABI_LONG: struct abi_long: member msecs: offset 0 size 4 (i386) vs "
+                      "offset 0 size 8 (x86_64)", long_member)
+
+    def test_a_structure_and_command_defined_in_the_driver_are_probed(self):
+        found = {str(o) for o in self.results["local_definitions"].offenders}
+        self.assertIn("LOCAL_SET: struct local_cfg: member timeout: offset 4 size 4 (i386) vs "
+                      "offset 8 size 8 (x86_64)", found)
+
+    def test_a_callee_given_cmd_and_arg_is_judged_with_the_handler(self):
+        followed = self.results["followed"]
+        self.assertIs(followed.compat_class, CompatClass.NEEDS_TRANSLATION, followed.describe())
+        self.assertIn("ABI_U64", followed.commands)
+        for name in ("swapped", "pointer_helper"):
+            with self.subTest(name):
+                self.assertIs(self.results[name].compat_class, CompatClass.UNKNOWN)
+                self.assertIn("passed to helper()", self.results[name].reason)
+
+    def test_unknown_says_why(self):
+        reasons = {name: self.results[name].reason for name in
+                   ("pointer_and_number", "arg_passed_on", "cmd_passed_on",
+                    "pointer_passed_on", "undefined_command")}
+        self.assertIn("a pointer (line", reasons["pointer_and_number"])
+        self.assertIn("arg is passed to helper()", reasons["arg_passed_on"])
+        self.assertIn("cmd is passed to helper()", reasons["cmd_passed_on"])
+        self.assertIn("passed to helper()", reasons["pointer_passed_on"])
+        self.assertIn("ABI_NOWHERE could not be probed", reasons["undefined_command"])
+
+
+@unittest.skipIf(probe.tools_missing(), "gcc or pahole missing (make deps)")
+class ProbeTest(unittest.TestCase):
+    def test_values_and_layouts_of_both_abis_and_the_cache(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            header = Path(tmp) / "abi.h"
+            header.write_text(HEADER)
+            cache = Cache(Path(tmp) / "cache", "probe")
+            items = [probe.ProbeItem("cmd", "ABI_LONG"), probe.ProbeItem("cmd", "ABI_INT"),
+                     probe.ProbeItem("type", "struct abi_clean")]
+            first = probe.probe(items, (header,), (), cache)
+            self.assertEqual(first[items[0]].commands["i386"].value, 0x40046101)
+            self.assertEqual(first[items[0]].commands["x86_64"].value, 0x40086101)
+            self.assertEqual(first[items[0]].commands["x86_64"].size_type, "struct abi_long")
+            self.assertIsNone(first[items[1]].commands["i386"].size_type)
+            self.assertEqual(classify.layout_differences(first[items[2]]), [])
+            self.assertEqual([m.path for m in first[items[2]].layouts["i386"].members],
+                             ["base", "size", "stamp"])
+            # A second probe answers from the cache, compiling nothing.
+            header.chmod(0o444)
+            again = probe.probe(items, (header,), (), cache)
+            self.assertEqual(again, first)
+
+    def test_an_item_that_does_not_compile_leaves_the_others(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            header = Path(tmp) / "abi.h"
+            header.write_text(HEADER)
+            items = [probe.ProbeItem("type", "struct abi_missing"),
+                     probe.ProbeItem("cmd", "ABI_NONE")]
+            found = probe.probe(items, (header,), ())
+            self.assertIn("incomplete type", found[items[0]].error)
+            self.assertIsNone(found[items[1]].error)
+
+    def test_a_header_that_does_not_compile_is_left_out_and_said(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            good, bad = Path(tmp) / "abi.h", Path(tmp) / "kernel_only.h"
+            good.write_text(HEADER)
+            bad.write_text("struct abi_missing { spinlock_t lock; };\n")
+            items = [probe.ProbeItem("type", "struct abi_missing"),
+                     probe.ProbeItem("type", "struct abi_u64")]
+            found = probe.probe(items, (bad, good), ())
+            self.assertIsNone(found[items[1]].error)
+            self.assertIn("kernel_only.h", found[items[0]].error)
+
+
+class FactsTest(unittest.TestCase):
+    OUTPUT = textwrap.dedent("""\
+        d.c:5: h: compat-fact: params cmd arg unsigned long
+        d.c:9: h: compat-fact: case FOO
+        d.c:7: h: compat-fact: cast 7:36 void __user *
+        d.c:7: h: compat-fact: alias 7:20 argp void __user *
+        d.c:10: h: compat-fact: alias-use 10:24
+        d.c:10: h: compat-fact: alias-call 10:24 copy_from_user
+        d.c:10: h: compat-fact: copy 10:6 struct foo <- argp
+        d.c:10: h: compat-fact: copy 10:6 ? & f <- argp
+        d.c:7: h: compat-fact: arg-use 7:36
+        d.c:20: other: compat-fact: case BAR
+        unrelated line
+        """)
+
+    def test_lines_group_per_handler_and_typed_copies_win(self):
+        found = facts.parse(self.OUTPUT)
+        self.assertEqual(list(found), [("d.c", "h")])     # "other" has no definition
+        h = found[("d.c", "h")]
+        self.assertEqual((h.cmd, h.arg, h.line), ("cmd", "arg", 5))
+        self.assertEqual(h.commands, {"FOO": 9})
+        self.assertEqual(h.copies, {(10, 6): ("struct foo", "argp")})
+        self.assertEqual(h.aliases, {"argp": "void __user *"})
+
+    def test_a_copy_without_a_copy_fact_is_unknown(self):
+        found = facts.parse(self.OUTPUT.replace("d.c:10: h: compat-fact: copy", "#"))
+        plan = classify.plan(found[("d.c", "h")])
+        self.assertIn("copy_from_user() at line 10 was not understood", plan.unknown)
+
+
+class DescribeTest(unittest.TestCase):
+    def test_only_the_two_clean_classes_add_an_entry(self):
+        self.assertEqual([c for c in CompatClass if c.adds_compat],
+                         [CompatClass.SAME_HANDLER, CompatClass.COMPAT_PTR])
+
+
+if __name__ == "__main__":
+    unittest.main()
+
+
+TREE = Path(__file__).resolve().parent / "test_data" / "audit" / "tree"
+
+
+class AuditAndCheckTest(unittest.TestCase):
+    """missing-compat findings carry the class; check's warning says the line."""
+
+    @classmethod
+    def setUpClass(cls):
+        from ioctl_rework import audit
+        result = audit.audit([TREE], cache=Cache(None))
+        cls.missing = {f.file: f for f in result.findings if f.kind.value == "missing-compat"}
+
+    def test_each_missing_compat_finding_has_a_class_and_a_detail(self):
+        bkl = self.missing["drivers/misc/unlocked_bkl.c"]
+        self.assertEqual(bkl.compat_class, "same-handler")
+        self.assertTrue(bkl.compat_detail.startswith(
+            "add `.compat_ioctl = unlocked_bkl_ioctl,` (integer or no arguments"))
+        dead = self.missing["drivers/char/legacy_dead.c"]
+        self.assertEqual((dead.compat_class, dead.compat_detail),
+                         ("unknown", "no case label or comparison on cmd was found"))
+
+    def test_without_classes_the_audit_is_as_before(self):
+        from ioctl_rework import audit
+        plain = audit.audit([TREE], cache=Cache(None), compat_classes=False)
+        self.assertEqual({f.compat_class for f in plain.findings}, {None})
+
+    def test_check_says_the_class_and_the_line_to_add(self):
+        from ioctl_rework import check_rules
+        found = check_rules._run_audit([TREE / "drivers/misc/unlocked_bkl.c"], 1, 120)
+        warning = next(r for r in found.raws if r.type == "MISSING_COMPAT")
+        self.assertIn("(compat class: same-handler)", warning.message)
+        self.assertIn("add `.compat_ioctl = unlocked_bkl_ioctl,`", warning.note)
+
+
+DRIVERS = Path(__file__).resolve().parents[2] / "kernel-fixtures" / "drivers"
+
+
+@unittest.skipIf(probe.tools_missing(), "gcc or pahole missing (make deps)")
+class ConvertCompatTest(unittest.TestCase):
+    """convert --compat on the three fx_abi drivers: one entry per clean class."""
+
+    def convert(self, target: str):
+        import shutil
+
+        from ioctl_rework import convert, rules
+        with tempfile.TemporaryDirectory() as tmp:
+            root = Path(tmp) / "drivers"
+            root.mkdir()
+            shutil.copytree(DRIVERS / "include", root / "include")
+            for name in ("fx_abi_level.c", "fx_abi_clean.c", "fx_abi_unclean.c"):
+                shutil.copy(DRIVERS / name, root / name)
+            options = rules.ConversionOptions(target=rules.Target.parse(target), compat=True)
+            result = convert.convert(convert.ConvertRequest(paths=(root,), options=options,
+                                                            root=root))
+        new = {rel: text.decode() for rel, (_, text) in result.changes.items()}
+        said = {h.file: h.compat for h in result.summary.handlers}
+        return new, said
+
+    def test_before_5_5_a_compat_ptr_entry_is_written(self):
+        new, said = self.convert("3.9")
+        self.assertIn("\t.compat_ioctl = fx_abi_level_ioctl,\n", new["fx_abi_level.c"])
+        self.assertIn("return fx_abi_clean_ioctl(file, cmd, (unsigned long)compat_ptr(arg));",
+                      new["fx_abi_clean.c"])
+        self.assertIn("#include <linux/compat.h>\n", new["fx_abi_clean.c"])
+        self.assertNotIn("\t.compat_ioctl", new["fx_abi_unclean.c"])
+        self.assertTrue(said["fx_abi_unclean.c"].startswith("needs-translation: "))
+        self.assertIn("FX_ABI_UNCLEAN_GET_STAMP: struct fx_abi_stamp: member when",
+                      said["fx_abi_unclean.c"])
+        self.assertTrue(said["fx_abi_unclean.c"].endswith("; no .compat_ioctl"))
+        self.assertTrue(said["fx_abi_level.c"].endswith(
+            "added .compat_ioctl = fx_abi_level_ioctl"))
+
+    def test_from_5_5_compat_ptr_ioctl(self):
+        new, _ = self.convert("6.1")
+        self.assertIn("\t.compat_ioctl = compat_ptr_ioctl,\n", new["fx_abi_clean.c"])
+        self.assertNotIn("compat_ptr(arg)", new["fx_abi_clean.c"])

@@ -1,0 +1,22 @@
+/* .ioctl under #if and ioctl: under #else: refused, both reported. */
+#include <linux/fs.h>
+#include <linux/version.h>
+
+static int two_ioctl(struct inode *inode, struct file *file,
+	      unsigned int cmd, unsigned long arg)
+{
+	if (cmd != DEV_RESET)
+		return -ENOTTY;
+	dev_reset();
+	return 0;
+}
+
+static struct file_operations two_fops = {
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(2,6,0)
+	.owner		= THIS_MODULE,
+	.ioctl		= two_ioctl,	/* entry */
+#else
+	owner:		THIS_MODULE,
+	ioctl:		two_ioctl,	/* entry */
+#endif
+};
