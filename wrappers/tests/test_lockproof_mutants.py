@@ -21,8 +21,8 @@ from ioctl_rework.fixture import kernel, variants
 from ioctl_rework.lockproof.changes import converted_handlers
 from ioctl_rework.lockproof.entries import entry_points
 from ioctl_rework.lockproof.purity import PURE_CALLS
-from test_lockproof_conversions import (CACHE, distinct_variants, listed_handlers, prove_case,
-                                        rule_cases)
+from test_lockproof_conversions import (CACHE, PROVER_REFUSES, distinct_variants,
+                                        listed_handlers, prove_case, rule_cases)
 
 _LOCK_LINE = re.compile(r"^\s*(lock_kernel\(\)|mutex_lock\(&\w+\));\s*$")
 _UNLOCK_LINE = re.compile(r"^\s*(unlock_kernel\(\)|mutex_unlock\(&\w+\));\s*$")
@@ -99,6 +99,8 @@ class MutantsTest(unittest.TestCase):
     def test_mutants_of_the_rule_test_conversions_are_caught(self):
         totals = {m.__name__: 0 for m in MUTATIONS}
         for case in rule_cases():
+            if case.name in PROVER_REFUSES:
+                continue        # refused, not proven: test_lockproof_conversions checks the words
             old = case.read_text()
 
             def prove(mutant, case=case, old=old):
