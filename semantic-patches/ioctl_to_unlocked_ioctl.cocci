@@ -68,6 +68,7 @@ fops_entries = {}    # file -> [(fops, handler, line, style)]
 definitions = {}     # (file, handler) -> line
 other_defs = {}      # (file, handler) -> line: same name, not the .ioctl signature
 listed = set()       # -D handlers=...
+kept = set()         # -D keep=...: left legacy, whatever else holds
 facts = {}           # (file, handler) -> {fact: line}
 functions = {}       # file -> set of defined function names
 expr_uses = {}       # (file, handler) -> set of lines where it is an expression
@@ -272,6 +273,10 @@ def decide(file, h):
         return decisions[key]
     f = facts.get(key, {})
     referenced = bool(live_entries(file, h))
+    if h in kept:
+        # convert found a file naming it that cannot follow the new signature.
+        decisions[key] = (None, "kept with the old signature (-D keep)")
+        return decisions[key]
     if not referenced and h not in listed and \
             any(e[1] == h for e in fops_entries.get(file, [])):
         result = (None, "dead: the fops also sets .unlocked_ioctl, which the VFS prefers")
@@ -481,7 +486,7 @@ def inode_expr(filp):
 # One spatch process may run the rule on many files (--file-groups) and
 # keeps this module between them: what one file taught must not leak into
 # the next (a handler name of one driver is an ordinary function in another).
-PER_FILE = (fops_entries, definitions, other_defs, listed, facts, functions, expr_uses,
+PER_FILE = (fops_entries, definitions, other_defs, listed, kept, facts, functions, expr_uses,
             known_uses, compared, decisions, inode_param, params, handler_names,
             inode_uses, inode_passed_to, mutex_site, has_unlocked, has_compat,
             include_lines, headers, declarations, first_statement_at, calls, _macros,
@@ -539,6 +544,11 @@ enoioctlcmd_refuse_on = True
 names << virtual.handlers;
 @@
 listed.update(n for n in names.split(",") if n)
+
+@script:python keep_list@
+names << virtual.keep;
+@@
+kept.update(n for n in names.split(",") if n)
 
 // ---------------------------------------------------------------- facts
 
@@ -1340,6 +1350,28 @@ expression E;
 + unlocked_ioctl
 )
 
+// A local whose only use was the inode argument a call just lost goes
+// with it: "struct inode *inode = file->f_dentry->d_inode;" of a compat
+// wrapper would be an unused variable.  Only a declaration that reads the
+// inode of a file (no call, no side effect) is removed.  Its name is
+// recorded before the call changes: a position cannot cross a change.
+@ fed_inode_call depends on patch && (definition || name_list) @
+identifier fed_h : script:python () { fed_h in handler_names or fed_h in listed };
+identifier fed_ino;
+expression E2, E3, E4;
+position p : script:python () { renamed(text_at(p), p) };
+@@
+  fed_h@p(fed_ino, E2, E3, E4)
+
+@ script:python fed_inode_local @
+ino << fed_inode_call.fed_ino;
+p << fed_inode_call.p;
+fed_fn;
+fed_local;
+@@
+coccinelle.fed_fn = cocci.make_ident(p[0].current_element)
+coccinelle.fed_local = cocci.make_ident(ino)
+
 @ caller depends on patch && (definition || name_list) @
 identifier rh : script:python () { rh in handler_names or rh in listed };
 position p : script:python () { renamed(text_at(p), p) };
@@ -1348,6 +1380,22 @@ expression E1, E2, E3, E4;
   rh@p(
 - E1,
   E2, E3, E4)
+
+@ drop_fed_inode depends on patch @
+identifier fed_inode_local.fed_fn, fed_inode_local.fed_local;
+expression F;
+@@
+  fed_fn(...) {
+  ... when any
+(
+- struct inode *fed_local = F->f_dentry->d_inode;
+|
+- struct inode *fed_local = F->f_path.dentry->d_inode;
+|
+- struct inode *fed_local = file_inode(F);
+)
+  ... when != fed_local
+  }
 
 @ einval depends on patch && enoioctlcmd_einval @
 position p : script:python () { strategy_at(p) in ("pushdown", "wrapper") };

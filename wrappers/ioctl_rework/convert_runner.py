@@ -48,6 +48,7 @@ class RunTask:
 
     file: str                   # relative to the tree
     listed: tuple[str, ...] = ()
+    kept: tuple[str, ...] = ()  # converted nowhere: a file naming them cannot follow
 
 
 @dataclass(frozen=True)
@@ -77,8 +78,9 @@ class Runner:
             self._contents[rel] = (self.root / rel).read_bytes()
         return self._contents[rel]
 
-    def _args(self, listed: tuple[str, ...]) -> list[str]:
-        options = rules.ConversionOptions(**{**self.request.options.__dict__, "handlers": listed})
+    def _args(self, task: RunTask) -> list[str]:
+        options = rules.ConversionOptions(**{**self.request.options.__dict__,
+                                             "handlers": task.listed, "kept": task.kept})
         # Report and patch at once: one spatch start gives decisions and diff.
         return options.spatch_args("patch") + ["-D", "report"]
 
@@ -101,7 +103,7 @@ class Runner:
                 results[task] = FileRun(task.file, task.listed, (), b"", None,
                                         f"cannot read: {err.strerror}")
                 continue
-            pending = _Pending(task, data, tuple(self._args(task.listed)))
+            pending = _Pending(task, data, tuple(self._args(task)))
             hit = self.cache.get_json(self._key(pending))
             if hit is not None:
                 results[task] = _parse(pending, _from_cache(task.file, hit))

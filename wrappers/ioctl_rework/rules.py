@@ -93,6 +93,7 @@ class ConversionOptions:
     multi_kernel: bool = False
     compat: bool = False
     handlers: tuple[str, ...] = ()
+    kept: tuple[str, ...] = ()  # left legacy: convert found a file that cannot follow
 
     def spatch_args(self, mode: str) -> list[str]:
         if mode not in MODES:
@@ -110,6 +111,8 @@ class ConversionOptions:
             args += ["-D", "compat"]
         if self.handlers:
             args += ["-D", "handlers=" + ",".join(self.handlers)]
+        if self.kept:
+            args += ["-D", "keep=" + ",".join(self.kept)]
         return args
 
     def warnings(self) -> list[str]:

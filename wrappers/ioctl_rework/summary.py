@@ -47,6 +47,10 @@ class HandlerRecord:
     returns_enoioctlcmd: bool = False
     # Other files rewritten with it: its definition, prototypes, callers.
     other_files: tuple[str, ...] = ()
+    # EXPORT_SYMBOL()ed: callers outside the tree must follow the new signature.
+    exported: bool = False
+    # Files of it spatch did not read whole, and where (no line there names it).
+    unparsed: tuple[str, ...] = ()
 
     @property
     def sort_key(self):
@@ -129,8 +133,9 @@ def to_json(summary: Summary) -> dict:
     def plain(record) -> dict:
         data = asdict(record)
         data["status"] = record.status.value
-        if "other_files" in data:
-            data["other_files"] = list(data["other_files"])
+        for name in ("other_files", "unparsed"):
+            if name in data:
+                data[name] = list(data[name])
         return data
 
     return {
@@ -160,7 +165,8 @@ def from_json(data: dict, where: str = "summary") -> Summary:
         raise SummaryError(f"{where}: not an ioctl-rework convert summary (format {FORMAT})")
     try:
         handlers = [HandlerRecord(**{**h, "status": HandlerStatus(h["status"]),
-                                     "other_files": tuple(h.get("other_files", ()))})
+                                     "other_files": tuple(h.get("other_files", ())),
+                                     "unparsed": tuple(h.get("unparsed", ()))})
                     for h in data["handlers"]]
         files = [FileRecord(**{**f, "status": FileStatus(f["status"])}) for f in data["files"]]
         return Summary(root=data["root"], target=data["target"], options=data["options"],
