@@ -27,9 +27,11 @@
 //   that calls a function, a statement expression, a computed goto, no
 //   usable "ret", a first statement inside an #if).
 // - Refused, and said why in report mode: the inode parameter is written
-//   or its address taken; the handler is used elsewhere with its old
-//   signature; -D mutex and the handler takes the BKL itself or is called
-//   directly (the mutex is not recursive, and callers would not take it);
+//   or its address taken; a call passes NULL as its inode; the handler is
+//   used elsewhere with its old signature (EXPORT_SYMBOL follows it);
+//   -D keep=a,b names it (convert found a file that cannot follow);
+//   -D mutex and the handler takes the BKL itself or is called directly
+//   (the mutex is not recursive, and callers would not take it);
 //   a wrapper name that is already taken.
 // - -ENOIOCTLCMD: the unlocked path turns it into -EINVAL.  Every mode
 //   says so; -D enoioctlcmd_einval writes -EINVAL in the source, and
@@ -276,6 +278,10 @@ def decide(file, h):
     if h in kept:
         # convert found a file naming it that cannot follow the new signature.
         decisions[key] = (None, "kept with the old signature (-D keep)")
+        return decisions[key]
+    if "null_inode" in f:
+        decisions[key] = (None, "the call at line %d passes NULL as its inode, which the "
+                          "new signature cannot pass on" % f["null_inode"])
         return decisions[key]
     if not referenced and h not in listed and \
             any(e[1] == h for e in fops_entries.get(file, [])):
@@ -895,6 +901,37 @@ h << direct_call.h; p << direct_call.p;
 known_uses.setdefault((p[0].file, h), set()).add(int(p[0].line))
 fact(p[0].file, h, "called", int(p[0].line))
 calls.setdefault((p[0].file, p[0].current_element), set()).add(h)
+
+// EXPORT_SYMBOL(h) names it but does not call it: the export follows.
+@ exported depends on definition || name_list @
+identifier eh : script:python () { eh in handler_names or eh in listed };
+declarer name EXPORT_SYMBOL, EXPORT_SYMBOL_GPL;
+position p;
+@@
+(
+EXPORT_SYMBOL(eh@p);
+|
+EXPORT_SYMBOL_GPL(eh@p);
+)
+
+@ script:python @
+p << exported.p;
+@@
+known_uses.setdefault((p[0].file, text_at(p)), set()).add(int(p[0].line))
+
+// A call that passes NULL for the inode: the handler may rely on it being
+// NULL there, and the new signature derives the inode from the file.
+@ null_inode_call depends on definition || name_list @
+identifier nh : script:python () { nh in handler_names or nh in listed };
+expression E2, E3, E4;
+position p;
+@@
+nh@p(NULL, E2, E3, E4)
+
+@ script:python @
+p << null_inode_call.p;
+@@
+fact(p[0].file, text_at(p), "null_inode", int(p[0].line))
 
 // ------------------------------------------------------------- decisions
 // Each script binds, per handler, the names the rewriting rules use.  A

@@ -43,6 +43,7 @@ class Verdict:
 
     status: HandlerStatus
     reason: str
+    file: str | None = None     # the file that could not be rewritten, if one could not
 
 
 @dataclass
@@ -161,19 +162,22 @@ def _did_not_follow(group: HandlerGroup, final: dict[str, FileRun], blocked: dic
         if run is not None and (not run.ok or rel in blocked and run.changed):
             why = blocked.get(rel) or run.reason
             return Verdict(HandlerStatus.FAILED, f"its files cannot all be rewritten "
-                                                 f"({rel}: {why}); converted nowhere")
+                                                 f"({rel}: {why}); converted nowhere", rel)
         text = run.new.decode("utf-8", "surrogateescape") if run else _text(content, rel)
         for use in namings.namings(text, name):
             defined = defined or use.kind == namings.DEFINITION
             if not use.follows:
-                stale.append((rel, use))
+                stale.append((rel, use, run.reason if run else None))
     if group.elsewhere and refusal and stale:
         return Verdict(HandlerStatus.SKIPPED, refusal)
     if stale:
-        rel, use = stale[0]
+        rel, use, unparsed = stale[0]
+        where = f"{rel}:{use.line}: its {use.kind} keeps the old signature (`{use.text}`)"
+        if unparsed:  # spatch may not have seen it
+            return Verdict(HandlerStatus.FAILED, f"{where}, and {unparsed}; converted nowhere",
+                           rel)
         return Verdict(HandlerStatus.SKIPPED,
-                       f"{rel}:{use.line}: its {use.kind} keeps the old signature "
-                       f"(`{use.text}`): that file cannot follow; converted nowhere")
+                       f"{where}: that file cannot follow; converted nowhere")
     if group.elsewhere and not defined:
         return Verdict(HandlerStatus.SKIPPED, refusal or
                        "no definition with the .ioctl signature was found in the tree")

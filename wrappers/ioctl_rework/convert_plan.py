@@ -47,6 +47,8 @@ def convert(request: ConvertRequest) -> ConversionResult:
         failures.update({run.file: run.reason for run in second.values() if not run.ok})
         newly = convert_groups.check(cross, final, blocked, runner.content,
                                      _cross_file_refusal(request.options))
+        failures.update({v.file: v.reason for v in newly.values()
+                         if v.file and v.status is HandlerStatus.FAILED})
         if not newly:
             break
         cross.dropped.update(newly)

@@ -24,6 +24,7 @@ _MEMBER = re.compile(r"(?:\.|->|\b)(\w+)\s*(?:=|:)\s*&?\s*$")
 _COMPARED = re.compile(r"->\s*(\w+)\s*[!=]=\s*$")
 _COMPARED_AFTER = re.compile(r"\s*[!=]=\s*[\w.>()-]*?->\s*(\w+)")
 _NEW_MEMBERS = ("unlocked_ioctl", "compat_ioctl")
+_INCLUDE_LINE = re.compile(r"\s*#\s*include\b")    # <linux/h_ioctl.h> names a file
 
 
 @dataclass(frozen=True)
@@ -71,7 +72,7 @@ def namings(text: str, name: str) -> list[Naming]:
     # A member of that name (dev->h_ioctl, ops.h_ioctl) is not the function.
     for match in re.finditer(rf"(?<![\w.]){re.escape(name)}\b(?<!->{re.escape(name)})", code):
         line = _line_of(code, match.start())
-        if c_spans.inside_if0(text, line):
+        if c_spans.inside_if0(text, line) or _INCLUDE_LINE.match(lines[line - 1]):
             continue
         before = code[max(0, match.start() - 200):match.start()]
         after = code[match.end():]
