@@ -339,8 +339,8 @@ def decide(file, h):
         # handler) would not take the private mutex, or take it twice.
         result = (None, "it is called directly at line %d, and callers would "
                   "not exclude each other through the private mutex" % f["called"])
-    elif mutex_on and any((file, c) in definitions for c in calls.get(key, ())):
-        callee = sorted(c for c in calls[key] if (file, c) in definitions)[0]
+    elif mutex_on and any(is_handler(file, c) for c in calls.get(key, ())):
+        callee = sorted(c for c in calls[key] if is_handler(file, c))[0]
         result = (None, "it calls the handler %s directly, which would then run "
                   "under two different locks" % callee)
     elif mutex_on and "takes_bkl" in f:
@@ -367,6 +367,10 @@ def decide(file, h):
     return result
 
 calls = {}           # (file, function) -> names it calls with four arguments
+
+def is_handler(file, name):
+    """A handler defined here, or one convert names (listed or kept)."""
+    return (file, name) in definitions or name in listed or name in kept
 
 def renamed(h, p):
     """Whether prototypes of and calls to h follow the new signature."""
@@ -891,7 +895,7 @@ compared.setdefault((p[0].file, text_at(p)), set()).add(int(p[0].line))
 @ direct_call depends on definition || name_list @
 identifier h;
 expression list[4] es;
-position p : script:python (h) { h in handler_names or h in listed };
+position p : script:python (h) { h in handler_names or h in listed or h in kept };
 @@
 h@p(es)
 

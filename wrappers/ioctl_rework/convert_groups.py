@@ -19,7 +19,7 @@ import os
 import re
 from dataclasses import dataclass, field
 
-from ioctl_rework import c_spans, namings
+from ioctl_rework import c_spans, convert_namings as namings
 from ioctl_rework.convert_runner import FileRun, RunTask
 from ioctl_rework.summary import HandlerStatus
 
@@ -80,8 +80,9 @@ class Groups:
         for key, group in self.groups.items():
             for rel in group.files:
                 if key in self.dropped:
-                    if rel in group.decided:
-                        kept.setdefault(rel, set()).add(key.name)
+                    # Where it is defined or named by a fops, and where a
+                    # caller must know it stays legacy (--lock mutex).
+                    kept.setdefault(rel, set()).add(key.name)
                 elif group.listed_in(rel):
                     listed.setdefault(rel, set()).add(key.name)
         return sorted(RunTask(rel, tuple(sorted(listed.get(rel, set()) - kept.get(rel, set()))),
@@ -119,13 +120,16 @@ def build(runs: dict[str, FileRun], mentions: dict[str, set[str]], files: set[st
 
 
 def check(groups: Groups, final: dict[str, FileRun], blocked: dict[str, str], content,
-          refusal: str | None = None) -> dict[HandlerKey, Verdict]:
-    """Live handlers whose files did not all follow, and why."""
+          refusal: str | None = None, mutex: bool = False) -> dict[HandlerKey, Verdict]:
+    """Live handlers whose files did not all follow, and why.  With MUTEX
+    (--lock mutex) a handler called from another file is one: the caller
+    holds its own file's mutex, and the handler's body would run under two
+    locks (the rule refuses the same in one file)."""
     newly = {}
     for group in groups.live():
         key = group.key
         if key not in groups._blocked_before:
-            groups._blocked_before[key] = _cannot_follow(group, content)
+            groups._blocked_before[key] = _cannot_follow(group, content, mutex)
         verdict = groups._blocked_before[key] or _did_not_follow(group, final, blocked,
                                                                    content, refusal)
         if verdict:
@@ -133,12 +137,18 @@ def check(groups: Groups, final: dict[str, FileRun], blocked: dict[str, str], co
     return newly
 
 
-def _cannot_follow(group: HandlerGroup, content) -> Verdict | None:
+def _cannot_follow(group: HandlerGroup, content, mutex: bool) -> Verdict | None:
     """A use in the original text that no rewrite can carry over."""
     name = group.key.name
     for rel in group.files:
         text = _text(content, rel)
-        for use in namings.namings(text, name):
+        uses = namings.namings(text, name)
+        defined_here = any(use.kind == namings.DEFINITION for use in uses)
+        for use in uses:
+            if mutex and use.kind == namings.CALL and not defined_here:
+                return Verdict(HandlerStatus.SKIPPED,
+                               f"{rel}:{use.line}: called from another file, whose caller "
+                               "would hold another lock with --lock mutex; converted nowhere")
             if use.kind == namings.OTHER:
                 return Verdict(HandlerStatus.SKIPPED,
                                f"{rel}:{use.line}: uses {name} as a value (`{use.text}`), "
@@ -172,12 +182,16 @@ def _did_not_follow(group: HandlerGroup, final: dict[str, FileRun], blocked: dic
         return Verdict(HandlerStatus.SKIPPED, refusal)
     if stale:
         rel, use, unparsed = stale[0]
+        refused = [d.reason for d in (final[rel].decisions if rel in final else ())
+                   if d.handler == name and not d.convert and d.reason]
+        if refused and not unparsed:    # the rule said why, in the file of its fops
+            return Verdict(HandlerStatus.SKIPPED, refused[0], rel)
         where = f"{rel}:{use.line}: its {use.kind} keeps the old signature (`{use.text}`)"
         if unparsed:  # spatch may not have seen it
             return Verdict(HandlerStatus.FAILED, f"{where}, and {unparsed}; converted nowhere",
                            rel)
         return Verdict(HandlerStatus.SKIPPED,
-                       f"{where}: that file cannot follow; converted nowhere")
+                       f"{where}: that file cannot follow; converted nowhere", rel)
     if group.elsewhere and not defined:
         return Verdict(HandlerStatus.SKIPPED, refusal or
                        "no definition with the .ioctl signature was found in the tree")

@@ -46,7 +46,8 @@ def convert(request: ConvertRequest) -> ConversionResult:
         final.update({task.file: second[task] for task in tasks})
         failures.update({run.file: run.reason for run in second.values() if not run.ok})
         newly = convert_groups.check(cross, final, blocked, runner.content,
-                                     _cross_file_refusal(request.options))
+                                     _cross_file_refusal(request.options),
+                                     request.options.lock is rules.LockMode.MUTEX)
         failures.update({v.file: v.reason for v in newly.values()
                          if v.file and v.status is HandlerStatus.FAILED})
         if not newly:

@@ -382,6 +382,18 @@ class RefuseTest(CrossFileCase):
         self.assertTrue(re.search(r"drivers/b/beta\.c:\d+: a call passes NULL",
                                   self.handler(result, "core_ioctl").reason))
 
+    def test_with_a_mutex_a_handler_called_from_another_file_and_its_caller_are_refused(self):
+        self.write({"drivers/core/core.c": CORE, "include/linux/core_ioctl.h": CORE_H,
+                    "drivers/a/alpha.c": core_user("alpha")})
+        result = self.run_convert("--lock", "mutex")
+        self.assertRegex(self.handler(result, "core_ioctl").reason,
+                         r"^drivers/a/alpha\.c:9: called from another file.*--lock mutex")
+        # alpha_ioctl would run core_ioctl under alpha's mutex, not core's lock.
+        alpha = self.handler(result, "alpha_ioctl")
+        self.assertEqual(alpha.status, HandlerStatus.SKIPPED)
+        self.assertRegex(alpha.reason, "calls the handler core_ioctl directly")
+        self.assertEqual(result.changes, {})
+
 
 if __name__ == "__main__":
     unittest.main()
