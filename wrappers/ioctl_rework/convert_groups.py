@@ -177,7 +177,8 @@ def _did_not_follow(group: HandlerGroup, final: dict[str, FileRun], blocked: dic
         for use in namings.namings(text, name):
             defined = defined or use.kind == namings.DEFINITION
             if not use.follows:
-                stale.append((rel, use, run.reason if run else None))
+                unseen = run and _in_unparsed(text, run.parse_errors, use.line)
+                stale.append((rel, use, run.reason if unseen else None))
     if group.elsewhere and refusal and stale:
         return Verdict(HandlerStatus.SKIPPED, refusal)
     if stale:
@@ -196,6 +197,12 @@ def _did_not_follow(group: HandlerGroup, final: dict[str, FileRun], blocked: dic
         return Verdict(HandlerStatus.SKIPPED, refusal or
                        "no definition with the .ioctl signature was found in the tree")
     return None
+
+
+def _in_unparsed(text: str, parse_errors: tuple[int, ...], line: int) -> bool:
+    """Whether LINE is in code spatch skipped: it may not have seen it."""
+    code = c_spans.code_only(text)
+    return any(line in c_spans.toplevel_span(code, error) for error in parse_errors)
 
 
 def exported(group: HandlerGroup, content) -> bool:

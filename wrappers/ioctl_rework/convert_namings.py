@@ -14,8 +14,9 @@ from dataclasses import dataclass
 
 from ioctl_rework import c_spans
 
-DEFINITION, PROTOTYPE, CALL, ENTRY, EXPORT, OTHER = (
-    "definition", "prototype", "call", "fops entry", "export", "other use")
+DEFINITION, PROTOTYPE, CALL, ENTRY, COMPARE, EXPORT, OTHER = (
+    "definition", "prototype", "call", "fops entry", "comparison with an f_op member",
+    "export", "other use")
 
 # Words after which NAME( is a call: the statements that take an expression.
 _STATEMENT_WORDS = {"return", "else", "case", "do", "sizeof", "goto"}
@@ -76,6 +77,10 @@ def namings(text: str, name: str) -> list[Naming]:
             continue
         before = code[max(0, match.start() - 200):match.start()]
         after = code[match.end():]
+        # A struct tag, or a function pointer (a member) of the same name.
+        if re.search(r"\b(?:struct|union|enum)\s+$", before) or \
+                re.search(r"\(\s*\*\s*$", before) and re.match(r"\s*\)", after):
+            continue
         found.append(_classify(code, match.end(), before, after, line,
                                lines[line - 1].strip()))
     return found
@@ -94,7 +99,10 @@ def _classify(code: str, end: int, before: str, after: str, line: int,
         word = previous.group(1) if previous else ""
         if re.fullmatch(r"\w+", word) and word not in _STATEMENT_WORDS or word == "*":
             body = re.match(r"\s*(?:__\w+(?:\([^)]*\))?\s*)*\{", code[close + 1:])
-            legacy = word != "long" or len(args) != 3 or "inode" in args[0]
+            # The return type, past attributes such as __pmac or __init.
+            types = [w for w in re.findall(r"\w+", before.rsplit(";", 1)[-1].rsplit("}", 1)[-1])
+                     if not w.startswith("__")]
+            legacy = types[-1:] != ["long"] or len(args) != 3 or "inode" in args[0]
             return Naming(line, DEFINITION if body else PROTOTYPE, legacy, text, args)
         return Naming(line, CALL, len(args) != 3, text, args)
     member = _MEMBER.search(before)
@@ -105,7 +113,7 @@ def _classify(code: str, end: int, before: str, after: str, line: int,
             return Naming(line, ENTRY, False, text)
     compared = _COMPARED.search(before) or _COMPARED_AFTER.match(after)
     if compared and compared.group(1) in ("ioctl",) + _NEW_MEMBERS:
-        return Naming(line, ENTRY, compared.group(1) == "ioctl", text)
+        return Naming(line, COMPARE, compared.group(1) == "ioctl", text)
     return Naming(line, OTHER, True, text)
 
 

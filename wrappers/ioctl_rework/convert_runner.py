@@ -32,6 +32,7 @@ class FileRun:
     old: bytes
     new: bytes | None          # None when the run failed
     reason: str | None         # why it failed, or a warning (partial parse)
+    parse_errors: tuple[int, ...] = ()  # lines around which spatch skipped code
 
     @property
     def ok(self) -> bool:
@@ -168,7 +169,8 @@ def _parse(pending: _Pending, result: spatch.SpatchResult) -> FileRun:
     if result.outcome is spatch.Outcome.PARSE_ERROR and not result.stdout.strip():
         # Nothing the rule could see needed a change; whether the part
         # spatch could not parse did is decided with the tree (convert_plan).
-        return FileRun(rel, listed, decisions, data, data, _failure_reason(result))
+        return FileRun(rel, listed, decisions, data, data, _failure_reason(result),
+                       result.parse_errors)
     if result.outcome is not spatch.Outcome.OK:
         return FileRun(rel, listed, decisions, data, None, _failure_reason(result))
     try:
@@ -185,7 +187,7 @@ def _parse(pending: _Pending, result: spatch.SpatchResult) -> FileRun:
         return FileRun(rel, listed, decisions, data, None,
                        f"{result.reason}, where {unseen} is named: a use there "
                        "would keep the old signature")
-    return FileRun(rel, listed, decisions, data, new, result.reason or None)
+    return FileRun(rel, listed, decisions, data, new, result.reason or None, result.parse_errors)
 
 
 class Diffs:
