@@ -156,8 +156,8 @@ def _cannot_follow(group: HandlerGroup, content, mutex: bool) -> Verdict | None:
             why = namings.foreign_inode(text, use)
             if why:
                 return Verdict(HandlerStatus.SKIPPED,
-                               f"{rel}:{use.line}: a call {why}, which the new signature "
-                               "cannot pass on; converted nowhere")
+                               f"{rel}:{use.line}: a call {why}: the new signature cannot "
+                               "pass that inode on; converted nowhere")
     return None
 
 

@@ -166,4 +166,4 @@ def foreign_inode(text: str, call: Naming) -> str | None:
         return None
     if values and _bare(values[-1]) == "NULL":
         return f"passes {call.args[0]} (set to NULL) as the inode of {call.args[1]}"
-    return f"passes {described}, which is not set only to its file's inode"
+    return f"passes {described} ({inode} is not set only to the inode of {call.args[1]})"
