@@ -315,7 +315,8 @@ class RefuseTest(CrossFileCase):
 
     def test_a_caller_passing_another_inode_refuses_the_handler(self):
         for decl, pattern in [
-                ("\tstruct inode *inode = file->private_data;\n", "not set only to its file"),
+                ("\tstruct inode *inode = file->private_data;\n",
+                 r"passes inode as the inode of file \(inode is not set only to the inode of file\)"),
                 ("\tstruct inode *inode = NULL;\n", r"inode \(set to NULL\)"),
                 ("\tstruct inode *inode = other->f_dentry->d_inode;\n", "not set only")]:
             with self.subTest(decl=decl):
