@@ -181,6 +181,12 @@ def _did_not_follow(group: HandlerGroup, final: dict[str, FileRun], blocked: dic
                 stale.append((rel, use, run.reason if unseen else None))
     if group.elsewhere and refusal and stale:
         return Verdict(HandlerStatus.SKIPPED, refusal)
+    listed_stale = [(rel, use) for rel, use, _ in stale if rel not in group.decided]
+    if refusal and listed_stale:
+        # The rule follows a handler into another file only for pushdown.
+        rel, use = listed_stale[0]
+        return Verdict(HandlerStatus.SKIPPED,
+                       f"{rel}:{use.line} names it too, and {refusal}", rel)
     if stale:
         rel, use, unparsed = stale[0]
         refused = [d.reason for d in (final[rel].decisions if rel in final else ())

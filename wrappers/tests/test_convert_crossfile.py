@@ -395,6 +395,14 @@ class RefuseTest(CrossFileCase):
         self.assertRegex(alpha.reason, "calls the handler core_ioctl directly")
         self.assertEqual(result.changes, {})
 
+    def test_with_the_wrapper_strategy_a_handler_named_in_a_header_is_left_alone(self):
+        self.write({"drivers/char/proto.c": PROTO_C, "drivers/char/proto.h": PROTO_H})
+        result = self.run_convert("--strategy", "wrapper")
+        self.assertEqual(result.changes, {})
+        self.assertRegex(self.handler(result, "proto_ioctl").reason,
+                         r"^drivers/char/proto\.h:3 names it too, and the wrapper .*needs the "
+                         r"handler in the file of its fops; --strategy pushdown")
+
 
 if __name__ == "__main__":
     unittest.main()
