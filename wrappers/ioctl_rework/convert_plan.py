@@ -150,11 +150,14 @@ def _record(d: rules.HandlerDecision, run: FileRun, final: dict[str, FileRun],
                              status=status, reason=reason, **more)
 
     key = cross.key_of(run.file, d.handler)
+    group = cross.groups.get(key)
+    named_in = tuple(f for f in group.files if f != run.file) if group else ()
     if key in cross.dropped:
         verdict = cross.dropped[key]
         if run.reason:  # the refusal may come from what spatch could not parse
-            return record(HandlerStatus.FAILED, f"{run.reason} ({verdict.reason})")
-        return record(verdict.status, verdict.reason)
+            return record(HandlerStatus.FAILED, f"{run.reason} ({verdict.reason})",
+                          named_in=named_in)
+        return record(verdict.status, verdict.reason, named_in=named_in)
     if run.file in blocked:
         return record(HandlerStatus.FAILED, blocked[run.file])
     if not run.ok:
@@ -163,14 +166,13 @@ def _record(d: rules.HandlerDecision, run: FileRun, final: dict[str, FileRun],
         if run.reason:
             return record(HandlerStatus.FAILED, f"{run.reason} (the rule: {d.reason})")
         return record(HandlerStatus.SKIPPED, d.reason)
-    group = cross.groups.get(key)
     if group is None:
         return record(HandlerStatus.CONVERTED, None, strategy=d.strategy)
     others = tuple(f for f in group.files
                    if f != run.file and f in final and final[f].changed)
     return record(HandlerStatus.CONVERTED, None, strategy=d.strategy, other_files=others,
                   exported=convert_groups.exported(group, content),
-                  unparsed=convert_groups.unparsed_notes(group, final))
+                  unparsed=convert_groups.unparsed_notes(group, final), named_in=named_in)
 
 
 def _options_json(options: rules.ConversionOptions) -> dict:

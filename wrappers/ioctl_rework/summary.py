@@ -51,6 +51,8 @@ class HandlerRecord:
     exported: bool = False
     # Files of it spatch did not read whole, and where (no line there names it).
     unparsed: tuple[str, ...] = ()
+    # Every other file of the run that names it, rewritten or not.
+    named_in: tuple[str, ...] = ()
 
     @property
     def sort_key(self):
@@ -133,7 +135,7 @@ def to_json(summary: Summary) -> dict:
     def plain(record) -> dict:
         data = asdict(record)
         data["status"] = record.status.value
-        for name in ("other_files", "unparsed"):
+        for name in ("other_files", "unparsed", "named_in"):
             if name in data:
                 data[name] = list(data[name])
         return data
@@ -166,7 +168,8 @@ def from_json(data: dict, where: str = "summary") -> Summary:
     try:
         handlers = [HandlerRecord(**{**h, "status": HandlerStatus(h["status"]),
                                      "other_files": tuple(h.get("other_files", ())),
-                                     "unparsed": tuple(h.get("unparsed", ()))})
+                                     "unparsed": tuple(h.get("unparsed", ())),
+                                     "named_in": tuple(h.get("named_in", ()))})
                     for h in data["handlers"]]
         files = [FileRecord(**{**f, "status": FileStatus(f["status"])}) for f in data["files"]]
         return Summary(root=data["root"], target=data["target"], options=data["options"],

@@ -177,6 +177,7 @@ class FollowTest(CrossFileCase):
         record = self.handler(result, "proto_ioctl")
         self.assertEqual(record.status, HandlerStatus.CONVERTED)
         self.assertEqual(record.other_files, ("drivers/char/proto.h",))
+        self.assertEqual(record.named_in, ("drivers/char/proto.h",))
         self.assertIn("static long proto_ioctl(struct file *, uint, ulong);",
                       self.new(result, "drivers/char/proto.h"))
         self.assertIn("static long proto_ioctl(struct file *file, uint cmd, ulong arg)",
@@ -302,6 +303,9 @@ class RefuseTest(CrossFileCase):
             self.assertEqual(record.status, HandlerStatus.SKIPPED)
             self.assertRegex(record.reason, r"^fs/ext/ioctl\.c:4: its definition keeps the "
                                             r"old signature .*converted nowhere")
+            self.assertEqual(set(record.named_in), {"fs/ext/ext.h", "fs/ext/ioctl.c",
+                                                    "fs/ext/dir.c", "fs/ext/file.c"}
+                             - {f"fs/ext/{kind}.c"})
 
     def test_a_caller_passing_null_refuses_the_handler_everywhere(self):
         self.write({"drivers/sub/sub.h": SUB_H, "drivers/sub/main.c": SUB_MAIN,
