@@ -89,9 +89,6 @@ class Groups:
                               tuple(sorted(kept.get(rel, ()))))
                       for rel in set(listed) | set(kept))
 
-    def names(self, rel: str) -> bool:
-        return any(rel in g.files for g in self.groups.values())
-
 
 def build(runs: dict[str, FileRun], mentions: dict[str, set[str]], files: set[str],
           content) -> Groups:

@@ -67,15 +67,18 @@ def convert(request: ConvertRequest) -> ConversionResult:
             summary.files.append(FileRecord(rel, FileStatus.FAILED, blocked[rel]))
         elif not run.ok:
             summary.files.append(FileRecord(rel, FileStatus.FAILED, run.reason))
+        elif rel in failures and not run.changed:
+            # It stopped a handler: now run without it, it is still the file that failed.
+            summary.files.append(FileRecord(rel, FileStatus.FAILED, failures[rel]))
         elif run.changed:
             changes[rel] = (run.old, run.new)
             summary.files.append(FileRecord(rel, FileStatus.CONVERTED, run.reason,
                                             diffs(rel, run.old, run.new)))
         else:
             # Unchanged because spatch could not read part of it is a failure
-            # when that part may hold what the run needed: a .ioctl entry of
-            # a file_operations (by text), or a handler of the run.
-            needed = tree.fops_names.get(rel) or cross.names(rel)
+            # when that part may hold a .ioctl entry of a file_operations (by
+            # text).  Other files of a handler were checked line by line.
+            needed = tree.fops_names.get(rel)
             status = FileStatus.FAILED if run.reason and needed else FileStatus.UNCHANGED
             summary.files.append(FileRecord(rel, status, run.reason))
     # A file that failed for a handler that was then dropped is still reported.
