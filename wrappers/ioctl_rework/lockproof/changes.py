@@ -20,7 +20,8 @@ from ioctl_rework import c_spans
 from ioctl_rework import cache as cache_mod
 from ioctl_rework.cache import Cache
 from ioctl_rework.lockproof import memo
-from ioctl_rework.lockproof.source import HeaderReader, SourceError, Unit
+from ioctl_rework.lockproof.headers import HeaderReader
+from ioctl_rework.lockproof.source import SourceError, Unit
 
 
 @dataclass(frozen=True)

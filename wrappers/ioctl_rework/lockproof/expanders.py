@@ -9,7 +9,8 @@ import re
 from pathlib import Path, PurePosixPath
 
 from ioctl_rework.lockproof.lexer import LexError, Token, tokenize
-from ioctl_rework.lockproof.source import HeaderReader, SourceError, Unit
+from ioctl_rework.lockproof.headers import HeaderReader
+from ioctl_rework.lockproof.source import SourceError, Unit
 
 
 class TextualExpander:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from ioctl_rework import cache as cache_mod
 from ioctl_rework.lockproof.model import HandlerProof, LockCalls, LockProblem, Unprovable
-from ioctl_rework.lockproof.source import included_headers
+from ioctl_rework.lockproof.headers import included_headers
 
 FORMAT = "lockproof/1"
 
