@@ -23,7 +23,7 @@ _STATEMENT_WORDS = {"return", "else", "case", "do", "sizeof", "goto"}
 _EXPORT = re.compile(r"\bEXPORT_SYMBOL(?:_GPL)?\s*\(\s*$")
 _MEMBER = re.compile(r"(?:\.|->|\b)(\w+)\s*(?:=|:)\s*&?\s*$")
 _COMPARED = re.compile(r"->\s*(\w+)\s*[!=]=\s*$")
-_COMPARED_AFTER = re.compile(r"\s*[!=]=\s*[\w.>()-]*?->\s*(\w+)")
+_COMPARED_AFTER = re.compile(r"\s*[!=]=\s*[\w.>()-]*->\s*(\w+)")
 _NEW_MEMBERS = ("unlocked_ioctl", "compat_ioctl")
 _INCLUDE_LINE = re.compile(r"\s*#\s*include\b")    # <linux/h_ioctl.h> names a file
 
