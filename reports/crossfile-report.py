@@ -51,9 +51,12 @@ def main() -> int:
         sys.exit(__doc__.strip().split("\n\n")[2])
     summary = json.loads(Path(sys.argv[1]).read_text())
     named = [h for h in summary["handlers"] if h.get("named_in")]
+    # One handler: one name and one set of files (two drivers may each
+    # have a static function of that name).
     by_name = collections.OrderedDict()
     for h in sorted(named, key=lambda h: (h["handler"], h["file"], h["line"])):
-        by_name.setdefault(h["handler"], []).append(h)
+        files = frozenset([h["file"], *h["named_in"]])
+        by_name.setdefault((h["handler"], files), []).append(h)
     counts = collections.Counter(outcome(entries[0]) for entries in by_name.values())
     entries = collections.Counter(outcome(h) for h in named)
     lines = [f"# {sys.argv[2]}", "",
@@ -73,7 +76,7 @@ def main() -> int:
     lines += ["", "## Every handler", "",
               "| handler | fops entries | other files naming it | how it ended | reason |",
               "| --- | --- | --- | --- | --- |"]
-    for name, records in by_name.items():
+    for (name, _), records in by_name.items():
         first = records[0]
         fops = "<br>".join(f"`{h['file']}:{h['line']}`" for h in records)
         others = sorted({f for h in records for f in h["named_in"]} -

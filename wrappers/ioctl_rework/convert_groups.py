@@ -105,7 +105,11 @@ def build(runs: dict[str, FileRun], mentions: dict[str, set[str]], files: set[st
                 key = HandlerKey(d.handler)
                 groups.setdefault(key, HandlerGroup(key)).elsewhere.add(run.file)
     for key, group in groups.items():
-        named = (mentions.get(key.name, set()) & files) | group.decided | group.elsewhere
+        # grep's word matches, less those that are no use of the function
+        # (a member or a struct tag of the same name, a comment, #if 0).
+        named = {rel for rel in mentions.get(key.name, set()) & files
+                 if namings.namings(_text(content, rel), key.name)}
+        named |= group.decided | group.elsewhere
         if key.home:
             reach = _included(key.home, content) | {key.home}
             group.files = sorted(named & reach)
