@@ -114,9 +114,12 @@ def build(runs: dict[str, FileRun], mentions: dict[str, set[str]], files: set[st
             reach = _included(key.home, content) | {key.home}
             group.files = sorted(named & reach)
         else:
+            # A static function of that name is another one, unless its
+            # file includes the fops (a header holding a static fops).
             group.files = sorted(rel for rel in named
                                  if rel in group.decided or rel in group.elsewhere
-                                 or not _is_static(_text(content, rel), key.name))
+                                 or not _is_static(_text(content, rel), key.name)
+                                 or _included(rel, content) & group.elsewhere)
     return Groups(groups)
 
 

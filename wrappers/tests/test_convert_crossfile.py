@@ -277,6 +277,21 @@ class FollowTest(CrossFileCase):
         self.assertEqual(self.handler(result, "proto_ioctl").status, HandlerStatus.CONVERTED)
         self.assertNotIn("drivers/other/proto.c", result.changes)
 
+    def test_a_static_handler_whose_fops_is_in_a_header_it_includes_converts(self):
+        # The irnet shape: the .c file defines a static handler and includes
+        # the header that holds the (static) fops naming it.
+        header = ("static struct file_operations hdr_fops = {\n"
+                  "\t.ioctl\t\t= hdr_ioctl,\n};\n")
+        source = ("#include <linux/fs.h>\n\nstatic int hdr_ioctl(struct inode *inode, "
+                  "struct file *file,\n\t\t     unsigned int cmd, unsigned long arg)\n"
+                  "{\n\treturn -ENOTTY;\n}\n\n#include \"hdr_fops.h\"\n")
+        self.write({"drivers/char/hdr_fops.h": header, "drivers/char/hdr.c": source})
+        result = self.run_convert()
+        self.assertEqual(self.handler(result, "hdr_ioctl").status, HandlerStatus.CONVERTED)
+        self.assertIn("static long hdr_ioctl(struct file *file,",
+                      self.new(result, "drivers/char/hdr.c"))
+        self.assertIn(".unlocked_ioctl = hdr_ioctl", self.new(result, "drivers/char/hdr_fops.h"))
+
     def test_a_parse_failure_away_from_the_handler_does_not_block_it(self):
         broken = FED + "\nstatic int unrelated(void)\n{\n\treturn 0 +* ) ;;; @@@\n}\n"
         self.write({"drivers/sub/sub.h": SUB_H, "drivers/sub/main.c": SUB_MAIN,
