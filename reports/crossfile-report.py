@@ -43,7 +43,10 @@ def outcome(handler: dict) -> str:
 
 
 def cell(text: str) -> str:
-    return (text or "").replace("|", "\\|").replace("`", "'")
+    # The summary quotes the line that stopped a handler; the report keeps
+    # the file and line only, not the tree's code.
+    text = re.sub(r" \(`[^`]*`\)", "", text or "")
+    return text.replace("|", "\\|").replace("`", "'")
 
 
 def main() -> int:
