@@ -11,6 +11,8 @@ PYTHON ?= /usr/bin/python3
 MODE ?= report
 DIR ?= kernel-fixtures/drivers
 COCCI ?= semantic-patches/ioctl_to_unlocked_ioctl.cocci
+# Hints for spatch's parser about kernel macros; every run passes them.
+MACROS ?= semantic-patches/macros.h
 SPFLAGS ?=
 BUILD ?= $(CURDIR)/build
 PREFIX ?= /usr/local
@@ -61,10 +63,12 @@ demo: deps
 	first=$$(ls $$out/series/*.patch | grep -v 0000-cover-letter | head -1); \
 	[ -n "$$first" ] && { echo "--- $$first"; cat "$$first"; }; exit $$status
 
-# As coccicheck does: the options are the ones the rule's header asks for.
+# As coccicheck does: the options are the ones the rule's header asks for,
+# with the macro file the wrappers pass too (rules.spatch_options).
 cocci: deps
+	@test -f $(MACROS) || { echo "cocci: $(MACROS) is missing" >&2; exit 2; }
 	@spatch --sp-file $(COCCI) -D $(MODE) --very-quiet \
-		$$(sed -n 's#^// Options:##p' $(COCCI)) $(SPFLAGS) --dir $(DIR)
+		$$(sed -n 's#^// Options:##p' $(COCCI)) --macro-file $(MACROS) $(SPFLAGS) --dir $(DIR)
 
 # The fixture kernel (kernel-fixtures/): build it, boot it, or run the proof.
 # FIXTURE_CACHE keeps the unpacked source, objects and boots between runs.

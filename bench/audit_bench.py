@@ -1,10 +1,11 @@
 #!/usr/bin/python3
 """Time `ioctl-rework audit` against plain whole-tree spatch on one kernel tree.
 
-"plain" is what `make coccicheck MODE=report COCCI=RULE` runs for each rule
+"plain" is what `make cocci MODE=report COCCI=RULE` runs for each rule
 the audit uses (the conversion rule and the three audit rules):
 
     spatch -D report --very-quiet --cocci-file RULE <the rule's // Options>
+           --macro-file semantic-patches/macros.h
            --dir TREE --jobs 2 --chunksize 1
 
 All in one run, on the same tree, one after the other:
@@ -107,7 +108,7 @@ def identities(findings) -> dict[str, set]:
 def plain_findings(tree: Path, rule: Path, jobs: int,
                    limit: float) -> tuple[float, int, list | None]:
     command = [spatch.SPATCH, "-D", "report", "--very-quiet", "--cocci-file", str(rule),
-               *rules.rule_options(rule), "--dir", str(tree), "--jobs", str(jobs),
+               *rules.spatch_options(rule), "--dir", str(tree), "--jobs", str(jobs),
                "--chunksize", "1"]
     # spatch --jobs keeps its work files in the current directory.
     with tempfile.TemporaryDirectory(prefix="audit-bench-plain-") as cwd:

@@ -72,7 +72,7 @@ def typical_driver(files: list[Path]) -> Path:
     middle = len(by_size) // 2
     for path in sorted(by_size, key=lambda p: abs(by_size.index(p) - middle)):
         command = ["spatch", "--sp-file", str(rules.CONVERSION_RULE), "-D", "report",
-                   "--very-quiet", *rules.rule_options(rules.CONVERSION_RULE), path.name]
+                   "--very-quiet", *rules.spatch_options(rules.CONVERSION_RULE), path.name]
         proc = subprocess.run(command, cwd=path.parent, capture_output=True, text=True,
                               check=False)
         if proc.returncode == 0 and ": convert (" in proc.stdout:
@@ -139,7 +139,7 @@ def timed(command: list[str], cwd: Path, limit: float | None = None
 
 def plain_command(target: str, jobs: int, directory: bool) -> list[str]:
     command = ["spatch", "--sp-file", str(rules.CONVERSION_RULE), "-D", "patch",
-               "--very-quiet", *rules.rule_options(rules.CONVERSION_RULE)]
+               "--very-quiet", *rules.spatch_options(rules.CONVERSION_RULE)]
     if not directory:
         return command + [target]
     return command + ["--jobs", str(jobs), "--dir", target]
@@ -213,7 +213,8 @@ def write_report(results: list[dict], tree: Path, output: Path, jobs: int,
         "checked commit by commit); median of the runs (min-max in brackets); check and its "
         "baseline take turns",
         "- baseline plain (one-*, series-*): `spatch --sp-file "
-        "semantic-patches/ioctl_to_unlocked_ioctl.cocci -D patch` with the rule's options, "
+        "semantic-patches/ioctl_to_unlocked_ioctl.cocci -D patch` with the rule's options "
+        "and the macro file, "
         f"over the same files (one file, or `--dir` with `--jobs {jobs}` over the {series})",
         f"- baseline squash (range-*): `check --git REV_RANGE --squash`, the same {commits} "
         "commits checked as one diff",

@@ -3,8 +3,8 @@
 
   cold     ioctl-rework convert TREE, with an empty cache
   cached   the same again over the unchanged tree (the cache is warm)
-  plain    spatch --sp-file RULE -D patch --dir TREE --jobs 2 (what
-           `make coccicheck MODE=patch` does), stopped after FACTOR x cold:
+  plain    spatch --sp-file RULE -D patch --macro-file macros.h --dir TREE
+           --jobs 2 (what `make cocci MODE=patch` does), stopped after FACTOR x cold:
            if it has not finished by then, convert is at least FACTOR x
            faster, and what the plain run did produce in that time is
            compared file by file with convert's result ("at least as
@@ -57,7 +57,7 @@ def plain_run(tree: Path, jobs: int, limit: float, out: Path) -> tuple[float, bo
         options = rules.ConversionOptions(target=options.target, lock=rules.LockMode.MUTEX)
     command = ["spatch", "--sp-file", str(rules.CONVERSION_RULE),
                *options.spatch_args("patch"),
-               "--very-quiet", *rules.rule_options(rules.CONVERSION_RULE),
+               "--very-quiet", *rules.spatch_options(rules.CONVERSION_RULE),
                "--dir", str(tree), "--jobs", str(jobs)]
     start = time.monotonic()
     with open(out, "wb") as stream:

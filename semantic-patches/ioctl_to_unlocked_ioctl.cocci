@@ -17,15 +17,23 @@
 //   refused; its fops entry is switched only then.  Other ops structures
 //   (tty, block, proto, snd_pcm, v4l2, usb-serial) are never touched.
 // - pushdown: lock_kernel() after the declarations and unlock_kernel()
-//   before every return; a return of anything but a constant or a local
-//   variable is evaluated under the lock into "ret" first.
+//   before every return; a return of anything but a constant or a plain
+//   local is evaluated under the lock into a temporary first: the
+//   handler's "ret" when it is one non-static int or long of the
+//   outermost block, else a fresh long named so that it shadows nothing.
+//   An unsigned int value is returned as (int)x, as the int handler did.
 // - wrapper: the handler keeps its body under its name; a new
 //   NAME_unlocked_ioctl, before the first fops that names it, takes the
 //   lock around a call to it.
 // - auto (neither -D pushdown nor -D wrapper): pushdown unless an exit
-//   or an early side effect would escape it (a declaration initializer
-//   that calls a function, a statement expression, a computed goto, no
-//   usable "ret", a first statement inside an #if).
+//   or an early side effect would escape it: a macro that returns (of the
+//   file or of a header it includes with quotes, directly or through
+//   another macro), a return spatch does not see (a macro argument), a
+//   statement expression, a computed goto, a macro of a header that was
+//   not found, a local or parameter that hides the lock, a declaration
+//   initializer that calls a function not known to be pure, calls
+//   through a pointer, writes a variable or reads a volatile one, a
+//   first statement inside an #if.  -D pushdown refuses those handlers.
 // - Refused, and said why in report mode: the inode parameter is written
 //   or its address taken; a call passes NULL as its inode; the handler is
 //   used elsewhere with its old signature (EXPORT_SYMBOL follows it);
@@ -59,6 +67,8 @@ virtual enoioctlcmd_refuse
 
 @initialize:python@
 @@
+import collections
+import itertools
 import os
 import re
 import sys
@@ -89,6 +99,13 @@ include_lines = {}   # file -> lines of #include <...>
 headers = set()      # (file, "smp_lock.h" | "mutex.h") already included
 declarations = {}    # (file, handler) -> {(line, column): (line, column) where it ends}
 first_statement_at = {} # (file, handler) -> (line, column) where its first statement starts
+written_returns = {} # (file, handler) -> {line: (returns in the text, one inside parentheses)}
+seen_returns = {}    # (file, handler) -> {line: {columns of the returns spatch matched}}
+variables = {}       # (file, handler) -> [LocalVariable]
+static_at = set()    # (file, line, column) of static declarations
+unsigned_names = set() # names declared anywhere in the file with an unsigned int type
+returned_locals = {} # (file, handler) -> names of locals returned as they are
+volatile_names = set() # names declared volatile in the file
 
 # Calls that may run before lock_kernel() in a declaration: they only
 # compute from their arguments.
@@ -217,31 +234,274 @@ def mutex_name(file):
     stem = re.sub(r"\W", "_", os.path.splitext(os.path.basename(file))[0])
     return stem + "_mutex"
 
+# A return that is not a constant or a plain local is evaluated under the
+# lock into a temporary.  The handler's own "ret" serves only when it holds
+# any int: one non-static int or long of the outermost block.  Otherwise a
+# fresh long, named so that nothing in the file is shadowed; one name per
+# file, since the rewriting rule that uses it matches every handler.
+LocalVariable = collections.namedtuple("LocalVariable", "name type line static top")
+INT_OR_LONG = {"int", "signed", "signed int", "long", "long int", "signed long",
+               "signed long int"}
+# Returned from a long function such a value is zero-extended where the
+# legacy int function gave a negative errno: it is returned as (int)x.
+UNSIGNED_INT = {"unsigned", "unsigned int", "u32", "__u32", "uint32_t", "u_int32_t",
+                "uint", "u_int"}
+QUALIFIERS = re.compile(r"\b(const|volatile|register|auto)\b")
+_temp_names = {}     # file -> name of the temporary of complex returns
+
+def plain_type(t):
+    return " ".join(QUALIFIERS.sub(" ", t).split())
+
+def parameter_names(file, h):
+    return {inode_param.get((file, h))} | set(params.get((file, h), ()))
+
+def static_local_names():
+    return {v.name for found in variables.values() for v in found if v.static}
+
+def plain_local(name):
+    """Whether "return name;" may stay as it is after the unlock: a local
+    that is neither static (another caller may change it once unlocked)
+    nor unsigned (it would be returned as (int)name)."""
+    return name not in unsigned_names and name not in static_local_names()
+
+def ret_reusable(file, h):
+    rets = [v for v in variables.get((file, h), []) if v.name == "ret"]
+    return len(rets) == 1 and rets[0].top and not rets[0].static and \
+        plain_type(rets[0].type) in INT_OR_LONG and "ret" not in parameter_names(file, h)
+
+def ret_free(file, h):
+    return not has(file, h, "ret_any") and "ret" not in parameter_names(file, h)
+
+def needs_temporary(file, h):
+    return has(file, h, "complex_return") or \
+        not all(plain_local(x) for x in returned_locals.get((file, h), ()))
+
+def temp_name(file):
+    if file not in _temp_names:
+        pushed = [h for (f, h) in list(definitions) if f == file and
+                  decide(f, h)[0] == "pushdown" and needs_temporary(f, h)]
+        if all(ret_reusable(file, h) or ret_free(file, h) for h in pushed):
+            _temp_names[file] = "ret"
+        else:
+            taken = set(IDENTIFIER.findall(code_only("\n".join(source_lines(file)))))
+            for bodies in macros_of(file).bodies.values():
+                taken.update(*bodies)
+            _temp_names[file] = next(name for name in ("ret%d" % n for n in itertools.count(2))
+                                     if name not in taken)
+    return _temp_names[file]
+
+def declares_temporary(file, h):
+    return decide(file, h)[0] == "pushdown" and needs_temporary(file, h) and \
+        not (temp_name(file) == "ret" and ret_reusable(file, h))
+
+def record_variable(p, t, x):
+    file, line, column = p[0].file, int(p[0].line), int(p[0].column)
+    if plain_type(t) in UNSIGNED_INT:
+        unsigned_names.add(x)
+    if re.search(r"\bvolatile\b", t):
+        volatile_names.add(x)
+    h = handler_at(p)
+    if h and line > definitions[(file, h)]:
+        variables.setdefault((file, h), []).append(LocalVariable(
+            x, t, line, (file, line, column) in static_at, at_top_block(p, h)))
+
+# What a declaration's initializer may not do before the lock, besides
+# calls (the early_call rule): write a variable or read a volatile one.
+# In an initializer list, which SmPL does not look into, a call too.
+VOLATILE_GLOBALS = {"jiffies", "jiffies_64"}
+ASSIGNMENT = re.compile(r"(<<|>>|[-+*/%&|^])=|(?<![=!<>])=(?!=)")
+LIST_CALL = re.compile(r"(\b\w+|[)\]])\s*\(")
+NOT_CALLS = {"sizeof", "typeof", "__typeof__", "__alignof__", "_Alignof", "offsetof"}
+
+def initializer_effect(init):
+    """What the initializer text INIT does that needs the lock, or None."""
+    if re.search(r"\+\+|--", init):
+        return "increments or decrements a variable"
+    for match in ASSIGNMENT.finditer(init):
+        if match.group(1) or init.count("(", 0, match.start()) > init.count(")", 0, match.start()):
+            return "assigns a variable"
+    if re.search(r"\bvolatile\b", init) or \
+            set(IDENTIFIER.findall(init)) & (volatile_names | VOLATILE_GLOBALS):
+        return "reads a volatile variable"
+    if "{" in init:
+        for match in LIST_CALL.finditer(init):
+            if match.group(1) not in NOT_CALLS and match.group(1) not in PURE_CALLS:
+                return "calls a function in its initializer list"
+    return None
+
+def impure_declaration(file, h):
+    """(line, what it does) for the first declaration of h's outermost block
+    whose initializer needs the lock in a way the early_call rule does not
+    see, or None."""
+    lines = source_lines(file)
+    for (line, column), (end, end_column) in sorted(declarations.get((file, h), {}).items()):
+        if line < definitions[(file, h)] or \
+                block_depth(file, definitions[(file, h)], line, column) != 1:
+            continue
+        text = lines[line - 1:end]
+        text[-1] = text[-1][:end_column]
+        text[0] = text[0][column:]
+        parts = code_only("\n".join(text)).split("=", 1)
+        what = initializer_effect(parts[1]) if len(parts) == 2 else None
+        if what:
+            return line, what
+    return None
+
+def lock_names(file):
+    if mutex_on:
+        return {"mutex_lock", "mutex_unlock", mutex_name(file)}
+    return {"lock_kernel", "unlock_kernel"}
+
+def shadowed_lock(file, h):
+    """(name, line) of a local or parameter of h that hides a lock function
+    or the mutex a pushed-down lock would name, or None."""
+    names = lock_names(file)
+    for v in variables.get((file, h), []):
+        if v.name in names:
+            return v.name, v.line
+    for name in sorted(parameter_names(file, h) & names):
+        return name, definitions[(file, h)]
+    return None
+
+def wrapper_parameters(file, h):
+    """The wrapper's parameters: the handler's names, unless one of them
+    would hide what the wrapper calls or declares."""
+    names = params.get((file, h), ("filp", "cmd", "arg"))
+    if set(names) & (lock_names(file) | {"ret", h}) or len(set(names)) < 3:
+        return ("file", "cmd", "arg")
+    return names
+
 # SmPL has no pattern for a statement expression, a computed goto or the
 # body of a macro, so exits hidden there are found in the handler's text.
-_macros = {}
+# A macro's body is read from the file and from every header it includes
+# with quotes, found next to the including file as the preprocessor finds
+# it first; a macro returns when its body says return or names a macro
+# that returns.
+_macros = {}         # file -> MacroTable
+DEFINE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+(\w+)(\(?)(.*)$", re.MULTILINE)
+QUOTED_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"]+)"', re.MULTILINE)
+CONTINUATION = re.compile(r"\\[ \t]*\r?\n")
+IDENTIFIER = re.compile(r"\b[A-Za-z_]\w*\b")
+MAX_HEADERS = 64
 
-def returning_macros(file):
-    """Names of the file's function-like macros whose body returns."""
+def code_only(text):
+    """TEXT with comments, strings and character constants blanked, lines kept."""
+    return NOT_CODE.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
+
+class MacroTable:
+    def __init__(self):
+        self.bodies = {}       # name -> [identifiers of each definition's body]
+        self.function_like = set()
+        self.returning = set()
+        self.missing = []      # quoted headers that could not be read
+
+def read_macros(file):
+    table = MacroTable()
+    seen, todo = {os.path.normpath(file)}, [file]
+    while todo:
+        path = todo.pop(0)
+        try:
+            with open(path, errors="replace", newline="") as f:
+                raw = f.read()
+        except OSError:
+            table.missing.append(path)
+            continue
+        for name, paren, body in DEFINE.findall(CONTINUATION.sub(" ", code_only(raw))):
+            if paren:
+                table.function_like.add(name)
+            table.bodies.setdefault(name, []).append(set(IDENTIFIER.findall(body)))
+        for name in QUOTED_INCLUDE.findall(raw):
+            header = os.path.normpath(os.path.join(os.path.dirname(path), name))
+            if header not in seen and len(seen) < MAX_HEADERS:
+                seen.add(header)
+                todo.append(header)
+    grew = True
+    while grew:
+        grew = False
+        for name, bodies in table.bodies.items():
+            if name not in table.returning and \
+                    any("return" in b or b & table.returning for b in bodies):
+                table.returning.add(name)
+                grew = True
+    return table
+
+def macros_of(file):
     if file not in _macros:
-        text = re.sub(r"\\\n", " ", "\n".join(source_lines(file)))
-        _macros[file] = set(re.findall(
-            r"^\s*#\s*define\s+(\w+)\(.*\breturn\b", text, re.MULTILINE))
+        _macros[file] = read_macros(file)
     return _macros[file]
 
+IF_ZERO = re.compile(r"[ \t]*#[ \t]*if[ \t]+0\b")
+
+def without_if_zero(lines):
+    """LINES with the code under #if 0 blanked (its #else kept)."""
+    out, depth, dead = [], 0, 0
+    for text in lines:
+        match = CONDITIONAL.match(text)
+        kind = match.group(1) if match else None
+        if dead:
+            if kind in ("if", "ifdef", "ifndef"):
+                depth += 1
+            elif kind == "endif" and depth:
+                depth -= 1
+            elif depth == 0 and (kind == "endif" or re.match(r"\s*#\s*(else|elif)\b", text)):
+                dead = 0
+            out.append("")
+            continue
+        if IF_ZERO.match(text):
+            dead, depth = 1, 0
+            out.append("")
+            continue
+        out.append(text)
+    return out
+
+# A statement that may be a macro of a header we could not read.
+STATEMENT_MACRO = re.compile(r"(?:[;{})]|\belse\b|\bdo\b)\s*([A-Z_][A-Z0-9_]*[A-Z][A-Z0-9_]*)\s*[;(]")
+
 def hidden_exits(file, h, first, last):
-    macros = returning_macros(file)
-    uses = re.compile(r"\b(%s)\s*\(" % "|".join(sorted(macros))) if macros else None
-    for number, text in enumerate(source_lines(file)[first - 1:last], first):
-        code = re.sub(r"/\*.*?\*/|//.*$|\"(?:\\.|[^\"\\])*\"", "", text)
-        if "({" in code:
-            fact(file, h, "stmt_expr", number)
-        if re.search(r"\bgoto\s*\*", code):
-            fact(file, h, "computed_goto", number)
-        match = uses.search(code) if uses else None
-        if match:
-            fact(file, h, "return_macro", number)
-            facts[(file, h)].setdefault("return_macro_name", match.group(1))
+    table = macros_of(file)
+    lines = without_if_zero(code_only("\n".join(source_lines(file)[first - 1:last])).split("\n"))
+    body = "\n".join(lines)
+
+    def found(name, offset, detail=None):
+        line = first + body.count("\n", 0, offset)
+        fact(file, h, name, line)
+        if detail is not None:
+            facts[(file, h)].setdefault(name + "_name", detail)
+
+    match = re.search(r"\(\s*\{", body)
+    if match:
+        found("stmt_expr", match.start())
+    match = re.search(r"\bgoto\s*\*", body)
+    if match:
+        found("computed_goto", match.start())
+    for match in IDENTIFIER.finditer(body):
+        name = match.group(0)
+        if name in table.returning and (name not in table.function_like or
+                                        re.match(r"\s*\(", body[match.end():])):
+            found("return_macro", match.start(), name)
+            break
+    if table.missing:
+        known = set(table.bodies) | functions.get(file, set())
+        for match in STATEMENT_MACRO.finditer(body):
+            if match.group(1) not in known:
+                found("unknown_macro", match.start(1), match.group(1))
+                break
+    # Each return spatch matched is counted per line (seen_return); one
+    # it did not match is in a macro argument or in code it skipped.
+    written = written_returns.setdefault((file, h), {})
+    for match in re.finditer(r"\breturn\b", body):
+        line = first + body.count("\n", 0, match.start())
+        in_parentheses = body.count("(", 0, match.start()) > body.count(")", 0, match.start())
+        count, inside = written.get(line, (0, False))
+        written[line] = (count + 1, inside or in_parentheses)
+
+def unseen_return(file, h):
+    """(line, inside parentheses) of the first return spatch did not see, or None."""
+    seen = seen_returns.get((file, h), {})
+    for number, (count, inside) in sorted(written_returns.get((file, h), {}).items()):
+        if len(seen.get(number, ())) < count:
+            return number, inside
+    return None
 
 _sources = {}
 
@@ -312,6 +572,8 @@ def decide(file, h):
         (set() if multi_kernel_on else compared.get(key, set()))
     others = sorted(expr_uses.get(key, set()) - followed)
     escape = None
+    unseen = unseen_return(file, h)
+    shadowed = shadowed_lock(file, h)
     if "stmt_expr" in f:
         escape = "a statement expression at line %d" % f["stmt_expr"]
     elif "computed_goto" in f:
@@ -319,15 +581,32 @@ def decide(file, h):
     elif "return_macro" in f:
         escape = "macro %s at line %d can return" % (f["return_macro_name"],
                                                      f["return_macro"])
+    elif unseen and unseen[1]:
+        escape = "the return at line %d is passed in a macro argument" % unseen[0]
+    elif unseen:
+        escape = "the return at line %d is not a statement spatch could see" % unseen[0]
+    elif "unknown_macro" in f:
+        escape = "%s at line %d may be a macro that returns, from %s, which " \
+                 "was not found" % (f["unknown_macro_name"], f["unknown_macro"],
+                                    ", ".join(macros_of(file).missing))
+    elif shadowed:
+        escape = "%s at line %d hides the %s the lock needs" % (
+            shadowed[0], shadowed[1], "mutex" if shadowed[0] == mutex_name(file)
+            else "function")
+        if shadowed[1] == definitions[key]:
+            escape = "its parameter " + escape.replace(" at line %d" % shadowed[1], "")
     elif "early_call" in f:
         escape = "a declaration at line %d calls a function before the lock " \
                  "could be taken" % f["early_call"]
+    elif "early_effect" in f:
+        escape = "a declaration at line %d %s before the lock could be taken" \
+                 % (f["early_effect"], f["early_effect_name"])
+    elif impure_declaration(file, h):
+        escape = "a declaration at line %d %s before the lock could be taken" \
+                 % impure_declaration(file, h)
     elif "lock_in_conditional" in f:
         escape = "its first statement, where the lock would be taken, is inside " \
                  "the #if at line %d" % f["lock_in_conditional"]
-    elif "complex_return" in f and "ret_top" not in f and "ret_any" in f:
-        escape = "the return at line %d needs a temporary and \"ret\" is taken" \
-                 % f["complex_return"]
     if "inode_written" in f:
         result = (None, "the inode parameter is written or its address taken "
                   "at line %d" % f["inode_written"])
@@ -471,7 +750,7 @@ def switch_entry(fops, h, p):
     coccinelle.wsite = ident(h if wrapped and strategy == "wrapper" else None)
     coccinelle.msite = ident(h if wrapped and strategy == "multi-kernel" else None)
     coccinelle.wfn = ident(wrapper_name(h) if wrapped else None)
-    filp, cmd, arg = params.get((file, h), ("filp", "cmd", "arg"))
+    filp, cmd, arg = wrapper_parameters(file, h)
     coccinelle.wfilp, coccinelle.wcmd, coccinelle.warg = ident(filp), ident(cmd), ident(arg)
     coccinelle.wie = cocci.make_expr(inode_expr(filp))
 
@@ -500,6 +779,8 @@ PER_FILE = (fops_entries, definitions, other_defs, listed, kept, facts, function
             known_uses, compared, decisions, inode_param, params, handler_names,
             inode_uses, inode_passed_to, mutex_site, has_unlocked, has_compat,
             include_lines, headers, declarations, first_statement_at, calls, _macros,
+            written_returns, seen_returns, variables, static_at, unsigned_names,
+            returned_locals, _temp_names, volatile_names,
             _sources)
 
 def forget_previous_file():
@@ -750,21 +1031,28 @@ p << enoioctlcmd.p;
 @@
 fact(p[0].file, p[0].current_element, "enoioctlcmd", int(p[0].line))
 
-// A declaration of the outermost block runs before lock_kernel() would.
+// A declaration of the outermost block runs before lock_kernel() would:
+// only calls known to be pure may run there (PURE_CALLS); a call through
+// a function pointer never is.
 @ early_call @
-identifier f;
+expression callee;
 type T;
 identifier x;
 expression list es;
 position p;
 @@
-T x = <+... f@p(es) ...+>;
+T x = <+... callee@p(es) ...+>;
 
 @ script:python @
-f << early_call.f; p << early_call.p;
+f << early_call.callee; p << early_call.p;
 @@
-if f not in PURE_CALLS and handler_at(p) and at_top_block(p, handler_at(p)):
-    fact(p[0].file, handler_at(p), "early_call", int(p[0].line))
+h = handler_at(p)
+if h and at_top_block(p, h) and re.fullmatch(r"\w+", f) and f not in PURE_CALLS:
+    fact(p[0].file, h, "early_call", int(p[0].line))
+elif h and at_top_block(p, h) and not re.fullmatch(r"\w+", f):
+    fact(p[0].file, h, "early_effect", int(p[0].line))
+    facts[(p[0].file, h)].setdefault("early_effect_name", "calls through the "
+                                     "function pointer %s" % " ".join(f.split()))
 
 // Declarations, to find the first statement after them (first_statement_of).
 @ local_declaration depends on definition @
@@ -796,14 +1084,14 @@ if first:
 constant C;
 local idexpression x;
 expression E;
-position p;
+position p, px;
 @@
 (
   return C;
 |
   return -C;
 |
-  return x;
+  return x@px;
 |
   return E@p;
 )
@@ -814,23 +1102,66 @@ p << complex_return.p;
 if handler_at(p):
     fact(p[0].file, handler_at(p), "complex_return", int(p[0].line))
 
-@ ret_top @
-type T;
+@ script:python @
+x << complex_return.x; px << complex_return.px;
+@@
+if handler_at(px):
+    returned_locals.setdefault((px[0].file, handler_at(px)), set()).add(x)
+
+// Every return spatch sees; one written in the handler that it does not
+// see is in a macro argument or in code it could not parse.
+@ seen_return @
 expression E;
 position p;
-symbol ret;
 @@
 (
-  T ret@p;
+  return@p E;
 |
-  T ret@p = E;
+  return@p;
 )
 
 @ script:python @
-p << ret_top.p;
+p << seen_return.p;
 @@
-if handler_at(p) and at_top_block(p, handler_at(p)):
-    fact(p[0].file, handler_at(p), "ret_top", int(p[0].line))
+if handler_at(p):
+    seen_returns.setdefault((p[0].file, handler_at(p)), {}).setdefault(
+        int(p[0].line), set()).add(int(p[0].column))
+
+// Every variable: which "ret" can hold a return value, which locals are
+// static or unsigned, and which names would hide the lock.
+@ static_variable @
+type T;
+identifier x;
+initializer I;
+position p;
+@@
+(
+  static T x@p;
+|
+  static T x@p = I;
+)
+
+@ script:python @
+p << static_variable.p;
+@@
+static_at.add((p[0].file, int(p[0].line), int(p[0].column)))
+
+@ variable @
+type T;
+identifier x;
+initializer I;
+position p;
+@@
+(
+  T x@p;
+|
+  T x@p = I;
+)
+
+@ script:python @
+t << variable.T; x << variable.x; p << variable.p;
+@@
+record_variable(p, t, x)
 
 @ ret_any @
 position p;
@@ -951,6 +1282,7 @@ ph;
 wh;
 dh;
 rh2;
+rname;
 ch;
 newh;
 lock;
@@ -962,7 +1294,8 @@ strategy = decide(file, h)[0]
 coccinelle.ph = ident(h if strategy == "pushdown" else None)
 coccinelle.wh = ident(h if strategy == "wrapper" else None)
 coccinelle.dh = ident(h if strategy in ("pushdown", "wrapper") and uses_inode(file, h) else None)
-coccinelle.rh2 = ident(h if strategy == "pushdown" and has(file, h, "complex_return") and not has(file, h, "ret_top") else None)
+coccinelle.rh2 = ident(h if declares_temporary(file, h) else None)
+coccinelle.rname = ident(temp_name(file))
 coccinelle.ch = ident(h if strategy in ("pushdown", "wrapper") else None)
 coccinelle.newh = ident(wrapper_name(h) if strategy == "wrapper" else h)
 if strategy:
@@ -1060,15 +1393,28 @@ type TC, TA;
 -   struct inode *ino,
     struct file *filp, TC cmd, TA arg) { ... }
 
+// A value the legacy int handler returned as a negative errno would come
+// back zero-extended from a long one: (int) keeps it.  Before the unlocks,
+// so that a pushed-down return evaluates it under the lock.
+@ return_as_int depends on patch @
+identifier unsigned_value : script:python () { unsigned_value in unsigned_names };
+position p : script:python () { strategy_at(p) in ("pushdown", "wrapper") };
+@@
+  return
+- unsigned_value@p
++ (int)unsigned_value
+  ;
+
 // Every return of the function: matched as statements, not by walking
-// the body, which fails on some real control flow.
+// the body, which fails on some real control flow.  A static local is
+// read under the lock like any other shared value.
 @ pushdown_unlock depends on patch @
 statement as_converted.unlock;
+identifier as_converted.rname;
 constant C;
-local idexpression x;
+local idexpression returned_local : script:python () { plain_local(returned_local) };
 expression E;
 position p : script:python () { strategy_at(p) == "pushdown" };
-symbol ret;
 @@
 (
 + unlock
@@ -1078,30 +1424,28 @@ symbol ret;
   return -C@p;
 |
 + unlock
-  return x@p;
+  return returned_local@p;
 |
 - return E@p;
-+ ret = E;
++ rname = E;
 + unlock
-+ return ret;
++ return rname;
 )
 
 @ pushdown_ret depends on patch @
-identifier as_converted.rh2;
-symbol ret;
+identifier as_converted.rh2, as_converted.rname;
 @@
   rh2(...) {
-+ long ret;
++ long rname;
   ...
   }
 
 @ pushdown_ret_blank depends on patch @
-identifier as_converted.rh2;
+identifier as_converted.rh2, as_converted.rname;
 statement S;
-symbol ret;
 @@
   rh2(...) {
-  long ret;
+  long rname;
 +
   S
   ...

@@ -81,7 +81,7 @@ struct fx_suite {
 extern const struct fx_suite fx_minor, fx_rdev, fx_private, fx_regs;
 extern const struct fx_suite fx_buffer, fx_twin, fx_compat, fx_gnu;
 extern const struct fx_suite fx_ifdef, fx_enoioctl, fx_bkl, fx_split;
-extern const struct fx_suite fx_claim, fx_proto, fx_relay, fx_fed;
-extern const struct fx_suite fx_export, fx_parent;
+extern const struct fx_suite fx_claim, fx_guard, fx_status, fx_table;
+extern const struct fx_suite fx_proto, fx_relay, fx_fed, fx_export, fx_parent;
 
 #endif /* IOCTL_TEST_H */

@@ -17,8 +17,8 @@
 static const struct fx_suite *const suites[] = {
 	&fx_minor, &fx_rdev, &fx_private, &fx_regs, &fx_buffer,
 	&fx_twin, &fx_compat, &fx_gnu, &fx_ifdef, &fx_enoioctl,
-	&fx_bkl, &fx_split, &fx_claim, &fx_proto, &fx_relay,
-	&fx_fed, &fx_export, &fx_parent,
+	&fx_bkl, &fx_split, &fx_claim, &fx_guard, &fx_status, &fx_table,
+	&fx_proto, &fx_relay, &fx_fed, &fx_export, &fx_parent,
 };
 
 #define NR_SUITES	ARRAY_SIZE(suites)

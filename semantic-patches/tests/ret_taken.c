@@ -1,6 +1,8 @@
 /*
  * A complex return needs a temporary, but "ret" is only declared in an
- * inner block: pushdown would not compile, so auto picks the wrapper.
+ * inner block: a top-level "ret" would clash with nothing, yet reusing
+ * the inner one is not possible, so pushdown declares a fresh long with
+ * a name the file does not use.
  */
 #include <linux/fs.h>
 

@@ -279,9 +279,10 @@ def _candidates(paths: list[Path], runs: list[RuleRun], cache: Cache | None = No
 
 def _cache_key(run: RuleRun, candidate: _Candidate, digest: str) -> str:
     """DIGEST is the text of RUN's rule: a change to another rule file
-    (the signature rule, say) keeps this run's entries valid."""
-    return make_key(CACHE_FORMAT, digest, spatch.version(), run.name, *run.args,
-                    str(candidate.path), candidate.digest)
+    (the signature rule, say) keeps this run's entries valid; a change to
+    the macro file, which every run reads, does not."""
+    return make_key(CACHE_FORMAT, digest, spatch.version(), rules.macros_digest(), run.name,
+                    *run.args, str(candidate.path), candidate.digest)
 
 
 _CACHEABLE = (spatch.Outcome.OK, spatch.Outcome.PARSE_ERROR)

@@ -15,6 +15,7 @@ from pathlib import Path
 from ioctl_rework import cache as cache_mod
 from ioctl_rework import c_spans, rules, spatch, tidy
 from ioctl_rework.convert_request import ConvertRequest
+from ioctl_rework.lockproof.headers import included_headers
 from ioctl_rework.unified import apply_hunks, git_diff
 
 # Put by the rule in a fops entry it could not rewrite validly.
@@ -86,8 +87,9 @@ class Runner:
         return options.spatch_args("patch") + ["-D", "report"]
 
     def _key(self, pending: _Pending) -> str:
-        return cache_mod.make_key("convert-run/1", pending.task.file,
+        return cache_mod.make_key("convert-run/2", pending.task.file,
                                   hashlib.sha256(pending.data).hexdigest(),
+                                  headers_digest(self.root, pending.task.file, pending.data),
                                   self._rules, self.spatch_version, "\0".join(pending.args))
 
     def run(self, tasks: list[RunTask], phase: str) -> dict[RunTask, FileRun]:
@@ -156,6 +158,18 @@ class Runner:
             (Path(tmp) / name).write_bytes(data)
             return spatch.run_files(rules.CONVERSION_RULE, [Path(name)], args, jobs=1,
                                     timeout=self.request.timeout, cwd=Path(tmp))[0]
+
+
+def headers_digest(root: Path, rel: str, data: bytes) -> str:
+    """The headers REL includes with quotes, recursively: the rule reads
+    the macros there (a return hidden in one decides the strategy), so a
+    change to one is a change to REL's run."""
+    digest = hashlib.sha256()
+    found = included_headers(root, rel, data.decode("latin-1"))
+    for path in sorted(found):
+        digest.update(path.encode("utf-8", "surrogateescape") + b"\0")
+        digest.update(b"-" if found[path] is None else hashlib.sha256(found[path]).digest())
+    return digest.hexdigest()
 
 
 def _parse(pending: _Pending, result: spatch.SpatchResult) -> FileRun:

@@ -1,7 +1,8 @@
 """Where ioctl-rework finds its data and writes its output: the one place
 that knows how it was installed.
 
-The data are the rules (semantic-patches/*.cocci) and kernel-fixtures/.
+The data are the rules (semantic-patches/*.cocci, with the macro file
+macros.h) and kernel-fixtures/.
 They are found, beside the package, in one of three layouts:
 
   clone         REPO/wrappers/ioctl_rework     data in REPO

@@ -16,6 +16,8 @@ from ioctl_rework import paths
 
 RULES_DIR = paths.rules_dir()
 CONVERSION_RULE = RULES_DIR / "ioctl_to_unlocked_ioctl.cocci"
+# Hints for spatch's parser about kernel macros; every run passes it.
+MACRO_FILE = RULES_DIR / "macros.h"
 
 MODES = ("patch", "report", "context", "org")
 
@@ -132,12 +134,37 @@ def rule_options(rule: Path) -> list[str]:
     return []
 
 
+class MacroFileMissing(RuntimeError):
+    """The macro file is not beside the rules: spatch would only warn and
+    parse less, so no run starts without it."""
+
+
+def require_macro_file(path: Path | None = None) -> Path:
+    """PATH (default MACRO_FILE), which must exist."""
+    path = Path(path or MACRO_FILE)
+    if not path.is_file():
+        raise MacroFileMissing(f"{path}: the macro file is missing; reinstall the rules")
+    return path
+
+
+def spatch_options(rule: Path, macro_file: Path | None = None) -> list[str]:
+    """Everything spatch is given for RULE besides the mode and the files:
+    the options the rule's header asks for and the macro file (MACRO_FILE
+    unless another is named).  The one place a command line gets them."""
+    return [*rule_options(rule), "--macro-file", str(require_macro_file(macro_file))]
+
+
 def rules_digest(rules_dir: Path = RULES_DIR) -> str:
-    """A hash of every rule file, for cache keys."""
+    """A hash of every rule file and of the macro file, for cache keys."""
     digest = hashlib.sha256()
-    for path in sorted(rules_dir.glob("*.cocci")):
+    for path in sorted([*rules_dir.glob("*.cocci"), *rules_dir.glob("*.h")]):
         digest.update(path.name.encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()
+
+
+def macros_digest(macro_file: Path | None = None) -> str:
+    """A hash of the macro file, for the cache keys of a single rule."""
+    return hashlib.sha256(require_macro_file(macro_file).read_bytes()).hexdigest()
 
 
 @dataclass(frozen=True)

@@ -20,14 +20,15 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from .rules import rule_options
+from . import rules
 
 SPATCH = os.environ.get("SPATCH", "spatch")
 SOURCE_SUFFIXES = (".c", ".h")
 
 
 class SpatchMissing(RuntimeError):
-    """spatch is not installed (run `make deps`)."""
+    """spatch is not installed (run `make deps`), or the macro file every
+    run gives it is not beside the rules."""
 
 
 class Outcome(enum.Enum):
@@ -70,6 +71,9 @@ _RULE_ERROR = re.compile(r"^\w+Error: ioctl-rework: (.*)$", re.MULTILINE)
 
 @functools.lru_cache(maxsize=1)
 def version() -> str:
+    """spatch's version; every command asks first, so a missing spatch or
+    macro file stops it before any work."""
+    _guarded(rules.require_macro_file)
     try:
         out = subprocess.run([SPATCH, "--version"], capture_output=True, text=True,
                              check=False).stdout
@@ -80,12 +84,51 @@ def version() -> str:
 
 
 _SPATCH_TIMEOUT = re.compile(r"^timeout \(we abort\)|^Timeout at ", re.MULTILINE)
-_PARSE_ERROR = re.compile(r'^parse error\s*\n\s*= File "[^"]*", line (\d+)', re.MULTILINE)
+_PARSE_ERROR = re.compile(r'^parse error\s*\n\s*= File "(?P<file>[^"]*)", line (?P<line>\d+)',
+                          re.MULTILINE)
+_RESUMED = re.compile(r"^ERROR-RECOV: found sync .* at line (\d+)$", re.MULTILINE)
+_SKIPPED = re.compile(r"^badcount: (\d+)$", re.MULTILINE)
+_SPATCH_OUTPUT = re.compile(r"(?:^|/)cocci-output-[^/]*$")
+
+
+def _guarded(function, *args):
+    """FUNCTION(*ARGS), a missing macro file raised as SpatchMissing, which
+    every command reports."""
+    try:
+        return function(*args)
+    except rules.MacroFileMissing as err:
+        raise SpatchMissing(str(err)) from err
 
 
 def _command(rule: Path, args: list[str], timeout: int) -> list[str]:
-    return [SPATCH, "--sp-file", str(rule), "--verbose-parsing", *rule_options(rule),
-            "--timeout", str(timeout), *args]
+    return [SPATCH, "--sp-file", str(rule), "--verbose-parsing",
+            *_guarded(rules.spatch_options, rule), "--timeout", str(timeout), *args]
+
+
+def parse_error_lines(stderr: str, file: str | None = None) -> tuple[int, ...]:
+    """The lines of FILE where spatch's parser gave up, from --verbose-parsing
+    output.  Errors in spatch's own re-parse of its output file repeat the
+    input's at shifted lines and are not FILE's.  spatch places an error in
+    the expansion of a macro of a macro file (standard.h, ours) in that
+    file, at a line that means nothing in FILE; such an error stands for
+    every line spatch skipped in FILE: from the line where it resumed, less
+    the number of lines it skipped, to it."""
+    lines, previous = set(), 0
+    for match in _PARSE_ERROR.finditer(stderr):
+        start, previous = previous, match.end()
+        if file is None or os.path.normpath(match["file"]) == os.path.normpath(file):
+            lines.add(int(match["line"]))
+            continue
+        if _SPATCH_OUTPUT.search(match["file"]):
+            continue
+        resumed = _RESUMED.findall(stderr, start, match.start())
+        skipped = _SKIPPED.search(stderr, match.end())
+        if resumed and skipped:
+            end = int(resumed[-1])
+            lines.update(range(max(1, end - int(skipped.group(1))), max(2, end)))
+        else:
+            lines.add(1)        # somewhere in FILE: never lose the error
+    return tuple(sorted(lines))
 
 
 def _run_one(rule: Path, file: Path, args: list[str], timeout: int,
@@ -119,7 +162,7 @@ def _run_one(rule: Path, file: Path, args: list[str], timeout: int,
     seconds = time.monotonic() - start
     stdout = out.decode(errors="surrogateescape")
     stderr = err.decode(errors="replace")
-    parse_errors = tuple(sorted({int(n) for n in _PARSE_ERROR.findall(stderr)}))
+    parse_errors = parse_error_lines(stderr, name)
     if proc.returncode != 0:
         outcome = Outcome.CRASH
     elif _SPATCH_TIMEOUT.search(stderr):
@@ -213,7 +256,7 @@ def split_batch(files: list[Path], stdout: str, stderr: str,
         text = "\n".join(out[i])
         text = text + "\n" if text and not text.endswith("\n") else text
         failure = next((m["what"] for m in _EXN.finditer(err[i])), None)
-        parse_errors = tuple(sorted({int(n) for n in _PARSE_ERROR.findall(err[i])}))
+        parse_errors = parse_error_lines(err[i], str(file))
         if failure is not None:
             outcome = Outcome.TIMEOUT if "Timeout" in failure else Outcome.CRASH
             results.append(SpatchResult(file, outcome, "", err[i], share, parse_errors))

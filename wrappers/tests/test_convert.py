@@ -427,6 +427,20 @@ class CacheAndShardTest(ConvertCase):
         self.assertEqual(self.handlers(again)["flash_ioctl"].status, HandlerStatus.CONVERTED)
         self.assertIn("drivers/char/nwflash_extra.h", again.changes)
 
+    def test_a_header_that_gains_a_returning_macro_is_read_again(self):
+        # The rule reads the macros of headers included with quotes: a run
+        # cached from before the header changed would keep the pushdown.
+        header = self.tree / "drivers/char/lowlevel/guard.h"
+        header.parent.mkdir()
+        header.write_bytes(b"#define GUARD(d) do { if (!(d)) printk(\"no device\\n\"); } while (0)\n")
+        (self.tree / "drivers/char/guard.c").write_bytes(
+            handler_source("guard").replace(b"#include <linux/fs.h>",
+                                            b"#include <linux/fs.h>\n#include \"lowlevel/guard.h\"")
+            .replace(b"\tswitch (cmd)", b"\tGUARD(file);\n\tswitch (cmd)", 1))
+        self.assertEqual(self.handlers(self.run_convert())["guard_ioctl"].strategy, "pushdown")
+        header.write_bytes(b"#define GUARD(d) do { if (!(d)) return -ENODEV; } while (0)\n")
+        self.assertEqual(self.handlers(self.run_convert())["guard_ioctl"].strategy, "wrapper")
+
     def test_clear_cache_empties_it(self):
         directory = self.tmp / "own-cache"
         self.run_convert("--cache-dir", str(directory),

@@ -59,6 +59,14 @@ def prove_case(case: Path, old: str, new: str) -> list[lockproof.HandlerProof]:
     return [r.proof for r in results if r.proof.handler not in elsewhere] + more
 
 
+# Conversions the prover refuses, and the words it must say: a local or
+# parameter named like the lock function, which the rule wraps, reads to
+# the prover as a use of the lock it cannot follow.  Convert then leaves
+# the handler alone, a refusal with a reason.
+PROVER_REFUSES = {"lock_kernel_local.c": "lock_kernel is used other than called",
+                  "unlock_kernel_parameter.c": "unlock_kernel is used other than called"}
+
+
 class RuleCasesTest(unittest.TestCase):
     def test_every_conversion_of_the_rule_tests_is_proven(self):
         proven = 0
@@ -66,6 +74,9 @@ class RuleCasesTest(unittest.TestCase):
             old, new = case.read_text(), case.with_suffix(".res").read_text()
             for proof in prove_case(case, old, new):
                 with self.subTest(case=case.name, handler=proof.handler):
+                    if case.name in PROVER_REFUSES:
+                        self.assertIn(PROVER_REFUSES[case.name], str(proof.unprovable or ""))
+                        continue
                     self.assertEqual(list(map(str, proof.problems)), [])
                     self.assertIsNone(proof.unprovable)
                     proven += 1

@@ -84,6 +84,67 @@ class ReportBatchSplitTest(unittest.TestCase):
         self.assertEqual(self.results["ok"].parse_errors, ())
 
 
+class ErrorInAMacroFileTest(unittest.TestCase):
+    """spatch names the macro file when the expansion of one of its macros
+    does not parse; the line is then that file's, not the C file's."""
+
+    STDERR = ("HANDLING: /k/net.c\n"
+              "ERROR-RECOV: found sync col 0 at line 40\n"
+              "parsing pass2: try again\n"
+              "ERROR-RECOV: found sync col 0 at line 41\n"
+              "parse error \n"
+              " = File \"/usr/lib/coccinelle/standard.h\", line 436, column 30, charpos = 11890\n"
+              "  around = '(',\n"
+              "  whole content =     __typeof__(type) per_cpu__##name\n"
+              "badcount: 3\n"
+              "bad: static DEFINE_PER_CPU(int, x) = 0;\n"
+              "parse error \n"
+              " = File \"/k/net.c\", line 90, column 2, charpos = 2000\n"
+              "badcount: 1\n")
+
+    def test_it_stands_for_the_lines_spatch_skipped(self):
+        self.assertEqual(spatch.parse_error_lines(self.STDERR, "/k/net.c"), (38, 39, 40, 90))
+        self.assertEqual(spatch.parse_error_lines(self.STDERR, "/k/./net.c"), (38, 39, 40, 90))
+
+    def test_not_the_errors_of_spatchs_output_file(self):
+        # spatch re-parses the file it wrote; its errors repeat the input's,
+        # at the output's lines (the define at 81 is at 81 in both here).
+        stderr = ("ERROR-RECOV: found sync '}' at line 1861\n"
+                  "ERROR-RECOV: found sync end of #define, line 81\n"
+                  'parse error \n = File "/k/rme.c", line 81, column 37, charpos = 2640\n'
+                  "badcount: 1\n"
+                  "ERROR-RECOV: found sync '}' at line 1870\n"
+                  "ERROR-RECOV: found sync end of #define, line 81\n"
+                  'parse error \n = File "/tmp/cocci-output-20812-ca94a4-rme.c", line 81, '
+                  "column 37, charpos = 2640\nbadcount: 1\n")
+        self.assertEqual(spatch.parse_error_lines(stderr, "/k/rme.c"), (81,))
+
+    def test_a_resumption_is_the_errors_own(self):
+        # The sync line of an earlier error is no measure of this one.
+        stderr = ("ERROR-RECOV: found sync '}' at line 1861\n"
+                  'parse error \n = File "/k/a.c", line 1850, column 1, charpos = 9\n'
+                  "badcount: 20\n"
+                  'parse error \n = File "/r/macros.h", line 7, column 1, charpos = 9\n'
+                  "badcount: 2\n")
+        self.assertEqual(spatch.parse_error_lines(stderr, "/k/a.c"), (1, 1850))
+
+    def test_never_lost_when_spatch_says_nothing_else(self):
+        stderr = 'parse error \n = File "/r/macros.h", line 7, column 1, charpos = 9\n'
+        self.assertEqual(spatch.parse_error_lines(stderr, "/k/net.c"), (1,))
+
+    @unittest.skipUnless(_have_spatch(), "spatch is not installed")
+    def test_a_real_run(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            source = Path(tmp, "percpu.c")
+            source.write_text("#include <linux/percpu.h>\n\nstatic int total;\n\n"
+                              "static DEFINE_PER_CPU(int, count) = 0;\n\n"
+                              "static int get(void)\n{\n\treturn total;\n}\n")
+            result, = spatch.run_files(rules.CONVERSION_RULE, [source], ["-D", "report"])
+        self.assertIn("standard.h", result.stderr)
+        self.assertIn(5, result.parse_errors)
+        self.assertLessEqual(max(result.parse_errors), 6)
+
+
 class ReasonTest(unittest.TestCase):
     def test_the_rules_own_error_is_the_reason(self):
         stderr = ("Traceback (most recent call last):\n  File \"<string>\", line 6\n"

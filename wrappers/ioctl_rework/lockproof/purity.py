@@ -18,6 +18,7 @@ from ioctl_rework.lockproof.statements import TYPE_WORDS
 # Calls that only compute from their arguments.
 PURE_CALLS = frozenset("""
     iminor imajor MINOR MAJOR MKDEV minor major kdev_t_to_nr new_encode_dev old_encode_dev
+    to_delayed_work dev_get_drvdata
     file_inode PDE PDE_DATA PROC_I get_current container_of list_entry hlist_entry
     _IOC_NR _IOC_TYPE _IOC_SIZE _IOC_DIR IOCSIZE_MASK ERR_PTR PTR_ERR IS_ERR
     min max min_t max_t likely unlikely __builtin_expect compat_ptr u64_to_user_ptr
