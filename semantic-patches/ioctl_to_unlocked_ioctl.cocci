@@ -45,7 +45,12 @@
 //   or its address taken; the handler is used elsewhere with its old
 //   signature; it is defined twice (#ifdef/#else); -D mutex and the handler
 //   takes the BKL itself or is called directly (the mutex is not recursive,
-//   and callers would not take it); an entry named through a macro, in a
+//   and callers would not take it); -D mutex and the handler, or a function
+//   of its file that it calls, sleeps until another call wakes it
+//   (wait_event*(), sleep_on*(), schedule*(), wait_for_completion*(),
+//   down*() on a semaphore that code of the file ups without downing it):
+//   the BKL was dropped while its holder slept, the mutex is not, so that
+//   call would wait for it forever; an entry named through a macro, in a
 //   positional initializer, or a run-time assignment spatch cannot type.
 // - -ENOIOCTLCMD: the unlocked path turns it into -EINVAL.  Every mode
 //   says so; -D enoioctlcmd_einval writes -EINVAL in the source, and
@@ -114,6 +119,10 @@ bkl_callers = set()  # files that call the BKL (and so still need smp_lock.h)
 smp_lock_h_line = {} # file -> line of its #include <linux/smp_lock.h>
 declarations = {}    # (file, handler) -> {(line, column): (line, column) where it ends}
 first_statement_at = {} # (file, handler) -> (line, column) where its first statement starts
+sleeps_at = {}       # (file, function) -> [(line, primitive)] where it sleeps until woken
+downs = {}           # (file, function) -> [((line, column), primitive, semaphore)]
+ups = {}             # (file, function) -> {((line, column), semaphore)} it ups
+calls_in = {}        # (file, function) -> names it calls (-D mutex only)
 written_returns = {} # (file, handler) -> {line: (returns in the text, one inside parentheses)}
 seen_returns = {}    # (file, handler) -> {line: {columns of the returns spatch matched}}
 variables = {}       # (file, handler) -> [LocalVariable]
@@ -797,6 +806,11 @@ def decide(file, h):
     elif mutex_on and "takes_bkl" in f:
         result = (None, "it takes the BKL itself at line %d and the private "
                   "mutex is not recursive" % f["takes_bkl"])
+    elif mutex_on and waits_for_another_call(file, h):
+        result = (None, "it sleeps until another call wakes it (%s) and, unlike "
+                  "the BKL, the private mutex is not dropped while it sleeps: "
+                  "the call that would wake it would wait for the mutex"
+                  % waits_for_another_call(file, h))
     elif runtime and runtime_unlocked.get(file):
         result = (None, "it is assigned at run time at line %d and the file also "
                   "assigns .unlocked_ioctl at run time at line %d: which one the VFS "
@@ -830,6 +844,57 @@ def renamed(h, p, file=None):
     if h in listed:
         return decide(file, h)[0] in ("pushdown", "wrapper")
     return decisions.get((file, h), (None,))[0] in ("pushdown", "wrapper")
+
+CASE_LABEL = re.compile(r"\b(case\b|default\s*:)")
+
+def same_section(file, start, end):
+    """Whether code from (line, column) START to END stays in the block
+    and switch case of START: a down() and an up() that release a lock, not
+    two branches (an up() in one branch signals a down() in another)."""
+    lines = source_lines(file)[start[0] - 1:end[0]]
+    lines[-1] = lines[-1][:end[1]]
+    lines[0] = lines[0][start[1]:]
+    depth = 0
+    for piece in re.split(r"([{}])", NOT_CODE.sub("", "\n".join(lines))):
+        if piece in ("{", "}"):
+            depth += 1 if piece == "{" else -1
+            if depth < 0:
+                return False
+        elif depth == 0 and CASE_LABEL.search(piece):
+            return False
+    return True
+
+def woken_semaphores(file):
+    """Semaphores some up() signals rather than releases: no down() of
+    the same semaphore comes before it in its function and its section."""
+    found = set()
+    for (f, fn), upped in ups.items():
+        if f != file:
+            continue
+        for up_at, sem in upped:
+            if not any(s == sem and down_at < up_at and same_section(file, down_at, up_at)
+                       for down_at, _, s in downs.get((f, fn), [])):
+                found.add(sem)
+    return found
+
+def waits_for_another_call(file, h):
+    """Where h, or a function of its file that it calls, sleeps until
+    another call wakes it: "primitive() at line N[ in fn()]", or None."""
+    signals = woken_semaphores(file)
+    todo, seen = [h], set()
+    while todo:
+        fn = todo.pop(0)
+        if fn in seen:
+            continue
+        seen.add(fn)
+        found = sorted(sleeps_at.get((file, fn), []) +
+                       [(at[0], name) for at, name, sem in downs.get((file, fn), [])
+                        if sem in signals])
+        if found:
+            line, name = found[0]
+            return "%s() at line %d%s" % (name, line, "" if fn == h else " in %s()" % fn)
+        todo += sorted(c for c in calls_in.get((file, fn), ()) if c in functions.get(file, ()))
+    return None
 
 def uses_inode(file, h):
     for line, column in inode_uses.get((file, h), ()):
@@ -1034,7 +1099,8 @@ PER_FILE = (fops_entries, definitions, other_defs, listed, facts, functions, exp
             written_returns, seen_returns, variables, static_at, unsigned_names,
             returned_locals, _temp_names, volatile_names,
             _sources, refused_entries, fops_types, runtime_any, unlocked_defs, direct_calls,
-            wrapper_names, _braces, _words, runtime_unlocked)
+            wrapper_names, _braces, _words, runtime_unlocked,
+            sleeps_at, downs, ups, calls_in)
 
 def is_static(file, h):
     """Whether h's definition says static (only then is a dead one deleted)."""
@@ -1404,6 +1470,55 @@ position p;
 p << takes_bkl.p;
 @@
 fact(p[0].file, p[0].current_element, "takes_bkl", int(p[0].line))
+
+// With -D mutex, what a handler may sleep on until another call wakes it,
+// in any function of the file: the decision follows the calls between them.
+@ sleeps_until_woken depends on mutex @
+identifier sleeper =~ "^(wait_event[a-z_0-9]*|interruptible_sleep_on[a-z_0-9]*|sleep_on[a-z_0-9]*|schedule|schedule_timeout[a-z_0-9]*|io_schedule[a-z_0-9]*|wait_for_completion[a-z_0-9]*)$";
+position p;
+@@
+sleeper@p(...)
+
+@ script:python @
+sleeper << sleeps_until_woken.sleeper; p << sleeps_until_woken.p;
+@@
+sleeps_at.setdefault((p[0].file, p[0].current_element), []).append((int(p[0].line), sleeper))
+
+@ semaphore_down depends on mutex @
+identifier downer =~ "^down(_interruptible|_killable|_timeout)?$";
+expression sem;
+position p;
+@@
+downer@p(sem, ...)
+
+@ script:python @
+downer << semaphore_down.downer; sem << semaphore_down.sem; p << semaphore_down.p;
+@@
+downs.setdefault((p[0].file, p[0].current_element), []).append(
+    ((int(p[0].line), int(p[0].column)), downer, re.sub(r"\s+", "", sem)))
+
+@ semaphore_up depends on mutex @
+expression sem;
+position p;
+@@
+up@p(sem)
+
+@ script:python @
+sem << semaphore_up.sem; p << semaphore_up.p;
+@@
+ups.setdefault((p[0].file, p[0].current_element), set()).add(
+    ((int(p[0].line), int(p[0].column)), re.sub(r"\s+", "", sem)))
+
+@ call_in_function depends on mutex @
+identifier callee;
+position p;
+@@
+callee@p(...)
+
+@ script:python @
+callee << call_in_function.callee; p << call_in_function.p;
+@@
+calls_in.setdefault((p[0].file, p[0].current_element), set()).add(callee)
 
 @ enoioctlcmd @
 position p;
