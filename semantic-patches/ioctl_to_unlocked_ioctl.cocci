@@ -51,7 +51,17 @@
 //   down*() on a semaphore that code of the file ups without downing it):
 //   the BKL was dropped while its holder slept, the mutex is not, so that
 //   call would wait for it forever; an entry named through a macro, in a
-//   positional initializer, or a run-time assignment spatch cannot type.
+//   positional initializer, or a run-time assignment spatch cannot type;
+//   code the conversion adds would land inside an #if that leaves out one
+//   of its uses (the wrapper before the first of its fops, a header after
+//   no include compiled wherever the handler is).
+// - Where code lands: a new header goes after the last #include <...>
+//   compiled wherever something converted is; the mutex goes before the
+//   first converted handler, or before an earlier function when an #if
+//   around that handler leaves out another use; the wrapper of a fops
+//   that is a static local of a function goes before that function.  The
+//   mutex takes a name the file does not use yet.  A macro of the file
+//   that names the inode parameter counts as a use of it.
 // - -ENOIOCTLCMD: the unlocked path turns it into -EINVAL.  Every mode
 //   says so; -D enoioctlcmd_einval writes -EINVAL in the source, and
 //   -D enoioctlcmd_refuse leaves such handlers alone.
@@ -123,6 +133,7 @@ sleeps_at = {}       # (file, function) -> [(line, primitive)] where it sleeps u
 downs = {}           # (file, function) -> [((line, column), primitive, semaphore)]
 ups = {}             # (file, function) -> {((line, column), semaphore)} it ups
 calls_in = {}        # (file, function) -> names it calls (-D mutex only)
+fops_scope = {}      # (file, line of a .ioctl entry) -> function its fops is local to
 written_returns = {} # (file, handler) -> {line: (returns in the text, one inside parentheses)}
 seen_returns = {}    # (file, handler) -> {line: {columns of the returns spatch matched}}
 variables = {}       # (file, handler) -> [LocalVariable]
@@ -273,9 +284,18 @@ def wrapper_name(h, file=None):
     wrapper_names[(file, h)] = name
     return name
 
+_mutex_names = {}
+
 def mutex_name(file):
-    stem = re.sub(r"\W", "_", os.path.splitext(os.path.basename(file))[0])
-    return stem + "_mutex"
+    """The private mutex of FILE, named after it; a name the file already
+    uses for something else (its own mutex, a variable) is never taken."""
+    if file not in _mutex_names:
+        stem = re.sub(r"\W", "_", os.path.splitext(os.path.basename(file))[0])
+        taken = set(re.findall(r"\w+", "\n".join(source_lines(file))))
+        names = [stem + "_mutex", stem + "_ioctl_mutex"]
+        names += ["%s_ioctl_mutex%d" % (stem, n) for n in range(2, len(taken) + 3)]
+        _mutex_names[file] = next(n for n in names if n not in taken)
+    return _mutex_names[file]
 
 # A return that is not a constant or a plain local is evaluated under the
 # lock into a temporary.  The handler's own "ret" serves only when it holds
@@ -549,6 +569,33 @@ def unseen_return(file, h):
             return number, inside
     return None
 
+# A macro whose body names the inode parameter uses it where the handler
+# expands it; SmPL sees only the macro call.  The derived local keeps it.
+_inode_macros = {}
+
+def macros_naming(file, ino):
+    """Names of the macros of the file whose body names ino."""
+    if (file, ino) not in _inode_macros:
+        text = re.sub(r"\\\r?\n", " ", "\n".join(source_lines(file)))
+        word = re.compile(r"\b%s\b" % re.escape(ino))
+        found = set()
+        for name, params, body in re.findall(r"^\s*#\s*define\s+(\w+)(\([^)]*\))?(.*)$",
+                                             text, re.MULTILINE):
+            # A parameter of that name is not the inode of the handler.
+            if word.search(body) and not word.search(params):
+                found.add(name)
+        _inode_macros[(file, ino)] = found
+    return _inode_macros[(file, ino)]
+
+def inode_in_macros(file, h, first, last):
+    macros = macros_naming(file, inode_param[(file, h)])
+    if not macros:
+        return
+    uses = re.compile(r"\b(%s)\b" % "|".join(sorted(macros)))
+    for number, text in enumerate(source_lines(file)[first - 1:last], first):
+        if uses.search(re.sub(r"/\*.*?\*/|//.*$|\"(?:\\.|[^\"\\])*\"", "", text)):
+            fact(file, h, "inode_in_macro", number)
+
 _sources = {}
 
 def source_lines(file):
@@ -620,10 +667,19 @@ def container_of(p):
     around = [o for o, c in brace_pairs(file).items() if o < at <= c]
     return max(around) if around else None
 
+def initializer_of(file, container):
+    """The opening brace of the whole initializer that holds container:
+    the brace after "=" (a fops that is a static local of a function sits
+    inside that function's body, which is no initializer), or None."""
+    pairs, code = brace_pairs(file), code_text(file)
+    around = sorted((o for o, c in pairs.items() if o <= container <= c), reverse=True)
+    return next((o for o in around if code[:o].rstrip().endswith("=")), None)
+
 def declaration_of(file, container):
     """(type, name) of the declaration whose initializer holds container."""
-    pairs = brace_pairs(file)
-    outer = min(o for o, c in pairs.items() if o <= container <= c)
+    outer = initializer_of(file, container)
+    if outer is None:
+        return None, None
     head = re.split(r"[;{}]", code_text(file)[:outer])[-1]
     head = re.sub(r"^\s*#.*$", "", head, flags=re.M)
     match = re.search(r"(\w+)\s*(?:\[[^]]*\]\s*)?=\s*$", head)
@@ -655,7 +711,9 @@ def hidden_entries(file):
     pairs = brace_pairs(file)
     for e in fops_entries.get(file, []):
         if e.container is not None:
-            outer = min(o for o, c in pairs.items() if o <= e.container <= c)
+            outer = initializer_of(file, e.container)
+            if outer is None:
+                continue
             seen.setdefault(outer, (e.fops, set()))[1].add(e.line)
     found = []
     code = code_text(file)
@@ -832,6 +890,9 @@ def decide(file, h):
         result = (None, "the wrapper strategy needs the fops in the same file")
     else:
         result = ("wrapper", escape)
+    if result[0] in ("pushdown", "wrapper", "multi-kernel") and key in definitions and \
+            placement_problem(file, h, result[0]):
+        result = (None, placement_problem(file, h, result[0]))
     decisions[key] = result
     return result
 
@@ -897,6 +958,8 @@ def waits_for_another_call(file, h):
     return None
 
 def uses_inode(file, h):
+    if has(file, h, "inode_in_macro"):
+        return True
     for line, column in inode_uses.get((file, h), ()):
         callee = inode_passed_to.get((file, h, line, column))
         if callee is None or decide(file, callee)[0] not in ("pushdown", "wrapper"):
@@ -1070,16 +1133,109 @@ def drops_smp_lock_h(p):
     return no_bkl_on and smp_lock_h_line.get(file) == int(p[0].line) and \
         file in mutex_site and file not in bkl_callers
 
+def local_to(fops, p):
+    """The function a fops is a (static) local of, or None at file scope:
+    spatch names the declaration itself as the element of a global."""
+    return None if p[0].current_element == fops else p[0].current_element
+
+# Where inserted code lands (a wrapper, the mutex, a header) must be
+# compiled in every configuration in which something uses it.
+BRANCH = re.compile(r"\s*#\s*(if|ifdef|ifndef|elif|else|endif)\b")
+
+def conditionals_at(file, line):
+    """The #if blocks open at LINE, outermost first, each as (line of its
+    #if, how many #elif/#else of it came before LINE)."""
+    stack = []
+    for number, text in enumerate(source_lines(file)[:line - 1], 1):
+        match = BRANCH.match(text)
+        if not match:
+            continue
+        if match.group(1) in ("if", "ifdef", "ifndef"):
+            stack.append((number, 0))
+        elif match.group(1) == "endif":
+            if stack:
+                stack.pop()
+        elif stack:
+            stack[-1] = (stack[-1][0], stack[-1][1] + 1)
+    return tuple(stack)
+
+def encloses(file, site, uses):
+    """Whether code at line SITE is compiled wherever each line of USES is."""
+    around = conditionals_at(file, site)
+    return all(conditionals_at(file, use)[:len(around)] == around for use in uses)
+
+def converted_lines(file):
+    """Lines that use what the conversion adds: the definitions of the
+    converted handlers and the fops entries that name them."""
+    lines = []
+    for (f, h), (strategy, _) in list(decisions.items()):
+        if f == file and strategy in ("pushdown", "wrapper", "multi-kernel") \
+                and (f, h) in definitions:
+            lines.append(definitions[(f, h)])
+            lines += [e[2] for e in live_entries(f, h)]
+    return lines
+
+def header_site(file, uses):
+    """The last #include <...> compiled wherever USES are, or None."""
+    fit = [l for l in include_lines.get(file, []) if encloses(file, l, uses)]
+    return max(fit) if fit else None
+
+def mutex_line(file):
+    """The line of the function the mutex goes before: the first converted
+    handler, unless an #if around it leaves out another use."""
+    uses = converted_lines(file)
+    if encloses(file, mutex_site[file], uses):
+        return mutex_site[file]
+    # (spatch adds no declaration after an include directive.)
+    fits = [line for (f, _), line in list(other_defs.items()) + list(definitions.items())
+            if f == file and line <= min(uses) and encloses(file, line, uses)]
+    if not fits:
+        raise RuntimeError("ioctl-rework: %s:%d: no function ahead of the converted "
+                           "handlers is compiled wherever they are, to put the private "
+                           "mutex before; not converted" % (file, mutex_site[file]))
+    return max(fits)
+
 def is_mutex_site(p):
-    return mutex_site.get(p[0].file) == int(p[0].line)
+    return p[0].file in mutex_site and mutex_line(p[0].file) == int(p[0].line)
 
 def needs_header(p, header):
-    """New headers, and the private mutex (header None), go after the last
-    #include <...> of a file in which something was converted."""
+    """New headers go after the last #include <...> of a file in which
+    something was converted that every configuration using them compiles."""
     file, line = p[0].file, int(p[0].line)
-    if file not in mutex_site or line != max(include_lines.get(file, [0])):
+    if file not in mutex_site or line != header_site(file, converted_lines(file)):
         return False
-    return header is None or (file, header) not in headers
+    return (file, header) not in headers
+
+def placement_problem(file, h, strategy):
+    """Why code the conversion of h adds would land where some
+    configuration that uses it does not compile it, or None."""
+    uses = [definitions[(file, h)]] + [e[2] for e in live_entries(file, h)]
+    header = "mutex.h" if mutex_on else "smp_lock.h"
+    # (A file without system includes gets none, as before: its own
+    # header may well bring the lock in.)
+    if (file, header) not in headers and include_lines.get(file) and \
+            header_site(file, uses) is None:
+        return "no #include <...> is compiled wherever it is used, to add " \
+               "<linux/%s> after" % header
+    if strategy not in ("wrapper", "multi-kernel"):
+        return None
+    live = sorted(live_entries(file, h), key=lambda e: (e.line, e.column))
+    entries = [e.line for e in live]
+    scope = fops_scope.get((file, live[0].line))
+    if scope and strategy == "multi-kernel":
+        return "its fops at line %d is local to %s(), where the multi-kernel " \
+               "wrapper cannot go" % (live[0].line, scope)
+    # The wrapper goes before the fops, or the function of a local fops or
+    # of a run-time assignment (a site that is a name).
+    site = live[0].site
+    if isinstance(site, str):
+        site = other_defs.get((file, site), definitions.get((file, site), live[0].line))
+    if not encloses(file, site, entries):
+        return "the wrapper would go before line %d, inside the #if at line %d, " \
+               "which leaves out the fops at line %d" % (
+                   site, conditionals_at(file, site)[-1][0],
+                   next(e for e in entries if not encloses(file, site, [e])))
+    return None
 
 def inode_expr(filp):
     if inode_f_dentry_on:
@@ -1100,7 +1256,7 @@ PER_FILE = (fops_entries, definitions, other_defs, listed, facts, functions, exp
             returned_locals, _temp_names, volatile_names,
             _sources, refused_entries, fops_types, runtime_any, unlocked_defs, direct_calls,
             wrapper_names, _braces, _words, runtime_unlocked,
-            sleeps_at, downs, ups, calls_in)
+            sleeps_at, downs, ups, calls_in, fops_scope, _inode_macros, _mutex_names)
 
 def is_static(file, h):
     """Whether h's definition says static (only then is a dead one deleted)."""
@@ -1224,7 +1380,10 @@ if is_fops_type(T):
             (fops, name, int(p[0].line), "the handler is named through a macro (%s), which "
              "spatch cannot follow: convert this entry by hand" % name))
     else:
-        new_entry_record(p[0].file, fops, h, p, container_of(p), int(fp[0].line))
+        # A fops local to a function gets its wrapper before that function.
+        scope = local_to(fops, p)
+        fops_scope[(p[0].file, int(p[0].line))] = scope
+        new_entry_record(p[0].file, fops, h, p, container_of(p), scope or int(fp[0].line))
 
 // Run-time assignments, where spatch knows the type (a variable, a
 // pointer, an array element, through a typedef).
@@ -1363,6 +1522,8 @@ params[(p[0].file, h)] = (filp, cmd, arg)
 handler_names.add(h)
 hidden_exits(p[0].file, h, int(p[0].current_element_line),
              int(p[0].current_element_line_end))
+inode_in_macros(p[0].file, h, int(p[0].current_element_line),
+                int(p[0].current_element_line_end))
 
 @ any_function @
 identifier f;
@@ -1963,6 +2124,29 @@ symbol ret;
 +
   fn@wq3(...) { ... }
 
+// A fops that is a static local of a function: the wrapper goes at file
+// scope, before that function (the site of its entry is the function).
+@ wrapper_before_local_fops depends on patch @
+identifier switch_fops.wsite, switch_fops.wfn;
+identifier switch_fops.wfilp, switch_fops.wcmd, switch_fops.warg;
+statement switch_fops.wlock, switch_fops.wunlock;
+identifier fn;
+position wq2 : script:python (wsite) { wrapper_site(wq2, wsite) };
+symbol ret;
+@@
++static long wfn(struct file *wfilp, unsigned int wcmd,
++		  unsigned long warg)
++{
++	long ret;
++
++	wlock
++	ret = wsite(wfilp, wcmd, warg);
++	wunlock
++	return ret;
++}
++
+  fn@wq2(...) { ... }
+
 // --------------------------------------------------------- multi-kernel
 // The legacy handler stays as it is for kernels before 2.6.11; the new
 // entry point exists only where HAVE_UNLOCKED_IOCTL says it is used.
@@ -2336,7 +2520,9 @@ position p : script:python () { needs_header(p, "mutex.h") and not drops_smp_loc
 #include <...>@p
 +#include <linux/mutex.h>
 
-// Before the first converted handler, which a comment may precede.
+// Before the first converted handler, which a comment may precede; or,
+// when an #if around it leaves out another use, before the last function
+// ahead of every use that every use compiles with (mutex_line()).
 @ add_mutex depends on patch && mutex @
 identifier mutex_of_file.mfn, mutex_of_file.mname;
 declarer name DEFINE_MUTEX;
