@@ -101,18 +101,20 @@ def tidy(applied: Applied) -> bytes:
         if i >= len(lines):
             continue
         line = lines[i]
+        # Removed lines come without their line ending; a CRLF file's CR stays.
+        text = line.rstrip(b"\r")
         if _NEW_ENTRY.match(line):
             column = _aligned_column(lines, i, added)
             if column is not None:
                 lines[i] = _align_entry(line, column)
-        elif line[:1] not in (b"\t", b" ", b"#", b"") and line in old_lines \
-                and old_lines[line][:1] in (b"\t", b" "):
+        elif line[:1] not in (b"\t", b" ", b"#", b"") and text in old_lines \
+                and old_lines[text][:1] in (b"\t", b" "):
             # A line spatch kept but printed again without its indentation.
-            lines[i] = old_lines[line]
-        elif i and i in added and _CONTINUATION.match(line) and _NEW_FUNCTION.match(lines[i - 1]):
+            lines[i] = old_lines[text] + line[len(text):]
+        elif i and i in added and _CONTINUATION.match(text) and _NEW_FUNCTION.match(lines[i - 1]):
             column = lines[i - 1].index(b"(") + 1
-            lines[i] = _indent_to(column) + _CONTINUATION.match(line).group(1)
-        elif _LOCK_STATEMENT.match(line.rstrip(b"\r")):
+            lines[i] = _indent_to(column) + _CONTINUATION.match(text).group(1) + line[len(text):]
+        elif _LOCK_STATEMENT.match(text):
             indent = _neighbour_indent(lines, i)
             if indent is not None:
                 lines[i] = indent + line

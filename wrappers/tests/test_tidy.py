@@ -98,6 +98,13 @@ class TidyTest(unittest.TestCase):
         index = self.lines.index(b"static long joy_ioctl(struct file *file,")
         self.assertEqual(self.lines[index + 1], b"\t\t      unsigned int cmd, unsigned long arg)")
 
+    def test_a_crlf_file_is_tidied_the_same_and_keeps_its_crlf(self):
+        # Entries, a new function's continuation, kept lines, retyped
+        # parameters: each as in the LF file, each line still ending CRLF.
+        old, new = OLD.replace(b"\n", b"\r\n"), SPATCH.replace(b"\n", b"\r\n")
+        out = tidy.tidy(apply_hunks(old, git_diff("joy.c", old, new)))
+        self.assertEqual(out, tidy.tidy(self.applied).replace(b"\n", b"\r\n"))
+
 
 def tidied(old: bytes, new: bytes) -> bytes:
     return tidy.tidy(apply_hunks(old, git_diff("t.c", old, new)))
