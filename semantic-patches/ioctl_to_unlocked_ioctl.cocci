@@ -54,9 +54,11 @@
 //   positional initializer, or a run-time assignment spatch cannot type;
 //   code the conversion adds would land inside an #if that leaves out one
 //   of its uses (the wrapper before the first of its fops, a header after
-//   no include compiled wherever the handler is).
+//   no include compiled wherever the handler is, or only after one inside
+//   an #if, where spatch adds nothing).
 // - Where code lands: a new header goes after the last #include <...>
-//   compiled wherever something converted is; the mutex goes before the
+//   compiled wherever something converted is and inside no #if but an
+//   include guard; the mutex goes before the
 //   first converted handler, or before an earlier function when an #if
 //   around that handler leaves out another use; the wrapper of a fops
 //   that is a static local of a function goes before that function.  The
@@ -1175,9 +1177,27 @@ def converted_lines(file):
             lines += [e[2] for e in live_entries(f, h)]
     return lines
 
+GUARD = re.compile(r"\s*#\s*ifndef\s+(\w+)\s*$")
+
+def is_guard(file, line):
+    """Whether the #if at LINE is an include guard (#ifndef X, #define X)."""
+    lines = source_lines(file)
+    match = GUARD.match(lines[line - 1])
+    rest = [l for l in lines[line:line + 3] if l.strip()]
+    return bool(match and rest and
+                re.match(r"\s*#\s*define\s+%s\b" % match.group(1), rest[0]))
+
+def outside_ifs(file, line):
+    """Whether LINE is inside no #if but include guards: spatch adds
+    nothing after an include inside one."""
+    return all(not branches and is_guard(file, at)
+               for at, branches in conditionals_at(file, line))
+
 def header_site(file, uses):
-    """The last #include <...> compiled wherever USES are, or None."""
-    fit = [l for l in include_lines.get(file, []) if encloses(file, l, uses)]
+    """The last #include <...> compiled wherever USES are that spatch can
+    add a line after, or None."""
+    fit = [l for l in include_lines.get(file, [])
+           if encloses(file, l, uses) and outside_ifs(file, l)]
     return max(fit) if fit else None
 
 def mutex_line(file):
@@ -1215,6 +1235,12 @@ def placement_problem(file, h, strategy):
     # header may well bring the lock in.)
     if (file, header) not in headers and include_lines.get(file) and \
             header_site(file, uses) is None:
+        inside = [l for l in include_lines[file] if encloses(file, l, uses)]
+        if inside:
+            at = next(at for at, branches in conditionals_at(file, max(inside))
+                      if branches or not is_guard(file, at))
+            return "every #include <...> compiled wherever it is used is inside the " \
+                   "#if at line %d, after which spatch adds no <linux/%s>" % (at, header)
         return "no #include <...> is compiled wherever it is used, to add " \
                "<linux/%s> after" % header
     if strategy not in ("wrapper", "multi-kernel"):
