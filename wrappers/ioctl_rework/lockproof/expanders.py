@@ -48,6 +48,8 @@ class PreprocessedExpander:
 
 
 _MARKER = re.compile(r'#\s*(?:line\s+)?(\d+)\s+"((?:\\.|[^"\\])*)"')
+# The same at the start of a line of a whole text: the file it names.
+_MARKER_LINE = re.compile(r'^#[ \t]*(?:line[ \t]+)?\d+[ \t]+"((?:\\.|[^"\\\n])*)"', re.M)
 
 
 class PreprocessedUnit(Unit):
@@ -88,17 +90,17 @@ class PreprocessedUnit(Unit):
 
 
 def _main_file_only(text: str) -> str:
-    """TEXT without the lines of included files, line markers kept: the
-    unit reads only the main file, and a .i of a kernel file is mostly
+    """TEXT without the lines of included files nor their line markers:
+    the unit reads only the main file, and a .i of a kernel file is mostly
     headers (tokenizing them was most of the cost).  A line's number is
-    counted from the last marker, so dropping whole segments keeps it."""
-    kept, main, keep = [], None, True
-    for line in text.split("\n"):
-        marker = _MARKER.match(line) if line.startswith("#") else None
-        if marker:
-            main = marker.group(2) if main is None else main
-            keep = marker.group(2) == main
-            kept.append(line)
-        elif keep:
-            kept.append(line)
-    return "\n".join(kept)
+    counted from the last marker, a marker of the main file where a
+    segment of it starts, so dropping whole segments keeps it."""
+    markers = list(_MARKER_LINE.finditer(text))
+    if not markers:
+        return text
+    main = markers[0].group(1)
+    kept = [text[:markers[0].start()]]
+    for marker, following in zip(markers, [*markers[1:], None]):
+        if marker.group(1) == main:
+            kept.append(text[marker.start():following.start() if following else len(text)])
+    return "".join(kept)
