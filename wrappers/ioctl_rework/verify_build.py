@@ -252,10 +252,11 @@ class Builder:
             preprocessed, built = where / f"{stem}.i", (where / f"{stem}.o").exists()
             # The compile's .i is whole only if the compile finished (a failed
             # one may leave part of it; kbuild deletes a failed target).
-            made = built if mode.compile else preprocessed.exists()
+            whole = preprocessed.exists() and (built or not mode.compile)
+            made = built if mode.compile else whole
             results[source] = ObjectBuild(
                 source, tuple(messages.get(source, ())), built,
-                _preprocessed(preprocessed, tree) if made else None, compiled=mode.compile,
+                _preprocessed(preprocessed, tree) if whole else None, compiled=mode.compile,
                 command=kbuild_records.compile_command(where / f".{stem}.o.cmd", tree)
                 if built else None)
             if not made and not results[source].diagnostics:
