@@ -359,7 +359,7 @@ class Builder:
                     return
                 external[path] = [st.st_size, st.st_mtime_ns]
         key = self._key(files, source, mode)
-        self.cache.put_bytes(key + "-i", zlib.compress(built.preprocessed.encode("latin-1")))
+        self.cache.put_bytes(key + "-i", zlib.compress(built.preprocessed.encode("latin-1"), 1))
         self.cache.put_bytes(key, json.dumps({
             "internal": internal, "external": external,
             "diagnostics": [[d.tool, d.file, d.line, d.column, d.function, d.severity, d.text]
