@@ -9,7 +9,8 @@ header) is built after the rewrite, and before it too when the new build
 says anything that counts (verify_build.py): a new compiler error or
 warning, or a new sparse context imbalance, is a failure
 (verify_diagnostics.py); and the proof reads the preprocessor's output
-of the file instead of expanding macros itself.
+of that build (the legacy file's made with the same flags) instead of
+expanding macros itself.
 
 A failure puts back every file of the handlers it concerns: the files
 linked by a converted handler (its fops file, its definition, the other

@@ -3,21 +3,25 @@
 KDIR is a configured and prepared kernel tree or O= directory.  Files are
 built as an external module would be (`make -C KDIR M=DIR file.o`, with
 C=2 when sparse is installed), in a scratch copy of their directory, so
-that nothing is written in the user's tree or in KDIR.  The compile keeps
-its preprocessor output (-save-temps=obj): the .i the lock proof reads is
-the one of the build that was judged, at no second preprocessing.  (gcc
-then compiles the .i, which knows no macro expansions: a warning gcc
-leaves out inside a macro may show, never the reverse, and the legacy
-build it is compared with is made the same way.)  A file preprocessed
-alone, the legacy text for the proof, is run through gcc -E with the
-command kbuild recorded for the converted file's compile
-(kbuild_records.py), not through a second make; without one, `make
-file.i`.  The copy holds
-the files of the run as they are in the state being built and, around
-them, the other files of their directories; a header the run changes
-under include/ is put before KDIR's own (NOSTDINC_FLAGS), and an include
-that climbs out of the directory (`"../x.h"`) finds the user's file
-(KCFLAGS=-I, after KDIR's).
+that nothing is written in the user's tree or in KDIR.
+
+The compile keeps its preprocessor output (-save-temps=obj, the same text
+as `make file.i`): the .i the lock proof reads is the one of the build
+that was judged, and no file is preprocessed twice.  gcc then compiles
+the .i, which no longer says what came from a macro: a warning in a
+macro is reported where the macro is used, and one gcc leaves out in
+macros (a self-comparison) may show; the legacy build a new message is
+compared with is made the same way.  The legacy text, which is only
+preprocessed for the proof unless the new build says something that
+counts, goes through gcc -E with the command kbuild recorded for the
+converted file's compile (kbuild_records.py), not through a second make;
+`make file.i` when there is none (the compile failed).
+
+The copy holds the files of the run as they are in the state being built
+and, around them, the other files of their directories; a header the run
+changes under include/ is put before KDIR's own (NOSTDINC_FLAGS), and an
+include that climbs out of the directory (`"../x.h"`) finds the user's
+file (KCFLAGS=-I, after KDIR's).
 
 The builds of the legacy files are cached by content: the object's own
 text, the text of every file of the copy it read, and the size and time

@@ -31,8 +31,8 @@ class TextualExpander:
 
 
 class PreprocessedExpander:
-    """Reads the preprocessor's output (`make path/file.i`) of the converted
-    file (TEXT) and of the legacy one (OLD_TEXT).  Both are needed: the
+    """Reads the preprocessor's output (a .i) of the converted file (TEXT)
+    and of the legacy one (OLD_TEXT).  Both are needed: the
     legacy side must be expanded the same way to be compared."""
 
     preprocessed = True
