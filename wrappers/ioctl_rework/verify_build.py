@@ -36,10 +36,9 @@ import shutil
 import subprocess
 import tempfile
 import zlib
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-
-from concurrent.futures import ThreadPoolExecutor
 
 from ioctl_rework import cache as cache_mod
 from ioctl_rework import kbuild_records
@@ -53,8 +52,6 @@ _BUILD_PRODUCTS = (".o", ".ko", ".a", ".mod", ".cmd", ".i", ".s", ".order", ".sy
 # The files a configured and prepared tree has (make modules_prepare).
 _PREPARED = ("include/generated/autoconf.h", "include/config/auto.conf", "scripts/basic/fixdep")
 MAKE_TIMEOUT = 1800
-# kbuild unexports LC_ALL: the compilers read LANG and LC_MESSAGES.
-_ENV = dict(os.environ, LC_ALL="C", LANG="C", LC_MESSAGES="C", LC_CTYPE="C")
 
 
 class KdirError(Exception):
@@ -243,7 +240,7 @@ class Builder:
         try:
             proc = subprocess.run(self._command(tree, directory, targets, mode),
                                   stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                  env=_ENV, timeout=MAKE_TIMEOUT)
+                                  env=_c_locale(), timeout=MAKE_TIMEOUT)
         except OSError as err:
             raise BuildError(f"cannot run make: {err.strerror}") from err
         except subprocess.TimeoutExpired as err:
@@ -281,7 +278,8 @@ class Builder:
             argv = commands[source].preprocessor(tree, output, where / f".{stem}.i.d")
             try:
                 proc = subprocess.run(argv, cwd=self.kdir.path, stdout=subprocess.PIPE,
-                                      stderr=subprocess.STDOUT, env=_ENV, timeout=MAKE_TIMEOUT)
+                                      stderr=subprocess.STDOUT, env=_c_locale(),
+                                      timeout=MAKE_TIMEOUT)
             except OSError as err:
                 raise BuildError(f"cannot run {argv[0]}: {err.strerror}") from err
             except subprocess.TimeoutExpired as err:
@@ -368,6 +366,11 @@ class Builder:
             "internal": internal, "external": external,
             "diagnostics": [[d.tool, d.file, d.line, d.column, d.function, d.severity, d.text]
                             for d in built.diagnostics]}).encode())
+
+
+def _c_locale() -> dict[str, str]:
+    # kbuild unexports LC_ALL: the compilers read LANG and LC_MESSAGES.
+    return dict(os.environ, LC_ALL="C", LANG="C", LC_MESSAGES="C", LC_CTYPE="C")
 
 
 def _preprocessed(path: Path, tree: Path) -> str:
