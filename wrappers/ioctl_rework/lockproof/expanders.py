@@ -95,28 +95,43 @@ def _main_file_only(text: str) -> str:
     headers (tokenizing them was most of the cost).  A line's number is
     counted from the last marker, a marker of the main file where a
     segment of it starts, so dropping whole segments keeps it."""
-    markers = list(_markers(text))
-    if not markers:
+    first = _next_marker(text, 0)
+    if first is None:
         return text
-    main = markers[0][1]
-    kept = [text[:markers[0][0]]]
-    for (start, name), following in zip(markers, [*markers[1:], (len(text), "")]):
-        if name == main:
-            kept.append(text[start:following[0]])
+    kept = [text[:first.start()]]
+    # Only the main file's markers are looked for (str.find on its quoted
+    # name): a .i has thousands of header markers and a few dozen of its own.
+    needle = f' "{first.group(1)}"'
+    start = first.start()
+    while start is not None:
+        end = _next_marker(text, start + 1)
+        kept.append(text[start:end.start() if end else len(text)])
+        start = _next_main_marker(text, needle, end.start() if end else len(text))
     return "".join(kept)
 
 
-def _markers(text: str):
-    """(offset, file) of each line marker of TEXT, in order.  Only lines
-    that start with '#' are tried (str.find: a regular expression tried at
-    every offset of a 2 MB .i cost more than the proof)."""
-    start = 0 if text.startswith("#") else -1
-    while True:
-        if start >= 0:
-            marker = _MARKER_LINE.match(text, start)
-            if marker:
-                yield start, marker.group(1)
-        found = text.find("\n#", start + 1)
+def _next_marker(text: str, start: int) -> re.Match | None:
+    """The first line marker of TEXT at or after offset START (at a line start)."""
+    at = start if start == 0 or text[start - 1] == "\n" else text.find("\n", start) + 1
+    while 0 < at or (at == 0 and start == 0):
+        marker = _MARKER_LINE.match(text, at) if text.startswith("#", at) else None
+        if marker:
+            return marker
+        found = text.find("\n#", at)
         if found < 0:
-            return
-        start = found + 1
+            return None
+        at = found + 1
+    return None
+
+
+def _next_main_marker(text: str, needle: str, start: int) -> int | None:
+    """Where the next marker naming the main file (NEEDLE, its quoted name) starts."""
+    while True:
+        found = text.find(needle, start)
+        if found < 0:
+            return None
+        line = text.rfind("\n", 0, found) + 1
+        marker = _MARKER_LINE.match(text, line)
+        if marker and marker.end() == found + len(needle):
+            return line
+        start = found + len(needle)
