@@ -689,12 +689,13 @@ def hidden_entries(file):
                     and TEXT_ENTRY.search(code, outer + 1, close):
                 seen[outer] = (name, set())
     dead = without_dead_code(source_lines(file))
+    refused_lines = {line for _, _, line, _ in refused_entries.get(file, [])}
     found = []
     for outer, (fops, lines) in sorted(seen.items()):
         first = code.count("\n", 0, outer) + 1
         for match in TEXT_ENTRY.finditer(code, outer + 1, pairs[outer]):
             line = code.count("\n", 0, match.start()) + 1
-            if line in lines or match.group(1) == "NULL":
+            if line in lines or line in refused_lines or match.group(1) == "NULL":
                 continue
             if not dead[line - 1].strip():
                 continue        # under #if 0: never compiled
