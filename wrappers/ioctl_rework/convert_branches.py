@@ -84,7 +84,7 @@ def _as_conditional(group, lines: list[str]) -> Conditional:
 
 def branch_conditionals(text: str, decisions) -> list[Conditional]:
     """The conditionals whose branches the refusals of DECISIONS name."""
-    lines = text.split("\n")
+    lines = c_spans.code_only(text).split("\n")    # no #if of a comment
     groups = conditionals(lines)
     chosen: dict[int, Conditional] = {}
     for d in decisions:
@@ -92,7 +92,9 @@ def branch_conditionals(text: str, decisions) -> list[Conditional]:
             continue
         hidden, twice = _HIDDEN.search(d.reason), _TWICE.search(d.reason)
         if hidden:
-            group = next(g for g in groups if g[0] == int(hidden.group(1)))
+            group = next((g for g in groups if g[0] == int(hidden.group(1))), None)
+            if group is None:
+                raise BranchError("no #if ... #endif starts at line %s" % hidden.group(1))
         elif twice:
             first, second = int(twice.group(1)), int(twice.group(2))
             around = [g for g in groups if g[0] < first and second < g[2]

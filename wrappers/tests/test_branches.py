@@ -203,6 +203,12 @@ class MarkersTest(unittest.TestCase):
             with self.subTest(why=why), self.assertRaisesRegex(BranchError, why):
                 convert_branches.branch_conditionals(text, decisions)
 
+    def test_an_if_in_a_comment_is_no_conditional(self):
+        decisions = [_Decision("in the preprocessor branch of line 2, which spatch does not read")]
+        text = "/*\n#if A\nx\n#else\ny\n#endif\n*/\n"
+        with self.assertRaisesRegex(BranchError, "no #if ... #endif starts at line 2"):
+            convert_branches.branch_conditionals(text, decisions)
+
     def test_two_definitions_find_their_conditional(self):
         text = "#ifdef A\n#ifdef B\nx\n#endif\nint h;\n#else\nint h;\n#endif\n"
         decisions = [_Decision("it is defined twice, at lines 5 and 7 (under #if and #else)")]
