@@ -7,6 +7,9 @@ tree's `audit --format json` (partly parsed files).  Prints markdown rows
 of counts only: no code of the tree goes out.
 
 Usage: reports/convert-classes.py SUMMARY.json TREE AUDIT.json
+SUMMARY.json may be the audit's JSON itself: its legacy-ioctl findings are
+then read as the rule's decisions (auto-* converted, manual skipped, with
+their reasons), without diffs, wrapper reasons or the verify stage.
 """
 
 import collections
@@ -66,10 +69,24 @@ def added(diff: str, pattern: str) -> int:
     return len(re.findall(r"^\+(?!\+\+)" + pattern, diff, re.MULTILINE))
 
 
+def from_audit(tree: dict) -> dict:
+    """An audit's legacy-ioctl findings in the shape of a convert summary."""
+    status = {"auto-pushdown": "converted", "auto-wrapper": "converted",
+              "auto-remove": "removed", "manual": "skipped"}
+    handlers = [{"file": f["file"], "line": f["line"], "fops": f["struct"],
+                 "handler": f["handler"], "status": status[f["effort"]],
+                 "strategy": f["effort"].removeprefix("auto-"), "reason": f["reason"],
+                 "uses_inode": False}
+                for f in tree["findings"] if f["kind"] == "legacy-ioctl"]
+    return {"handlers": handlers, "files": [], "totals": {}}
+
+
 def main() -> int:
     if len(sys.argv) != 4:
         sys.exit(__doc__.strip().split("\n\n")[2])
     summary = json.loads(Path(sys.argv[1]).read_text())
+    if "trees" in summary:
+        summary = from_audit(summary["trees"][0])
     tree = Path(sys.argv[2])
     audit = json.loads(Path(sys.argv[3]).read_text())["trees"][0]
     handlers = summary["handlers"]
