@@ -70,7 +70,10 @@ demo: deps
 cocci: deps
 	@test -f $(MACROS) || { echo "cocci: $(MACROS) is missing" >&2; exit 2; }
 	@spatch --sp-file $(COCCI) -D $(MODE) --very-quiet \
-		$$(sed -n 's#^// Options:##p' $(COCCI)) --macro-file $(MACROS) $(SPFLAGS) --dir $(DIR)
+		$$(sed -n 's#^// Options:##p' $(COCCI)) --macro-file $(MACROS) \
+		$$(builtins=$$(PYTHONPATH=wrappers $(PYTHON) -m ioctl_rework.macro_builtins $(MACROS)) && \
+		   test -n "$$builtins" && echo --macro-file-builtins "$$builtins") \
+		$(SPFLAGS) --dir $(DIR)
 
 # The fixture kernel (kernel-fixtures/): build it, boot it, or run the proof.
 # FIXTURE_CACHE keeps the unpacked source, objects and boots between runs.

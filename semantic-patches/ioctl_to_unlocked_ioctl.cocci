@@ -692,17 +692,47 @@ def declaration_of(file, container):
 MEMBER_SET = {m: re.compile(r"\.\s*%s\s*=|\b%s\s*:" % (m, m))
               for m in ("unlocked_ioctl", "compat_ioctl")}
 
-def sets(file, container, member):
-    """Whether the initializer opening at container sets member itself."""
+def sibling_branches(file, first, last, line):
+    """[(from, to)] line ranges, within lines first..last, of the branches
+    of each #if around LINE other than LINE's own: code that is never
+    compiled together with it."""
+    found, groups = [], []   # per open #if: [branch starts], its line
+    for number, text in enumerate(source_lines(file)[first - 1:last], first):
+        match = CONDITIONAL.match(text)
+        if match and match.group(1) != "endif":
+            groups.append([number])
+        elif ELSE.match(text) and groups:
+            groups[-1].append(number)
+        elif match and groups:
+            starts = groups.pop() + [number]
+            branches = list(zip(starts, starts[1:]))
+            if any(a < line < b for a, b in branches):
+                found += [(a, b) for a, b in branches if not a < line < b]
+    return found
+
+def sets(file, container, member, line=None):
+    """Whether the initializer opening at container sets member itself,
+    in code compiled together with LINE (an entry of it) when given."""
     close = brace_pairs(file)[container]
     text = list(code_text(file)[container + 1:close])
     for o, c in brace_pairs(file).items():
         if container < o and c < close:
             text[o - container - 1:c - container] = " " * (c - o + 1)
+    code = code_text(file)
+    first = code.count("\n", 0, container) + 1
+    for a, b in sibling_branches(file, first, code.count("\n", 0, close) + 1, line or 0):
+        start = max(offset_of(file, a, 0), container + 1)
+        end = min(offset_of(file, b, 0), close)
+        text[start - container - 1:end - container - 1] = " " * (end - start)
     return bool(MEMBER_SET[member].search("".join(text)))
 
 MACRO_CALL = re.compile(r"\w+\s*\([^()]*\)")
+INITIALIZER_OPEN = re.compile(r"=\s*\{\Z")
 TEXT_ENTRY = re.compile(r"(?:\.\s*ioctl\s*=|\bioctl\s*:)\s*(?:&\s*)?(?:\([^()]*\)\s*)?(\w+)")
+
+# A conditional ioctl-rework's wrapper rewrote as "#ifdef BRANCH_RUN<n>" to
+# run the rule once per branch and merge the results (convert_branches.py).
+BRANCH_RUN = "IOCTL_REWORK_BRANCH_"
 
 def hidden_entries(file):
     """Entries of the initializers spatch read that it did not match: one
@@ -717,17 +747,32 @@ def hidden_entries(file):
             if outer is None:
                 continue
             seen.setdefault(outer, (e.fops, set()))[1].add(e.line)
-    found = []
     code = code_text(file)
+    # A fops whose every .ioctl is in a branch spatch did not read: no entry
+    # of it was matched, and it is found by its declaration instead.
+    for outer, close in pairs.items():
+        if outer not in seen and INITIALIZER_OPEN.search(code, max(0, outer - 80), outer + 1) \
+                and not any(o < outer < c for o, c in pairs.items()):
+            declared, name = declaration_of(file, outer)
+            if name and is_fops_type(declared) \
+                    and TEXT_ENTRY.search(code, outer + 1, close):
+                seen[outer] = (name, set())
+    dead = without_dead_code(source_lines(file))
+    refused_lines = {line for _, _, line, _ in refused_entries.get(file, [])}
+    found = []
     for outer, (fops, lines) in sorted(seen.items()):
         first = code.count("\n", 0, outer) + 1
         for match in TEXT_ENTRY.finditer(code, outer + 1, pairs[outer]):
             line = code.count("\n", 0, match.start()) + 1
-            if line in lines or match.group(1) == "NULL":
+            if line in lines or line in refused_lines or match.group(1) == "NULL":
                 continue
+            if not dead[line - 1].strip():
+                continue        # under #if 0: never compiled
             branch = open_conditional(file, first, line)
             if branch and "HAVE_UNLOCKED_IOCTL" in source_lines(file)[branch - 1]:
                 continue        # the legacy half of the -D multi_kernel output
+            if branch and BRANCH_RUN in source_lines(file)[branch - 1]:
+                continue        # the wrapper runs the rule on that branch too
             why = ("in the preprocessor branch of line %d, which spatch does not read"
                    % branch if branch else "in a spelling spatch did not match here")
             found.append((fops, match.group(1), line, why))
@@ -744,7 +789,8 @@ def entry_state(file, entry):
     for both kernels is not seen.  A run-time assignment is never dead:
     which one the VFS calls depends on the order, and such handlers are
     refused when the file also assigns .unlocked_ioctl (decide())."""
-    if entry.container is not None and sets(file, entry.container, "unlocked_ioctl"):
+    if entry.container is not None and sets(file, entry.container, "unlocked_ioctl",
+                                            entry.line):
         return "dead"
     return None
 
@@ -997,7 +1043,8 @@ def action(file, entry, real=None):
     if h == "NULL" or entry_state(file, entry) == "dead":
         return "dead"
     add_compat = compat_on and (entry.container is None or
-                                not sets(file, entry.container, "compat_ioctl"))
+                                not sets(file, entry.container, "compat_ioctl",
+                                         entry.line))
     strategy = decide(real, h)[0]
     if strategy in ("pushdown", "wrapper"):
         return "compat" if add_compat else "plain"

@@ -249,7 +249,8 @@ def _record(d: rules.HandlerDecision, run: FileRun, final: dict[str, FileRun],
         return record(HandlerStatus.SKIPPED, d.reason)
     others = tuple(f for f in cross.files.get(d.handler, ())
                    if f != run.file and final[f].changed)
-    return record(HandlerStatus.CONVERTED, None, strategy=d.strategy, other_files=others)
+    # A converted handler keeps why auto chose the wrapper (None for pushdown).
+    return record(HandlerStatus.CONVERTED, d.reason, strategy=d.strategy, other_files=others)
 
 
 def _options_json(options: rules.ConversionOptions) -> dict:

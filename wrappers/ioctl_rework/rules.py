@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from ioctl_rework import paths
+from ioctl_rework import macro_builtins, paths
 
 RULES_DIR = paths.rules_dir()
 CONVERSION_RULE = RULES_DIR / "ioctl_to_unlocked_ioctl.cocci"
@@ -177,9 +177,14 @@ def require_macro_file(path: Path | None = None) -> Path:
 
 def spatch_options(rule: Path, macro_file: Path | None = None) -> list[str]:
     """Everything spatch is given for RULE besides the mode and the files:
-    the options the rule's header asks for and the macro file (MACRO_FILE
-    unless another is named).  The one place a command line gets them."""
-    return [*rule_options(rule), "--macro-file", str(require_macro_file(macro_file))]
+    the options the rule's header asks for, the macro file (MACRO_FILE
+    unless another is named) and the builtins that let it decide
+    (macro_builtins.py).  The one place a command line gets them."""
+    from ioctl_rework import spatch   # spatch imports this module
+    macros = require_macro_file(macro_file)
+    builtins = macro_builtins.builtins_for(macros, spatch.standard_h())
+    return [*rule_options(rule), "--macro-file", str(macros),
+            *(["--macro-file-builtins", str(builtins)] if builtins else [])]
 
 
 def rules_digest(rules_dir: Path = RULES_DIR) -> str:
