@@ -156,5 +156,49 @@ class StockJudgeTest(unittest.TestCase):
         self.assertTrue(any(f.key.startswith("fx_bkl") for f in failures), failures)
 
 
+# fx_regs and fx_enoioctl cleared by the compat classifier: their 32-bit calls
+# now reach the handler through .compat_ioctl and give the 64-bit results.
+CLEARED = frozenset({"fx_regs", "fx_enoioctl"})
+CLEARED_32 = [("fx_regs", "valid", 0, "0", 0, 1, "7", "63"),
+              ("fx_regs", "unknown", -1, "ENOTTY", 0, 1, "7", "63"),
+              STOCK_32[2],
+              ("fx_enoioctl", "odd", -1, "ENOTTY", 0, 1, "9", "61"),
+              STOCK_32[4]]
+
+
+def _judge_compat(rows32, cleared=CLEARED):
+    return stock_proof.judge(_transcript(LEGACY_64, LEGACY_32), _transcript(STOCK_64, rows32),
+                             NOT_BUILT, frozenset(), cleared)
+
+
+class StockCompatTest(unittest.TestCase):
+    """The 32-bit calls of the drivers given .compat_ioctl on a stock kernel."""
+
+    def test_a_cleared_driver_answers_32bit_calls_as_64bit_ones(self):
+        self.assertEqual(_judge_compat(CLEARED_32), [])
+
+    def test_a_cleared_driver_whose_32bit_call_reaches_no_handler_is_caught(self):
+        failures = _judge_compat(_with(CLEARED_32, 0, ret=-1, errno="ENOTTY", ino="-",
+                                       minor="-", mutex=0))
+        self.assertTrue(any(f.what == "32-bit" and f.key == "fx_regs CMD valid"
+                            and "ret 0 -> -1" in f.message for f in failures), failures)
+
+    def test_a_cleared_driver_must_hold_the_mutex_for_32bit_calls_too(self):
+        failures = _judge_compat(_with(CLEARED_32, 0, mutex=0))
+        self.assertEqual([(f.key, f.message) for f in failures],
+                         [("fx_regs CMD valid", "ran under the BKL before, holds no mutex after")])
+
+    def test_a_driver_not_cleared_must_not_answer_32bit_calls(self):
+        failures = _judge_compat(CLEARED_32, cleared=frozenset({"fx_enoioctl"}))
+        self.assertTrue(any(f.what == "32-bit" and f.key == "fx_regs CMD valid"
+                            and "ret -1 -> 0" in f.message for f in failures), failures)
+        self.assertFalse(any(f.key.startswith("fx_enoioctl") for f in failures), failures)
+
+    def test_an_enotty_of_the_handler_itself_is_still_caught_when_cleared(self):
+        # The legacy 64-bit call succeeded: ENOTTY from the handler is no VFS answer.
+        failures = _judge_compat(_with(CLEARED_32, 0, ret=-1, errno="ENOTTY"))
+        self.assertTrue(any("errno 0 -> ENOTTY" in f.message for f in failures), failures)
+
+
 if __name__ == "__main__":
     unittest.main()
