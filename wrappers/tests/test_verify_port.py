@@ -15,7 +15,7 @@ from ioctl_rework.convert_request import ConversionResult, ConvertRequest, Verif
 from ioctl_rework.summary import FileRecord, FileStatus, HandlerStatus, Summary
 from ioctl_rework.verify_build import KernelDir
 from ioctl_rework.verify_diagnostics import Diagnostic
-from tests.test_verify import FakeBuilder, handler
+from test_verify import FakeBuilder, handler
 
 LEGACY = b"""#include <linux/fs.h>
 #include <linux/smp_lock.h>
