@@ -4,7 +4,7 @@ and what a stock boot may (and may not) differ in from the legacy one."""
 
 import unittest
 
-from ioctl_rework.fixture import proof, stock, stock_proof
+from ioctl_rework.fixture import kernel, proof, stock, stock_proof
 
 KBUILD = """fixture_dir := $(src)
 ccflags-y := -I$(fixture_dir)/include
@@ -69,6 +69,25 @@ ERROR: modpost: "fixture_observe_handler" [/m/fx_rdev.ko] undefined!
                        "member named \u2018ioctl\u2019",)
         utf8 = stock.ModuleBuild((), {"fx_minor": ioctl, "fx_rdev": typographic, "fx_split": ioctl})
         self.assertEqual(stock_proof.legacy_build_failures(utf8, MODULES), [])
+
+
+class NotBuiltListTest(unittest.TestCase):
+    LIST = """# comment
+fx_bkl: refused (takes the BKL itself)
+fx_minor (>= 6.4): class_create() lost its owner argument   # API drift
+"""
+
+    def test_an_entry_with_a_version_counts_from_that_kernel_on(self):
+        self.assertEqual(stock.expected_not_built(self.LIST, "6.1"),
+                         {"fx_bkl": "refused (takes the BKL itself)"})
+        self.assertEqual(stock.expected_not_built(self.LIST, "6.12"),
+                         {"fx_bkl": "refused (takes the BKL itself)",
+                          "fx_minor": "class_create() lost its owner argument"})
+        self.assertIn("fx_minor", stock.expected_not_built(self.LIST, "6.4"))
+
+    def test_a_line_of_another_form_is_a_clear_error(self):
+        with self.assertRaisesRegex(kernel.FixtureError, "stock-not-built:2: want"):
+            stock.expected_not_built("fx_bkl: x\nfx_minor since 6.4: y\n", "6.12")
 
 
 def _transcript(rows64, rows32, judged_by_errno=("EINVAL",)) -> proof.Transcript:
