@@ -30,9 +30,13 @@
 //   (copy_*_user, get_user or another, which the classifier does not
 //   follow); cf_alias_use: every occurrence of an alias; cf_cast_call:
 //   (T)arg passed to a function; cf_arg_call: arg passed on to a function;
-//   cf_cmd_call: cmd passed on; cf_arg_use: every occurrence of arg (the
-//   classifier tells casts and calls apart); cf_copy: copy_from_user and
-//   copy_to_user, with the type of the kernel object when spatch knows it.
+//   cf_cmd_call: cmd passed on; cf_alias_chain: `T *q = p;` where p is an
+//   alias: q is one too (alias-from: the position of p there);
+//   cf_type_use / cf_type_guard: every _IOC_TYPE(cmd), and those that only
+//   reject, `if (... _IOC_TYPE(cmd) != E ...) return R;` (the classifier
+//   forgets _IOC_TYPE only when every use is such a guard); cf_arg_use:
+//   every occurrence of arg (the classifier tells casts and calls apart);
+//   cf_copy: copy_from_user and copy_to_user, with the type of the kernel object when spatch knows it.
 // - The cast rules disable the drop_cast isomorphism: a bare arg is no cast.
 // - The copy rules come last: on some files a typed metavariable that
 //   matches nothing stopped the rules after it.  The classifier refuses a
@@ -194,6 +198,22 @@ v << cf_alias_declared.cf_local; t << cf_alias_declared.T; p << cf_alias_declare
 cf_aliases.add(v)
 cf_fact(p, "alias %s:%s %s %s" % (p[0].line, p[0].column, v, t))
 
+@ cf_alias_chain @
+identifier cf_v : script:python () { cf_v in cf_aliases };
+identifier cf_local;
+type T;
+position p, q;
+@@
+  T cf_local@p = cf_v@q;
+
+@ script:python @
+v << cf_alias_chain.cf_local; t << cf_alias_chain.T; p << cf_alias_chain.p;
+q << cf_alias_chain.q;
+@@
+cf_aliases.add(v)
+cf_fact(p, "alias %s:%s %s %s" % (p[0].line, p[0].column, v, t))
+cf_fact(q, "alias-from %s:%s" % (q[0].line, q[0].column))
+
 @ cf_alias_cast disable drop_cast @
 identifier cf_v : script:python () { cf_v in cf_aliases };
 type T;
@@ -262,6 +282,33 @@ f(..., cf_cmd@p, ...)
 f << cf_cmd_call.f; p << cf_cmd_call.p;
 @@
 cf_fact(p, "cmd-call %s" % f)
+
+@ cf_type_use @
+identifier cf_handler.cf_cmd;
+position p;
+@@
+_IOC_TYPE@p(cf_cmd)
+
+@ script:python @
+p << cf_type_use.p;
+@@
+cf_fact(p, "type-use %s:%s" % (p[0].line, p[0].column))
+
+@ cf_type_guard @
+identifier cf_handler.cf_cmd;
+expression E, R;
+position p;
+@@
+(
+  if (<+... _IOC_TYPE@p(cf_cmd) != E ...+>) return R;
+|
+  if (<+... _IOC_TYPE@p(cf_cmd) != E ...+>) { ... return R; }
+)
+
+@ script:python @
+p << cf_type_guard.p;
+@@
+cf_fact(p, "type-guard %s:%s" % (p[0].line, p[0].column))
 
 @ cf_arg_use @
 identifier cf_handler.cf_arg;

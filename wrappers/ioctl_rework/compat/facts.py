@@ -29,12 +29,15 @@ class HandlerFacts:
     aliases: dict = field(default_factory=dict)         # name -> type text
     alias_defined: set = field(default_factory=set)     # Position of each alias set
     alias_uses: set = field(default_factory=set)        # Position of each alias named
+    alias_sources: set = field(default_factory=set)     # Position of p in `T *q = p;`
     alias_calls: dict = field(default_factory=dict)     # Position -> function
     cast_calls: dict = field(default_factory=dict)      # Position of (T)arg -> function
     copies: dict = field(default_factory=dict)          # Position -> (type or None, source text)
     arg_calls: dict = field(default_factory=dict)       # Position -> function
     cmd_calls: dict = field(default_factory=dict)       # function -> first line
     arg_uses: set = field(default_factory=set)          # Position
+    type_uses: set = field(default_factory=set)         # Position of each _IOC_TYPE(cmd)
+    type_guards: set = field(default_factory=set)       # ... of those that only reject
     # The names arg has in the callees joined in (compat.callees).
     arg_names: set = field(default_factory=set)
 
@@ -71,6 +74,12 @@ def _add(facts: HandlerFacts, kind: str, rest: str, line: int) -> None:
             facts.alias_defined.add(position)
         elif kind == "alias-use":
             facts.alias_uses.add(position)
+        elif kind == "alias-from":
+            facts.alias_sources.add(position)
+        elif kind == "type-use":
+            facts.type_uses.add(position)
+        elif kind == "type-guard":
+            facts.type_guards.add(position)
         elif kind == "cast":
             facts.casts[position] = value
         elif kind == "alias-call":
