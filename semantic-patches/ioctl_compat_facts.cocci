@@ -37,6 +37,8 @@
 //   forgets _IOC_TYPE only when every use is such a guard); cf_arg_use:
 //   every occurrence of arg (the classifier tells casts and calls apart);
 //   cf_copy: copy_from_user and copy_to_user, with the type of the kernel object when spatch knows it.
+// - The call rules take the called function as an expression: cmd or arg
+//   handed to `ops->ioctl(data, cmd, arg)` is passed on, as to a name.
 // - The cast rules disable the drop_cast isomorphism: a bare arg is no cast.
 // - The copy rules come last: on some files a typed metavariable that
 //   matches nothing stopped the rules after it.  The classifier refuses a
@@ -56,10 +58,11 @@ cf_aliases = set()   # locals set from a cast of arg, in the current file
 cf_handlers = set()  # handlers whose definition was found in the current file
 cf_listed = set()    # -D callees=a,b: functions a handler passes cmd and arg to
 
-def cf_fact(p, text):
+def cf_fact(p, text, h=None):
     """Print a fact of the handler around p; facts of other functions
-    (which only share a parameter name) are dropped."""
-    if p[0].current_element in cf_handlers:
+    (which only share a parameter name) are dropped.  H: the handler whose
+    parameter the fact is about, when the rule inherits one."""
+    if p[0].current_element in cf_handlers and h in (None, p[0].current_element):
         print("%s:%s: %s: compat-fact: %s" % (p[0].file, p[0].line, p[0].current_element,
                                               text))
 
@@ -126,6 +129,8 @@ cmd << cf_handler.cf_cmd; arg << cf_handler.cf_arg; p << cf_handler.cf_hp;
 ta << cf_handler.TA;
 @@
 cf_handlers.add(p[0].current_element)
+if p[0].current_element in cf_listed and "*" in ta:
+    cf_aliases.add(arg)
 cf_fact(p, "params %s %s %s" % (cmd, arg, ta))
 
 @ cf_case @
@@ -136,9 +141,9 @@ position p;
 switch (cf_cmd) { case E@p: ... }
 
 @ script:python @
-e << cf_case.E; p << cf_case.p;
+e << cf_case.E; p << cf_case.p; h << cf_handler.cf_h;
 @@
-cf_fact(p, "case %s" % e)
+cf_fact(p, "case %s" % e, h)
 
 @ cf_compare @
 identifier cf_handler.cf_cmd;
@@ -156,9 +161,9 @@ position p;
 )
 
 @ script:python @
-e << cf_compare.E; p << cf_compare.p;
+e << cf_compare.E; p << cf_compare.p; h << cf_handler.cf_h;
 @@
-cf_fact(p, "compare %s" % e)
+cf_fact(p, "compare %s" % e, h)
 
 @ cf_cast disable drop_cast @
 identifier cf_handler.cf_arg;
@@ -168,9 +173,9 @@ position p;
   (T)cf_arg@p
 
 @ script:python @
-t << cf_cast.T; p << cf_cast.p;
+t << cf_cast.T; p << cf_cast.p; h << cf_handler.cf_h;
 @@
-cf_fact(p, "cast %s:%s %s" % (p[0].line, p[0].column, t))
+cf_fact(p, "cast %s:%s %s" % (p[0].line, p[0].column, t), h)
 
 @ cf_alias disable drop_cast @
 identifier cf_handler.cf_arg, cf_local;
@@ -180,10 +185,10 @@ position p;
   cf_local@p = (T)cf_arg
 
 @ script:python @
-v << cf_alias.cf_local; t << cf_alias.T; p << cf_alias.p;
+v << cf_alias.cf_local; t << cf_alias.T; p << cf_alias.p; h << cf_handler.cf_h;
 @@
 cf_aliases.add(v)
-cf_fact(p, "alias %s:%s %s %s" % (p[0].line, p[0].column, v, t))
+cf_fact(p, "alias %s:%s %s %s" % (p[0].line, p[0].column, v, t), h)
 
 @ cf_alias_declared disable drop_cast @
 identifier cf_handler.cf_arg, cf_local;
@@ -193,10 +198,10 @@ position p;
   T cf_local@p = (T)cf_arg;
 
 @ script:python @
-v << cf_alias_declared.cf_local; t << cf_alias_declared.T; p << cf_alias_declared.p;
+v << cf_alias_declared.cf_local; t << cf_alias_declared.T; p << cf_alias_declared.p; h << cf_handler.cf_h;
 @@
 cf_aliases.add(v)
-cf_fact(p, "alias %s:%s %s %s" % (p[0].line, p[0].column, v, t))
+cf_fact(p, "alias %s:%s %s %s" % (p[0].line, p[0].column, v, t), h)
 
 @ cf_alias_chain @
 identifier cf_v : script:python () { cf_v in cf_aliases };
@@ -228,7 +233,7 @@ cf_fact(p, "cast %s:%s %s" % (p[0].line, p[0].column, t))
 
 @ cf_alias_call @
 identifier cf_w : script:python () { cf_w in cf_aliases };
-identifier f;
+expression f;
 position p;
 @@
   f(..., cf_w@p, ...)
@@ -250,38 +255,41 @@ p << cf_alias_use.p;
 cf_fact(p, "alias-use %s:%s" % (p[0].line, p[0].column))
 
 @ cf_arg_call @
-identifier cf_handler.cf_arg, f;
+identifier cf_handler.cf_arg;
+expression f;
 position p;
 @@
 f(..., cf_arg@p, ...)
 
 @ script:python @
-f << cf_arg_call.f; p << cf_arg_call.p;
+f << cf_arg_call.f; p << cf_arg_call.p; h << cf_handler.cf_h;
 @@
-cf_fact(p, "arg-call %s:%s %s" % (p[0].line, p[0].column, f))
+cf_fact(p, "arg-call %s:%s %s" % (p[0].line, p[0].column, f), h)
 
 @ cf_cast_call disable drop_cast @
-identifier cf_handler.cf_arg, f;
+identifier cf_handler.cf_arg;
+expression f;
 type T;
 position p;
 @@
   f(..., (T)cf_arg@p, ...)
 
 @ script:python @
-f << cf_cast_call.f; p << cf_cast_call.p;
+f << cf_cast_call.f; p << cf_cast_call.p; h << cf_handler.cf_h;
 @@
-cf_fact(p, "cast-call %s:%s %s" % (p[0].line, p[0].column, f))
+cf_fact(p, "cast-call %s:%s %s" % (p[0].line, p[0].column, f), h)
 
 @ cf_cmd_call @
-identifier cf_handler.cf_cmd, f;
+identifier cf_handler.cf_cmd;
+expression f;
 position p;
 @@
 f(..., cf_cmd@p, ...)
 
 @ script:python @
-f << cf_cmd_call.f; p << cf_cmd_call.p;
+f << cf_cmd_call.f; p << cf_cmd_call.p; h << cf_handler.cf_h;
 @@
-cf_fact(p, "cmd-call %s" % f)
+cf_fact(p, "cmd-call %s" % f, h)
 
 @ cf_type_use @
 identifier cf_handler.cf_cmd;
@@ -290,9 +298,9 @@ position p;
 _IOC_TYPE@p(cf_cmd)
 
 @ script:python @
-p << cf_type_use.p;
+p << cf_type_use.p; h << cf_handler.cf_h;
 @@
-cf_fact(p, "type-use %s:%s" % (p[0].line, p[0].column))
+cf_fact(p, "type-use %s:%s" % (p[0].line, p[0].column), h)
 
 @ cf_type_guard @
 identifier cf_handler.cf_cmd;
@@ -306,9 +314,9 @@ position p;
 )
 
 @ script:python @
-p << cf_type_guard.p;
+p << cf_type_guard.p; h << cf_handler.cf_h;
 @@
-cf_fact(p, "type-guard %s:%s" % (p[0].line, p[0].column))
+cf_fact(p, "type-guard %s:%s" % (p[0].line, p[0].column), h)
 
 @ cf_arg_use @
 identifier cf_handler.cf_arg;
@@ -317,9 +325,9 @@ position p;
 cf_arg@p
 
 @ script:python @
-p << cf_arg_use.p;
+p << cf_arg_use.p; h << cf_handler.cf_h;
 @@
-cf_fact(p, "arg-use %s:%s" % (p[0].line, p[0].column))
+cf_fact(p, "arg-use %s:%s" % (p[0].line, p[0].column), h)
 
 @ cf_copy_typed @
 type T;
