@@ -25,7 +25,7 @@ from pathlib import Path
 from ioctl_rework.cache import Cache, make_key
 
 ABIS = {"i386": "-m32", "x86_64": "-m64"}
-PROBE_FORMAT = "compat-probe-2"
+PROBE_FORMAT = "compat-probe-3"
 ATTEMPTS = 4
 
 # Kernel spellings of the fixed-width types, for cast and copy types.
@@ -38,6 +38,9 @@ typedef __s8 s8; typedef __s16 s16; typedef __s32 s32; typedef __s64 s64;
 #define __user
 #define __force
 #define __iomem
+#ifndef __attribute_const__     /* from the C library's sys/cdefs.h, once installed */
+#define __attribute_const__
+#endif
 #define PROBE(key, val) asm volatile("\\n.ascii \\"->" key " %0\\"" :: "i" ((unsigned long)(val)))
 """
 
@@ -225,7 +228,7 @@ def _compile(items: list[ProbeItem], headers: tuple[Path, ...],
 
 # What `make headers_install` strips from the uapi headers of a tree, which
 # the probe includes as they are: 6.1's <linux/stddef.h> includes this.
-_STUB_HEADERS = ("linux/compiler_types.h",)
+_STUB_HEADERS = ("linux/compiler.h", "linux/compiler_types.h")
 
 
 def _stubs(work: Path) -> Path:
