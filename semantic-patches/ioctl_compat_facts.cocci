@@ -24,7 +24,11 @@
 //   (the classifier runs the rule again with them).
 // - No // comment follows a script rule: it would be read as Python.
 // - cf_case / cf_compare: the command expressions: case labels of a switch
-//   on cmd, and cmd == E or E == cmd.
+//   on cmd, and cmd == E or E == cmd.  cf_nr_case: the labels of a switch
+//   on _IOC_NR(cmd) (nr-switch: where that _IOC_NR is); cf_nr_use: every
+//   _IOC_NR(cmd) (the classifier forgets _IOC_NR only when every use is
+//   such a switch).  `when any`: a case whose code breaks out of a nested
+//   block (`if (...) { ret = -EFAULT; break; }`) is a case all the same.
 // - cf_cast: (T)arg; cf_alias: a local set from (T)arg, whose casts and
 //   copies count as arg's; cf_alias_call: an alias passed to a function
 //   (copy_*_user, get_user or another, which the classifier does not
@@ -138,12 +142,42 @@ identifier cf_handler.cf_cmd;
 expression E;
 position p;
 @@
-switch (cf_cmd) { case E@p: ... }
+switch (cf_cmd) {
+case E@p:
+  ... when any
+}
 
 @ script:python @
 e << cf_case.E; p << cf_case.p; h << cf_handler.cf_h;
 @@
 cf_fact(p, "case %s" % e, h)
+
+@ cf_nr_case @
+identifier cf_handler.cf_cmd;
+expression E;
+position p, q;
+@@
+switch (_IOC_NR@q(cf_cmd)) {
+case E@p:
+  ... when any
+}
+
+@ script:python @
+e << cf_nr_case.E; p << cf_nr_case.p; q << cf_nr_case.q; h << cf_handler.cf_h;
+@@
+cf_fact(p, "nr-case %s" % e, h)
+cf_fact(q, "nr-switch %s:%s" % (q[0].line, q[0].column), h)
+
+@ cf_nr_use @
+identifier cf_handler.cf_cmd;
+position p;
+@@
+_IOC_NR@p(cf_cmd)
+
+@ script:python @
+p << cf_nr_use.p; h << cf_handler.cf_h;
+@@
+cf_fact(p, "nr-use %s:%s" % (p[0].line, p[0].column), h)
 
 @ cf_compare @
 identifier cf_handler.cf_cmd;

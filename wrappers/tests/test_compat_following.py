@@ -1,6 +1,7 @@
 """What the compat classifier follows beyond a handler's own switch, each
 with the shapes it must still refuse: pointer aliases of aliases, cmd
-handed to a printer, _IOC_TYPE guards, a user pointer handed to a helper
+handed to a printer, _IOC_TYPE guards, switches on _IOC_NR(cmd), cases
+that break out of a nested block, a user pointer handed to a helper
 of the file, calls through a function pointer, and the uapi header a
 command is defined in behind kernel-only headers.
 """
@@ -29,6 +30,11 @@ CASES = {
                             "\treturn n ? 0 : -EINVAL;\n}\n", CompatClass.UNKNOWN),
     "logged_command": ("case ABI_NONE:\n\tpr_debug(\"cmd %u arg %lx\\n\", cmd, arg);\n\treturn 0;\n",
                        CompatClass.SAME_HANDLER),
+    # A case that breaks out of a nested block still names its command:
+    # ABI_LONG's number differs between the ABIs.
+    "nested_break_case": ("case ABI_NONE:\n\treturn 0;\ncase ABI_LONG:\n\tif (arg > 10) {\n"
+                          "\t\tv = 1;\n\t\tbreak;\n\t}\n\treturn 0;\n",
+                          CompatClass.NEEDS_TRANSLATION),
     "cmd_to_a_function_pointer": ("case ABI_NONE:\n\treturn file->f_op->unlocked_ioctl(file, cmd, arg);\n",
                                   CompatClass.UNKNOWN),
 }
@@ -43,6 +49,15 @@ GUARDED = {
     # picks commands no case label names.
     "type_test_without_return": ("\tif (_IOC_TYPE(cmd) != 'a')\n\t\tv = 1;\n", CompatClass.UNKNOWN),
     "type_compared_equal": ("\tif (_IOC_TYPE(cmd) == 'b')\n\t\treturn 0;\n", CompatClass.UNKNOWN),
+    # A switch on _IOC_NR(cmd), before the switch on cmd.
+    "number_switch": ("\tswitch (_IOC_NR(cmd)) {\n\tcase _IOC_NR(ABI_U32):\n"
+                      "\t\treturn put_user(v, (u32 __user *)arg);\n\t}\n", CompatClass.COMPAT_PTR),
+    "number_switch_long": ("\tswitch (_IOC_NR(cmd)) {\n\tcase _IOC_NR(ABI_LONG):\n"
+                           "\t\treturn copy_from_user(&l, argp, sizeof(l)) ? -EFAULT : 0;\n\t}\n",
+                           CompatClass.NEEDS_TRANSLATION),
+    "number_switch_sized": ("\tswitch (_IOC_NR(cmd)) {\n\tcase 7:\n"
+                            "\t\treturn copy_to_user(argp, &u, _IOC_SIZE(cmd));\n\t}\n",
+                            CompatClass.UNKNOWN),
     "number_dispatch": ("\tif (_IOC_NR(cmd) == 9)\n\t\treturn copy_to_user(argp, &u, sizeof(u));\n",
                         CompatClass.UNKNOWN),
 }
@@ -136,6 +151,8 @@ class FollowingTest(unittest.TestCase):
         self.check(CASES)
         self.assertIn("struct abi_long: member msecs",
                       self.results["chained_alias_long"].describe())
+        self.assertIn("ABI_LONG: struct abi_long: the command number differs",
+                      self.results["nested_break_case"].describe())
         self.assertIn("used at line", self.results["chained_alias_walked"].reason)
         self.assertIn("a pointer set from arg is used at line",
                       self.results["chained_to_a_number"].reason)
@@ -147,6 +164,8 @@ class FollowingTest(unittest.TestCase):
         for name in ("type_test_without_return", "type_compared_equal"):
             self.assertIn("passed to _IOC_TYPE()", self.results[name].reason)
         self.assertIn("passed to _IOC_NR()", self.results["number_dispatch"].reason)
+        self.assertIn("_IOC_NR ( ABI_U32 )", self.results["number_switch"].commands)
+        self.assertIn("passed to _IOC_SIZE()", self.results["number_switch_sized"].reason)
 
     def test_a_pointer_handed_to_a_helper_of_the_file(self):
         self.check(HELPERS)

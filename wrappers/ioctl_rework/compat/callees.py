@@ -105,7 +105,8 @@ def _joinable(facts: HandlerFacts, call: Call, callee: HandlerFacts) -> HandlerF
             return callee
     elif not _is_pointer(callee.arg_type):
         return None
-    callee = replace(callee, commands={}, cmd_calls={}, type_uses=set(), type_guards=set())
+    callee = replace(callee, commands={}, cmd_calls={}, type_uses=set(), type_guards=set(),
+                     nr_uses=set(), nr_switches=set())
     return _pointer_parameter(callee) if passes_pointer else callee
 
 
@@ -140,6 +141,8 @@ def merge(facts: HandlerFacts, every: dict[str, HandlerFacts],
                        **callee.cmd_calls},
             type_uses=merged.type_uses | callee.type_uses,
             type_guards=merged.type_guards | callee.type_guards,
+            nr_uses=merged.nr_uses | callee.nr_uses,
+            nr_switches=merged.nr_switches | callee.nr_switches,
             arg_uses=(merged.arg_uses - handed_over) | callee.arg_uses,
             arg_names=merged.arg_names | {callee.arg} | callee.arg_names)
     return merged

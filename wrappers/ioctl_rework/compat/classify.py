@@ -96,10 +96,15 @@ def _probe_worthy(type_text: str | None) -> bool:
 def _deciding_cmd_calls(facts: HandlerFacts) -> dict[str, int]:
     """The functions cmd is passed to that may decide what a command does:
     not a logging function, nor _IOC_TYPE() when every use of it only
-    rejects other types (cf_type_guard) before the commands are compared."""
+    rejects other types (cf_type_guard) before the commands are compared,
+    nor _IOC_NR() when every use of it is a switch whose labels are the
+    commands (their size bits then decide nothing; what arg carries does,
+    and is judged as for any command)."""
     calls = {name: line for name, line in facts.cmd_calls.items() if name not in LOGGING}
     if "_IOC_TYPE" in calls and facts.type_uses and facts.type_uses <= facts.type_guards:
         del calls["_IOC_TYPE"]
+    if "_IOC_NR" in calls and facts.nr_uses and facts.nr_uses <= facts.nr_switches:
+        del calls["_IOC_NR"]
     return calls
 
 

@@ -38,6 +38,8 @@ class HandlerFacts:
     arg_uses: set = field(default_factory=set)          # Position
     type_uses: set = field(default_factory=set)         # Position of each _IOC_TYPE(cmd)
     type_guards: set = field(default_factory=set)       # ... of those that only reject
+    nr_uses: set = field(default_factory=set)           # Position of each _IOC_NR(cmd)
+    nr_switches: set = field(default_factory=set)       # ... of those a switch is on
     # The names arg has in the callees joined in (compat.callees).
     arg_names: set = field(default_factory=set)
 
@@ -60,7 +62,7 @@ def _add(facts: HandlerFacts, kind: str, rest: str, line: int) -> None:
     if kind == "params":
         facts.cmd, facts.arg, facts.arg_type = rest.split(" ", 2)
         facts.line = line
-    elif kind in ("case", "compare"):
+    elif kind in ("case", "compare", "nr-case"):
         facts.commands.setdefault(rest.strip(), line)
     elif kind == "cmd-call":
         facts.cmd_calls.setdefault(rest.strip(), line)
@@ -80,6 +82,10 @@ def _add(facts: HandlerFacts, kind: str, rest: str, line: int) -> None:
             facts.type_uses.add(position)
         elif kind == "type-guard":
             facts.type_guards.add(position)
+        elif kind == "nr-use":
+            facts.nr_uses.add(position)
+        elif kind == "nr-switch":
+            facts.nr_switches.add(position)
         elif kind == "cast":
             facts.casts[position] = value
         elif kind == "alias-call":
