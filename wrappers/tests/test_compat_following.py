@@ -216,6 +216,19 @@ class HeadersTest(unittest.TestCase):
             self.assertNotIn("include/uapi/linux/foo.h",
                              {p.relative_to(tree.resolve()).as_posix() for p in bare})
 
+    @unittest.skipIf(probe.tools_missing(), "gcc or pahole missing (make deps)")
+    def test_a_raw_uapi_header_is_probed_as_headers_install_writes_it(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            header = Path(tmp) / "raw.h"
+            header.write_text("#include <linux/compiler.h>\n"
+                              "struct raw { __u8 tag; __u32 len; int32_t off; bool on; } __packed;\n"
+                              "static inline __attribute_const__ __u32 raw_len(__u32 l) { return l; }\n")
+            item = probe.ProbeItem("type", "struct raw")
+            found = probe.probe([item], (header,), ())[item]
+            self.assertIsNone(found.error)
+            self.assertEqual({abi: layout.size for abi, layout in found.layouts.items()},
+                             {"i386": 10, "x86_64": 10})
+
 
 if __name__ == "__main__":
     unittest.main()

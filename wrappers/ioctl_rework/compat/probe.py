@@ -28,9 +28,12 @@ ABIS = {"i386": "-m32", "x86_64": "-m64"}
 PROBE_FORMAT = "compat-probe-3"
 ATTEMPTS = 4
 
-# Kernel spellings of the fixed-width types, for cast and copy types.
+# Kernel spellings of the fixed-width types (and C's, which the kernel has
+# too: int32_t, bool), for cast and copy types.
 _PRELUDE = """\
 #include <stddef.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <linux/types.h>
 #include <linux/ioctl.h>
 typedef __u8 u8; typedef __u16 u16; typedef __u32 u32; typedef __u64 u64;
@@ -38,6 +41,7 @@ typedef __s8 s8; typedef __s16 s16; typedef __s32 s32; typedef __s64 s64;
 #define __user
 #define __force
 #define __iomem
+#define __packed __attribute__((packed))    /* as headers_install writes it */
 #ifndef __attribute_const__     /* from the C library's sys/cdefs.h, once installed */
 #define __attribute_const__
 #endif
