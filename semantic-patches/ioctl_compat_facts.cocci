@@ -21,7 +21,8 @@
 //   definitions with cmd and arg as the last two parameters (a script
 //   constraint on the definition's position runs once per definition);
 //   -D callees=a,b adds the functions a handler passes cmd and arg on to
-//   (the classifier runs the rule again with them).
+//   (the classifier runs the rule again with them; -D callees_only=1 then
+//   leaves out the entries, whose facts it has).
 // - No // comment follows a script rule: it would be read as Python.
 // - cf_case / cf_compare: the command expressions: case labels of a switch
 //   on cmd, and cmd == E or E == cmd.  cf_nr_case: the labels of a switch
@@ -30,12 +31,15 @@
 //   such a switch).  `when any`: a case whose code breaks out of a nested
 //   block (`if (...) { ret = -EFAULT; break; }`) is a case all the same.
 // - cf_cast: (T)arg; cf_alias: a local set from (T)arg, whose casts and
-//   copies count as arg's; cf_alias_call: an alias passed to a function
-//   (copy_*_user, get_user or another, which the classifier does not
-//   follow); cf_alias_use: every occurrence of an alias; cf_cast_call:
+//   copies count as arg's; cf_alias_call: an alias passed to a function,
+//   cast or not (copy_*_user, get_user, or another, which the classifier
+//   follows only when the file defines it); cf_alias_use: every occurrence
+//   of an alias (the classifier refuses any use that is neither a call nor
+//   sets another alias, a cast elsewhere included); cf_cast_call:
 //   (T)arg passed to a function; cf_arg_call: arg passed on to a function;
-//   cf_cmd_call: cmd passed on; cf_alias_chain: `T *q = p;` where p is an
-//   alias: q is one too (alias-from: the position of p there);
+//   cf_cmd_call: cmd passed on; cf_alias_chain: `T *q = p;` or
+//   `T *q = (T *)p;` where p is an alias: q is one too (alias-from: the
+//   position of p there);
 //   cf_type_use / cf_type_guard: every _IOC_TYPE(cmd), and those that only
 //   reject, `if (... _IOC_TYPE(cmd) != E ...) return R;` (the classifier
 //   forgets _IOC_TYPE only when every use is such a guard); cf_arg_use:
@@ -61,6 +65,7 @@ cf_entries = set()   # handler names of the fops entries of the current file
 cf_aliases = set()   # locals set from a cast of arg, in the current file
 cf_handlers = set()  # handlers whose definition was found in the current file
 cf_listed = set()    # -D callees=a,b: functions a handler passes cmd and arg to
+cf_only = []         # -D callees_only=1: the listed functions alone, not the fops entries
 
 def cf_fact(p, text, h=None):
     """Print a fact of the handler around p; facts of other functions
@@ -74,6 +79,11 @@ def cf_fact(p, text, h=None):
 names << virtual.callees;
 @@
 cf_listed.update(n for n in names.split(",") if n)
+
+@script:python@
+only << virtual.callees_only;
+@@
+cf_only.append(only)
 
 @script:python cf_new_file@
 @@
@@ -124,7 +134,7 @@ cf_entries.add(h)
 @ cf_handler depends on report @
 identifier cf_h, cf_cmd, cf_arg;
 type TC, TA;
-position cf_hp : script:python (cf_h) { cf_h in cf_entries or cf_h in cf_listed };
+position cf_hp : script:python (cf_h) { cf_h in cf_listed or (cf_h in cf_entries and not cf_only) };
 @@
 cf_h@cf_hp(..., TC cf_cmd, TA cf_arg) { ... }
 
@@ -237,13 +247,17 @@ v << cf_alias_declared.cf_local; t << cf_alias_declared.T; p << cf_alias_declare
 cf_aliases.add(v)
 cf_fact(p, "alias %s:%s %s %s" % (p[0].line, p[0].column, v, t), h)
 
-@ cf_alias_chain @
+@ cf_alias_chain disable drop_cast @
 identifier cf_v : script:python () { cf_v in cf_aliases };
 identifier cf_local;
-type T;
+type T, T2;
 position p, q;
 @@
+(
   T cf_local@p = cf_v@q;
+|
+  T cf_local@p = (T2)cf_v@q;
+)
 
 @ script:python @
 v << cf_alias_chain.cf_local; t << cf_alias_chain.T; p << cf_alias_chain.p;
@@ -265,12 +279,17 @@ t << cf_alias_cast.T; p << cf_alias_cast.p;
 @@
 cf_fact(p, "cast %s:%s %s" % (p[0].line, p[0].column, t))
 
-@ cf_alias_call @
+@ cf_alias_call disable drop_cast @
 identifier cf_w : script:python () { cf_w in cf_aliases };
 expression f;
+type T;
 position p;
 @@
+(
   f(..., cf_w@p, ...)
+|
+  f(..., (T)cf_w@p, ...)
+)
 
 @ script:python @
 f << cf_alias_call.f; p << cf_alias_call.p;

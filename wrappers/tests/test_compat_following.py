@@ -28,6 +28,19 @@ CASES = {
                              "\treturn put_user(v, up + 1);\n}\n", CompatClass.UNKNOWN),
     "chained_to_a_number": ("case ABI_INT: {\n\tunsigned long n = argp;\n"
                             "\treturn n ? 0 : -EINVAL;\n}\n", CompatClass.UNKNOWN),
+    # An alias cast into a declaration is an alias: what is copied through
+    # it crosses (a struct abi_long, whatever the cast says).
+    "alias_cast_declared": ("case ABI_CLEAN: {\n\tstruct abi_clean __user *cp = "
+                            "(struct abi_clean __user *)argp;\n"
+                            "\treturn copy_from_user(&l, cp, sizeof(l)) ? -EFAULT : 0;\n}\n",
+                            CompatClass.NEEDS_TRANSLATION),
+    "alias_cast_in_a_call": ("case ABI_U32:\n\treturn put_user(v, (u32 __user *)argp);\n",
+                             CompatClass.COMPAT_PTR),
+    # Cast and assigned: where it goes is not followed.
+    "alias_cast_assigned": ("case ABI_CLEAN: {\n\tstruct abi_clean __user *cp;\n\n"
+                            "\tcp = (struct abi_clean __user *)argp;\n"
+                            "\treturn copy_from_user(&c, cp, sizeof(c)) ? -EFAULT : 0;\n}\n",
+                            CompatClass.UNKNOWN),
     "logged_command": ("case ABI_NONE:\n\tpr_debug(\"cmd %u arg %lx\\n\", cmd, arg);\n\treturn 0;\n",
                        CompatClass.SAME_HANDLER),
     # A case that breaks out of a nested block still names its command:

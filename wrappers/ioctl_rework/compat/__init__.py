@@ -77,7 +77,7 @@ def classify_stdout(source: Path, shown: str, stdout: str, tree: Path | None,
     return results
 
 
-FACTS_FORMAT = "compat-facts-1"
+FACTS_FORMAT = "compat-facts-2"
 _HERE = "\0FILE\0"      # the file's own name in a cached rule output
 
 
@@ -90,7 +90,7 @@ def rule_outputs(files: list[Path], jobs: int, timeout: int, cache: Cache | None
                  listed: tuple[str, ...] = ()) -> dict[Path, str | None]:
     """The facts rule's report on each file (None where spatch failed),
     through the cache: a file's facts depend only on its text (and the
-    callees LISTED)."""
+    callees LISTED; with some listed, the report is on those alone)."""
     cache = cache or Cache(None)
     found: dict[Path, str | None] = {}
     todo, keys = [], {}
@@ -105,7 +105,8 @@ def rule_outputs(files: list[Path], jobs: int, timeout: int, cache: Cache | None
             todo.append(file)
         else:
             found[file] = stored.replace(_HERE, str(file))
-    args = ["-D", "report"] + (["-D", "callees=" + ",".join(listed)] if listed else [])
+    args = ["-D", "report"] + (["-D", "callees=" + ",".join(listed), "-D", "callees_only=1"]
+                               if listed else [])
     runs = spatch.run_batched(facts.FACTS_RULE, [Path(f).resolve() for f in todo],
                               args, jobs, timeout) if todo else []
     for file, run in zip(todo, runs):
@@ -136,7 +137,11 @@ def classify_files(files: list[Path], tree: Path | None = None, jobs: int = 2,
                 wanted[file] = tuple(sorted(names))
     listed = tuple(sorted({name for names in wanted.values() for name in names}))
     if listed:
-        outputs.update(rule_outputs(list(wanted), jobs, timeout, cache, listed))
+        # The callees' facts join the handlers' (a callee spatch failed on
+        # stays unfollowed).
+        for file, callee_facts in rule_outputs(list(wanted), jobs, timeout, cache,
+                                               listed).items():
+            outputs[file] += "\n" + (callee_facts or "")
     for file in files:
         if outputs.get(file) is not None:
             results += classify_stdout(Path(file), str(file), outputs[file], tree, cache)

@@ -120,8 +120,11 @@ def plan(facts: HandlerFacts) -> _Plan:
         return _Plan((), (), (), f"no case label or comparison on {facts.cmd or 'cmd'} was found")
     pointer, integer, types = [], [], []
     used = facts.alias_uses - facts.alias_defined - facts.alias_sources
+    # An alias is followed where it is handed to a function (cast or not)
+    # or sets another alias; anywhere else (`q = (T *)p;`, `p + 1`) the
+    # pointer goes where the facts do not see it.
     for position in sorted(used):
-        if position not in facts.alias_calls and position not in facts.casts:
+        if position not in facts.alias_calls:
             return _Plan((), (), (), f"a pointer set from {facts.arg} is used at line "
                                      f"{position[0]} in a way that is not followed")
     alias_lines = {line for line, _ in facts.alias_defined}

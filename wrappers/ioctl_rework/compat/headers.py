@@ -9,6 +9,8 @@ headers they include are taken, a few levels deep, as the kernel build
 would find them.
 """
 
+import functools
+import os
 import re
 from pathlib import Path
 
@@ -47,12 +49,54 @@ def _kernel_dirs(tree: Path | None) -> list[Path]:
     return [d for d in (tree / "include", tree / "arch" / "x86" / "include") if d.is_dir()]
 
 
-def _defines(header: Path, names: frozenset[str]) -> bool:
-    if not names:
-        return False
+def _includes(header: Path) -> tuple[tuple[str, str], ...]:
+    """(quote, name) of each #include of HEADER."""
+    return _read(header, header.stat().st_mtime_ns)[0]
+
+
+def _defined(header: Path) -> frozenset[str]:
+    """The macros HEADER defines."""
+    return _read(header, header.stat().st_mtime_ns)[1]
+
+
+@functools.lru_cache(maxsize=None)
+def _read(header: Path, _mtime: int) -> tuple[tuple, frozenset[str]]:
+    """Each header read once per run (and again if it changed): the tree's
+    headers are shared by many drivers."""
     text = header.read_text(errors="replace")
-    return re.search(r"^[ \t]*#[ \t]*define[ \t]+(%s)\b" % "|".join(map(re.escape, sorted(names))),
-                     text, re.MULTILINE) is not None
+    return (tuple(_INCLUDE.findall(text)),
+            frozenset(re.findall(r"^[ \t]*#[ \t]*define[ \t]+(\w+)", text, re.MULTILINE)))
+
+
+@functools.lru_cache(maxsize=None)
+def _first_file(name: str, places: tuple[Path, ...]) -> Path | None:
+    found = next((place / name for place in places if (place / name).is_file()), None)
+    return Path(os.path.normpath(found)) if found is not None else None
+
+
+def _uapi(name: str, dirs: tuple[Path, ...]) -> Path | None:
+    return next(filter(None, (_first_file(candidate, dirs) for candidate in _uapi_names(name))),
+                None)
+
+
+@functools.lru_cache(maxsize=None)
+def _beneath(header: Path, depth: int, dirs: tuple[Path, ...],
+             kernel_dirs: tuple[Path, ...]) -> frozenset[Path]:
+    """The uapi headers HEADER includes, and those the headers it includes
+    that are not uapi ones include, DEPTH levels down; once per run."""
+    found = set()
+    for quote, name in _includes(header):
+        if name in _PRELUDE_HEADERS:
+            continue
+        own = _first_file(name, (header.parent,)) if quote == '"' else None
+        uapi = None if own is not None else _uapi(name, dirs)
+        if uapi is not None:
+            found.add(uapi)
+            continue
+        inner = own or (_first_file(name, kernel_dirs) if quote == "<" else None)
+        if inner is not None and depth > 0:
+            found |= _beneath(inner, depth - 1, dirs, kernel_dirs)
+    return frozenset(found)
 
 
 def probe_headers(source: Path, text: str, dirs: tuple[Path, ...],
@@ -63,35 +107,21 @@ def probe_headers(source: Path, text: str, dirs: tuple[Path, ...],
     those, as uapi headers pulled in by kernel ones clash with the C
     library's (struct timeval)."""
     found: list[Path] = []
-    seen: set[Path] = set()
-
-    def read(header: Path, depth: int) -> None:
-        if depth > 0 and header.resolve() not in seen:
-            seen.add(header.resolve())
-            visit(header, header.read_text(errors="replace"), depth - 1)
-
-    def visit(including: Path, text: str, depth: int) -> None:
-        for quote, name in _INCLUDE.findall(text):
-            if name in _PRELUDE_HEADERS:
-                continue
-            own = including.resolve().parent / name
-            if quote == '"' and own.is_file():
-                # The driver's own header: probed as it is when the driver
-                # includes it, and read for the uapi headers it includes,
-                # in case it does not compile for userspace.
-                read(own, depth)
-                if including == source:
-                    found.append(own.resolve())
-                continue
-            header = next((place / candidate for candidate in _uapi_names(name)
-                           for place in dirs if (place / candidate).is_file()), None)
-            if header is not None:
-                if including == source or _defines(header, commands):
-                    found.append(header.resolve())
-            elif quote == "<":
-                kernel = next((d / name for d in _kernel_dirs(tree) if (d / name).is_file()), None)
-                if kernel is not None:
-                    read(kernel, depth)
-
-    visit(source, text, KERNEL_HEADER_DEPTH)
+    here, kernel_dirs = source.resolve().parent, tuple(_kernel_dirs(tree))
+    for quote, name in _INCLUDE.findall(text):
+        if name in _PRELUDE_HEADERS:
+            continue
+        own = _first_file(name, (here,)) if quote == '"' else None
+        uapi = None if own is not None else _uapi(name, dirs)
+        if uapi is not None:
+            found.append(uapi)
+            continue
+        # The driver's own header is probed as it is, and read for the uapi
+        # headers it includes, in case it does not compile for userspace.
+        if own is not None:
+            found.append(own)
+        inner = own or (_first_file(name, kernel_dirs) if quote == "<" else None)
+        if inner is not None:
+            found += sorted(h for h in _beneath(inner, KERNEL_HEADER_DEPTH - 1, dirs, kernel_dirs)
+                            if _defined(h) & commands)
     return tuple(dict.fromkeys(found))
