@@ -2565,7 +2565,7 @@ position p : script:python () { needs_header(p, "smp_lock.h") };
 #include <...>@p
 +#include <linux/smp_lock.h>
 
-@ script:python mutex_of_file @
+@ script:python mutex_of_file depends on patch && mutex @
 h << any_function.f;
 p << any_function.p;
 mfn;
