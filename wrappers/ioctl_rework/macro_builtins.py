@@ -53,10 +53,11 @@ def builtins_text(standard: str, macro_file_text: str) -> str:
 
 
 @lru_cache(maxsize=8)
-def _builtins_file(standard: Path, standard_text: str, macro_text: str) -> Path:
+def _builtins_file(standard: Path, standard_text: str, macro_text: str,
+                   cache_home: Path) -> Path:
     content = builtins_text(standard_text, macro_text).encode("latin-1")
     name = "standard-%s.h" % hashlib.sha256(content).hexdigest()[:16]
-    for directory in (paths.cache_home() / "builtins",
+    for directory in (cache_home / "builtins",
                       Path(tempfile.gettempdir()) / f"ioctl-rework-{os.getuid()}"):
         target = directory / name
         try:
@@ -78,8 +79,15 @@ def builtins_for(macro_file: Path, standard: Path | None) -> Path | None:
     its own)."""
     if standard is None:
         return None
-    return _builtins_file(standard, standard.read_text("latin-1"),
-                          Path(macro_file).read_text("latin-1"))
+    key = (standard, standard.read_text("latin-1"), Path(macro_file).read_text("latin-1"),
+           paths.cache_home())
+    built = _builtins_file(*key)
+    if not built.is_file():
+        # Removed since it was made (a cleaned cache): spatch would only warn
+        # and parse without it, so make it again.
+        _builtins_file.cache_clear()
+        built = _builtins_file(*key)
+    return built
 
 
 if __name__ == "__main__":

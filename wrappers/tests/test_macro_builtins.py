@@ -71,6 +71,22 @@ class InstalledBuiltinsTest(unittest.TestCase):
             other.write_text("#define OTHER 1\n")
             self.assertNotEqual(macro_builtins.builtins_for(other, spatch.standard_h()), first)
 
+    def test_a_removed_file_is_made_again(self):
+        # spatch only warns about a missing builtins file and parses without it.
+        first = macro_builtins.builtins_for(rules.MACRO_FILE, spatch.standard_h())
+        first.unlink()
+        again = macro_builtins.builtins_for(rules.MACRO_FILE, spatch.standard_h())
+        self.assertTrue(again.is_file(), again)
+
+    def test_each_cache_directory_has_its_own(self):
+        first = macro_builtins.builtins_for(rules.MACRO_FILE, spatch.standard_h())
+        with tempfile.TemporaryDirectory() as other, \
+                mock.patch.dict(os.environ, {"XDG_CACHE_HOME": other}):
+            moved = macro_builtins.builtins_for(rules.MACRO_FILE, spatch.standard_h())
+            self.assertTrue(moved.is_relative_to(other), moved)
+            self.assertTrue(moved.is_file())
+        self.assertEqual(macro_builtins.builtins_for(rules.MACRO_FILE, spatch.standard_h()), first)
+
     def test_make_cocci_gets_the_same_file(self):
         env = {**os.environ, "PYTHONPATH": str(Path(rules.__file__).parents[1])}
         out = subprocess.run([sys.executable, "-m", "ioctl_rework.macro_builtins"],

@@ -133,16 +133,18 @@ class ErrorInAMacroFileTest(unittest.TestCase):
         self.assertEqual(spatch.parse_error_lines(stderr, "/k/net.c"), (1,))
 
     @unittest.skipUnless(_have_spatch(), "spatch is not installed")
-    def test_a_real_run(self):
+    def test_a_real_run_parses_what_standard_h_broke(self):
+        # Coccinelle's own standard.h made this DEFINE_PER_CPU an error in
+        # standard.h; the builtins spatch gets now leave it to macros.h.
         with tempfile.TemporaryDirectory() as tmp:
             source = Path(tmp, "percpu.c")
             source.write_text("#include <linux/percpu.h>\n\nstatic int total;\n\n"
                               "static DEFINE_PER_CPU(int, count) = 0;\n\n"
                               "static int get(void)\n{\n\treturn total;\n}\n")
             result, = spatch.run_files(rules.CONVERSION_RULE, [source], ["-D", "report"])
-        self.assertIn("standard.h", result.stderr)
-        self.assertIn(5, result.parse_errors)
-        self.assertLessEqual(max(result.parse_errors), 6)
+        self.assertNotIn("Can't find macro file", result.stderr)
+        self.assertNotIn("standard.h\", line", result.stderr)
+        self.assertEqual(result.parse_errors, ())
 
 
 class ReasonTest(unittest.TestCase):
