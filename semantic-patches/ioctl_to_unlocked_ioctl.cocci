@@ -42,11 +42,13 @@
 //   A .ioctl naming a function that already has the .unlocked_ioctl
 //   signature gets the wrapper.  A wrapper's name is the first free one.
 // - Refused, and said why in report mode: the inode parameter is written
-//   or its address taken; the handler is used elsewhere with its old
-//   signature; it is defined twice (#ifdef/#else); -D mutex and the handler
-//   takes the BKL itself or is called directly (the mutex is not recursive,
-//   and callers would not take it); an entry named through a macro, in a
-//   positional initializer, or a run-time assignment spatch cannot type.
+//   or its address taken; a call passes NULL as its inode; the handler is
+//   used elsewhere with its old signature (EXPORT_SYMBOL follows it); it is
+//   defined twice (#ifdef/#else); -D keep=a,b names it (convert found a
+//   file that cannot follow); -D mutex and the handler takes the BKL itself
+//   or is called directly (the mutex is not recursive, and callers would
+//   not take it); an entry named through a macro, in a positional
+//   initializer, or a run-time assignment spatch cannot type.
 // - -ENOIOCTLCMD: the unlocked path turns it into -EINVAL.  Every mode
 //   says so; -D enoioctlcmd_einval writes -EINVAL in the source, and
 //   -D enoioctlcmd_refuse leaves such handlers alone.
@@ -93,6 +95,7 @@ runtime_any = {}     # (file, line, column) -> (target, handler): "E->ioctl = h;
 definitions = {}     # (file, handler) -> line
 other_defs = {}      # (file, handler) -> line: same name, not the .ioctl signature
 listed = set()       # -D handlers=...
+kept = set()         # -D keep=...: left legacy, whatever else holds
 facts = {}           # (file, handler) -> {fact: line}
 functions = {}       # file -> set of defined function names
 expr_uses = {}       # (file, handler) -> set of lines where it is an expression
@@ -696,6 +699,14 @@ def decide(file, h):
         return decisions[key]
     f = facts.get(key, {})
     referenced = bool(live_entries(file, h))
+    if h in kept:
+        # convert found a file naming it that cannot follow the new signature.
+        decisions[key] = (None, "kept with the old signature (-D keep)")
+        return decisions[key]
+    if "null_inode" in f:
+        decisions[key] = (None, "the call at line %d passes NULL as its inode, which the "
+                          "new signature cannot pass on" % f["null_inode"])
+        return decisions[key]
     if not referenced and h not in listed and \
             any(e[1] == h for e in fops_entries.get(file, [])):
         result = (None, "dead: the fops also sets .unlocked_ioctl, which the VFS prefers")
@@ -790,8 +801,8 @@ def decide(file, h):
         # handler) would not take the private mutex, or take it twice.
         result = (None, "it is called directly at line %d, and callers would "
                   "not exclude each other through the private mutex" % f["called"])
-    elif mutex_on and any((file, c) in definitions for c in calls.get(key, ())):
-        callee = sorted(c for c in calls[key] if (file, c) in definitions)[0]
+    elif mutex_on and any(is_handler(file, c) for c in calls.get(key, ())):
+        callee = sorted(c for c in calls[key] if is_handler(file, c))[0]
         result = (None, "it calls the handler %s directly, which would then run "
                   "under two different locks" % callee)
     elif mutex_on and "takes_bkl" in f:
@@ -823,6 +834,10 @@ def decide(file, h):
 
 calls = {}           # (file, function) -> names it calls with four arguments
 direct_calls = []    # (file, line, handler, caller): calls that lose their inode
+
+def is_handler(file, name):
+    """A handler defined here, or one convert names (listed or kept)."""
+    return (file, name) in definitions or name in listed or name in kept
 
 def renamed(h, p, file=None):
     """Whether prototypes of and calls to h follow the new signature."""
@@ -1026,7 +1041,7 @@ def inode_expr(filp):
 # One spatch process may run the rule on many files (--file-groups) and
 # keeps this module between them: what one file taught must not leak into
 # the next (a handler name of one driver is an ordinary function in another).
-PER_FILE = (fops_entries, definitions, other_defs, listed, facts, functions, expr_uses,
+PER_FILE = (fops_entries, definitions, other_defs, listed, kept, facts, functions, expr_uses,
             known_uses, compared, decisions, inode_param, params, handler_names,
             inode_uses, inode_passed_to, mutex_site, _code,
             include_lines, headers, bkl_callers, smp_lock_h_line, declarations,
@@ -1111,6 +1126,11 @@ no_bkl_on = True
 names << virtual.handlers;
 @@
 listed.update(n for n in names.split(",") if n)
+
+@script:python keep_list@
+names << virtual.keep;
+@@
+kept.update(n for n in names.split(",") if n)
 
 // ---------------------------------------------------------------- facts
 
@@ -1610,7 +1630,7 @@ compared.setdefault((p[0].file, text_at(p)), set()).add(int(p[0].line))
 @ direct_call depends on definition || name_list @
 identifier h;
 expression list[4] es;
-position p : script:python (h) { h in handler_names or h in listed };
+position p : script:python (h) { h in handler_names or h in listed or h in kept };
 @@
 h@p(es)
 
@@ -1621,6 +1641,37 @@ known_uses.setdefault((p[0].file, h), set()).add(int(p[0].line))
 fact(p[0].file, h, "called", int(p[0].line))
 calls.setdefault((p[0].file, p[0].current_element), set()).add(h)
 direct_calls.append((p[0].file, int(p[0].line), h, p[0].current_element))
+
+// EXPORT_SYMBOL(h) names it but does not call it: the export follows.
+@ exported depends on definition || name_list @
+identifier eh : script:python () { eh in handler_names or eh in listed };
+declarer name EXPORT_SYMBOL, EXPORT_SYMBOL_GPL;
+position p;
+@@
+(
+EXPORT_SYMBOL(eh@p);
+|
+EXPORT_SYMBOL_GPL(eh@p);
+)
+
+@ script:python @
+p << exported.p;
+@@
+known_uses.setdefault((p[0].file, text_at(p)), set()).add(int(p[0].line))
+
+// A call that passes NULL for the inode: the handler may rely on it being
+// NULL there, and the new signature derives the inode from the file.
+@ null_inode_call depends on definition || name_list @
+identifier nh : script:python () { nh in handler_names or nh in listed };
+expression E2, E3, E4;
+position p;
+@@
+nh@p(NULL, E2, E3, E4)
+
+@ script:python @
+p << null_inode_call.p;
+@@
+fact(p[0].file, text_at(p), "null_inode", int(p[0].line))
 
 // ------------------------------------------------------------- decisions
 // Each script binds, per handler, the names the rewriting rules use.  A
@@ -2170,6 +2221,28 @@ expression E;
 + unlocked_ioctl
 )
 
+// A local whose only use was the inode argument a call just lost goes
+// with it: "struct inode *inode = file->f_dentry->d_inode;" of a compat
+// wrapper would be an unused variable.  Only a declaration that reads the
+// inode of a file (no call, no side effect) is removed.  Its name is
+// recorded before the call changes: a position cannot cross a change.
+@ fed_inode_call depends on patch && (definition || name_list) @
+identifier fed_h : script:python () { fed_h in handler_names or fed_h in listed };
+identifier fed_ino;
+expression E2, E3, E4;
+position p : script:python () { renamed(text_at(p), p) };
+@@
+  fed_h@p(fed_ino, E2, E3, E4)
+
+@ script:python fed_inode_local @
+ino << fed_inode_call.fed_ino;
+p << fed_inode_call.p;
+fed_fn;
+fed_local;
+@@
+coccinelle.fed_fn = cocci.make_ident(p[0].current_element)
+coccinelle.fed_local = cocci.make_ident(ino)
+
 @ caller depends on patch && (definition || name_list) @
 identifier rh : script:python () { rh in handler_names or rh in listed };
 position p : script:python () { renamed(text_at(p), p) };
@@ -2178,6 +2251,22 @@ expression E1, E2, E3, E4;
   rh@p(
 - E1,
   E2, E3, E4)
+
+@ drop_fed_inode depends on patch @
+identifier fed_inode_local.fed_fn, fed_inode_local.fed_local;
+expression F;
+@@
+  fed_fn(...) {
+  ... when any
+(
+- struct inode *fed_local = F->f_dentry->d_inode;
+|
+- struct inode *fed_local = F->f_path.dentry->d_inode;
+|
+- struct inode *fed_local = file_inode(F);
+)
+  ... when != fed_local
+  }
 
 @ einval depends on patch && enoioctlcmd_einval @
 position p : script:python () { strategy_at(p) in ("pushdown", "wrapper") };
