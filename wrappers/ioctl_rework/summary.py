@@ -49,6 +49,12 @@ class HandlerRecord:
     other_files: tuple[str, ...] = ()
     # With --compat: the compat class, and the .compat_ioctl added or why none.
     compat: str | None = None
+    # EXPORT_SYMBOL()ed: callers outside the tree must follow the new signature.
+    exported: bool = False
+    # Files of it spatch did not read whole, and where (no line there names it).
+    unparsed: tuple[str, ...] = ()
+    # Every other file of the run that names it, rewritten or not.
+    named_in: tuple[str, ...] = ()
 
     @property
     def sort_key(self):
@@ -148,8 +154,9 @@ def to_json(summary: Summary) -> dict:
     def plain(record) -> dict:
         data = asdict(record)
         data["status"] = record.status.value
-        if "other_files" in data:
-            data["other_files"] = list(data["other_files"])
+        for name in ("other_files", "unparsed", "named_in"):
+            if name in data:
+                data[name] = list(data[name])
         return data
 
     return {
@@ -180,7 +187,9 @@ def from_json(data: dict, where: str = "summary") -> Summary:
         raise SummaryError(f"{where}: not an ioctl-rework convert summary (format {FORMAT})")
     try:
         handlers = [HandlerRecord(**{**h, "status": HandlerStatus(h["status"]),
-                                     "other_files": tuple(h.get("other_files", ()))})
+                                     "other_files": tuple(h.get("other_files", ())),
+                                     "unparsed": tuple(h.get("unparsed", ())),
+                                     "named_in": tuple(h.get("named_in", ()))})
                     for h in data["handlers"]]
         files = [FileRecord(**{**f, "status": FileStatus(f["status"])}) for f in data["files"]]
         return Summary(root=data["root"], target=data["target"], options=data["options"],
