@@ -41,6 +41,10 @@
 //   .ioctl beside an .unlocked_ioctl is dead in that initializer only.
 //   A .ioctl naming a function that already has the .unlocked_ioctl
 //   signature gets the wrapper.  A wrapper's name is the first free one.
+// - An entry in a branch never compiled with the converted file (#if 0,
+//   the #else of #if 1, a branch of a LINUX_VERSION_CODE test only kernels
+//   before 2.6.11 compile, unless -D multi_kernel) is left as it is and
+//   reported; the handler converts for its live entries.
 // - Refused, and said why in report mode: the inode parameter is written
 //   or its address taken; a call passes NULL as its inode; the handler is
 //   used elsewhere with its old signature (EXPORT_SYMBOL follows it); it is
@@ -469,30 +473,74 @@ def macros_of(file):
 
 IF_CONSTANT = re.compile(r"[ \t]*#[ \t]*if[ \t]+([01])\b")
 ELSE = re.compile(r"[ \t]*#[ \t]*(else|elif)\b")
+# "#if LINUX_VERSION_CODE >= KERNEL_VERSION(2,6,0)", or with 0x020600.
+VERSION = r"(?:KERNEL_VERSION\s*\(\s*(\d+)\s*,\s*(\d+)\s*,\s*(\d+)\s*\)|(0x[0-9a-fA-F]+))"
+VERSION_TEST = re.compile(r"[ \t]*#[ \t]*if[ \t]+\(?\s*(?:LINUX_VERSION_CODE\s*(<=|>=|==|!=|<|>)\s*"
+                          + VERSION + r"|" + VERSION + r"\s*(<=|>=|==|!=|<|>)\s*LINUX_VERSION_CODE)"
+                          r"\s*\)?\s*$")
+UNLOCKED_IOCTL_SINCE = (2 << 16) + (6 << 8) + 11
+MIRRORED = {"<": ">", ">": "<", "<=": ">=", ">=": "<=", "==": "==", "!=": "!="}
+
+def version_test_value(text):
+    """Whether every kernel that has .unlocked_ioctl (2.6.11 on), the only
+    ones the converted file builds on, compiles the #if of TEXT (True) or
+    none does (False); None when they differ or TEXT is no version test."""
+    test = VERSION_TEST.match(text)
+    if not test:
+        return None
+    g = test.groups()
+    if g[0]:
+        op, numbers, literal = g[0], g[1:4], g[4]
+    else:
+        op, numbers, literal = MIRRORED[g[9]], g[5:8], g[8]
+    k = int(literal, 16) if literal else \
+        (int(numbers[0]) << 16) + (int(numbers[1]) << 8) + int(numbers[2])
+    v = UNLOCKED_IOCTL_SINCE
+    if op in (">=", ">") and (k < v or op == ">=" and k == v):
+        return True
+    if op in ("<", "<=", "==") and (k < v or op == "<" and k == v):
+        return False
+    if op == "!=" and k < v:
+        return True
+    return None
+
+def dead_branches(lines, versions=False):
+    """For each of LINES, a pair: the line of the #if whose branch that is
+    never compiled holds it (or None), and "if" for a known #if or "endif"
+    for an #endif that closes an #if (else None).  Known are "#if 0",
+    "#if 1" and, with VERSIONS, a version test every kernel with
+    .unlocked_ioctl decides alike (version_test_value).  After an #elif
+    nothing is taken for dead."""
+    out, stack = [], []   # per open #if: (known, dead, its line)
+    for number, text in enumerate(lines, 1):
+        match = CONDITIONAL.match(text)
+        kind = match.group(1) if match else None
+        constant = IF_CONSTANT.match(text)
+        value = (constant.group(1) == "1") if constant else \
+            version_test_value(text) if versions and kind == "if" else None
+        if value is not None:
+            stack.append((True, not value, number))
+            kind = "if"
+        elif kind in ("if", "ifdef", "ifndef"):
+            stack.append((False, False, number))
+            kind = None
+        elif ELSE.match(text) and stack and stack[-1][0]:
+            _, dead, line = stack[-1]
+            stack[-1] = (True, not dead, line) if ELSE.match(text).group(1) == "else" \
+                else (False, False, line)
+        elif kind == "endif" and stack:
+            stack.pop()
+        else:
+            kind = None
+        dead = [line for _, is_dead, line in stack if is_dead]
+        out.append((dead[0] if dead else None, kind))
+    return out
 
 def without_dead_code(lines):
     """LINES with the code under #if 0, and under the #else of #if 1,
     blanked: never compiled, so no exit."""
-    out, stack = [], []   # per open #if: True while its current branch is dead
-    for text in lines:
-        match = CONDITIONAL.match(text)
-        kind = match.group(1) if match else None
-        constant = IF_CONSTANT.match(text)
-        if constant:
-            stack.append(("constant", constant.group(1) == "0"))
-        elif kind in ("if", "ifdef", "ifndef"):
-            stack.append(("other", False))
-        elif ELSE.match(text) and stack and stack[-1][0] == "constant":
-            # After an #elif, which branch is compiled is not known.
-            stack[-1] = ("constant", not stack[-1][1]) if ELSE.match(text).group(1) == "else" \
-                else ("other", False)
-        elif kind == "endif" and stack:
-            stack.pop()
-            out.append("")
-            continue
-        dead = any(is_dead for _, is_dead in stack)
-        out.append("" if dead or constant else text)
-    return out
+    return ["" if dead or kind else text
+            for text, (dead, kind) in zip(lines, dead_branches(lines))]
 
 # A statement that may be a macro of a header we could not read.
 STATEMENT_MACRO = re.compile(r"(?:[;{})]|\belse\b|\bdo\b)\s*([A-Z_][A-Z0-9_]*[A-Z][A-Z0-9_]*)\s*[;(]")
@@ -662,10 +710,53 @@ def hidden_entries(file):
             branch = open_conditional(file, first, line)
             if branch and "HAVE_UNLOCKED_IOCTL" in source_lines(file)[branch - 1]:
                 continue        # the legacy half of the -D multi_kernel output
+            if branch and never_compiled(file, line):
+                continue        # dead_entries() says why it stays
             why = ("in the preprocessor branch of line %d, which spatch does not read"
                    % branch if branch else "in a spelling spatch did not match here")
             found.append((fops, match.group(1), line, why))
     return found
+
+_dead_lines = {}
+
+def never_compiled(file, line):
+    """The line of the #if whose dead branch holds LINE of FILE, or None:
+    #if 0, the #else of #if 1, or a branch of a version test only kernels
+    before 2.6.11 compile (they have no .unlocked_ioctl, so they never
+    build the converted file; -D multi_kernel output still builds there)."""
+    if file not in _dead_lines:
+        lines = code_text(file).split("\n")
+        _dead_lines[file] = [dead for dead, _ in dead_branches(lines, not multi_kernel_on)]
+    return _dead_lines[file][line - 1]
+
+def dead_entries(file):
+    """Entries in a branch never compiled with the converted file: left as
+    they are, beside a handler converted for its live entries.
+    [(fops, handler, line, why)]"""
+    pairs = brace_pairs(file)
+    outers = {min(o for o, c in pairs.items() if o <= e.container <= c)
+              for e in fops_entries.get(file, []) if e.container is not None}
+    code = code_text(file)
+    found = []
+    for outer in sorted(outers):
+        fops = declaration_of(file, outer)[1] or "?"
+        for match in TEXT_ENTRY.finditer(code, outer + 1, pairs[outer]):
+            line = code.count("\n", 0, match.start()) + 1
+            branch = never_compiled(file, line)
+            if branch and match.group(1) != "NULL" and not entry_at_line(file, line):
+                found.append((fops, match.group(1), line, why_never_compiled(file, branch)))
+    return found
+
+def why_never_compiled(file, branch):
+    test = re.sub(r"\s+", " ", code_text(file).split("\n")[branch - 1].strip())
+    if IF_CONSTANT.match(test):
+        return "in the branch of the %s at line %d that is never compiled" % (test, branch)
+    return ("in the branch of the %s at line %d that only kernels before 2.6.11 compile: "
+            "they have no .unlocked_ioctl, and the converted file is not for them"
+            % (test, branch))
+
+def entry_at_line(file, line):
+    return any(e.line == line for e in fops_entries.get(file, []))
 
 def is_fops_type(t):
     words = [w for w in (t or "").split() if w not in ("const", "static", "volatile")]
@@ -707,6 +798,12 @@ def decide(file, h):
         decisions[key] = (None, "the call at line %d passes NULL as its inode, which the "
                           "new signature cannot pass on" % f["null_inode"])
         return decisions[key]
+    dead = [never_compiled(file, e.line) for e in fops_entries.get(file, []) if e[1] == h]
+    if dead and all(dead) and h not in listed and \
+            not any(name == h for _, name, _, _ in hidden_entries(file)):
+        # Converted, it would be named by no entry that is compiled with it.
+        decisions[key] = (None, "its entries are all " + why_never_compiled(file, dead[0]))
+        return decisions[key]
     if not referenced and h not in listed and \
             any(e[1] == h for e in fops_entries.get(file, [])):
         result = (None, "dead: the fops also sets .unlocked_ioctl, which the VFS prefers")
@@ -743,7 +840,8 @@ def decide(file, h):
     # -D multi_kernel, where one kernel has each.
     followed = known_uses.get(key, set()) | \
         (set() if multi_kernel_on else compared.get(key, set()))
-    others = sorted(expr_uses.get(key, set()) - followed)
+    others = sorted(n for n in expr_uses.get(key, set()) - followed
+                    if not never_compiled(file, n))
     escape = None
     unseen = unseen_return(file, h)
     shadowed = shadowed_lock(file, h)
@@ -900,6 +998,8 @@ def action_at(p):
         return None
     if (origin(p), h) not in decisions and h != "NULL":
         return None
+    if never_compiled(file, int(p[0].line)):
+        return None     # left as it is (dead_entries)
     # decide() is keyed by the real file, the state by the text p is in.
     entry = Entry(("", h, int(p[0].line), int(p[0].column), container, None))
     return action(file, entry, origin(p))
@@ -939,6 +1039,7 @@ def report_refused(file):
     found = list(refused_entries.get(file, []))
     for fops, h, line, why in hidden_entries(file):
         found.append((fops, h, line, why + ": convert it by hand"))
+    found += dead_entries(file)
     for (where, line, column), (target, h) in sorted(runtime_any.items()):
         if where == file and (file, h) in definitions and not any(
                 (e.line, e.column) == (line, column) for e in fops_entries.get(file, [])):
@@ -1048,7 +1149,7 @@ PER_FILE = (fops_entries, definitions, other_defs, listed, kept, facts, function
             first_statement_at, calls, _macros,
             written_returns, seen_returns, variables, static_at, unsigned_names,
             returned_locals, _temp_names, volatile_names,
-            _sources, refused_entries, fops_types, runtime_any, unlocked_defs, direct_calls,
+            _sources, _dead_lines, refused_entries, fops_types, runtime_any, unlocked_defs, direct_calls,
             wrapper_names, _braces, _words, runtime_unlocked)
 
 def is_static(file, h):
