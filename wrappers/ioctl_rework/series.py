@@ -17,7 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from ioctl_rework import __version__, safe_write
-from ioctl_rework.summary import FileRecord, HandlerRecord, HandlerStatus, Summary, diff_counts
+from ioctl_rework.summary import (FileRecord, HandlerRecord, HandlerStatus, LinkedFiles, Summary,
+                                  diff_counts)
 
 COVER_LETTER = "0000-cover-letter.patch"
 PLACEHOLDER_AUTHOR = ("ioctl-rework", "ioctl-rework@localhost")
@@ -160,27 +161,9 @@ def _keys_joined_by_handlers(summary: Summary, grouping: _Grouping) -> dict[str,
     """The patch key of each changed file, where the files of one handler
     (its fops, definition, prototypes, callers) share the key of the first:
     a patch that changed only some of them would not build."""
-    changed = sorted(r.file for r in summary.changed_files)
-    parent = {rel: rel for rel in changed}
-
-    def find(rel: str) -> str:
-        while parent[rel] != rel:
-            rel = parent[rel]
-        return rel
-
-    for h in summary.handlers:
-        if h.status is HandlerStatus.CONVERTED:
-            linked = sorted(f for f in (h.file, *h.other_files) if f in parent)
-            for rel in linked[1:]:
-                a, b = sorted((find(linked[0]), find(rel)))
-                parent[b] = a
-    first_of: dict[str, str] = {}
-    for rel in changed:                      # sorted: the first file names the patch
-        first_of.setdefault(find(rel), rel)
-    keys: dict[str, str] = {}
-    for rel in changed:
-        keys[rel] = grouping.key(first_of[find(rel)])
-    return keys
+    changed = [r.file for r in summary.changed_files]
+    linked = LinkedFiles(changed, summary.handlers)
+    return {rel: grouping.key(linked.first(rel)) for rel in changed}
 
 
 def _handlers_of(summary: Summary, files: list[str]) -> list[HandlerRecord]:

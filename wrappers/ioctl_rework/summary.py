@@ -131,6 +131,32 @@ class Summary:
         }
 
 
+class LinkedFiles:
+    """Files that stand or fall together: those a converted handler links
+    (its fops file, its definition, the other files rewritten with it).
+    A patch or a put-back that took only some of them would not build."""
+
+    def __init__(self, files, handlers: list[HandlerRecord]):
+        self._parent = {rel: rel for rel in files}
+        for h in handlers:
+            if h.status is HandlerStatus.CONVERTED:
+                linked = [f for f in (h.file, *h.other_files) if f in self._parent]
+                for other in linked[1:]:
+                    a, b = sorted((self.first(linked[0]), self.first(other)))
+                    self._parent[b] = a
+
+    def first(self, rel: str) -> str:
+        """The first path, in sorted order, of REL's files."""
+        while self._parent[rel] != rel:
+            self._parent[rel] = self._parent[self._parent[rel]]
+            rel = self._parent[rel]
+        return rel
+
+    def members(self, rel: str) -> list[str]:
+        top = self.first(rel)
+        return sorted(f for f in self._parent if self.first(f) == top)
+
+
 def _reason_kind(reason: str | None) -> str:
     """A reason without its line numbers, for counting alike ones."""
     text = reason or "no reason given"
