@@ -73,7 +73,7 @@ def namings(text: str, name: str) -> list[Naming]:
     # A member of that name (dev->h_ioctl, ops.h_ioctl) is not the function.
     for match in re.finditer(rf"(?<![\w.]){re.escape(name)}\b(?<!->{re.escape(name)})", code):
         line = _line_of(code, match.start())
-        if c_spans.inside_if0(text, line) or _INCLUDE_LINE.match(lines[line - 1]):
+        if c_spans.never_compiled(text, line) or _INCLUDE_LINE.match(lines[line - 1]):
             continue
         before = code[max(0, match.start() - 200):match.start()]
         after = code[match.end():]

@@ -140,11 +140,12 @@ def _handler_records(tree: Tree, fops_files: list[str], final: dict[str, FileRun
                 continue
             if run.ok and not run.reason:
                 # The rule saw the file whole: the text is no live entry.
-                dead = c_spans.inside_if0(run.old.decode("latin-1"), entry.line)
+                old = run.old.decode("latin-1")
+                dead = c_spans.never_compiled(old, entry.line)
                 if dead:
                     records.append(HandlerRecord(
                         rel, entry.line, "?", entry.handler, HandlerStatus.SKIPPED,
-                        f"inside the #if 0 at line {dead}: never compiled, left alone"))
+                        _never_compiled_words(old, dead)))
                 continue
             why = blocked.get(rel) or run.reason or "not seen by spatch"
             # Found by text only (fops "?"): it may belong to another ops structure.
@@ -159,6 +160,14 @@ def _handler_records(tree: Tree, fops_files: list[str], final: dict[str, FileRun
                 f"the handler is named through a macro ({entry.handler}), which spatch "
                 "cannot follow: convert this entry by hand"))
     return records
+
+
+def _never_compiled_words(text: str, line: int) -> str:
+    directive = " ".join(text.split("\n")[line - 1].split())
+    if directive.startswith("#if 0"):
+        return f"inside the #if 0 at line {line}: never compiled, left alone"
+    return (f"in a branch of the {directive} at line {line}: never compiled with the "
+            "converted file, left alone")
 
 
 def _record(d: rules.HandlerDecision, run: FileRun, final: dict[str, FileRun],
@@ -183,7 +192,11 @@ def _record(d: rules.HandlerDecision, run: FileRun, final: dict[str, FileRun],
     if not run.ok:
         return record(HandlerStatus.FAILED, run.reason)
     if not d.convert:
-        if run.reason:
+        # A refusal may come from what spatch could not parse, unless the
+        # rule converts the same handler for another entry: then it judged
+        # this entry alone (one never compiled, or dead beside .unlocked_ioctl).
+        converted_here = any(o.handler == d.handler and o.convert for o in run.decisions)
+        if run.reason and not converted_here:
             return record(HandlerStatus.FAILED, f"{run.reason} (the rule: {d.reason})")
         return record(HandlerStatus.SKIPPED, d.reason)
     if group is None:
