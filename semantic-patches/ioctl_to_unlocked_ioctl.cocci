@@ -1025,6 +1025,10 @@ def report_entry(fops, h, p, org=False):
         say(p, "%s: remove (an empty entry)" % where, org)
     elif entry_state(p[0].file, entry) == "dead":
         say(p, "%s: remove (dead: the fops also sets .unlocked_ioctl)" % where, org)
+    elif decide(p[0].file, h)[0] and never_compiled(p[0].file, entry.line):
+        # Read by spatch, but left as it is (action_at).
+        say(p, "%s: left alone: %s" % (where, why_never_compiled(
+            p[0].file, never_compiled(p[0].file, entry.line))), org)
     elif decide(p[0].file, h)[0]:
         why = decide(p[0].file, h)[1]
         say(p, "%s: convert (%s)%s" % (where, details(p[0].file, h),
