@@ -30,6 +30,8 @@ OUTCOMES = [
     ("skipped", r"passes NULL", "refused: a call passes NULL as the inode"),
     ("skipped", r"no definition", "refused: no definition found"),
     ("skipped", r"", "refused by the rule in its own file"),
+    ("failed", r"the lock proof failed", "put back by the verify stage: the lock proof failed"),
+    ("failed", r"--kdir\) failed", "put back by the verify stage: the build failed"),
     ("failed", r"", "failed: a file of it could not be rewritten"),
 ]
 
