@@ -9,7 +9,8 @@ header) is built after the rewrite, and before it too when the new build
 says anything that counts (verify_build.py): a new compiler error or
 warning, or a new sparse context imbalance, is a failure
 (verify_diagnostics.py); and the proof reads the preprocessor's output
-of the file instead of expanding macros itself.
+of that build (the legacy file's made with the same flags) instead of
+expanding macros itself.
 
 A failure puts back every file of the handlers it concerns: the files
 linked by a converted handler (its fops file, its definition, the other
@@ -20,7 +21,6 @@ and the run goes on with the rest.
 
 import os
 import re
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -113,15 +113,22 @@ def _build(request: ConvertRequest, result: ConversionResult, found: Verificatio
     includers = {rel: header for rel, header in including.items() if rel not in changes}
     sources = rewritten + sorted(includers)
     legacy = {rel: old for rel, (old, _) in changes.items()}
-    # The legacy .i (for the proof) is made while the new files build.
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        preprocessed = pool.submit(builder.build, legacy, rewritten, True, False)
-        after = builder.build({rel: new for rel, (_, new) in changes.items()}, sources)
-        preprocessed = preprocessed.result()
+    converted = {rel: new for rel, (_, new) in changes.items()}
+    # One make per directory; each compile leaves the .i the proof reads.
+    after = builder.build(converted, sources)
     # Only a file whose new build says something that counts needs the legacy
     # one compiled, to compare with.
     loud = [s for s in sources if not after[s].built or any(d.counts for d in after[s].diagnostics)]
-    before = {**preprocessed, **builder.build(legacy, loud, cached=True)}
+    before = builder.build(legacy, loud, cached=True)
+    # The other legacy files are only preprocessed, for the proof: with the
+    # converted file's compile command (gcc -E, no make).  A compile that
+    # failed left no whole .i: its file is preprocessed alone.
+    after = _with_preprocessed(after, builder.build(
+        converted, [s for s in rewritten if after[s].preprocessed is None], compile=False))
+    before = _with_preprocessed(before, builder.build(
+        legacy, [s for s in rewritten if s not in before or before[s].preprocessed is None],
+        cached=True, compile=False,
+        commands={s: after[s].command for s in rewritten if after[s].command}))
     for source in loud:
         new = added(list(before[source].diagnostics), list(after[source].diagnostics))
         owner = source if source in changes else includers[source]
@@ -140,6 +147,16 @@ def _build(request: ConvertRequest, result: ConversionResult, found: Verificatio
                 "--kdir: no .c file beside it or rewritten with it includes it, so no "
                 "build read it")
     return {rel: (before[rel], after[rel]) for rel in rewritten}
+
+
+def _with_preprocessed(builds: dict[str, ObjectBuild], alone: dict[str, ObjectBuild]
+                       ) -> dict[str, ObjectBuild]:
+    """BUILDS with the .i of the files preprocessed ALONE (added when not built)."""
+    merged = {**alone, **builds}
+    for rel, only in alone.items():
+        if rel in builds:
+            merged[rel] = replace(builds[rel], preprocessed=only.preprocessed)
+    return merged
 
 
 _INCLUDE = re.compile(rb'^\s*#\s*include\s*["<]([^">]+)[">]', re.M)

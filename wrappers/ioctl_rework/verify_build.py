@@ -1,14 +1,27 @@
 """Building rewritten files against a kernel (`convert --kdir KDIR`).
 
 KDIR is a configured and prepared kernel tree or O= directory.  Files are
-built as an external module would be (`make -C KDIR M=DIR file.o file.i`,
-with C=2 when sparse is installed), in a scratch copy of their directory,
-so that nothing is written in the user's tree or in KDIR.  The copy holds
-the files of the run as they are in the state being built and, around
-them, the other files of their directories; a header the run changes
-under include/ is put before KDIR's own (NOSTDINC_FLAGS), and an include
-that climbs out of the directory (`"../x.h"`) finds the user's file
-(KCFLAGS=-I, after KDIR's).
+built as an external module would be (`make -C KDIR M=DIR file.o`, with
+C=2 when sparse is installed), in a scratch copy of their directory, so
+that nothing is written in the user's tree or in KDIR.
+
+The compile keeps its preprocessor output (-save-temps=obj, the same text
+as `make file.i`): the .i the lock proof reads is the one of the build
+that was judged, and no file is preprocessed twice.  gcc then compiles
+the .i, which no longer says what came from a macro: a warning in a
+macro is reported where the macro is used, and one gcc leaves out in
+macros (a self-comparison) may show; the legacy build a new message is
+compared with is made the same way.  The legacy text, which is only
+preprocessed for the proof unless the new build says something that
+counts, goes through gcc -E with the command kbuild recorded for the
+converted file's compile (kbuild_records.py), not through a second make;
+`make file.i` when there is none (the compile failed).
+
+The copy holds the files of the run as they are in the state being built
+and, around them, the other files of their directories; a header the run
+changes under include/ is put before KDIR's own (NOSTDINC_FLAGS), and an
+include that climbs out of the directory (`"../x.h"`) finds the user's
+file (KCFLAGS=-I, after KDIR's).
 
 The builds of the legacy files are cached by content: the object's own
 text, the text of every file of the copy it read, and the size and time
@@ -23,13 +36,16 @@ import shutil
 import subprocess
 import tempfile
 import zlib
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
 from ioctl_rework import cache as cache_mod
+from ioctl_rework import kbuild_records
+from ioctl_rework.kbuild_records import SAVE_TEMPS, CompileCommand
 from ioctl_rework.verify_diagnostics import Diagnostic, parse
 
-FORMAT = "kdir-build/1"
+FORMAT = "kdir-build/2"
 # Files of a directory copied beside the built ones: sources, headers, Kbuild.
 _NEIGHBOUR_LIMIT = 4 << 20
 _BUILD_PRODUCTS = (".o", ".ko", ".a", ".mod", ".cmd", ".i", ".s", ".order", ".symvers")
@@ -97,6 +113,7 @@ class ObjectBuild:
     preprocessed: str | None             # the .i, None when it could not be made
     cached: bool = False
     compiled: bool = True                # False: only preprocessed (no .o, no sparse)
+    command: CompileCommand | None = None    # the compile's, when it built
 
     @property
     def first_error(self) -> str | None:
@@ -120,11 +137,15 @@ class Builder:
         self.jobs = max(1, jobs)
 
     def build(self, files: dict[str, bytes], sources: list[str], cached: bool = False,
-              compile: bool = True) -> dict[str, ObjectBuild]:
+              compile: bool = True, commands: dict[str, CompileCommand] | None = None
+              ) -> dict[str, ObjectBuild]:
         """Build each of SOURCES (relpaths of .c files in FILES) with FILES
         (relpath -> content) in place of the user's; CACHED: look up and
         keep the results by content (for the legacy texts).  COMPILE=False
-        only preprocesses (the .i, for the proof)."""
+        only preprocesses (the .i, for the proof): with the command of
+        COMMANDS[source] (another state's compile of the same file), else
+        with make."""
+        commands = commands or {}
         files = self._with_neighbours(files, sources)
         mode = _Mode(any(rel.startswith("include/") for rel in files), compile)
         results: dict[str, ObjectBuild] = {}
@@ -147,7 +168,10 @@ class Builder:
                 for directory in by_dir:
                     self._link_rest(tree, directory)
                 for directory, in_dir in sorted(by_dir.items()):
-                    built = self._make(tree, directory, in_dir, mode)
+                    direct = [s for s in in_dir if not compile and s in commands]
+                    rest = [s for s in in_dir if s not in direct]
+                    built = self._make(tree, directory, rest, mode) if rest else {}
+                    built.update(self._preprocess(tree, direct, commands))
                     for source in in_dir:
                         results[source] = built[source]
                         if cached and (built[source].built or not compile):
@@ -196,8 +220,9 @@ class Builder:
     def _command(self, tree: Path, directory: str, targets: list[str],
                  mode: "_Mode") -> list[str]:
         # Each target's output in one piece: messages follow the command they are from.
+        flags = f"-I{self.context_root / directory}" + (f" {SAVE_TEMPS}" if mode.compile else "")
         command = ["make", "-C", str(self.kdir.path), f"M={tree / directory}", "-k", "-Otarget",
-                   f"-j{self.jobs}", f"KCFLAGS=-I{self.context_root / directory}"]
+                   f"-j{self.jobs}", f"KCFLAGS={flags}"]
         if self.kdir.sparse and mode.compile:
             command.append("C=2")
         if mode.overlay:
@@ -211,14 +236,11 @@ class Builder:
             # kbuild reads one of them; the targets need no more.
             (where / "Kbuild").write_text("# no Kbuild file in this directory\n")
         stems = [Path(s).stem for s in sources]
-        suffixes = ("o", "i") if mode.compile else ("i",)
-        targets = [f"{stem}.{suffix}" for stem in stems for suffix in suffixes]
-        # kbuild unexports LC_ALL: the compilers read LANG and LC_MESSAGES.
-        env = dict(os.environ, LC_ALL="C", LANG="C", LC_MESSAGES="C", LC_CTYPE="C")
+        targets = [f"{stem}.{'o' if mode.compile else 'i'}" for stem in stems]
         try:
             proc = subprocess.run(self._command(tree, directory, targets, mode),
                                   stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                  env=env, timeout=MAKE_TIMEOUT)
+                                  env=_c_locale(), timeout=MAKE_TIMEOUT)
         except OSError as err:
             raise BuildError(f"cannot run make: {err.strerror}") from err
         except subprocess.TimeoutExpired as err:
@@ -228,12 +250,16 @@ class Builder:
         messages = parse(output, str(tree))
         results = {}
         for source, stem in zip(sources, stems):
-            preprocessed = where / f"{stem}.i"
+            preprocessed, built = where / f"{stem}.i", (where / f"{stem}.o").exists()
+            # The compile's .i is whole only if the compile finished (a failed
+            # one may leave part of it; kbuild deletes a failed target).
+            whole = preprocessed.exists() and (built or not mode.compile)
+            made = built if mode.compile else whole
             results[source] = ObjectBuild(
-                source, tuple(messages.get(source, ())), (where / f"{stem}.o").exists(),
-                preprocessed.read_text("latin-1") if preprocessed.exists() else None,
-                compiled=mode.compile)
-            made = results[source].built if mode.compile else preprocessed.exists()
+                source, tuple(messages.get(source, ())), built,
+                _preprocessed(preprocessed, tree) if whole else None, compiled=mode.compile,
+                command=kbuild_records.compile_command(where / f".{stem}.o.cmd", tree)
+                if built else None)
             if not made and not results[source].diagnostics:
                 # Not the compiler's words: make's own (a missing rule, ...).
                 tail = [line for line in output.splitlines() if line.strip()][-3:]
@@ -241,6 +267,35 @@ class Builder:
                     "gcc", source, 0, 0, "", "error", "make: " + " / ".join(tail)),),
                     False, results[source].preprocessed, compiled=mode.compile)
         return results
+
+    def _preprocess(self, tree: Path, sources: list[str],
+                    commands: dict[str, CompileCommand]) -> dict[str, ObjectBuild]:
+        """SOURCES' .i, each with gcc -E as its recorded compile command
+        runs gcc (in KDIR, on the same path in TREE), no make."""
+        def run(source: str) -> ObjectBuild:
+            where, stem = tree / os.path.dirname(source), Path(source).stem
+            output = where / f"{stem}.i"
+            argv = commands[source].preprocessor(tree, output, where / f".{stem}.i.d")
+            try:
+                proc = subprocess.run(argv, cwd=self.kdir.path, stdout=subprocess.PIPE,
+                                      stderr=subprocess.STDOUT, env=_c_locale(),
+                                      timeout=MAKE_TIMEOUT)
+            except OSError as err:
+                raise BuildError(f"cannot run {argv[0]}: {err.strerror}") from err
+            except subprocess.TimeoutExpired as err:
+                raise BuildError(f"{argv[0]} -E {source} took more than {MAKE_TIMEOUT} s") from err
+            text = proc.stdout.decode("utf-8", "replace")
+            diagnostics = tuple(parse(text, str(tree), owner=source).get(source, ()))
+            made = proc.returncode == 0 and output.exists()
+            if not made and not diagnostics:
+                tail = [line for line in text.splitlines() if line.strip()][-3:]
+                diagnostics = (Diagnostic("gcc", source, 0, 0, "", "error", f"{argv[0]} -E: "
+                                          + (" / ".join(tail) or f"status {proc.returncode}")),)
+            return ObjectBuild(source, diagnostics, False,
+                               _preprocessed(output, tree) if made else None, compiled=False)
+
+        with ThreadPoolExecutor(max_workers=self.jobs) as pool:
+            return dict(zip(sources, pool.map(run, sources)))
 
     # -- the cache of legacy builds ---------------------------------------
 
@@ -282,9 +337,12 @@ class Builder:
 
     def _store(self, files: dict[str, bytes], source: str, mode: "_Mode", tree: Path,
                built: ObjectBuild) -> None:
-        target = "o" if mode.compile else "i"
-        deps = _dependencies(tree / os.path.dirname(source) /
-                             f".{Path(source).stem}.{target}.cmd", self.kdir.path)
+        # kbuild's record of the compile, or gcc's of a preprocessing without kbuild.
+        where, stem = tree / os.path.dirname(source), Path(source).stem
+        deps = kbuild_records.recorded_dependencies(
+            where / f".{stem}.{'o' if mode.compile else 'i'}.cmd", self.kdir.path) or \
+            (None if mode.compile else
+             kbuild_records.depfile_dependencies(where / f".{stem}.i.d", self.kdir.path))
         if deps is None or built.preprocessed is None:
             return
         internal, external = {}, {}
@@ -303,36 +361,26 @@ class Builder:
                     return
                 external[path] = [st.st_size, st.st_mtime_ns]
         key = self._key(files, source, mode)
-        self.cache.put_bytes(key + "-i", zlib.compress(built.preprocessed.encode("latin-1")))
+        self.cache.put_bytes(key + "-i", zlib.compress(built.preprocessed.encode("latin-1"), 1))
         self.cache.put_bytes(key, json.dumps({
             "internal": internal, "external": external,
             "diagnostics": [[d.tool, d.file, d.line, d.column, d.function, d.severity, d.text]
                             for d in built.diagnostics]}).encode())
 
 
+def _c_locale() -> dict[str, str]:
+    # kbuild unexports LC_ALL: the compilers read LANG and LC_MESSAGES.
+    return dict(os.environ, LC_ALL="C", LANG="C", LC_MESSAGES="C", LC_CTYPE="C")
+
+
+def _preprocessed(path: Path, tree: Path) -> str:
+    """The .i at PATH, its line markers naming files of the scratch TREE by
+    their relative paths: the same text reads the same in every run (and
+    the proof's cache knows it)."""
+    return path.read_text("latin-1").replace(str(tree) + "/", "")
+
+
 @dataclass(frozen=True)
 class _Mode:
     overlay: bool           # rewritten headers under include/ go before KDIR's
     compile: bool           # .o (and sparse) and .i, or the .i alone
-
-
-def _dependencies(cmd_file: Path, kdir: Path) -> list[str] | None:
-    """The files kbuild recorded as read by a compile (fixdep's list in
-    .NAME.o.cmd), absolute (make ran in KDIR); None when there is no list."""
-    try:
-        text = cmd_file.read_text("latin-1")
-    except OSError:
-        return None
-    found, inside = [], False
-    for line in text.splitlines():
-        if line.startswith(("source_", "deps_")):
-            inside = True
-            words = line.split(":=", 1)[1].split()
-        elif inside and line.startswith(" "):
-            words = line.split()
-        else:
-            inside = False
-            continue
-        # $(wildcard include/config/X) names a configuration option, not a file.
-        found += [w for w in words if w != "\\" and "$(" not in w and not w.endswith(")")]
-    return [os.path.normpath(w if os.path.isabs(w) else kdir / w) for w in found] or None

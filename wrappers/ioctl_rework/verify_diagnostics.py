@@ -51,17 +51,18 @@ class Diagnostic:
         return f"{where} {tool}{self.severity}: {self.text}"
 
 
-def parse(output: str, scratch: str) -> dict[str, list[Diagnostic]]:
+def parse(output: str, scratch: str, owner: str | None = None) -> dict[str, list[Diagnostic]]:
     """Source path (relative to SCRATCH) -> the messages of its compile and
     check, from make's output (kbuild quiet mode, LC_ALL=C).  Messages in a
-    header are the messages of the file that includes it."""
+    header are the messages of the file that includes it.  OWNER: the
+    source of messages before any kbuild line (one gcc run's output)."""
     prefix = scratch.rstrip("/") + "/"
 
     def relative(path: str) -> str:
         return path[len(prefix):] if path.startswith(prefix) else path
 
-    found: dict[str, list[Diagnostic]] = {}
-    owner, tool, function = None, "gcc", ""
+    found: dict[str, list[Diagnostic]] = {owner: []} if owner is not None else {}
+    tool, function = "gcc", ""
     for line in output.splitlines():
         command = _COMMAND.match(line)
         if command:

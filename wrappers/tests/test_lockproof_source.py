@@ -4,6 +4,7 @@
 import unittest
 
 from ioctl_rework import lockproof
+from ioctl_rework.lockproof.expanders import PreprocessedUnit
 from ioctl_rework.lockproof.source import Unit
 from lockproof_helpers import BKL, line_of, messages
 
@@ -111,6 +112,17 @@ class PreprocessedTest(unittest.TestCase):
         line = line_of(source, "return -ENOTTY")
         self.assertEqual(self.prove(broken, source=source),
                          [f"{line}: return at line {line} leaves the BKL held"])
+
+    def test_only_the_main_files_code_is_read_on_its_own_lines(self):
+        nested = (marker(0, "drv/demo.c") + marker(0, "<built-in>") + marker(1, "drv/demo.c") +
+                  "int first;\n" + marker(1, "drv/demo.h", "1") + "int in_header;\n" +
+                  marker(1, "include/linux/types.h", "1") + "# 7 \"not a marker\n" +
+                  "int in_nested_header;\n" + marker(3, "drv/demo.h", "2") +
+                  "int after_nested;\n" + marker(3, "drv/demo.c", "2") + "\nint third;\n")
+        unit = PreprocessedUnit("drv/demo.c", nested)
+        self.assertEqual([(t.text, t.line) for t in unit.tokens],
+                         [("int", 1), ("first", 1), (";", 1), ("int", 4), ("third", 4),
+                          (";", 4)])
 
     def test_without_the_legacy_output_nothing_is_proven(self):
         expander = lockproof.PreprocessedExpander(NEW_I)

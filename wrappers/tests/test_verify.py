@@ -19,6 +19,7 @@ from ioctl_rework import convert, rules, verify
 from ioctl_rework.convert_request import ConversionResult, ConvertRequest, VerifyOptions
 from ioctl_rework.summary import (FileRecord, FileStatus, HandlerRecord, HandlerStatus,
                                   Summary)
+from ioctl_rework.kbuild_records import CompileCommand
 from ioctl_rework.verify_build import Builder, KdirError, KernelDir, ObjectBuild
 from ioctl_rework.verify_diagnostics import Diagnostic
 
@@ -164,22 +165,29 @@ class BuildCacheTest(unittest.TestCase):
 
 
 class FakeBuilder:
-    """Builds nothing: each source's messages before and after are given."""
+    """Builds nothing: each source's messages before and after are given.
+    A compile that builds has a .i and a command; a failed one neither."""
 
-    def __init__(self, before: dict, after: dict, failed_before=()):
-        self.before, self.after, self.failed_before = before, after, failed_before
+    def __init__(self, before: dict, after: dict, failed_before=(), failed_after=()):
+        self.before, self.after = before, after
+        self.failed_before, self.failed_after = failed_before, failed_after
         self.calls = []
 
     def __call__(self, kdir, context, cache, jobs):
         return self
 
-    def build(self, files, sources, cached=False, compile=True):
-        self.calls.append((dict(files), list(sources), cached, compile))
-        table = self.before if cached else self.after
+    def build(self, files, sources, cached=False, compile=True, commands=None):
+        self.calls.append((dict(files), list(sources), cached, compile, dict(commands or {})))
+        state = "old" if cached else "new"
         if not compile:
-            return {s: ObjectBuild(s, (), False, None, compiled=False) for s in sources}
-        return {s: ObjectBuild(s, tuple(table.get(s, ())),
-                               not (cached and s in self.failed_before), None)
+            return {s: ObjectBuild(s, (), False, f"/* {state} {s} alone */", compiled=False)
+                    for s in sources}
+        table, failed = (self.before, self.failed_before) if cached else \
+            (self.after, self.failed_after)
+        return {s: ObjectBuild(s, tuple(table.get(s, ())), s not in failed,
+                               None if s in failed else f"/* {state} {s} compiled */",
+                               command=None if s in failed else
+                               CompileCommand(("gcc", "-c", "-o", "x.o", s), state))
                 for s in sources}
 
 
@@ -244,32 +252,69 @@ class RevertTest(unittest.TestCase):
         self.assertFalse(self.result.failed)
 
     def calls(self, builder: FakeBuilder) -> dict[str, tuple]:
-        """The builder's calls by what they built: the new texts, the legacy
-        .i alone, the legacy compile (the first two run at once)."""
+        """The builder's calls by what they made: "new compile", "new .i",
+        "legacy compile", "legacy .i" -> (files, sources, commands)."""
         found = {}
-        for files, sources, cached, compiled in builder.calls:
-            kind = "legacy compile" if cached and compiled else "legacy .i" if cached else "new"
-            found[kind] = (files, sources)
+        for files, sources, cached, compiled, commands in builder.calls:
+            kind = f"{'legacy' if cached else 'new'} {'compile' if compiled else '.i'}"
+            self.assertNotIn(kind, found)
+            found[kind] = (files, sources, commands)
         return found
 
     def test_a_quiet_new_build_needs_only_the_legacy_preprocessor_output(self):
         builder = FakeBuilder({}, {})
         self.run_with(builder)
         calls = self.calls(builder)
-        converted, sources = calls["new"]
+        self.assertEqual(list(calls), ["new compile", "legacy compile", "new .i", "legacy .i"])
+        converted, sources, _ = calls["new compile"]
         self.assertEqual(sources, ["a.c", "a_ops.c", "b.c"])
         self.assertEqual(converted["c.h"], b"new c.h")
-        legacy, preprocessed = calls["legacy .i"]
+        legacy, preprocessed, commands = calls["legacy .i"]
         self.assertEqual(preprocessed, ["a.c", "a_ops.c", "b.c"])
         self.assertEqual(legacy["a.c"], b"old a.c")
+        # each with the command of its converted file's compile: no make
+        self.assertEqual({rel: c.argv[-1] for rel, c in commands.items()},
+                         {"a.c": "a.c", "a_ops.c": "a_ops.c", "b.c": "b.c"})
         self.assertEqual(calls["legacy compile"][1], [])
+        self.assertEqual(calls["new .i"][1], [])
+
+    def test_the_proof_reads_the_i_of_the_compile_that_was_judged(self):
+        builder = FakeBuilder({}, {})
+        with mock.patch.object(verify, "Builder", builder):
+            builds = verify._build(self.request, self.result, verify.Verification(),
+                                   lambda rel, rejection: None)
+        before, after = builds["b.c"]
+        self.assertEqual(after.preprocessed, "/* new b.c compiled */")
+        self.assertEqual(before.preprocessed, "/* old b.c alone */")
+
+    def test_a_compile_that_failed_gets_its_i_from_the_preprocessor_alone(self):
+        error = Diagnostic("gcc", "b.c", 3, 1, "", "error", "expected ';'")
+        builder = FakeBuilder({"b.c": [error]}, {"b.c": [error]}, failed_before=["b.c"],
+                              failed_after=["b.c"])
+        with mock.patch.object(verify, "Builder", builder):
+            builds = verify._build(self.request, self.result, verify.Verification(),
+                                   lambda rel, rejection: None)
+        calls = self.calls(builder)
+        self.assertEqual(calls["new .i"][1], ["b.c"])
+        self.assertEqual(calls["legacy compile"][1], ["b.c"])
+        # no compile of b.c recorded a command: its legacy .i is made by make
+        self.assertEqual(calls["legacy .i"][1], ["a.c", "a_ops.c", "b.c"])
+        self.assertEqual(sorted(calls["legacy .i"][2]), ["a.c", "a_ops.c"])
+        before, after = builds["b.c"]
+        self.assertEqual((before.preprocessed, after.preprocessed),
+                         ("/* old b.c alone */", "/* new b.c alone */"))
+        self.assertEqual((before.built, after.built), (False, False))
+        self.assertEqual(after.diagnostics, (error,))
 
     def test_a_new_build_that_warns_is_compared_with_the_legacy_compile(self):
         builder = FakeBuilder({}, {"b.c": [warning("b.c", "comparison is always false")]})
         self.run_with(builder)
-        legacy, loud = self.calls(builder)["legacy compile"]
+        calls = self.calls(builder)
+        legacy, loud, _ = calls["legacy compile"]
         self.assertEqual(loud, ["b.c"])
         self.assertEqual(legacy["b.c"], b"old b.c")
+        # its .i comes with its compile
+        self.assertEqual(calls["legacy .i"][1], ["a.c", "a_ops.c"])
 
     def test_a_file_that_did_not_build_before_is_kept_with_a_note(self):
         error = Diagnostic("gcc", "b.c", 3, 1, "", "error", "linux/smp_lock.h: missing")
@@ -301,7 +346,7 @@ class RevertTest(unittest.TestCase):
 
     def test_with_kdir_the_proof_reads_the_preprocessed_files(self):
         builder = FakeBuilder({}, {})
-        builder.build = lambda files, sources, cached=False, compile=True: {
+        builder.build = lambda files, sources, cached=False, compile=True, commands=None: {
             s: ObjectBuild(s, (), True, f"# 1 \"{s}\"\n/* {'old' if cached else 'new'} */\n")
             for s in sources}
         self.request = ConvertRequest((self.tmp,), rules.ConversionOptions(), self.tmp,
@@ -320,7 +365,7 @@ class RevertTest(unittest.TestCase):
         (self.tmp / "f.c").write_text('#include "other.h"\n')
         builder = FakeBuilder({}, {"e.c": [warning("e.c", "conflicting types for 'c_ioctl'")]})
         self.run_with(builder)
-        self.assertEqual(self.calls(builder)["new"][1], ["a.c", "a_ops.c", "b.c", "e.c"])
+        self.assertEqual(self.calls(builder)["new compile"][1], ["a.c", "a_ops.c", "b.c", "e.c"])
         files, _ = self.records()
         self.assertIs(files["c.h"].status, FileStatus.FAILED)
         self.assertIn("new in e.c: e.c:10:5: warning: conflicting types", files["c.h"].reason)

@@ -17,8 +17,8 @@ Interface (convert's verify stage calls it):
   LockCalls(acquire, release, argument)        LockCalls.for_options(options, rel)
   TextualExpander(root, rel)                   macros of the file and of its
                                                directory's "x.h" headers
-  PreprocessedExpander(text, old_text)         `make path/file.i` output of the
-                                               converted and the legacy file
+  PreprocessedExpander(text, old_text)         the preprocessor's output (.i) of
+                                               the converted and the legacy file
   Unprovable(file, function, reason, line)     an exception
   mutex_name(rel)                              the conversion's private mutex
   prove_changes(root, changes, lock_for) -> list[FileProof]

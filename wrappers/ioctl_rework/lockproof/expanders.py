@@ -31,8 +31,8 @@ class TextualExpander:
 
 
 class PreprocessedExpander:
-    """Reads the preprocessor's output (`make path/file.i`) of the converted
-    file (TEXT) and of the legacy one (OLD_TEXT).  Both are needed: the
+    """Reads the preprocessor's output (a .i) of the converted file (TEXT)
+    and of the legacy one (OLD_TEXT).  Both are needed: the
     legacy side must be expanded the same way to be compared."""
 
     preprocessed = True
@@ -48,6 +48,8 @@ class PreprocessedExpander:
 
 
 _MARKER = re.compile(r'#\s*(?:line\s+)?(\d+)\s+"((?:\\.|[^"\\])*)"')
+# The same at the start of a line of a whole text: the file it names.
+_MARKER_LINE = re.compile(r'#[ \t]*(?:line[ \t]+)?\d+[ \t]+"((?:\\.|[^"\\\n])*)"')
 
 
 class PreprocessedUnit(Unit):
@@ -88,17 +90,48 @@ class PreprocessedUnit(Unit):
 
 
 def _main_file_only(text: str) -> str:
-    """TEXT without the lines of included files, line markers kept: the
-    unit reads only the main file, and a .i of a kernel file is mostly
+    """TEXT without the lines of included files nor their line markers:
+    the unit reads only the main file, and a .i of a kernel file is mostly
     headers (tokenizing them was most of the cost).  A line's number is
-    counted from the last marker, so dropping whole segments keeps it."""
-    kept, main, keep = [], None, True
-    for line in text.split("\n"):
-        marker = _MARKER.match(line) if line.startswith("#") else None
+    counted from the last marker, a marker of the main file where a
+    segment of it starts, so dropping whole segments keeps it."""
+    first = _next_marker(text, 0)
+    if first is None:
+        return text
+    kept = [text[:first.start()]]
+    # Only the main file's markers are looked for (str.find on its quoted
+    # name): a .i has thousands of header markers and a few dozen of its own.
+    needle = f' "{first.group(1)}"'
+    start = first.start()
+    while start is not None:
+        end = _next_marker(text, start + 1)
+        kept.append(text[start:end.start() if end else len(text)])
+        start = _next_main_marker(text, needle, end.start() if end else len(text))
+    return "".join(kept)
+
+
+def _next_marker(text: str, start: int) -> re.Match | None:
+    """The first line marker of TEXT at or after offset START (at a line start)."""
+    at = start if start == 0 or text[start - 1] == "\n" else text.find("\n", start) + 1
+    while 0 < at or (at == 0 and start == 0):
+        marker = _MARKER_LINE.match(text, at) if text.startswith("#", at) else None
         if marker:
-            main = marker.group(2) if main is None else main
-            keep = marker.group(2) == main
-            kept.append(line)
-        elif keep:
-            kept.append(line)
-    return "\n".join(kept)
+            return marker
+        found = text.find("\n#", at)
+        if found < 0:
+            return None
+        at = found + 1
+    return None
+
+
+def _next_main_marker(text: str, needle: str, start: int) -> int | None:
+    """Where the next marker naming the main file (NEEDLE, its quoted name) starts."""
+    while True:
+        found = text.find(needle, start)
+        if found < 0:
+            return None
+        line = text.rfind("\n", 0, found) + 1
+        marker = _MARKER_LINE.match(text, line)
+        if marker and marker.end() == found + len(needle):
+            return line
+        start = found + len(needle)
