@@ -60,12 +60,17 @@ def upstream_choices(tree: Path) -> list[tuple[str, str, str, str]]:
 def reason_kind(text: str) -> str:
     """A reason without its names and line numbers, for counting alike ones."""
     text = re.sub(r"line \d+", "line N", text)
-    text = re.sub(r"\b[A-Za-z_]\w*\(\)", "F()", text)
+    text = re.sub(r"^\w+ is passed to (_IOC_\w+|_SIOC_\w+)\(\) .*",
+                  r"cmd is decoded with \1() outside a switch on it", text)
+    text = re.sub(r"^(\w+) is passed to \w+( -> \w+)+\(\)", "it is passed to a function pointer",
+                  text)
+    text = re.sub(r"^\([^)]*\)\w+ is passed to", "a cast of arg is passed to", text)
+    text = re.sub(r"\b(?!_S?IOC_)[A-Za-z_]\w*\(\)", "F()", text)
     text = re.sub(r"^\S+ could not be probed", "X could not be probed", text)
     text = re.sub(r"command \S+ could not be probed: .*", "a command could not be probed", text)
     text = re.sub(r"^(struct|union) \S+ \(line N\) could not be probed: .*",
                   "a type could not be probed", text)
-    text = re.sub(r"\b(cmd|arg|argp|\w+) is passed to", "it is passed to", text)
+    text = re.sub(r"^\w+ is passed to", "it is passed to", text)
     text = re.sub(r"^\w+ is a pointer", "arg is a pointer", text)
     return text
 

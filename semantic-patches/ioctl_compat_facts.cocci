@@ -21,18 +21,32 @@
 //   definitions with cmd and arg as the last two parameters (a script
 //   constraint on the definition's position runs once per definition);
 //   -D callees=a,b adds the functions a handler passes cmd and arg on to
-//   (the classifier runs the rule again with them).
+//   (the classifier runs the rule again with them; -D callees_only=1 then
+//   leaves out the entries, whose facts it has).
 // - No // comment follows a script rule: it would be read as Python.
 // - cf_case / cf_compare: the command expressions: case labels of a switch
-//   on cmd, and cmd == E or E == cmd.
+//   on cmd, and cmd == E or E == cmd.  cf_nr_case: the labels of a switch
+//   on _IOC_NR(cmd) (nr-switch: where that _IOC_NR is); cf_nr_use: every
+//   _IOC_NR(cmd) (the classifier forgets _IOC_NR only when every use is
+//   such a switch).  `when any`: a case whose code breaks out of a nested
+//   block (`if (...) { ret = -EFAULT; break; }`) is a case all the same.
 // - cf_cast: (T)arg; cf_alias: a local set from (T)arg, whose casts and
-//   copies count as arg's; cf_alias_call: an alias passed to a function
-//   (copy_*_user, get_user or another, which the classifier does not
-//   follow); cf_alias_use: every occurrence of an alias; cf_cast_call:
+//   copies count as arg's; cf_alias_call: an alias passed to a function,
+//   cast or not (copy_*_user, get_user, or another, which the classifier
+//   follows only when the file defines it); cf_alias_use: every occurrence
+//   of an alias (the classifier refuses any use that is neither a call nor
+//   sets another alias, a cast elsewhere included); cf_cast_call:
 //   (T)arg passed to a function; cf_arg_call: arg passed on to a function;
-//   cf_cmd_call: cmd passed on; cf_arg_use: every occurrence of arg (the
-//   classifier tells casts and calls apart); cf_copy: copy_from_user and
-//   copy_to_user, with the type of the kernel object when spatch knows it.
+//   cf_cmd_call: cmd passed on; cf_alias_chain: `T *q = p;` or
+//   `T *q = (T *)p;` where p is an alias: q is one too (alias-from: the
+//   position of p there);
+//   cf_type_use / cf_type_guard: every _IOC_TYPE(cmd), and those that only
+//   reject, `if (... _IOC_TYPE(cmd) != E ...) return R;` (the classifier
+//   forgets _IOC_TYPE only when every use is such a guard); cf_arg_use:
+//   every occurrence of arg (the classifier tells casts and calls apart);
+//   cf_copy: copy_from_user and copy_to_user, with the type of the kernel object when spatch knows it.
+// - The call rules take the called function as an expression: cmd or arg
+//   handed to `ops->ioctl(data, cmd, arg)` is passed on, as to a name.
 // - The cast rules disable the drop_cast isomorphism: a bare arg is no cast.
 // - The copy rules come last: on some files a typed metavariable that
 //   matches nothing stopped the rules after it.  The classifier refuses a
@@ -51,11 +65,13 @@ cf_entries = set()   # handler names of the fops entries of the current file
 cf_aliases = set()   # locals set from a cast of arg, in the current file
 cf_handlers = set()  # handlers whose definition was found in the current file
 cf_listed = set()    # -D callees=a,b: functions a handler passes cmd and arg to
+cf_only = []         # -D callees_only=1: the listed functions alone, not the fops entries
 
-def cf_fact(p, text):
+def cf_fact(p, text, h=None):
     """Print a fact of the handler around p; facts of other functions
-    (which only share a parameter name) are dropped."""
-    if p[0].current_element in cf_handlers:
+    (which only share a parameter name) are dropped.  H: the handler whose
+    parameter the fact is about, when the rule inherits one."""
+    if p[0].current_element in cf_handlers and h in (None, p[0].current_element):
         print("%s:%s: %s: compat-fact: %s" % (p[0].file, p[0].line, p[0].current_element,
                                               text))
 
@@ -63,6 +79,11 @@ def cf_fact(p, text):
 names << virtual.callees;
 @@
 cf_listed.update(n for n in names.split(",") if n)
+
+@script:python@
+only << virtual.callees_only;
+@@
+cf_only.append(only)
 
 @script:python cf_new_file@
 @@
@@ -113,7 +134,7 @@ cf_entries.add(h)
 @ cf_handler depends on report @
 identifier cf_h, cf_cmd, cf_arg;
 type TC, TA;
-position cf_hp : script:python (cf_h) { cf_h in cf_entries or cf_h in cf_listed };
+position cf_hp : script:python (cf_h) { cf_h in cf_listed or (cf_h in cf_entries and not cf_only) };
 @@
 cf_h@cf_hp(..., TC cf_cmd, TA cf_arg) { ... }
 
@@ -122,6 +143,8 @@ cmd << cf_handler.cf_cmd; arg << cf_handler.cf_arg; p << cf_handler.cf_hp;
 ta << cf_handler.TA;
 @@
 cf_handlers.add(p[0].current_element)
+if p[0].current_element in cf_listed and "*" in ta:
+    cf_aliases.add(arg)
 cf_fact(p, "params %s %s %s" % (cmd, arg, ta))
 
 @ cf_case @
@@ -129,12 +152,42 @@ identifier cf_handler.cf_cmd;
 expression E;
 position p;
 @@
-switch (cf_cmd) { case E@p: ... }
+switch (cf_cmd) {
+case E@p:
+  ... when any
+}
 
 @ script:python @
-e << cf_case.E; p << cf_case.p;
+e << cf_case.E; p << cf_case.p; h << cf_handler.cf_h;
 @@
-cf_fact(p, "case %s" % e)
+cf_fact(p, "case %s" % e, h)
+
+@ cf_nr_case @
+identifier cf_handler.cf_cmd;
+expression E;
+position p, q;
+@@
+switch (_IOC_NR@q(cf_cmd)) {
+case E@p:
+  ... when any
+}
+
+@ script:python @
+e << cf_nr_case.E; p << cf_nr_case.p; q << cf_nr_case.q; h << cf_handler.cf_h;
+@@
+cf_fact(p, "nr-case %s" % e, h)
+cf_fact(q, "nr-switch %s:%s" % (q[0].line, q[0].column), h)
+
+@ cf_nr_use @
+identifier cf_handler.cf_cmd;
+position p;
+@@
+_IOC_NR@p(cf_cmd)
+
+@ script:python @
+p << cf_nr_use.p; h << cf_handler.cf_h;
+@@
+cf_fact(p, "nr-use %s:%s" % (p[0].line, p[0].column), h)
 
 @ cf_compare @
 identifier cf_handler.cf_cmd;
@@ -152,9 +205,9 @@ position p;
 )
 
 @ script:python @
-e << cf_compare.E; p << cf_compare.p;
+e << cf_compare.E; p << cf_compare.p; h << cf_handler.cf_h;
 @@
-cf_fact(p, "compare %s" % e)
+cf_fact(p, "compare %s" % e, h)
 
 @ cf_cast disable drop_cast @
 identifier cf_handler.cf_arg;
@@ -164,9 +217,9 @@ position p;
   (T)cf_arg@p
 
 @ script:python @
-t << cf_cast.T; p << cf_cast.p;
+t << cf_cast.T; p << cf_cast.p; h << cf_handler.cf_h;
 @@
-cf_fact(p, "cast %s:%s %s" % (p[0].line, p[0].column, t))
+cf_fact(p, "cast %s:%s %s" % (p[0].line, p[0].column, t), h)
 
 @ cf_alias disable drop_cast @
 identifier cf_handler.cf_arg, cf_local;
@@ -176,10 +229,10 @@ position p;
   cf_local@p = (T)cf_arg
 
 @ script:python @
-v << cf_alias.cf_local; t << cf_alias.T; p << cf_alias.p;
+v << cf_alias.cf_local; t << cf_alias.T; p << cf_alias.p; h << cf_handler.cf_h;
 @@
 cf_aliases.add(v)
-cf_fact(p, "alias %s:%s %s %s" % (p[0].line, p[0].column, v, t))
+cf_fact(p, "alias %s:%s %s %s" % (p[0].line, p[0].column, v, t), h)
 
 @ cf_alias_declared disable drop_cast @
 identifier cf_handler.cf_arg, cf_local;
@@ -189,10 +242,30 @@ position p;
   T cf_local@p = (T)cf_arg;
 
 @ script:python @
-v << cf_alias_declared.cf_local; t << cf_alias_declared.T; p << cf_alias_declared.p;
+v << cf_alias_declared.cf_local; t << cf_alias_declared.T; p << cf_alias_declared.p; h << cf_handler.cf_h;
+@@
+cf_aliases.add(v)
+cf_fact(p, "alias %s:%s %s %s" % (p[0].line, p[0].column, v, t), h)
+
+@ cf_alias_chain disable drop_cast @
+identifier cf_v : script:python () { cf_v in cf_aliases };
+identifier cf_local;
+type T, T2;
+position p, q;
+@@
+(
+  T cf_local@p = cf_v@q;
+|
+  T cf_local@p = (T2)cf_v@q;
+)
+
+@ script:python @
+v << cf_alias_chain.cf_local; t << cf_alias_chain.T; p << cf_alias_chain.p;
+q << cf_alias_chain.q;
 @@
 cf_aliases.add(v)
 cf_fact(p, "alias %s:%s %s %s" % (p[0].line, p[0].column, v, t))
+cf_fact(q, "alias-from %s:%s" % (q[0].line, q[0].column))
 
 @ cf_alias_cast disable drop_cast @
 identifier cf_v : script:python () { cf_v in cf_aliases };
@@ -206,12 +279,17 @@ t << cf_alias_cast.T; p << cf_alias_cast.p;
 @@
 cf_fact(p, "cast %s:%s %s" % (p[0].line, p[0].column, t))
 
-@ cf_alias_call @
+@ cf_alias_call disable drop_cast @
 identifier cf_w : script:python () { cf_w in cf_aliases };
-identifier f;
+expression f;
+type T;
 position p;
 @@
+(
   f(..., cf_w@p, ...)
+|
+  f(..., (T)cf_w@p, ...)
+)
 
 @ script:python @
 f << cf_alias_call.f; p << cf_alias_call.p;
@@ -230,38 +308,68 @@ p << cf_alias_use.p;
 cf_fact(p, "alias-use %s:%s" % (p[0].line, p[0].column))
 
 @ cf_arg_call @
-identifier cf_handler.cf_arg, f;
+identifier cf_handler.cf_arg;
+expression f;
 position p;
 @@
 f(..., cf_arg@p, ...)
 
 @ script:python @
-f << cf_arg_call.f; p << cf_arg_call.p;
+f << cf_arg_call.f; p << cf_arg_call.p; h << cf_handler.cf_h;
 @@
-cf_fact(p, "arg-call %s:%s %s" % (p[0].line, p[0].column, f))
+cf_fact(p, "arg-call %s:%s %s" % (p[0].line, p[0].column, f), h)
 
 @ cf_cast_call disable drop_cast @
-identifier cf_handler.cf_arg, f;
+identifier cf_handler.cf_arg;
+expression f;
 type T;
 position p;
 @@
   f(..., (T)cf_arg@p, ...)
 
 @ script:python @
-f << cf_cast_call.f; p << cf_cast_call.p;
+f << cf_cast_call.f; p << cf_cast_call.p; h << cf_handler.cf_h;
 @@
-cf_fact(p, "cast-call %s:%s %s" % (p[0].line, p[0].column, f))
+cf_fact(p, "cast-call %s:%s %s" % (p[0].line, p[0].column, f), h)
 
 @ cf_cmd_call @
-identifier cf_handler.cf_cmd, f;
+identifier cf_handler.cf_cmd;
+expression f;
 position p;
 @@
 f(..., cf_cmd@p, ...)
 
 @ script:python @
-f << cf_cmd_call.f; p << cf_cmd_call.p;
+f << cf_cmd_call.f; p << cf_cmd_call.p; h << cf_handler.cf_h;
 @@
-cf_fact(p, "cmd-call %s" % f)
+cf_fact(p, "cmd-call %s" % f, h)
+
+@ cf_type_use @
+identifier cf_handler.cf_cmd;
+position p;
+@@
+_IOC_TYPE@p(cf_cmd)
+
+@ script:python @
+p << cf_type_use.p; h << cf_handler.cf_h;
+@@
+cf_fact(p, "type-use %s:%s" % (p[0].line, p[0].column), h)
+
+@ cf_type_guard @
+identifier cf_handler.cf_cmd;
+expression E, R;
+position p;
+@@
+(
+  if (<+... _IOC_TYPE@p(cf_cmd) != E ...+>) return R;
+|
+  if (<+... _IOC_TYPE@p(cf_cmd) != E ...+>) { ... return R; }
+)
+
+@ script:python @
+p << cf_type_guard.p; h << cf_handler.cf_h;
+@@
+cf_fact(p, "type-guard %s:%s" % (p[0].line, p[0].column), h)
 
 @ cf_arg_use @
 identifier cf_handler.cf_arg;
@@ -270,9 +378,9 @@ position p;
 cf_arg@p
 
 @ script:python @
-p << cf_arg_use.p;
+p << cf_arg_use.p; h << cf_handler.cf_h;
 @@
-cf_fact(p, "arg-use %s:%s" % (p[0].line, p[0].column))
+cf_fact(p, "arg-use %s:%s" % (p[0].line, p[0].column), h)
 
 @ cf_copy_typed @
 type T;

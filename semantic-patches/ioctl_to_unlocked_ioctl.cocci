@@ -51,8 +51,25 @@
 //   defined twice (#ifdef/#else); -D keep=a,b names it (convert found a
 //   file that cannot follow); -D mutex and the handler takes the BKL itself
 //   or is called directly (the mutex is not recursive, and callers would
-//   not take it); an entry named through a macro, in a positional
-//   initializer, or a run-time assignment spatch cannot type.
+//   not take it); -D mutex and the handler, or a function
+//   of its file that it calls, sleeps until another call wakes it
+//   (wait_event*(), sleep_on*(), schedule*(), wait_for_completion*(),
+//   down*() on a semaphore that code of the file ups without downing it):
+//   the BKL was dropped while its holder slept, the mutex is not, so that
+//   call would wait for it forever; an entry named through a macro, in a
+//   positional initializer, or a run-time assignment spatch cannot type;
+//   code the conversion adds would land inside an #if that leaves out one
+//   of its uses (the wrapper before the first of its fops, a header after
+//   no include compiled wherever the handler is, or only after one inside
+//   an #if, where spatch adds nothing).
+// - Where code lands: a new header goes after the last #include <...>
+//   compiled wherever something converted is and inside no #if but an
+//   include guard; the mutex goes before the
+//   first converted handler, or before an earlier function when an #if
+//   around that handler leaves out another use; the wrapper of a fops
+//   that is a static local of a function goes before that function.  The
+//   mutex takes a name the file does not use yet.  A macro of the file
+//   that names the inode parameter counts as a use of it.
 // - -ENOIOCTLCMD: the unlocked path turns it into -EINVAL.  Every mode
 //   says so; -D enoioctlcmd_einval writes -EINVAL in the source, and
 //   -D enoioctlcmd_refuse leaves such handlers alone.
@@ -121,6 +138,11 @@ bkl_callers = set()  # files that call the BKL (and so still need smp_lock.h)
 smp_lock_h_line = {} # file -> line of its #include <linux/smp_lock.h>
 declarations = {}    # (file, handler) -> {(line, column): (line, column) where it ends}
 first_statement_at = {} # (file, handler) -> (line, column) where its first statement starts
+sleeps_at = {}       # (file, function) -> [(line, primitive)] where it sleeps until woken
+downs = {}           # (file, function) -> [((line, column), primitive, semaphore)]
+ups = {}             # (file, function) -> {((line, column), semaphore)} it ups
+calls_in = {}        # (file, function) -> names it calls (-D mutex only)
+fops_scope = {}      # (file, line of a .ioctl entry) -> function its fops is local to
 written_returns = {} # (file, handler) -> {line: (returns in the text, one inside parentheses)}
 seen_returns = {}    # (file, handler) -> {line: {columns of the returns spatch matched}}
 variables = {}       # (file, handler) -> [LocalVariable]
@@ -271,9 +293,18 @@ def wrapper_name(h, file=None):
     wrapper_names[(file, h)] = name
     return name
 
+_mutex_names = {}
+
 def mutex_name(file):
-    stem = re.sub(r"\W", "_", os.path.splitext(os.path.basename(file))[0])
-    return stem + "_mutex"
+    """The private mutex of FILE, named after it; a name the file already
+    uses for something else (its own mutex, a variable) is never taken."""
+    if file not in _mutex_names:
+        stem = re.sub(r"\W", "_", os.path.splitext(os.path.basename(file))[0])
+        taken = set(re.findall(r"\w+", "\n".join(source_lines(file))))
+        names = [stem + "_mutex", stem + "_ioctl_mutex"]
+        names += ["%s_ioctl_mutex%d" % (stem, n) for n in range(2, len(taken) + 3)]
+        _mutex_names[file] = next(n for n in names if n not in taken)
+    return _mutex_names[file]
 
 # A return that is not a constant or a plain local is evaluated under the
 # lock into a temporary.  The handler's own "ret" serves only when it holds
@@ -591,6 +622,33 @@ def unseen_return(file, h):
             return number, inside
     return None
 
+# A macro whose body names the inode parameter uses it where the handler
+# expands it; SmPL sees only the macro call.  The derived local keeps it.
+_inode_macros = {}
+
+def macros_naming(file, ino):
+    """Names of the macros of the file whose body names ino."""
+    if (file, ino) not in _inode_macros:
+        text = re.sub(r"\\\r?\n", " ", "\n".join(source_lines(file)))
+        word = re.compile(r"\b%s\b" % re.escape(ino))
+        found = set()
+        for name, params, body in re.findall(r"^\s*#\s*define\s+(\w+)(\([^)]*\))?(.*)$",
+                                             text, re.MULTILINE):
+            # A parameter of that name is not the inode of the handler.
+            if word.search(body) and not word.search(params):
+                found.add(name)
+        _inode_macros[(file, ino)] = found
+    return _inode_macros[(file, ino)]
+
+def inode_in_macros(file, h, first, last):
+    macros = macros_naming(file, inode_param[(file, h)])
+    if not macros:
+        return
+    uses = re.compile(r"\b(%s)\b" % "|".join(sorted(macros)))
+    for number, text in enumerate(source_lines(file)[first - 1:last], first):
+        if uses.search(re.sub(r"/\*.*?\*/|//.*$|\"(?:\\.|[^\"\\])*\"", "", text)):
+            fact(file, h, "inode_in_macro", number)
+
 _sources = {}
 
 def source_lines(file):
@@ -662,10 +720,19 @@ def container_of(p):
     around = [o for o, c in brace_pairs(file).items() if o < at <= c]
     return max(around) if around else None
 
+def initializer_of(file, container):
+    """The opening brace of the whole initializer that holds container:
+    the brace after "=" (a fops that is a static local of a function sits
+    inside that function's body, which is no initializer), or None."""
+    pairs, code = brace_pairs(file), code_text(file)
+    around = sorted((o for o, c in pairs.items() if o <= container <= c), reverse=True)
+    return next((o for o in around if code[:o].rstrip().endswith("=")), None)
+
 def declaration_of(file, container):
     """(type, name) of the declaration whose initializer holds container."""
-    pairs = brace_pairs(file)
-    outer = min(o for o, c in pairs.items() if o <= container <= c)
+    outer = initializer_of(file, container)
+    if outer is None:
+        return None, None
     head = re.split(r"[;{}]", code_text(file)[:outer])[-1]
     head = re.sub(r"^\s*#.*$", "", head, flags=re.M)
     match = re.search(r"(\w+)\s*(?:\[[^]]*\]\s*)?=\s*$", head)
@@ -676,17 +743,47 @@ def declaration_of(file, container):
 MEMBER_SET = {m: re.compile(r"\.\s*%s\s*=|\b%s\s*:" % (m, m))
               for m in ("unlocked_ioctl", "compat_ioctl")}
 
-def sets(file, container, member):
-    """Whether the initializer opening at container sets member itself."""
+def sibling_branches(file, first, last, line):
+    """[(from, to)] line ranges, within lines first..last, of the branches
+    of each #if around LINE other than LINE's own: code that is never
+    compiled together with it."""
+    found, groups = [], []   # per open #if: [branch starts], its line
+    for number, text in enumerate(source_lines(file)[first - 1:last], first):
+        match = CONDITIONAL.match(text)
+        if match and match.group(1) != "endif":
+            groups.append([number])
+        elif ELSE.match(text) and groups:
+            groups[-1].append(number)
+        elif match and groups:
+            starts = groups.pop() + [number]
+            branches = list(zip(starts, starts[1:]))
+            if any(a < line < b for a, b in branches):
+                found += [(a, b) for a, b in branches if not a < line < b]
+    return found
+
+def sets(file, container, member, line=None):
+    """Whether the initializer opening at container sets member itself,
+    in code compiled together with LINE (an entry of it) when given."""
     close = brace_pairs(file)[container]
     text = list(code_text(file)[container + 1:close])
     for o, c in brace_pairs(file).items():
         if container < o and c < close:
             text[o - container - 1:c - container] = " " * (c - o + 1)
+    code = code_text(file)
+    first = code.count("\n", 0, container) + 1
+    for a, b in sibling_branches(file, first, code.count("\n", 0, close) + 1, line or 0):
+        start = max(offset_of(file, a, 0), container + 1)
+        end = min(offset_of(file, b, 0), close)
+        text[start - container - 1:end - container - 1] = " " * (end - start)
     return bool(MEMBER_SET[member].search("".join(text)))
 
 MACRO_CALL = re.compile(r"\w+\s*\([^()]*\)")
+INITIALIZER_OPEN = re.compile(r"=\s*\{\Z")
 TEXT_ENTRY = re.compile(r"(?:\.\s*ioctl\s*=|\bioctl\s*:)\s*(?:&\s*)?(?:\([^()]*\)\s*)?(\w+)")
+
+# A conditional ioctl-rework's wrapper rewrote as "#ifdef BRANCH_RUN<n>" to
+# run the rule once per branch and merge the results (convert_branches.py).
+BRANCH_RUN = "IOCTL_REWORK_BRANCH_"
 
 def hidden_entries(file):
     """Entries of the initializers spatch read that it did not match: one
@@ -697,21 +794,38 @@ def hidden_entries(file):
     pairs = brace_pairs(file)
     for e in fops_entries.get(file, []):
         if e.container is not None:
-            outer = min(o for o, c in pairs.items() if o <= e.container <= c)
+            outer = initializer_of(file, e.container)
+            if outer is None:
+                continue
             seen.setdefault(outer, (e.fops, set()))[1].add(e.line)
-    found = []
     code = code_text(file)
+    # A fops whose every .ioctl is in a branch spatch did not read: no entry
+    # of it was matched, and it is found by its declaration instead.
+    for outer, close in pairs.items():
+        if outer not in seen and INITIALIZER_OPEN.search(code, max(0, outer - 80), outer + 1) \
+                and not any(o < outer < c for o, c in pairs.items()):
+            declared, name = declaration_of(file, outer)
+            if name and is_fops_type(declared) \
+                    and TEXT_ENTRY.search(code, outer + 1, close):
+                seen[outer] = (name, set())
+    dead = without_dead_code(source_lines(file))
+    refused_lines = {line for _, _, line, _ in refused_entries.get(file, [])}
+    found = []
     for outer, (fops, lines) in sorted(seen.items()):
         first = code.count("\n", 0, outer) + 1
         for match in TEXT_ENTRY.finditer(code, outer + 1, pairs[outer]):
             line = code.count("\n", 0, match.start()) + 1
-            if line in lines or match.group(1) == "NULL":
+            if line in lines or line in refused_lines or match.group(1) == "NULL":
                 continue
+            if not dead[line - 1].strip():
+                continue        # under #if 0: never compiled
             branch = open_conditional(file, first, line)
             if branch and "HAVE_UNLOCKED_IOCTL" in source_lines(file)[branch - 1]:
                 continue        # the legacy half of the -D multi_kernel output
             if branch and never_compiled(file, line):
                 continue        # dead_entries() says why it stays
+            if branch and BRANCH_RUN in source_lines(file)[branch - 1]:
+                continue        # the wrapper runs the rule on that branch too
             why = ("in the preprocessor branch of line %d, which spatch does not read"
                    % branch if branch else "in a spelling spatch did not match here")
             found.append((fops, match.group(1), line, why))
@@ -769,7 +883,8 @@ def entry_state(file, entry):
     for both kernels is not seen.  A run-time assignment is never dead:
     which one the VFS calls depends on the order, and such handlers are
     refused when the file also assigns .unlocked_ioctl (decide())."""
-    if entry.container is not None and sets(file, entry.container, "unlocked_ioctl"):
+    if entry.container is not None and sets(file, entry.container, "unlocked_ioctl",
+                                            entry.line):
         return "dead"
     return None
 
@@ -906,6 +1021,11 @@ def decide(file, h):
     elif mutex_on and "takes_bkl" in f:
         result = (None, "it takes the BKL itself at line %d and the private "
                   "mutex is not recursive" % f["takes_bkl"])
+    elif mutex_on and waits_for_another_call(file, h):
+        result = (None, "it sleeps until another call wakes it (%s) and, unlike "
+                  "the BKL, the private mutex is not dropped while it sleeps: "
+                  "the call that would wake it would wait for the mutex"
+                  % waits_for_another_call(file, h))
     elif runtime and runtime_unlocked.get(file):
         result = (None, "it is assigned at run time at line %d and the file also "
                   "assigns .unlocked_ioctl at run time at line %d: which one the VFS "
@@ -927,6 +1047,9 @@ def decide(file, h):
         result = (None, "the wrapper strategy needs the fops in the same file")
     else:
         result = ("wrapper", escape)
+    if result[0] in ("pushdown", "wrapper", "multi-kernel") and key in definitions and \
+            placement_problem(file, h, result[0]):
+        result = (None, placement_problem(file, h, result[0]))
     decisions[key] = result
     return result
 
@@ -944,7 +1067,60 @@ def renamed(h, p, file=None):
         return decide(file, h)[0] in ("pushdown", "wrapper")
     return decisions.get((file, h), (None,))[0] in ("pushdown", "wrapper")
 
+CASE_LABEL = re.compile(r"\b(case\b|default\s*:)")
+
+def same_section(file, start, end):
+    """Whether code from (line, column) START to END stays in the block
+    and switch case of START: a down() and an up() that release a lock, not
+    two branches (an up() in one branch signals a down() in another)."""
+    lines = source_lines(file)[start[0] - 1:end[0]]
+    lines[-1] = lines[-1][:end[1]]
+    lines[0] = lines[0][start[1]:]
+    depth = 0
+    for piece in re.split(r"([{}])", NOT_CODE.sub("", "\n".join(lines))):
+        if piece in ("{", "}"):
+            depth += 1 if piece == "{" else -1
+            if depth < 0:
+                return False
+        elif depth == 0 and CASE_LABEL.search(piece):
+            return False
+    return True
+
+def woken_semaphores(file):
+    """Semaphores some up() signals rather than releases: no down() of
+    the same semaphore comes before it in its function and its section."""
+    found = set()
+    for (f, fn), upped in ups.items():
+        if f != file:
+            continue
+        for up_at, sem in upped:
+            if not any(s == sem and down_at < up_at and same_section(file, down_at, up_at)
+                       for down_at, _, s in downs.get((f, fn), [])):
+                found.add(sem)
+    return found
+
+def waits_for_another_call(file, h):
+    """Where h, or a function of its file that it calls, sleeps until
+    another call wakes it: "primitive() at line N[ in fn()]", or None."""
+    signals = woken_semaphores(file)
+    todo, seen = [h], set()
+    while todo:
+        fn = todo.pop(0)
+        if fn in seen:
+            continue
+        seen.add(fn)
+        found = sorted(sleeps_at.get((file, fn), []) +
+                       [(at[0], name) for at, name, sem in downs.get((file, fn), [])
+                        if sem in signals])
+        if found:
+            line, name = found[0]
+            return "%s() at line %d%s" % (name, line, "" if fn == h else " in %s()" % fn)
+        todo += sorted(c for c in calls_in.get((file, fn), ()) if c in functions.get(file, ()))
+    return None
+
 def uses_inode(file, h):
+    if has(file, h, "inode_in_macro"):
+        return True
     for line, column in inode_uses.get((file, h), ()):
         callee = inode_passed_to.get((file, h, line, column))
         if callee is None or decide(file, callee)[0] not in ("pushdown", "wrapper"):
@@ -980,7 +1156,8 @@ def action(file, entry, real=None):
     if h == "NULL" or entry_state(file, entry) == "dead":
         return "dead"
     add_compat = compat_on and (entry.container is None or
-                                not sets(file, entry.container, "compat_ioctl"))
+                                not sets(file, entry.container, "compat_ioctl",
+                                         entry.line))
     strategy = decide(real, h)[0]
     if strategy in ("pushdown", "wrapper"):
         return "compat" if add_compat else "plain"
@@ -1125,16 +1302,133 @@ def drops_smp_lock_h(p):
     return no_bkl_on and smp_lock_h_line.get(file) == int(p[0].line) and \
         file in mutex_site and file not in bkl_callers
 
+def local_to(fops, p):
+    """The function a fops is a (static) local of, or None at file scope:
+    spatch names the declaration itself as the element of a global."""
+    return None if p[0].current_element == fops else p[0].current_element
+
+# Where inserted code lands (a wrapper, the mutex, a header) must be
+# compiled in every configuration in which something uses it.
+BRANCH = re.compile(r"\s*#\s*(if|ifdef|ifndef|elif|else|endif)\b")
+
+def conditionals_at(file, line):
+    """The #if blocks open at LINE, outermost first, each as (line of its
+    #if, how many #elif/#else of it came before LINE)."""
+    stack = []
+    for number, text in enumerate(source_lines(file)[:line - 1], 1):
+        match = BRANCH.match(text)
+        if not match:
+            continue
+        if match.group(1) in ("if", "ifdef", "ifndef"):
+            stack.append((number, 0))
+        elif match.group(1) == "endif":
+            if stack:
+                stack.pop()
+        elif stack:
+            stack[-1] = (stack[-1][0], stack[-1][1] + 1)
+    return tuple(stack)
+
+def encloses(file, site, uses):
+    """Whether code at line SITE is compiled wherever each line of USES is."""
+    around = conditionals_at(file, site)
+    return all(conditionals_at(file, use)[:len(around)] == around for use in uses)
+
+def converted_lines(file):
+    """Lines that use what the conversion adds: the definitions of the
+    converted handlers and the fops entries that name them."""
+    lines = []
+    for (f, h), (strategy, _) in list(decisions.items()):
+        if f == file and strategy in ("pushdown", "wrapper", "multi-kernel") \
+                and (f, h) in definitions:
+            lines.append(definitions[(f, h)])
+            lines += [e[2] for e in live_entries(f, h)]
+    return lines
+
+GUARD = re.compile(r"\s*#\s*ifndef\s+(\w+)\s*$")
+
+def is_guard(file, line):
+    """Whether the #if at LINE is an include guard (#ifndef X, #define X)."""
+    lines = source_lines(file)
+    match = GUARD.match(lines[line - 1])
+    rest = [l for l in lines[line:line + 3] if l.strip()]
+    return bool(match and rest and
+                re.match(r"\s*#\s*define\s+%s\b" % match.group(1), rest[0]))
+
+def outside_ifs(file, line):
+    """Whether LINE is inside no #if but include guards: spatch adds
+    nothing after an include inside one."""
+    return all(not branches and is_guard(file, at)
+               for at, branches in conditionals_at(file, line))
+
+def header_site(file, uses):
+    """The last #include <...> compiled wherever USES are that spatch can
+    add a line after, or None."""
+    fit = [l for l in include_lines.get(file, [])
+           if encloses(file, l, uses) and outside_ifs(file, l)]
+    return max(fit) if fit else None
+
+def mutex_line(file):
+    """The line of the function the mutex goes before: the first converted
+    handler, unless an #if around it leaves out another use."""
+    uses = converted_lines(file)
+    if encloses(file, mutex_site[file], uses):
+        return mutex_site[file]
+    # (spatch adds no declaration after an include directive.)
+    fits = [line for (f, _), line in list(other_defs.items()) + list(definitions.items())
+            if f == file and line <= min(uses) and encloses(file, line, uses)]
+    if not fits:
+        raise RuntimeError("ioctl-rework: %s:%d: no function ahead of the converted "
+                           "handlers is compiled wherever they are, to put the private "
+                           "mutex before; not converted" % (file, mutex_site[file]))
+    return max(fits)
+
 def is_mutex_site(p):
-    return mutex_site.get(p[0].file) == int(p[0].line)
+    return p[0].file in mutex_site and mutex_line(p[0].file) == int(p[0].line)
 
 def needs_header(p, header):
-    """New headers, and the private mutex (header None), go after the last
-    #include <...> of a file in which something was converted."""
+    """New headers go after the last #include <...> of a file in which
+    something was converted that every configuration using them compiles."""
     file, line = p[0].file, int(p[0].line)
-    if file not in mutex_site or line != max(include_lines.get(file, [0])):
+    if file not in mutex_site or line != header_site(file, converted_lines(file)):
         return False
-    return header is None or (file, header) not in headers
+    return (file, header) not in headers
+
+def placement_problem(file, h, strategy):
+    """Why code the conversion of h adds would land where some
+    configuration that uses it does not compile it, or None."""
+    uses = [definitions[(file, h)]] + [e[2] for e in live_entries(file, h)]
+    header = "mutex.h" if mutex_on else "smp_lock.h"
+    # (A file without system includes gets none, as before: its own
+    # header may well bring the lock in.)
+    if (file, header) not in headers and include_lines.get(file) and \
+            header_site(file, uses) is None:
+        inside = [l for l in include_lines[file] if encloses(file, l, uses)]
+        if inside:
+            at = next(at for at, branches in conditionals_at(file, max(inside))
+                      if branches or not is_guard(file, at))
+            return "every #include <...> compiled wherever it is used is inside the " \
+                   "#if at line %d, after which spatch adds no <linux/%s>" % (at, header)
+        return "no #include <...> is compiled wherever it is used, to add " \
+               "<linux/%s> after" % header
+    if strategy not in ("wrapper", "multi-kernel"):
+        return None
+    live = sorted(live_entries(file, h), key=lambda e: (e.line, e.column))
+    entries = [e.line for e in live]
+    scope = fops_scope.get((file, live[0].line))
+    if scope and strategy == "multi-kernel":
+        return "its fops at line %d is local to %s(), where the multi-kernel " \
+               "wrapper cannot go" % (live[0].line, scope)
+    # The wrapper goes before the fops, or the function of a local fops or
+    # of a run-time assignment (a site that is a name).
+    site = live[0].site
+    if isinstance(site, str):
+        site = other_defs.get((file, site), definitions.get((file, site), live[0].line))
+    if not encloses(file, site, entries):
+        return "the wrapper would go before line %d, inside the #if at line %d, " \
+               "which leaves out the fops at line %d" % (
+                   site, conditionals_at(file, site)[-1][0],
+                   next(e for e in entries if not encloses(file, site, [e])))
+    return None
 
 def inode_expr(filp):
     if inode_f_dentry_on:
@@ -1154,7 +1448,8 @@ PER_FILE = (fops_entries, definitions, other_defs, listed, kept, facts, function
             written_returns, seen_returns, variables, static_at, unsigned_names,
             returned_locals, _temp_names, volatile_names,
             _sources, _dead_lines, refused_entries, fops_types, runtime_any, unlocked_defs, direct_calls,
-            wrapper_names, _braces, _words, runtime_unlocked)
+            wrapper_names, _braces, _words, runtime_unlocked,
+            sleeps_at, downs, ups, calls_in, fops_scope, _inode_macros, _mutex_names)
 
 def is_static(file, h):
     """Whether h's definition says static (only then is a dead one deleted)."""
@@ -1283,7 +1578,10 @@ if is_fops_type(T):
             (fops, name, int(p[0].line), "the handler is named through a macro (%s), which "
              "spatch cannot follow: convert this entry by hand" % name))
     else:
-        new_entry_record(p[0].file, fops, h, p, container_of(p), int(fp[0].line))
+        # A fops local to a function gets its wrapper before that function.
+        scope = local_to(fops, p)
+        fops_scope[(p[0].file, int(p[0].line))] = scope
+        new_entry_record(p[0].file, fops, h, p, container_of(p), scope or int(fp[0].line))
 
 // Run-time assignments, where spatch knows the type (a variable, a
 // pointer, an array element, through a typedef).
@@ -1422,6 +1720,8 @@ params[(p[0].file, h)] = (filp, cmd, arg)
 handler_names.add(h)
 hidden_exits(p[0].file, h, int(p[0].current_element_line),
              int(p[0].current_element_line_end))
+inode_in_macros(p[0].file, h, int(p[0].current_element_line),
+                int(p[0].current_element_line_end))
 
 @ any_function @
 identifier f;
@@ -1529,6 +1829,55 @@ position p;
 p << takes_bkl.p;
 @@
 fact(p[0].file, p[0].current_element, "takes_bkl", int(p[0].line))
+
+// With -D mutex, what a handler may sleep on until another call wakes it,
+// in any function of the file: the decision follows the calls between them.
+@ sleeps_until_woken depends on mutex @
+identifier sleeper =~ "^(wait_event[a-z_0-9]*|interruptible_sleep_on[a-z_0-9]*|sleep_on[a-z_0-9]*|schedule|schedule_timeout[a-z_0-9]*|io_schedule[a-z_0-9]*|wait_for_completion[a-z_0-9]*)$";
+position p;
+@@
+sleeper@p(...)
+
+@ script:python @
+sleeper << sleeps_until_woken.sleeper; p << sleeps_until_woken.p;
+@@
+sleeps_at.setdefault((p[0].file, p[0].current_element), []).append((int(p[0].line), sleeper))
+
+@ semaphore_down depends on mutex @
+identifier downer =~ "^down(_interruptible|_killable|_timeout)?$";
+expression sem;
+position p;
+@@
+downer@p(sem, ...)
+
+@ script:python @
+downer << semaphore_down.downer; sem << semaphore_down.sem; p << semaphore_down.p;
+@@
+downs.setdefault((p[0].file, p[0].current_element), []).append(
+    ((int(p[0].line), int(p[0].column)), downer, re.sub(r"\s+", "", sem)))
+
+@ semaphore_up depends on mutex @
+expression sem;
+position p;
+@@
+up@p(sem)
+
+@ script:python @
+sem << semaphore_up.sem; p << semaphore_up.p;
+@@
+ups.setdefault((p[0].file, p[0].current_element), set()).add(
+    ((int(p[0].line), int(p[0].column)), re.sub(r"\s+", "", sem)))
+
+@ call_in_function depends on mutex @
+identifier callee;
+position p;
+@@
+callee@p(...)
+
+@ script:python @
+callee << call_in_function.callee; p << call_in_function.p;
+@@
+calls_in.setdefault((p[0].file, p[0].current_element), set()).add(callee)
 
 @ enoioctlcmd @
 position p;
@@ -2004,6 +2353,29 @@ symbol ret;
 +
   fn@wq3(...) { ... }
 
+// A fops that is a static local of a function: the wrapper goes at file
+// scope, before that function (the site of its entry is the function).
+@ wrapper_before_local_fops depends on patch @
+identifier switch_fops.wsite, switch_fops.wfn;
+identifier switch_fops.wfilp, switch_fops.wcmd, switch_fops.warg;
+statement switch_fops.wlock, switch_fops.wunlock;
+identifier fn;
+position wq2 : script:python (wsite) { wrapper_site(wq2, wsite) };
+symbol ret;
+@@
++static long wfn(struct file *wfilp, unsigned int wcmd,
++		  unsigned long warg)
++{
++	long ret;
++
++	wlock
++	ret = wsite(wfilp, wcmd, warg);
++	wunlock
++	return ret;
++}
++
+  fn@wq2(...) { ... }
+
 // --------------------------------------------------------- multi-kernel
 // The legacy handler stays as it is for kernels before 2.6.11; the new
 // entry point exists only where HAVE_UNLOCKED_IOCTL says it is used.
@@ -2415,7 +2787,9 @@ position p : script:python () { needs_header(p, "mutex.h") and not drops_smp_loc
 #include <...>@p
 +#include <linux/mutex.h>
 
-// Before the first converted handler, which a comment may precede.
+// Before the first converted handler, which a comment may precede; or,
+// when an #if around it leaves out another use, before the last function
+// ahead of every use that every use compiles with (mutex_line()).
 @ add_mutex depends on patch && mutex @
 identifier mutex_of_file.mfn, mutex_of_file.mname;
 declarer name DEFINE_MUTEX;

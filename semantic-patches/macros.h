@@ -19,6 +19,10 @@
  * semantic-patches/tests/macro_NAME.c, which spatch parses only in part
  * without the block and whole with it (wrappers/tests/test_macro_file.py).
  *
+ * Coccinelle's standard.h is applied to every file before this one; a
+ * macro defined here is left out of the builtins ioctl-rework passes in
+ * its place (wrappers/ioctl_rework/macro_builtins.py), so ours decides.
+ *
  * Out of reach of any entry here (reports/parse-coverage.md): a #define
  * whose own body is not C on its own (`#define dprintk if (debug) printk`),
  * as spatch expands nothing inside a #define; a macro the file defines
@@ -57,3 +61,12 @@
 /* Family: list. A macro that stands for several elements of an
  * initializer, each with its comma: `{ TRACE_FLAGS NULL }`. */
 #define TRACE_FLAGS "trace-flags",
+
+/* Family: per_cpu. A per-CPU variable, `static DEFINE_PER_CPU(int, n) = 0;`.
+ * spatch parses the call as a declaration by itself, but Coccinelle's
+ * standard.h expands it into an attribute before __typeof__ that spatch
+ * 1.1.1 cannot parse, and its builtins win over this file: the builtins
+ * ioctl-rework passes are standard.h less every macro defined here
+ * (wrappers/ioctl_rework/macro_builtins.py), so this body, which parses,
+ * is the one spatch has when it needs one. */
+#define DEFINE_PER_CPU(type, name) __typeof__(type) name

@@ -42,6 +42,11 @@ struct fx_case {
 	int err;			/* expected errno, 0 for success */
 	int alt_err;			/* another errno the design allows */
 	unsigned int flags;
+	/*
+	 * Another task's call, made once this one sleeps in the driver
+	 * (meanwhile.c); this call waits for it.
+	 */
+	const struct fx_case *meanwhile;
 };
 
 struct fx_suite {
@@ -81,7 +86,7 @@ struct fx_suite {
 extern const struct fx_suite fx_minor, fx_rdev, fx_private, fx_regs;
 extern const struct fx_suite fx_buffer, fx_twin, fx_compat, fx_gnu;
 extern const struct fx_suite fx_ifdef, fx_enoioctl, fx_bkl, fx_split;
-extern const struct fx_suite fx_claim, fx_guard, fx_status, fx_table;
+extern const struct fx_suite fx_claim, fx_guard, fx_status, fx_table, fx_wait;
 extern const struct fx_suite fx_abi_level, fx_abi_clean, fx_abi_unclean;
 extern const struct fx_suite fx_proto, fx_relay, fx_fed, fx_export, fx_parent;
 

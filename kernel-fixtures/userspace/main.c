@@ -18,6 +18,7 @@ static const struct fx_suite *const suites[] = {
 	&fx_minor, &fx_rdev, &fx_private, &fx_regs, &fx_buffer,
 	&fx_twin, &fx_compat, &fx_gnu, &fx_ifdef, &fx_enoioctl,
 	&fx_bkl, &fx_split, &fx_claim, &fx_guard, &fx_status, &fx_table,
+	&fx_wait,
 	&fx_abi_level, &fx_abi_clean, &fx_abi_unclean,
 	&fx_proto, &fx_relay, &fx_fed, &fx_export, &fx_parent,
 };

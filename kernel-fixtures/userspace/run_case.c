@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "ktap.h"
+#include "meanwhile.h"
 #include "observation.h"
 #include "run_case.h"
 
@@ -140,6 +141,7 @@ static void call(const struct fx_case *c, int fd, int observer,
 		 struct outcome *o)
 {
 	unsigned long arg = 0;
+	struct meanwhile helper;
 
 	if (c->in)
 		memcpy(o->buf, c->in, c->size);
@@ -153,8 +155,10 @@ static void call(const struct fx_case *c, int fd, int observer,
 		arg = FX_BAD_ADDRESS;
 
 	o->observed = observer >= 0 && !observer_reset(observer);
+	helper = meanwhile_start(c->meanwhile);
 	o->ret = ioctl(fd, c->cmd, arg);
 	o->err = errno;
+	meanwhile_finish(helper);
 	if (o->observed)
 		o->observed = !observer_read(observer, &o->seen);
 }

@@ -1,9 +1,9 @@
 // options: -D mutex
 // mode: report
 /*
- * A local has the name of the file's private mutex: a pushed-down
- * "mutex_lock(&mutex_name_local_mutex);" would lock the local.  Auto
- * picks the wrapper, outside the local's scope.
+ * A local has the default name of the file's private mutex: the mutex
+ * takes a name nothing in the file uses (mutex_name_local_ioctl_mutex),
+ * so no local hides it and auto pushes the lock down.
  */
 #include <linux/fs.h>
 #include <linux/mutex.h>

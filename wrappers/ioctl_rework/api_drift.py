@@ -62,6 +62,8 @@ DRIFTS = (
     _drift("ioremap_nocache()", r"\bioremap_nocache\s*\(", "5.6", "ioremap()"),
     _drift("HAVE_UNLOCKED_IOCTL/HAVE_COMPAT_IOCTL", r"\bHAVE_(?:UNLOCKED|COMPAT)_IOCTL\b", "5.9",
            "nothing: the conditionals are always true (the conversion resolves plain ones)"),
+    _drift("class_create() with a module owner", r"\bclass_create\s*\(\s*THIS_MODULE\s*,", "6.4",
+           "class_create(name)"),
     _drift("pci_alloc_consistent()/pci_free_consistent()",
            r"\bpci_(?:alloc|free)_consistent\s*\(", "5.18",
            "dma_alloc_coherent()/dma_free_coherent() on &pdev->dev"),

@@ -72,10 +72,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "Makefile (use VERSION for a driver outside a tree)")
     parser.add_argument("--multi-kernel", action="store_true",
                         help="keep .ioctl under #ifndef HAVE_UNLOCKED_IOCTL for older kernels")
-    parser.add_argument("--compat", action="store_true",
+    parser.add_argument("--compat", action=argparse.BooleanOptionalAction, default=None,
                         help="also set .compat_ioctl where the compat classifier proves "
                              "every command the same for 32-bit callers (same handler, or "
-                             "compat_ptr); the summary says why elsewhere")
+                             "compat_ptr); the summary says why elsewhere (default: on for "
+                             "targets >= 2.6.36, without --multi-kernel)")
     options.add_jobs_argument(parser)
     options.add_timeout_argument(parser, 120, "per file")
     out = parser.add_mutually_exclusive_group()
@@ -131,10 +132,10 @@ def request_from_args(args) -> ConvertRequest:
         hint = "; outside a kernel tree, pass --target VERSION" \
             if args.target == "auto" and "--target" not in str(err) else ""
         raise InputError(f"{err}{hint}") from err
-    lock = rules.LockMode(args.lock) if args.lock else target.default_lock
-    options = rules.ConversionOptions(strategy=rules.Strategy(args.strategy), lock=lock,
-                                      target=target, multi_kernel=args.multi_kernel,
-                                      compat=args.compat)
+    chosen = {name: value for name, value in (("lock", args.lock and rules.LockMode(args.lock)),
+                                              ("compat", args.compat)) if value is not None}
+    options = rules.ConversionOptions.for_target(target, strategy=rules.Strategy(args.strategy),
+                                                 multi_kernel=args.multi_kernel, **chosen)
     output = Output.IN_PLACE if args.in_place else Output.SERIES if args.series else Output.DIFF
     directory = args.cache_dir or cache_mod.default_directory()
     return ConvertRequest(paths=paths, options=options, root=root, jobs=args.jobs,

@@ -199,11 +199,12 @@ def _record(d: rules.HandlerDecision, run: FileRun, final: dict[str, FileRun],
         if run.reason and not converted_here:
             return record(HandlerStatus.FAILED, f"{run.reason} (the rule: {d.reason})")
         return record(HandlerStatus.SKIPPED, d.reason)
+    # A converted handler keeps why auto chose the wrapper (None for pushdown).
     if group is None:
-        return record(HandlerStatus.CONVERTED, None, strategy=d.strategy)
+        return record(HandlerStatus.CONVERTED, d.reason, strategy=d.strategy)
     others = tuple(f for f in group.files
                    if f != run.file and f in final and final[f].changed)
-    return record(HandlerStatus.CONVERTED, None, strategy=d.strategy, other_files=others,
+    return record(HandlerStatus.CONVERTED, d.reason, strategy=d.strategy, other_files=others,
                   exported=convert_groups.exported(group, content),
                   unparsed=convert_groups.unparsed_notes(group, final), named_in=named_in)
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ioctl_rework import cache as cache_mod
-from ioctl_rework import c_spans, have_ioctl, rules, spatch, tidy
+from ioctl_rework import c_spans, convert_branches, have_ioctl, rules, spatch, tidy
 from ioctl_rework.convert_request import ConvertRequest
 from ioctl_rework.lockproof.headers import included_headers
 from ioctl_rework.unified import apply_hunks, git_diff
@@ -131,8 +131,40 @@ class Runner:
                 for pending, result in done:
                     results[pending.task] = _parse(pending, result)
         self.progress.done()
+        for task, result in results.items():
+            if task not in self._memo and convert_branches.needs_branch_runs(result.decisions):
+                results[task] = convert_branches.convert_branches(
+                    result, lambda data, extra, task=task: self._run_variant(task, data, extra))
         self._memo.update(results)
         return results
+
+    def _run_variant(self, task: RunTask, data: bytes, extra: list[str]) -> FileRun:
+        """The rule on DATA in place of TASK's file, with EXTRA options."""
+        pending = _Pending(task, data, tuple(self._args(task.listed) + extra),
+                           self.request.options.resolves_have_ioctl)
+        hit = self.cache.get_json(self._key(pending))
+        if hit is not None:
+            return _parse(pending, _from_cache(task.file, hit))
+        result = self._spatch_copy(pending)
+        if result.outcome in (spatch.Outcome.OK, spatch.Outcome.PARSE_ERROR):
+            self.cache.put_json(self._key(pending), _to_cache(result))
+        return _parse(pending, result)
+
+    def _spatch_copy(self, pending: _Pending) -> spatch.SpatchResult:
+        """spatch on PENDING's data, written at the file's place in a copy of
+        the tree that holds only it and the headers it includes."""
+        rel = pending.task.file
+        with tempfile.TemporaryDirectory(prefix="ioctl-rework-") as tmp:
+            if not _SPATCH_SAFE_NAME.fullmatch(rel):
+                rel = re.sub(r"[^\w.+-]", "_", Path(rel).name)
+            found = included_headers(self.root, pending.task.file,
+                                     pending.data.decode("latin-1"))
+            for path, content in [*found.items(), (rel, pending.data)]:
+                if content is not None:
+                    (Path(tmp) / path).parent.mkdir(parents=True, exist_ok=True)
+                    (Path(tmp) / path).write_bytes(content)
+            return spatch.run_files(rules.CONVERSION_RULE, [Path(rel)], list(pending.args),
+                                    jobs=1, timeout=self.request.timeout, cwd=Path(tmp))[0]
 
     def _batches(self, todo: list[_Pending]) -> list[list[_Pending]]:
         """Tasks that share their spatch options, in batches of one process."""

@@ -78,8 +78,8 @@ def _prove_pair(args) -> list[lockproof.FileProof]:
     root = old_path.resolve().parent
     for _ in Path(rel).parent.parts:
         root = root.parent
-    lock = lockproof.LockCalls.for_options(
-        rules.ConversionOptions(lock=rules.LockMode(args.lock or "bkl")), rel)
+    lock = lockproof.lock_for_text(lockproof.LockCalls.for_options(
+        rules.ConversionOptions(lock=rules.LockMode(args.lock or "bkl")), rel), rel, old)
     entries = _handlers(args.handler) or entry_points(old, new)
     if not entries:
         raise ProveError(f"{new_path}: no file_operations switched from .ioctl to "

@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from ioctl_rework import paths
+from ioctl_rework import macro_builtins, paths
 
 RULES_DIR = paths.rules_dir()
 CONVERSION_RULE = RULES_DIR / "ioctl_to_unlocked_ioctl.cocci"
@@ -94,6 +94,12 @@ class Target:
     def default_lock(self) -> "LockMode":
         return LockMode.BKL if self.has_bkl else LockMode.MUTEX
 
+    @property
+    def classifies_compat_by_default(self) -> bool:
+        # A target without the legacy .ioctl is a port to a current kernel:
+        # its 32-bit callers get .compat_ioctl wherever the classifier proves it.
+        return not self.has_legacy_ioctl
+
 
 DEFAULT_TARGET = Target((6, 1, 0))
 
@@ -113,8 +119,11 @@ class ConversionOptions:
     @classmethod
     def for_target(cls, target: Target, **fields) -> "ConversionOptions":
         """The options for TARGET: its lock (the private mutex without a BKL)
-        unless FIELDS say otherwise."""
-        return cls(**{"lock": target.default_lock, "target": target, **fields})
+        and, on a target without the legacy .ioctl, the compat classification
+        (not for --multi-kernel output, whose entry is conditional), unless
+        FIELDS say otherwise."""
+        compat = target.classifies_compat_by_default and not fields.get("multi_kernel", False)
+        return cls(**{"lock": target.default_lock, "target": target, "compat": compat, **fields})
 
     @property
     def resolves_have_ioctl(self) -> bool:
@@ -149,11 +158,10 @@ class ConversionOptions:
         if self.lock is LockMode.BKL and not self.target.has_bkl:
             found.append(f"--lock bkl on {self.target}: that kernel has no BKL "
                          "(removed in 2.6.39); the output will not build there")
-        if not self.compat and not self.target.has_legacy_ioctl:
-            # Until the compat classification can say compat_ptr_ioctl or the handler.
-            found.append("no .compat_ioctl is added: 32-bit callers of the converted "
-                         "drivers get ENOTTY (--compat sets the handler itself, only right "
-                         "when the ioctl ABI is the same for 32-bit callers)")
+        if not self.compat and self.target.classifies_compat_by_default and not self.multi_kernel:
+            found.append(f"--no-compat on {self.target}: no .compat_ioctl is added, so 32-bit "
+                         "callers of the converted drivers get ENOTTY even where the compat "
+                         "classifier would prove compat_ptr_ioctl or the handler itself right")
         return found
 
 
@@ -180,9 +188,14 @@ def require_macro_file(path: Path | None = None) -> Path:
 
 def spatch_options(rule: Path, macro_file: Path | None = None) -> list[str]:
     """Everything spatch is given for RULE besides the mode and the files:
-    the options the rule's header asks for and the macro file (MACRO_FILE
-    unless another is named).  The one place a command line gets them."""
-    return [*rule_options(rule), "--macro-file", str(require_macro_file(macro_file))]
+    the options the rule's header asks for, the macro file (MACRO_FILE
+    unless another is named) and the builtins that let it decide
+    (macro_builtins.py).  The one place a command line gets them."""
+    from ioctl_rework import spatch   # spatch imports this module
+    macros = require_macro_file(macro_file)
+    builtins = macro_builtins.builtins_for(macros, spatch.standard_h())
+    return [*rule_options(rule), "--macro-file", str(macros),
+            *(["--macro-file-builtins", str(builtins)] if builtins else [])]
 
 
 def rules_digest(rules_dir: Path = RULES_DIR) -> str:

@@ -174,10 +174,14 @@ def _handlers_of(summary: Summary, files: list[str]) -> list[HandlerRecord]:
 
 def _lock_words(summary: Summary) -> tuple[str, str]:
     if summary.options.get("lock") == "mutex":
-        return ("a mutex private to the driver (mutex_lock()/mutex_unlock())",
-                "The BKL is gone from this kernel, so a driver-wide mutex takes its place; "
-                "it serialises the handler against itself, which is what the BKL gave it "
-                "with respect to other callers of the same handler.")
+        return ("a mutex private to the source file (mutex_lock()/mutex_unlock())",
+                "The BKL is gone from this kernel, so a mutex takes its place.  It keeps "
+                "the converted handlers of one source file from running at the same time, "
+                "as the BKL did; it does not exclude the other code the BKL also excluded "
+                "(other drivers, this driver's other file operations), and unlike the BKL "
+                "it stays held while the handler sleeps.  Handlers seen to sleep until "
+                "another call wakes them were left alone for that reason; a sleep in a "
+                "function of another file is not seen.")
     return ("the Big Kernel Lock itself (lock_kernel()/unlock_kernel())",
             "Everything the handler did under the BKL (its command switch, the device "
             "state and hardware it touches, calls into code that relies on the BKL) "

@@ -256,6 +256,13 @@ def text_report(summary: Summary) -> str:
     for change in summary.changes:
         lines.append(f"  {change.kind}: {change.file}:{change.line}: {change.handler} "
                      f"({change.where}): {change.reason}")
+    # What userspace sees changes: said in every output mode, not only in the patch.
+    for h in summary.handlers:
+        if h.status is HandlerStatus.CONVERTED and h.returns_enoioctlcmd:
+            lines.append(f"warning: {h.file}:{h.line}: {h.fops}: .ioctl = {h.handler}: "
+                         "the handler returns -ENOIOCTLCMD: "
+                         "after conversion the VFS turns it into EINVAL; userspace saw "
+                         "errno 515 before")
     lines.append(f"wall time {summary.wall_seconds:.1f} s")
     return "\n".join(lines)
 

@@ -68,6 +68,13 @@ void f(void)
 """
         self.assertEqual(self.findings(text), [])
 
+    def test_class_create_lost_its_owner_in_6_4(self):
+        text = "void f(void)\n{\n\tc = class_create(THIS_MODULE, \"pot\");\n" \
+               "\td = class_create(\"pot\");\n}\n"
+        self.assertEqual(self.findings(text, rules.Target.parse("6.12")), [
+            (3, "class_create() with a module owner", "6.4.0")])
+        self.assertEqual(self.findings(text), [])          # 6.1 still takes the owner
+
     def test_comments_and_strings_are_not_code(self):
         text = '/* init_timer(&t) was here; file->f_dentry too */\nchar *s = "lock_kernel()";\n'
         self.assertEqual(self.findings(text), [])

@@ -391,6 +391,19 @@ class OptionsTest(unittest.TestCase):
         self.assertEqual(request.options.lock.value, "bkl")
         self.assertEqual(request.root, tree)  # the tree's top, found from a subdirectory
 
+    def test_a_modern_target_classifies_compat_unless_told_not_to(self):
+        tree = DATA / "tree"
+
+        def compat(*words):
+            return convert.request_from_args(parse_args([*words, str(tree)])).options.compat
+
+        self.assertTrue(compat("--target", "6.1"))
+        self.assertTrue(compat("--target", "2.6.36"))
+        self.assertFalse(compat("--target", "6.1", "--no-compat"))
+        self.assertFalse(compat("--target", "6.1", "--multi-kernel"))
+        self.assertFalse(compat())                      # 2.6.9, read from the tree
+        self.assertTrue(compat("--compat"))
+
     def test_bad_input_is_a_clear_error_with_status_2(self):
         tmp = Path(tempfile.mkdtemp())
         self.addCleanup(shutil.rmtree, tmp)

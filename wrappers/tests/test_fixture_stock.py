@@ -4,7 +4,7 @@ and what a stock boot may (and may not) differ in from the legacy one."""
 
 import unittest
 
-from ioctl_rework.fixture import proof, stock, stock_proof
+from ioctl_rework.fixture import kernel, proof, stock, stock_proof
 
 KBUILD = """fixture_dir := $(src)
 ccflags-y := -I$(fixture_dir)/include
@@ -69,6 +69,25 @@ ERROR: modpost: "fixture_observe_handler" [/m/fx_rdev.ko] undefined!
                        "member named \u2018ioctl\u2019",)
         utf8 = stock.ModuleBuild((), {"fx_minor": ioctl, "fx_rdev": typographic, "fx_split": ioctl})
         self.assertEqual(stock_proof.legacy_build_failures(utf8, MODULES), [])
+
+
+class NotBuiltListTest(unittest.TestCase):
+    LIST = """# comment
+fx_bkl: refused (takes the BKL itself)
+fx_minor (>= 6.4): class_create() lost its owner argument   # API drift
+"""
+
+    def test_an_entry_with_a_version_counts_from_that_kernel_on(self):
+        self.assertEqual(stock.expected_not_built(self.LIST, "6.1"),
+                         {"fx_bkl": "refused (takes the BKL itself)"})
+        self.assertEqual(stock.expected_not_built(self.LIST, "6.12"),
+                         {"fx_bkl": "refused (takes the BKL itself)",
+                          "fx_minor": "class_create() lost its owner argument"})
+        self.assertIn("fx_minor", stock.expected_not_built(self.LIST, "6.4"))
+
+    def test_a_line_of_another_form_is_a_clear_error(self):
+        with self.assertRaisesRegex(kernel.FixtureError, "stock-not-built:2: want"):
+            stock.expected_not_built("fx_bkl: x\nfx_minor since 6.4: y\n", "6.12")
 
 
 def _transcript(rows64, rows32, judged_by_errno=("EINVAL",)) -> proof.Transcript:
@@ -154,6 +173,50 @@ class StockJudgeTest(unittest.TestCase):
     def test_a_driver_missing_but_not_listed_is_caught(self):
         failures = _judge(not_built=frozenset())
         self.assertTrue(any(f.key.startswith("fx_bkl") for f in failures), failures)
+
+
+# fx_regs and fx_enoioctl cleared by the compat classifier: their 32-bit calls
+# now reach the handler through .compat_ioctl and give the 64-bit results.
+CLEARED = frozenset({"fx_regs", "fx_enoioctl"})
+CLEARED_32 = [("fx_regs", "valid", 0, "0", 0, 1, "7", "63"),
+              ("fx_regs", "unknown", -1, "ENOTTY", 0, 1, "7", "63"),
+              STOCK_32[2],
+              ("fx_enoioctl", "odd", -1, "ENOTTY", 0, 1, "9", "61"),
+              STOCK_32[4]]
+
+
+def _judge_compat(rows32, cleared=CLEARED):
+    return stock_proof.judge(_transcript(LEGACY_64, LEGACY_32), _transcript(STOCK_64, rows32),
+                             NOT_BUILT, frozenset(), cleared)
+
+
+class StockCompatTest(unittest.TestCase):
+    """The 32-bit calls of the drivers given .compat_ioctl on a stock kernel."""
+
+    def test_a_cleared_driver_answers_32bit_calls_as_64bit_ones(self):
+        self.assertEqual(_judge_compat(CLEARED_32), [])
+
+    def test_a_cleared_driver_whose_32bit_call_reaches_no_handler_is_caught(self):
+        failures = _judge_compat(_with(CLEARED_32, 0, ret=-1, errno="ENOTTY", ino="-",
+                                       minor="-", mutex=0))
+        self.assertTrue(any(f.what == "32-bit" and f.key == "fx_regs CMD valid"
+                            and "ret 0 -> -1" in f.message for f in failures), failures)
+
+    def test_a_cleared_driver_must_hold_the_mutex_for_32bit_calls_too(self):
+        failures = _judge_compat(_with(CLEARED_32, 0, mutex=0))
+        self.assertEqual([(f.key, f.message) for f in failures],
+                         [("fx_regs CMD valid", "ran under the BKL before, holds no mutex after")])
+
+    def test_a_driver_not_cleared_must_not_answer_32bit_calls(self):
+        failures = _judge_compat(CLEARED_32, cleared=frozenset({"fx_enoioctl"}))
+        self.assertTrue(any(f.what == "32-bit" and f.key == "fx_regs CMD valid"
+                            and "ret -1 -> 0" in f.message for f in failures), failures)
+        self.assertFalse(any(f.key.startswith("fx_enoioctl") for f in failures), failures)
+
+    def test_an_enotty_of_the_handler_itself_is_still_caught_when_cleared(self):
+        # The legacy 64-bit call succeeded: ENOTTY from the handler is no VFS answer.
+        failures = _judge_compat(_with(CLEARED_32, 0, ret=-1, errno="ENOTTY"))
+        self.assertTrue(any("errno 0 -> ENOTTY" in f.message for f in failures), failures)
 
 
 if __name__ == "__main__":

@@ -114,11 +114,21 @@ class ModernTarget(unittest.TestCase):
                                                           lock=rules.LockMode.MUTEX)
         self.assertNotIn("no_bkl", mutex_on_old.spatch_args("patch"))
 
-    def test_says_that_no_compat_ioctl_is_added(self):
+    def test_a_modern_target_classifies_compat_by_default(self):
         modern = rules.ConversionOptions.for_target(rules.Target.parse("6.1"))
-        self.assertTrue(any("no .compat_ioctl is added" in w for w in modern.warnings()))
-        with_compat = rules.ConversionOptions.for_target(rules.Target.parse("6.1"), compat=True)
-        self.assertEqual(with_compat.warnings(), [])
+        self.assertTrue(modern.compat)
+        self.assertEqual(modern.warnings(), [])
+        self.assertTrue(rules.ConversionOptions.for_target(rules.Target.parse("2.6.36")).compat)
+        # Older targets keep --compat as the user's choice; --multi-kernel output's
+        # entry exists only under HAVE_UNLOCKED_IOCTL.
+        self.assertFalse(rules.ConversionOptions.for_target(rules.Target.parse("2.6.35")).compat)
+        self.assertFalse(rules.ConversionOptions.for_target(
+            rules.Target.parse("6.1"), multi_kernel=True).compat)
+
+    def test_says_what_no_compat_costs_on_a_modern_target(self):
+        without = rules.ConversionOptions.for_target(rules.Target.parse("6.1"), compat=False)
+        self.assertEqual(len(without.warnings()), 1)
+        self.assertIn("--no-compat on 6.1.0: no .compat_ioctl is added", without.warnings()[0])
         self.assertEqual(rules.ConversionOptions.for_target(
             rules.Target.parse("2.6.20")).warnings(), [])
 

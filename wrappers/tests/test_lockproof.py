@@ -412,6 +412,17 @@ class LockCallsTest(unittest.TestCase):
                                                     "&ip2_main_mutex"))
         self.assertEqual(calls.release_call, "mutex_unlock(&ip2_main_mutex)")
 
+    def test_a_mutex_name_the_legacy_file_uses_is_passed_over(self):
+        default = lockproof.LockCalls.mutex("wdt_mutex")
+        for legacy, name in (("int x;", "wdt_mutex"),
+                             ("static DEFINE_MUTEX(wdt_mutex);", "wdt_ioctl_mutex"),
+                             ("/* wdt_mutex */ int wdt_ioctl_mutex;", "wdt_ioctl_mutex2"),
+                             ("wdt_mutex wdt_ioctl_mutex wdt_ioctl_mutex2", "wdt_ioctl_mutex3")):
+            with self.subTest(legacy=legacy):
+                self.assertEqual(lockproof.lock_for_text(default, "wdt.c", legacy).name, name)
+        self.assertTrue(lockproof.lock_for_text(lockproof.LockCalls.bkl(), "wdt.c",
+                                                "wdt_mutex").is_bkl)
+
 
 class RefusalTest(unittest.TestCase):
     def test_a_computed_goto_is_refused_not_passed(self):

@@ -93,6 +93,21 @@ class RenderTest(unittest.TestCase):
         second = mails["0002-misc-widget-convert-to-unlocked_ioctl.patch"]
         self.assertNotIn("Cc:", second)
 
+    def test_mutex_body_claims_only_what_the_mutex_keeps(self):
+        summary = summary_for({"drivers/char/ds1620.c": (OLD, NEW)})
+        summary.options["lock"] = "mutex"
+        body = series.render(summary, series.Split.FILE, None, ME)[
+            "0001-char-ds1620-convert-to-unlocked_ioctl.patch"]
+        text = " ".join(body.split())  # the body is wrapped
+        self.assertIn("mutex_lock()", text)
+        # What the BKL gave and the mutex does not: exclusion of other
+        # code, and being dropped while the holder sleeps.
+        self.assertIn("it does not exclude the other code the BKL also excluded", text)
+        self.assertIn("unlike the BKL it stays held while the handler sleeps", text)
+        self.assertIn("a sleep in a function of another file is not seen", text)
+        self.assertNotIn("what the BKL gave it", text)
+        self.assertNotIn("no locking assumption changes", text)
+
     def test_cover_letter_has_the_statistics(self):
         summary = summary_for({"drivers/char/ds1620.c": (OLD, NEW)})
         cover = series.render(summary, series.Split.FILE, None, ME)[series.COVER_LETTER]

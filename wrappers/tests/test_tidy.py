@@ -91,8 +91,77 @@ class TidyTest(unittest.TestCase):
 
     def test_lines_the_diff_does_not_add_are_never_touched(self):
         self.assertIn(b"\t.read = joy_read,", self.lines)
-        self.assertIn(b"\t\t     unsigned int cmd, unsigned long arg)", self.lines)
         self.assertEqual(tidy.tidy(apply_hunks(OLD, git_diff("joy.c", OLD, OLD))), OLD)
+
+    def test_parameters_follow_the_parenthesis_when_int_becomes_long(self):
+        # "static long joy_ioctl(" is 22 columns, one more than with int.
+        index = self.lines.index(b"static long joy_ioctl(struct file *file,")
+        self.assertEqual(self.lines[index + 1], b"\t\t      unsigned int cmd, unsigned long arg)")
+
+    def test_a_crlf_file_is_tidied_the_same_and_keeps_its_crlf(self):
+        # Entries, a new function's continuation, kept lines, retyped
+        # parameters: each as in the LF file, each line still ending CRLF.
+        old, new = OLD.replace(b"\n", b"\r\n"), SPATCH.replace(b"\n", b"\r\n")
+        out = tidy.tidy(apply_hunks(old, git_diff("joy.c", old, new)))
+        self.assertEqual(out, tidy.tidy(self.applied).replace(b"\n", b"\r\n"))
+
+
+def tidied(old: bytes, new: bytes) -> bytes:
+    return tidy.tidy(apply_hunks(old, git_diff("t.c", old, new)))
+
+
+class SignatureTest(unittest.TestCase):
+    OLD = (b"static int t_ioctl(struct inode *inode, struct file *file,\n"
+           b"\t\t   unsigned int cmd,\n"
+           b"\t\t   unsigned long arg)\n{\n\treturn 0;\n}\n")
+
+    def test_every_parameter_line_moves_one_column(self):
+        new = self.OLD.replace(b"int t_ioctl(struct inode *inode, ", b"long t_ioctl(")
+        self.assertEqual(tidied(self.OLD, new).split(b"\n")[1:3],
+                         [b"\t\t    unsigned int cmd,", b"\t\t    unsigned long arg)"])
+
+    def test_a_line_that_was_not_lined_up_stays_where_it_was(self):
+        old = self.OLD.replace(b"\t\t   unsigned int cmd", b"\tunsigned int cmd")
+        new = old.replace(b"int t_ioctl(struct inode *inode, ", b"long t_ioctl(")
+        self.assertEqual(tidied(old, new).split(b"\n")[1], b"\tunsigned int cmd,")
+
+    def test_a_long_that_was_always_long_moves_nothing(self):
+        old = self.OLD.replace(b"static int", b"static long")
+        new = old.replace(b"t_ioctl(struct inode *inode, ", b"t_ioctl(")
+        self.assertEqual(tidied(old, new).split(b"\n")[1], b"\t\t   unsigned int cmd,")
+
+    def test_crlf_lines_move_and_keep_their_crlf(self):
+        old = self.OLD.replace(b"\n", b"\r\n")
+        new = old.replace(b"int t_ioctl(struct inode *inode, ", b"long t_ioctl(")
+        out = tidied(old, new)
+        self.assertIn(b"\r\n\t\t    unsigned int cmd,\r\n", out)
+        self.assertEqual(out.count(b"\n"), out.count(b"\r\n"))
+
+
+class LabelTest(unittest.TestCase):
+    OLD = (b"static int t_ioctl(struct file *file)\n{\n\tint err;\n\n"
+           b"again:\n\terr = t_try();\n\tif (err == -EAGAIN)\n\t\tgoto again;\n"
+           b"\treturn err;\n}\n")
+
+    def with_lock(self, old: bytes, lock: bytes, eol: bytes = b"\n") -> bytes:
+        # spatch puts a statement it adds before a label at column 0.
+        return old.replace(b"again:" + eol, lock + eol + b"again:" + eol)
+
+    def test_a_lock_before_a_label_is_indented_like_the_code_it_guards(self):
+        for lock in (b"lock_kernel();", b"mutex_lock(&t_mutex);"):
+            with self.subTest(lock=lock):
+                out = tidied(self.OLD, self.with_lock(self.OLD, lock))
+                self.assertIn(b"\n\t" + lock + b"\nagain:\n", out)
+
+    def test_crlf_keeps_its_crlf(self):
+        old = self.OLD.replace(b"\n", b"\r\n")
+        out = tidied(old, self.with_lock(old, b"lock_kernel();", b"\r\n"))
+        self.assertIn(b"\r\n\tlock_kernel();\r\nagain:\r\n", out)
+        self.assertEqual(out.count(b"\n"), out.count(b"\r\n"))
+
+    def test_other_column_zero_lines_stay(self):
+        new = self.OLD.replace(b"again:\n", b"#ifdef T_RETRY\nagain:\n#endif\n")
+        self.assertIn(b"\n#ifdef T_RETRY\nagain:\n#endif\n", tidied(self.OLD, new))
 
 
 if __name__ == "__main__":

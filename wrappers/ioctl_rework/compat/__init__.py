@@ -1,9 +1,10 @@
 """The compat classifier: may a 32-bit process share an ioctl handler?
 
 facts.py reads what semantic-patches/ioctl_compat_facts.cocci finds in a
-handler (commands, uses of arg), probe.py compiles the commands and types
-for i386 and x86_64, classify.py decides.  This module joins them per
-file: which headers a probe includes, and running the rule.
+handler (commands, uses of arg), callees.py joins in the functions it hands
+them to, headers.py finds the uapi headers, probe.py compiles the commands
+and types for i386 and x86_64, classify.py decides.  This module joins them
+per file and runs the rule.
 """
 
 import hashlib
@@ -14,38 +15,8 @@ from pathlib import Path
 from ioctl_rework import c_spans, spatch
 from ioctl_rework.cache import Cache, make_key
 from ioctl_rework.compat import callees, classify, facts, probe
+from ioctl_rework.compat.headers import include_dirs, probe_headers
 from ioctl_rework.compat.classify import Classification, CompatClass, Offender  # noqa: F401
-
-_INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]', re.MULTILINE)
-# Included by the probe's prelude already.
-_PRELUDE_HEADERS = {"linux/types.h", "linux/ioctl.h", "asm/ioctl.h"}
-
-
-def include_dirs(source: Path, tree: Path | None) -> tuple[Path, ...]:
-    """Where a driver's headers are found as userspace sees them: beside
-    the driver (and its include/uapi, include: the fixture drivers' Kbuild
-    layout), then the tree's uapi directories."""
-    here = source.resolve().parent
-    found = [here / "include" / "uapi", here / "include"]
-    if tree is not None:
-        found += [tree / "include" / "uapi", tree / "arch" / "x86" / "include" / "uapi"]
-    return tuple(d for d in found if d.is_dir())
-
-
-def probe_headers(source: Path, text: str, dirs: tuple[Path, ...]) -> tuple[Path, ...]:
-    """The headers SOURCE includes that exist as userspace headers."""
-    found = []
-    for quote, name in _INCLUDE.findall(text):
-        if name in _PRELUDE_HEADERS:
-            continue
-        places = ([source.resolve().parent] if quote == '"' else []) + list(dirs)
-        for place in places:
-            candidate = place / name
-            if candidate.is_file():
-                found.append(candidate.resolve())
-                break
-    return tuple(dict.fromkeys(found))
-
 
 _IOCTL_DEFINE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+\w+[ \t]+_IO(?:R|W|WR)?[ \t]*\(.*$",
                            re.MULTILINE)
@@ -78,7 +49,9 @@ def classify_stdout(source: Path, shown: str, stdout: str, tree: Path | None,
     by_name = {handler: f for (_, handler), f in found.items()}
     handlers = {key: callees.merge(f, by_name, lines) for key, f in found.items()}
     dirs = include_dirs(source, tree)
-    headers = probe_headers(source, text, dirs)
+    named = frozenset(name for f in handlers.values() for command in f.commands
+                      for name in re.findall(r"[A-Za-z_]\w*", command))
+    headers = probe_headers(source, text, dirs, tree, named)
     plans = {key: classify.plan(f) for key, f in handlers.items()}
     items = [item for key, f in handlers.items() for item in classify.probe_items(f, plans[key])]
     try:
@@ -104,7 +77,7 @@ def classify_stdout(source: Path, shown: str, stdout: str, tree: Path | None,
     return results
 
 
-FACTS_FORMAT = "compat-facts-1"
+FACTS_FORMAT = "compat-facts-2"
 _HERE = "\0FILE\0"      # the file's own name in a cached rule output
 
 
@@ -117,7 +90,7 @@ def rule_outputs(files: list[Path], jobs: int, timeout: int, cache: Cache | None
                  listed: tuple[str, ...] = ()) -> dict[Path, str | None]:
     """The facts rule's report on each file (None where spatch failed),
     through the cache: a file's facts depend only on its text (and the
-    callees LISTED)."""
+    callees LISTED; with some listed, the report is on those alone)."""
     cache = cache or Cache(None)
     found: dict[Path, str | None] = {}
     todo, keys = [], {}
@@ -132,7 +105,8 @@ def rule_outputs(files: list[Path], jobs: int, timeout: int, cache: Cache | None
             todo.append(file)
         else:
             found[file] = stored.replace(_HERE, str(file))
-    args = ["-D", "report"] + (["-D", "callees=" + ",".join(listed)] if listed else [])
+    args = ["-D", "report"] + (["-D", "callees=" + ",".join(listed), "-D", "callees_only=1"]
+                               if listed else [])
     runs = spatch.run_batched(facts.FACTS_RULE, [Path(f).resolve() for f in todo],
                               args, jobs, timeout) if todo else []
     for file, run in zip(todo, runs):
@@ -163,7 +137,11 @@ def classify_files(files: list[Path], tree: Path | None = None, jobs: int = 2,
                 wanted[file] = tuple(sorted(names))
     listed = tuple(sorted({name for names in wanted.values() for name in names}))
     if listed:
-        outputs.update(rule_outputs(list(wanted), jobs, timeout, cache, listed))
+        # The callees' facts join the handlers' (a callee spatch failed on
+        # stays unfollowed).
+        for file, callee_facts in rule_outputs(list(wanted), jobs, timeout, cache,
+                                               listed).items():
+            outputs[file] += "\n" + (callee_facts or "")
     for file in files:
         if outputs.get(file) is not None:
             results += classify_stdout(Path(file), str(file), outputs[file], tree, cache)

@@ -21,6 +21,13 @@ from ioctl_rework.compat.probe import ItemResult, ProbeItem
 # type the copy or the pointer's own type names, and nothing else.
 COPIES = {"copy_from_user", "copy_to_user", "__copy_from_user", "__copy_to_user"}
 UACCESS = COPIES | {"get_user", "put_user", "__get_user", "__put_user"}
+# Functions that only print their arguments: cmd or arg handed to them
+# decides nothing and moves nothing.
+LOGGING = {"printk", "pr_debug", "pr_devel", "pr_info", "pr_notice", "pr_warn", "pr_err",
+           "pr_debug_ratelimited", "pr_err_ratelimited", "pr_warn_ratelimited",
+           "dev_dbg", "dev_info", "dev_notice", "dev_warn", "dev_err",
+           "dev_dbg_ratelimited", "dev_err_ratelimited", "dev_warn_ratelimited",
+           "netdev_dbg", "netdev_info", "netdev_warn", "netdev_err"}
 
 
 class CompatClass(enum.Enum):
@@ -86,24 +93,45 @@ def _probe_worthy(type_text: str | None) -> bool:
     return bool(type_text) and type_text not in ("void", "char", "unsigned char", "signed char")
 
 
+def _deciding_cmd_calls(facts: HandlerFacts) -> dict[str, int]:
+    """The functions cmd is passed to that may decide what a command does:
+    not a logging function, nor _IOC_TYPE() when every use of it only
+    rejects other types (cf_type_guard) before the commands are compared,
+    nor _IOC_NR() when every use of it is a switch whose labels are the
+    commands (their size bits then decide nothing; what arg carries does,
+    and is judged as for any command)."""
+    calls = {name: line for name, line in facts.cmd_calls.items() if name not in LOGGING}
+    if "_IOC_TYPE" in calls and facts.type_uses and facts.type_uses <= facts.type_guards:
+        del calls["_IOC_TYPE"]
+    if "_IOC_NR" in calls and facts.nr_uses and facts.nr_uses <= facts.nr_switches:
+        del calls["_IOC_NR"]
+    return calls
+
+
 def plan(facts: HandlerFacts) -> _Plan:
     if not facts.line:
         return _Plan((), (), (), "its definition is not in this file")
-    if facts.cmd_calls:
-        name, line = next(iter(facts.cmd_calls.items()))
+    cmd_calls = _deciding_cmd_calls(facts)
+    if cmd_calls:
+        name, line = next(iter(cmd_calls.items()))
         return _Plan((), (), (), f"{facts.cmd} is passed to {name}() at line {line}, "
                                  "whose commands are not followed")
     if not facts.commands:
         return _Plan((), (), (), f"no case label or comparison on {facts.cmd or 'cmd'} was found")
     pointer, integer, types = [], [], []
-    used = facts.alias_uses - facts.alias_defined
+    used = facts.alias_uses - facts.alias_defined - facts.alias_sources
+    # An alias is followed where it is handed to a function (cast or not)
+    # or sets another alias; anywhere else (`q = (T *)p;`, `p + 1`) the
+    # pointer goes where the facts do not see it.
     for position in sorted(used):
-        if position not in facts.alias_calls and position not in facts.casts:
+        if position not in facts.alias_calls:
             return _Plan((), (), (), f"a pointer set from {facts.arg} is used at line "
                                      f"{position[0]} in a way that is not followed")
     alias_lines = {line for line, _ in facts.alias_defined}
     for position in sorted(facts.arg_uses):
         line = position[0]
+        if facts.arg_calls.get(position) in LOGGING:
+            continue        # printed, which neither reads nor writes through it
         if position in facts.arg_calls:
             return _Plan((), (), (), f"{facts.arg} is passed to {facts.arg_calls[position]}() "
                                      f"at line {line}, which is not followed")
@@ -129,6 +157,8 @@ def plan(facts: HandlerFacts) -> _Plan:
         if _pointee(type_text) is None:
             return _Plan((), (), (), f"{name} holds {facts.arg} as {type_text}, which is not followed")
     for position, function in facts.alias_calls.items():
+        if function in LOGGING:
+            continue
         if function not in UACCESS:
             return _Plan((), (), (), f"a user pointer is passed to {function}() at line "
                                      f"{position[0]}, which is not followed")

@@ -29,12 +29,17 @@ class HandlerFacts:
     aliases: dict = field(default_factory=dict)         # name -> type text
     alias_defined: set = field(default_factory=set)     # Position of each alias set
     alias_uses: set = field(default_factory=set)        # Position of each alias named
+    alias_sources: set = field(default_factory=set)     # Position of p in `T *q = p;`
     alias_calls: dict = field(default_factory=dict)     # Position -> function
     cast_calls: dict = field(default_factory=dict)      # Position of (T)arg -> function
     copies: dict = field(default_factory=dict)          # Position -> (type or None, source text)
     arg_calls: dict = field(default_factory=dict)       # Position -> function
     cmd_calls: dict = field(default_factory=dict)       # function -> first line
     arg_uses: set = field(default_factory=set)          # Position
+    type_uses: set = field(default_factory=set)         # Position of each _IOC_TYPE(cmd)
+    type_guards: set = field(default_factory=set)       # ... of those that only reject
+    nr_uses: set = field(default_factory=set)           # Position of each _IOC_NR(cmd)
+    nr_switches: set = field(default_factory=set)       # ... of those a switch is on
     # The names arg has in the callees joined in (compat.callees).
     arg_names: set = field(default_factory=set)
 
@@ -53,11 +58,20 @@ def parse(stdout: str) -> dict[tuple[str, str], HandlerFacts]:
     return {key: facts for key, facts in found.items() if facts.line}
 
 
+# Facts that only say where something is: kind -> the set of positions.
+_PLACES = {"alias-use": "alias_uses", "alias-from": "alias_sources", "arg-use": "arg_uses",
+           "type-use": "type_uses", "type-guard": "type_guards",
+           "nr-use": "nr_uses", "nr-switch": "nr_switches"}
+# Facts that name what is at a position: kind -> position -> text.
+_NAMED = {"cast": "casts", "alias-call": "alias_calls", "cast-call": "cast_calls",
+          "arg-call": "arg_calls"}
+
+
 def _add(facts: HandlerFacts, kind: str, rest: str, line: int) -> None:
     if kind == "params":
         facts.cmd, facts.arg, facts.arg_type = rest.split(" ", 2)
         facts.line = line
-    elif kind in ("case", "compare"):
+    elif kind in ("case", "compare", "nr-case"):
         facts.commands.setdefault(rest.strip(), line)
     elif kind == "cmd-call":
         facts.cmd_calls.setdefault(rest.strip(), line)
@@ -65,22 +79,14 @@ def _add(facts: HandlerFacts, kind: str, rest: str, line: int) -> None:
         at = _AT.match(rest)
         position = (int(at["line"]), int(at["column"]))
         value = at["rest"]
-        if kind == "alias":
+        if kind in _PLACES:
+            getattr(facts, _PLACES[kind]).add(position)
+        elif kind in _NAMED:
+            getattr(facts, _NAMED[kind])[position] = value
+        elif kind == "alias":
             name, type_text = value.split(" ", 1)
             facts.aliases[name] = type_text
             facts.alias_defined.add(position)
-        elif kind == "alias-use":
-            facts.alias_uses.add(position)
-        elif kind == "cast":
-            facts.casts[position] = value
-        elif kind == "alias-call":
-            facts.alias_calls[position] = value
-        elif kind == "cast-call":
-            facts.cast_calls[position] = value
-        elif kind == "arg-call":
-            facts.arg_calls[position] = value
-        elif kind == "arg-use":
-            facts.arg_uses.add(position)
         elif kind == "copy":
             type_text, source = value.split(" <- ", 1)
             known = None if type_text.startswith("? ") else type_text

@@ -25,12 +25,15 @@ from pathlib import Path
 from ioctl_rework.cache import Cache, make_key
 
 ABIS = {"i386": "-m32", "x86_64": "-m64"}
-PROBE_FORMAT = "compat-probe-2"
+PROBE_FORMAT = "compat-probe-3"
 ATTEMPTS = 4
 
-# Kernel spellings of the fixed-width types, for cast and copy types.
+# Kernel spellings of the fixed-width types (and C's, which the kernel has
+# too: int32_t, bool), for cast and copy types.
 _PRELUDE = """\
 #include <stddef.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <linux/types.h>
 #include <linux/ioctl.h>
 typedef __u8 u8; typedef __u16 u16; typedef __u32 u32; typedef __u64 u64;
@@ -38,6 +41,10 @@ typedef __s8 s8; typedef __s16 s16; typedef __s32 s32; typedef __s64 s64;
 #define __user
 #define __force
 #define __iomem
+#define __packed __attribute__((packed))    /* as headers_install writes it */
+#ifndef __attribute_const__     /* from the C library's sys/cdefs.h, once installed */
+#define __attribute_const__
+#endif
 #define PROBE(key, val) asm volatile("\\n.ascii \\"->" key " %0\\"" :: "i" ((unsigned long)(val)))
 """
 
@@ -225,7 +232,7 @@ def _compile(items: list[ProbeItem], headers: tuple[Path, ...],
 
 # What `make headers_install` strips from the uapi headers of a tree, which
 # the probe includes as they are: 6.1's <linux/stddef.h> includes this.
-_STUB_HEADERS = ("linux/compiler_types.h",)
+_STUB_HEADERS = ("linux/compiler.h", "linux/compiler_types.h")
 
 
 def _stubs(work: Path) -> Path:

@@ -20,7 +20,9 @@ Interface (convert's verify stage calls it):
   PreprocessedExpander(text, old_text)         the preprocessor's output (.i) of
                                                the converted and the legacy file
   Unprovable(file, function, reason, line)     an exception
-  mutex_name(rel)                              the conversion's private mutex
+  mutex_name(rel, legacy)                      the conversion's private mutex
+  lock_for_text(lock, rel, legacy)             LOCK with the mutex name the
+                                               legacy text leaves free
   prove_changes(root, changes, lock_for) -> list[FileProof]
       Every handler a run converted, from its rewritten files (rel -> (old,
       new) bytes, as ConversionResult.changes); entries are read from the
@@ -42,11 +44,12 @@ as it got it; no file_operations may point at the body directly.
 from ioctl_rework.lockproof.changes import FileProof, prove_changes
 from ioctl_rework.lockproof.expanders import PreprocessedExpander, TextualExpander
 from ioctl_rework.lockproof.model import (HandlerProof, LockCalls, LockProblem, Unprovable,
-                                          mutex_name)
+                                          lock_for_text, mutex_name)
 from ioctl_rework.lockproof.proof import prove_each
 
 __all__ = ["FileProof", "HandlerProof", "LockCalls", "LockProblem", "PreprocessedExpander",
-           "TextualExpander", "Unprovable", "mutex_name", "prove_changes", "prove_each",
+           "TextualExpander", "Unprovable", "lock_for_text", "mutex_name", "prove_changes",
+           "prove_each",
            "prove_file"]
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from ioctl_rework.lockproof.entries import entry_points
 from ioctl_rework.lockproof.expanders import PreprocessedExpander, TextualExpander
-from ioctl_rework.lockproof.model import HandlerProof, LockCalls, Unprovable
+from ioctl_rework.lockproof.model import HandlerProof, LockCalls, Unprovable, lock_for_text
 from ioctl_rework.lockproof.proof import prove_each
 from ioctl_rework import c_spans
 from ioctl_rework import cache as cache_mod
@@ -123,7 +123,7 @@ def prove_changes(root: Path, changes: dict[str, tuple[bytes, bytes]],
     headers = HeaderReader(Path(root))
     for rel, mine in sorted(converted.by_file.items()):
         old, new = texts[rel]
-        lock = lock_for(rel)
+        lock = lock_for_text(lock_for(rel), rel, old)
         expander = (preprocessed(rel) if preprocessed else None) or \
             TextualExpander(root, rel, headers)
         key = memo.key(Path(root), rel, old, new, mine, lock, reads_need_lock) if cache else None

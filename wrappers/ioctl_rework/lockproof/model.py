@@ -1,5 +1,6 @@
 """The values the lock proof hands out: problems, the lock, refusals."""
 
+import itertools
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -99,7 +100,23 @@ class LockCalls:
         return LockSpelling(acquire, (self.release,), argument)
 
 
-def mutex_name(rel: str) -> str:
-    """The private mutex of a file, as the conversion names it (the file's
-    stem, non-word characters as underscores, then _mutex)."""
-    return re.sub(r"\W", "_", Path(rel).stem) + "_mutex"
+def mutex_name(rel: str, legacy: str = "") -> str:
+    """The private mutex of a file, as the conversion names it: the file's
+    stem, non-word characters as underscores, then _mutex; when the legacy
+    text already has that word, _ioctl_mutex, then _ioctl_mutex2, 3, ..."""
+    stem = re.sub(r"\W", "_", Path(rel).stem)
+    taken = set(re.findall(r"\w+", legacy))
+    for number in itertools.count(1):
+        name = stem + ("_mutex" if number == 1 else "_ioctl_mutex" if number == 2
+                       else f"_ioctl_mutex{number - 1}")
+        if name not in taken:
+            return name
+    raise AssertionError("unreachable")
+
+
+def lock_for_text(lock: LockCalls, rel: str, legacy: str) -> LockCalls:
+    """LOCK as the conversion of REL takes it, given its legacy text: the
+    default mutex name moves on when the file already uses it."""
+    if lock.is_bkl or lock.name != mutex_name(rel):
+        return lock
+    return LockCalls.mutex(mutex_name(rel, legacy))

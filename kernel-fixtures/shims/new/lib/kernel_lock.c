@@ -17,10 +17,12 @@
 
 static DEFINE_SEMAPHORE(kernel_sem);
 
+/* The depth counts only once the lock is held: down() may sleep. */
 void lock_kernel(void) __acquires(kernel_lock)
 {
-	if (current->bkl_depth++ == 0)
+	if (current->bkl_depth == 0)
 		down(&kernel_sem);
+	current->bkl_depth++;
 }
 EXPORT_SYMBOL(lock_kernel);
 
@@ -35,6 +37,30 @@ void unlock_kernel(void) __releases(kernel_lock)
 		up(&kernel_sem);
 }
 EXPORT_SYMBOL(unlock_kernel);
+
+/*
+ * schedule() drops the BKL of a task that sleeps holding it and takes it
+ * back when the task runs again, as 2.6's release_kernel_lock() did.
+ * Depth 0 while away, so that a down() here sleeps without recursing.
+ */
+int fixture_bkl_release_for_sleep(void)
+{
+	int depth = current->bkl_depth;
+
+	if (depth) {
+		current->bkl_depth = 0;
+		up(&kernel_sem);
+	}
+	return depth;
+}
+
+void fixture_bkl_reacquire(int depth)
+{
+	if (depth) {
+		down(&kernel_sem);
+		current->bkl_depth = depth;
+	}
+}
 
 int kernel_locked(void)
 {

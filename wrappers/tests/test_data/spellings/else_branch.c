@@ -1,4 +1,4 @@
-/* .ioctl under #if and ioctl: under #else: refused, both reported. */
+/* .ioctl under #if, its GNU spelling under #else: both converted, one run per branch. */
 #include <linux/fs.h>
 #include <linux/version.h>
 

@@ -37,6 +37,13 @@ static inline int bkl_depth(void)
 }
 
 /*
+ * Used by schedule(): the BKL is dropped while its holder sleeps and
+ * taken again before it runs; the depth is handed from one to the other.
+ */
+int fixture_bkl_release_for_sleep(void);
+void fixture_bkl_reacquire(int depth);
+
+/*
  * Called by the VFS when an ioctl handler returns.  DEPTH is the BKL
  * depth the handler was called with; a handler that returns with a
  * different depth is named in a warning and the depth is restored, so

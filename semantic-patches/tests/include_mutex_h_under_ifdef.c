@@ -1,0 +1,22 @@
+// options: -D mutex
+/*
+ * -D mutex: the last #include is under #ifdef.  <linux/mutex.h> goes after
+ * the last one every configuration compiles, and the mutex before the
+ * handler, outside that #ifdef.
+ */
+#include <linux/fs.h>
+#include <linux/module.h>
+#ifdef CONFIG_DIAL_DEBUG
+#include <linux/debugfs.h>
+#endif
+
+static int dial_ioctl(struct inode *inode, struct file *file,
+		      unsigned int cmd, unsigned long arg)
+{
+	return dial_set(cmd, arg);
+}
+
+static struct file_operations dial_fops = {
+	.owner		= THIS_MODULE,
+	.ioctl		= dial_ioctl,
+};

@@ -1,0 +1,127 @@
+"""Which headers a driver's layout probe includes: the userspace (uapi)
+headers that define its commands and the types they carry.
+
+A driver names its ABI header directly (`<linux/foo.h>`, whose uapi half
+has the same name, or `<uapi/linux/foo.h>`), or through a kernel-only
+header of its own or of the tree that includes it.  Kernel-only headers
+never compile for userspace, so they are read, not included: the uapi
+headers they include are taken, a few levels deep, as the kernel build
+would find them.
+"""
+
+import functools
+import os
+import re
+from pathlib import Path
+
+_INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]', re.MULTILINE)
+# Included by the probe's prelude already.
+_PRELUDE_HEADERS = {"linux/types.h", "linux/ioctl.h", "asm/ioctl.h"}
+# How far through kernel-only headers a uapi header is looked for.
+KERNEL_HEADER_DEPTH = 3
+
+
+def include_dirs(source: Path, tree: Path | None) -> tuple[Path, ...]:
+    """Where a driver's headers are found as userspace sees them: beside
+    the driver (and its include/uapi, include: the fixture drivers' Kbuild
+    layout), then the tree's uapi directories."""
+    here = source.resolve().parent
+    found = [here / "include" / "uapi", here / "include"]
+    if tree is not None:
+        found += [tree / "include" / "uapi", tree / "arch" / "x86" / "include" / "uapi"]
+    return tuple(d for d in found if d.is_dir())
+
+
+def _uapi_names(name: str) -> list[str]:
+    """The names a uapi header included as NAME may have: `<uapi/X>` is X
+    in a uapi directory, and x86 takes an `<asm/X>` it lacks from
+    asm-generic (Kbuild's generated wrappers)."""
+    if name.startswith("uapi/"):
+        return [name[len("uapi/"):]]
+    if name.startswith("asm/"):
+        return [name, "asm-generic/" + name[len("asm/"):]]
+    return [name]
+
+
+def _kernel_dirs(tree: Path | None) -> list[Path]:
+    if tree is None:
+        return []
+    return [d for d in (tree / "include", tree / "arch" / "x86" / "include") if d.is_dir()]
+
+
+def _includes(header: Path) -> tuple[tuple[str, str], ...]:
+    """(quote, name) of each #include of HEADER."""
+    return _read(header, header.stat().st_mtime_ns)[0]
+
+
+def _defined(header: Path) -> frozenset[str]:
+    """The macros HEADER defines."""
+    return _read(header, header.stat().st_mtime_ns)[1]
+
+
+@functools.lru_cache(maxsize=None)
+def _read(header: Path, _mtime: int) -> tuple[tuple, frozenset[str]]:
+    """Each header read once per run (and again if it changed): the tree's
+    headers are shared by many drivers."""
+    text = header.read_text(errors="replace")
+    return (tuple(_INCLUDE.findall(text)),
+            frozenset(re.findall(r"^[ \t]*#[ \t]*define[ \t]+(\w+)", text, re.MULTILINE)))
+
+
+@functools.lru_cache(maxsize=None)
+def _first_file(name: str, places: tuple[Path, ...]) -> Path | None:
+    found = next((place / name for place in places if (place / name).is_file()), None)
+    return Path(os.path.normpath(found)) if found is not None else None
+
+
+def _uapi(name: str, dirs: tuple[Path, ...]) -> Path | None:
+    return next(filter(None, (_first_file(candidate, dirs) for candidate in _uapi_names(name))),
+                None)
+
+
+@functools.lru_cache(maxsize=None)
+def _beneath(header: Path, depth: int, dirs: tuple[Path, ...],
+             kernel_dirs: tuple[Path, ...]) -> frozenset[Path]:
+    """The uapi headers HEADER includes, and those the headers it includes
+    that are not uapi ones include, DEPTH levels down; once per run."""
+    found = set()
+    for quote, name in _includes(header):
+        if name in _PRELUDE_HEADERS:
+            continue
+        own = _first_file(name, (header.parent,)) if quote == '"' else None
+        uapi = None if own is not None else _uapi(name, dirs)
+        if uapi is not None:
+            found.add(uapi)
+            continue
+        inner = own or (_first_file(name, kernel_dirs) if quote == "<" else None)
+        if inner is not None and depth > 0:
+            found |= _beneath(inner, depth - 1, dirs, kernel_dirs)
+    return frozenset(found)
+
+
+def probe_headers(source: Path, text: str, dirs: tuple[Path, ...],
+                  tree: Path | None = None, commands: frozenset[str] = frozenset()
+                  ) -> tuple[Path, ...]:
+    """The uapi headers SOURCE includes, and those its kernel-only headers
+    (its own, or the TREE's) include that define one of COMMANDS: only
+    those, as uapi headers pulled in by kernel ones clash with the C
+    library's (struct timeval)."""
+    found: list[Path] = []
+    here, kernel_dirs = source.resolve().parent, tuple(_kernel_dirs(tree))
+    for quote, name in _INCLUDE.findall(text):
+        if name in _PRELUDE_HEADERS:
+            continue
+        own = _first_file(name, (here,)) if quote == '"' else None
+        uapi = None if own is not None else _uapi(name, dirs)
+        if uapi is not None:
+            found.append(uapi)
+            continue
+        # The driver's own header is probed as it is, and read for the uapi
+        # headers it includes, in case it does not compile for userspace.
+        if own is not None:
+            found.append(own)
+        inner = own or (_first_file(name, kernel_dirs) if quote == "<" else None)
+        if inner is not None:
+            found += sorted(h for h in _beneath(inner, KERNEL_HEADER_DEPTH - 1, dirs, kernel_dirs)
+                            if _defined(h) & commands)
+    return tuple(dict.fromkeys(found))

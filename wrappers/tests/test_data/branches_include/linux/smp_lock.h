@@ -1,0 +1,2 @@
+void lock_kernel(void);
+void unlock_kernel(void);
