@@ -927,6 +927,8 @@ def decide(file, h):
     elif enoioctlcmd_refuse_on and "enoioctlcmd" in f:
         result = (None, "returns -ENOIOCTLCMD at line %d (-D enoioctlcmd_refuse)"
                   % f["enoioctlcmd"])
+    elif multi_kernel_on and h in listed and not referenced:
+        result = (None, "the multi-kernel output needs the fops in the same file")
     elif multi_kernel_on:
         result = ("multi-kernel", None)
     elif pushdown_on or (not wrapper_on and (escape is None or (h in listed and not referenced))):
@@ -1293,6 +1295,8 @@ def placement_problem(file, h, strategy):
     if strategy not in ("wrapper", "multi-kernel"):
         return None
     live = sorted(live_entries(file, h), key=lambda e: (e.line, e.column))
+    if not live:
+        return None     # its fops is in another file (-D handlers): no wrapper here
     entries = [e.line for e in live]
     scope = fops_scope.get((file, live[0].line))
     if scope and strategy == "multi-kernel":
