@@ -23,7 +23,7 @@ import tempfile
 from functools import lru_cache
 from pathlib import Path
 
-from ioctl_rework import paths
+from ioctl_rework import paths, safe_write
 
 DEFINE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+(\w+)", re.MULTILINE)
 def defined_names(text: str) -> set[str]:
@@ -64,11 +64,9 @@ def _builtins_file(standard: Path, standard_text: str, macro_text: str,
             if target.is_file() and target.read_bytes() == content:
                 return target
             directory.mkdir(parents=True, exist_ok=True)
-            with tempfile.NamedTemporaryFile(dir=directory, delete=False) as out:
-                out.write(content)
-            os.replace(out.name, target)
+            safe_write.write_atomic(target, content)
             return target
-        except OSError:
+        except (OSError, safe_write.WriteError):
             continue
     raise OSError(f"cannot write {name} in the cache directory or {tempfile.gettempdir()}")
 
