@@ -1295,8 +1295,6 @@ def placement_problem(file, h, strategy):
     if strategy not in ("wrapper", "multi-kernel"):
         return None
     live = sorted(live_entries(file, h), key=lambda e: (e.line, e.column))
-    if not live:
-        return None     # its fops is in another file (-D handlers): no wrapper here
     entries = [e.line for e in live]
     scope = fops_scope.get((file, live[0].line))
     if scope and strategy == "multi-kernel":
