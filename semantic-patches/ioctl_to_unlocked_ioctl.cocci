@@ -41,11 +41,17 @@
 //   .ioctl beside an .unlocked_ioctl is dead in that initializer only.
 //   A .ioctl naming a function that already has the .unlocked_ioctl
 //   signature gets the wrapper.  A wrapper's name is the first free one.
+// - An entry in a branch never compiled with the converted file (#if 0,
+//   the #else of #if 1, a branch of a LINUX_VERSION_CODE test only kernels
+//   before 2.6.11 compile, unless -D multi_kernel) is left as it is and
+//   reported; the handler converts for its live entries.
 // - Refused, and said why in report mode: the inode parameter is written
-//   or its address taken; the handler is used elsewhere with its old
-//   signature; it is defined twice (#ifdef/#else); -D mutex and the handler
-//   takes the BKL itself or is called directly (the mutex is not recursive,
-//   and callers would not take it); -D mutex and the handler, or a function
+//   or its address taken; a call passes NULL as its inode; the handler is
+//   used elsewhere with its old signature (EXPORT_SYMBOL follows it); it is
+//   defined twice (#ifdef/#else); -D keep=a,b names it (convert found a
+//   file that cannot follow); -D mutex and the handler takes the BKL itself
+//   or is called directly (the mutex is not recursive, and callers would
+//   not take it); -D mutex and the handler, or a function
 //   of its file that it calls, sleeps until another call wakes it
 //   (wait_event*(), sleep_on*(), schedule*(), wait_for_completion*(),
 //   down*() on a semaphore that code of the file ups without downing it):
@@ -110,6 +116,7 @@ runtime_any = {}     # (file, line, column) -> (target, handler): "E->ioctl = h;
 definitions = {}     # (file, handler) -> line
 other_defs = {}      # (file, handler) -> line: same name, not the .ioctl signature
 listed = set()       # -D handlers=...
+kept = set()         # -D keep=...: left legacy, whatever else holds
 facts = {}           # (file, handler) -> {fact: line}
 functions = {}       # file -> set of defined function names
 expr_uses = {}       # (file, handler) -> set of lines where it is an expression
@@ -497,30 +504,74 @@ def macros_of(file):
 
 IF_CONSTANT = re.compile(r"[ \t]*#[ \t]*if[ \t]+([01])\b")
 ELSE = re.compile(r"[ \t]*#[ \t]*(else|elif)\b")
+# "#if LINUX_VERSION_CODE >= KERNEL_VERSION(2,6,0)", or with 0x020600.
+VERSION = r"(?:KERNEL_VERSION\s*\(\s*(\d+)\s*,\s*(\d+)\s*,\s*(\d+)\s*\)|(0x[0-9a-fA-F]+))"
+VERSION_TEST = re.compile(r"[ \t]*#[ \t]*if[ \t]+\(?\s*(?:LINUX_VERSION_CODE\s*(<=|>=|==|!=|<|>)\s*"
+                          + VERSION + r"|" + VERSION + r"\s*(<=|>=|==|!=|<|>)\s*LINUX_VERSION_CODE)"
+                          r"\s*\)?\s*$")
+UNLOCKED_IOCTL_SINCE = (2 << 16) + (6 << 8) + 11
+MIRRORED = {"<": ">", ">": "<", "<=": ">=", ">=": "<=", "==": "==", "!=": "!="}
+
+def version_test_value(text):
+    """Whether every kernel that has .unlocked_ioctl (2.6.11 on), the only
+    ones the converted file builds on, compiles the #if of TEXT (True) or
+    none does (False); None when they differ or TEXT is no version test."""
+    test = VERSION_TEST.match(text)
+    if not test:
+        return None
+    g = test.groups()
+    if g[0]:
+        op, numbers, literal = g[0], g[1:4], g[4]
+    else:
+        op, numbers, literal = MIRRORED[g[9]], g[5:8], g[8]
+    k = int(literal, 16) if literal else \
+        (int(numbers[0]) << 16) + (int(numbers[1]) << 8) + int(numbers[2])
+    v = UNLOCKED_IOCTL_SINCE
+    if op in (">=", ">") and (k < v or op == ">=" and k == v):
+        return True
+    if op in ("<", "<=", "==") and (k < v or op == "<" and k == v):
+        return False
+    if op == "!=" and k < v:
+        return True
+    return None
+
+def dead_branches(lines, versions=False):
+    """For each of LINES, a pair: the line of the #if whose branch that is
+    never compiled holds it (or None), and "if" for a known #if or "endif"
+    for an #endif that closes an #if (else None).  Known are "#if 0",
+    "#if 1" and, with VERSIONS, a version test every kernel with
+    .unlocked_ioctl decides alike (version_test_value).  After an #elif
+    nothing is taken for dead."""
+    out, stack = [], []   # per open #if: (known, dead, its line)
+    for number, text in enumerate(lines, 1):
+        match = CONDITIONAL.match(text)
+        kind = match.group(1) if match else None
+        constant = IF_CONSTANT.match(text)
+        value = (constant.group(1) == "1") if constant else \
+            version_test_value(text) if versions and kind == "if" else None
+        if value is not None:
+            stack.append((True, not value, number))
+            kind = "if"
+        elif kind in ("if", "ifdef", "ifndef"):
+            stack.append((False, False, number))
+            kind = None
+        elif ELSE.match(text) and stack and stack[-1][0]:
+            _, dead, line = stack[-1]
+            stack[-1] = (True, not dead, line) if ELSE.match(text).group(1) == "else" \
+                else (False, False, line)
+        elif kind == "endif" and stack:
+            stack.pop()
+        else:
+            kind = None
+        dead = [line for _, is_dead, line in stack if is_dead]
+        out.append((dead[0] if dead else None, kind))
+    return out
 
 def without_dead_code(lines):
     """LINES with the code under #if 0, and under the #else of #if 1,
     blanked: never compiled, so no exit."""
-    out, stack = [], []   # per open #if: True while its current branch is dead
-    for text in lines:
-        match = CONDITIONAL.match(text)
-        kind = match.group(1) if match else None
-        constant = IF_CONSTANT.match(text)
-        if constant:
-            stack.append(("constant", constant.group(1) == "0"))
-        elif kind in ("if", "ifdef", "ifndef"):
-            stack.append(("other", False))
-        elif ELSE.match(text) and stack and stack[-1][0] == "constant":
-            # After an #elif, which branch is compiled is not known.
-            stack[-1] = ("constant", not stack[-1][1]) if ELSE.match(text).group(1) == "else" \
-                else ("other", False)
-        elif kind == "endif" and stack:
-            stack.pop()
-            out.append("")
-            continue
-        dead = any(is_dead for _, is_dead in stack)
-        out.append("" if dead or constant else text)
-    return out
+    return ["" if dead or kind else text
+            for text, (dead, kind) in zip(lines, dead_branches(lines))]
 
 # A statement that may be a macro of a header we could not read.
 STATEMENT_MACRO = re.compile(r"(?:[;{})]|\belse\b|\bdo\b)\s*([A-Z_][A-Z0-9_]*[A-Z][A-Z0-9_]*)\s*[;(]")
@@ -771,12 +822,55 @@ def hidden_entries(file):
             branch = open_conditional(file, first, line)
             if branch and "HAVE_UNLOCKED_IOCTL" in source_lines(file)[branch - 1]:
                 continue        # the legacy half of the -D multi_kernel output
+            if branch and never_compiled(file, line):
+                continue        # dead_entries() says why it stays
             if branch and BRANCH_RUN in source_lines(file)[branch - 1]:
                 continue        # the wrapper runs the rule on that branch too
             why = ("in the preprocessor branch of line %d, which spatch does not read"
                    % branch if branch else "in a spelling spatch did not match here")
             found.append((fops, match.group(1), line, why))
     return found
+
+_dead_lines = {}
+
+def never_compiled(file, line):
+    """The line of the #if whose dead branch holds LINE of FILE, or None:
+    #if 0, the #else of #if 1, or a branch of a version test only kernels
+    before 2.6.11 compile (they have no .unlocked_ioctl, so they never
+    build the converted file; -D multi_kernel output still builds there)."""
+    if file not in _dead_lines:
+        lines = code_text(file).split("\n")
+        _dead_lines[file] = [dead for dead, _ in dead_branches(lines, not multi_kernel_on)]
+    return _dead_lines[file][line - 1]
+
+def dead_entries(file):
+    """Entries in a branch never compiled with the converted file: left as
+    they are, beside a handler converted for its live entries.
+    [(fops, handler, line, why)]"""
+    pairs = brace_pairs(file)
+    outers = {min(o for o, c in pairs.items() if o <= e.container <= c)
+              for e in fops_entries.get(file, []) if e.container is not None}
+    code = code_text(file)
+    found = []
+    for outer in sorted(outers):
+        fops = declaration_of(file, outer)[1] or "?"
+        for match in TEXT_ENTRY.finditer(code, outer + 1, pairs[outer]):
+            line = code.count("\n", 0, match.start()) + 1
+            branch = never_compiled(file, line)
+            if branch and match.group(1) != "NULL" and not entry_at_line(file, line):
+                found.append((fops, match.group(1), line, why_never_compiled(file, branch)))
+    return found
+
+def why_never_compiled(file, branch):
+    test = re.sub(r"\s+", " ", code_text(file).split("\n")[branch - 1].strip())
+    if IF_CONSTANT.match(test):
+        return "in the branch of the %s at line %d that is never compiled" % (test, branch)
+    return ("in the branch of the %s at line %d that only kernels before 2.6.11 compile: "
+            "they have no .unlocked_ioctl, and the converted file is not for them"
+            % (test, branch))
+
+def entry_at_line(file, line):
+    return any(e.line == line for e in fops_entries.get(file, []))
 
 def is_fops_type(t):
     words = [w for w in (t or "").split() if w not in ("const", "static", "volatile")]
@@ -811,6 +905,20 @@ def decide(file, h):
         return decisions[key]
     f = facts.get(key, {})
     referenced = bool(live_entries(file, h))
+    if h in kept:
+        # convert found a file naming it that cannot follow the new signature.
+        decisions[key] = (None, "kept with the old signature (-D keep)")
+        return decisions[key]
+    if "null_inode" in f:
+        decisions[key] = (None, "the call at line %d passes NULL as its inode, which the "
+                          "new signature cannot pass on" % f["null_inode"])
+        return decisions[key]
+    dead = [never_compiled(file, e.line) for e in fops_entries.get(file, []) if e[1] == h]
+    if dead and all(dead) and h not in listed and \
+            not any(name == h for _, name, _, _ in hidden_entries(file)):
+        # Converted, it would be named by no entry that is compiled with it.
+        decisions[key] = (None, "its entries are all " + why_never_compiled(file, dead[0]))
+        return decisions[key]
     if not referenced and h not in listed and \
             any(e[1] == h for e in fops_entries.get(file, [])):
         result = (None, "dead: the fops also sets .unlocked_ioctl, which the VFS prefers")
@@ -847,7 +955,8 @@ def decide(file, h):
     # -D multi_kernel, where one kernel has each.
     followed = known_uses.get(key, set()) | \
         (set() if multi_kernel_on else compared.get(key, set()))
-    others = sorted(expr_uses.get(key, set()) - followed)
+    others = sorted(n for n in expr_uses.get(key, set()) - followed
+                    if not never_compiled(file, n))
     escape = None
     unseen = unseen_return(file, h)
     shadowed = shadowed_lock(file, h)
@@ -905,8 +1014,8 @@ def decide(file, h):
         # handler) would not take the private mutex, or take it twice.
         result = (None, "it is called directly at line %d, and callers would "
                   "not exclude each other through the private mutex" % f["called"])
-    elif mutex_on and any((file, c) in definitions for c in calls.get(key, ())):
-        callee = sorted(c for c in calls[key] if (file, c) in definitions)[0]
+    elif mutex_on and any(is_handler(file, c) for c in calls.get(key, ())):
+        callee = sorted(c for c in calls[key] if is_handler(file, c))[0]
         result = (None, "it calls the handler %s directly, which would then run "
                   "under two different locks" % callee)
     elif mutex_on and "takes_bkl" in f:
@@ -948,6 +1057,10 @@ def decide(file, h):
 
 calls = {}           # (file, function) -> names it calls with four arguments
 direct_calls = []    # (file, line, handler, caller): calls that lose their inode
+
+def is_handler(file, name):
+    """A handler defined here, or one convert names (listed or kept)."""
+    return (file, name) in definitions or name in listed or name in kept
 
 def renamed(h, p, file=None):
     """Whether prototypes of and calls to h follow the new signature."""
@@ -1064,6 +1177,8 @@ def action_at(p):
         return None
     if (origin(p), h) not in decisions and h != "NULL":
         return None
+    if never_compiled(file, int(p[0].line)):
+        return None     # left as it is (dead_entries)
     # decide() is keyed by the real file, the state by the text p is in.
     entry = Entry(("", h, int(p[0].line), int(p[0].column), container, None))
     return action(file, entry, origin(p))
@@ -1089,6 +1204,10 @@ def report_entry(fops, h, p, org=False):
         say(p, "%s: remove (an empty entry)" % where, org)
     elif entry_state(p[0].file, entry) == "dead":
         say(p, "%s: remove (dead: the fops also sets .unlocked_ioctl)" % where, org)
+    elif decide(p[0].file, h)[0] and never_compiled(p[0].file, entry.line):
+        # Read by spatch, but left as it is (action_at).
+        say(p, "%s: left alone: %s" % (where, why_never_compiled(
+            p[0].file, never_compiled(p[0].file, entry.line))), org)
     elif decide(p[0].file, h)[0]:
         why = decide(p[0].file, h)[1]
         say(p, "%s: convert (%s)%s" % (where, details(p[0].file, h),
@@ -1103,6 +1222,7 @@ def report_refused(file):
     found = list(refused_entries.get(file, []))
     for fops, h, line, why in hidden_entries(file):
         found.append((fops, h, line, why + ": convert it by hand"))
+    found += dead_entries(file)
     for (where, line, column), (target, h) in sorted(runtime_any.items()):
         if where == file and (file, h) in definitions and not any(
                 (e.line, e.column) == (line, column) for e in fops_entries.get(file, [])):
@@ -1322,14 +1442,14 @@ def inode_expr(filp):
 # One spatch process may run the rule on many files (--file-groups) and
 # keeps this module between them: what one file taught must not leak into
 # the next (a handler name of one driver is an ordinary function in another).
-PER_FILE = (fops_entries, definitions, other_defs, listed, facts, functions, expr_uses,
+PER_FILE = (fops_entries, definitions, other_defs, listed, kept, facts, functions, expr_uses,
             known_uses, compared, decisions, inode_param, params, handler_names,
             inode_uses, inode_passed_to, mutex_site, _code,
             include_lines, headers, bkl_callers, smp_lock_h_line, declarations,
             first_statement_at, calls, _macros,
             written_returns, seen_returns, variables, static_at, unsigned_names,
             returned_locals, _temp_names, volatile_names,
-            _sources, refused_entries, fops_types, runtime_any, unlocked_defs, direct_calls,
+            _sources, _dead_lines, refused_entries, fops_types, runtime_any, unlocked_defs, direct_calls,
             wrapper_names, _braces, _words, runtime_unlocked,
             sleeps_at, downs, ups, calls_in, fops_scope, _inode_macros, _mutex_names)
 
@@ -1408,6 +1528,11 @@ no_bkl_on = True
 names << virtual.handlers;
 @@
 listed.update(n for n in names.split(",") if n)
+
+@script:python keep_list@
+names << virtual.keep;
+@@
+kept.update(n for n in names.split(",") if n)
 
 // ---------------------------------------------------------------- facts
 
@@ -1961,7 +2086,7 @@ compared.setdefault((p[0].file, text_at(p)), set()).add(int(p[0].line))
 @ direct_call depends on definition || name_list @
 identifier h;
 expression list[4] es;
-position p : script:python (h) { h in handler_names or h in listed };
+position p : script:python (h) { h in handler_names or h in listed or h in kept };
 @@
 h@p(es)
 
@@ -1972,6 +2097,37 @@ known_uses.setdefault((p[0].file, h), set()).add(int(p[0].line))
 fact(p[0].file, h, "called", int(p[0].line))
 calls.setdefault((p[0].file, p[0].current_element), set()).add(h)
 direct_calls.append((p[0].file, int(p[0].line), h, p[0].current_element))
+
+// EXPORT_SYMBOL(h) names it but does not call it: the export follows.
+@ exported depends on definition || name_list @
+identifier eh : script:python () { eh in handler_names or eh in listed };
+declarer name EXPORT_SYMBOL, EXPORT_SYMBOL_GPL;
+position p;
+@@
+(
+EXPORT_SYMBOL(eh@p);
+|
+EXPORT_SYMBOL_GPL(eh@p);
+)
+
+@ script:python @
+p << exported.p;
+@@
+known_uses.setdefault((p[0].file, text_at(p)), set()).add(int(p[0].line))
+
+// A call that passes NULL for the inode: the handler may rely on it being
+// NULL there, and the new signature derives the inode from the file.
+@ null_inode_call depends on definition || name_list @
+identifier nh : script:python () { nh in handler_names or nh in listed };
+expression E2, E3, E4;
+position p;
+@@
+nh@p(NULL, E2, E3, E4)
+
+@ script:python @
+p << null_inode_call.p;
+@@
+fact(p[0].file, text_at(p), "null_inode", int(p[0].line))
 
 // ------------------------------------------------------------- decisions
 // Each script binds, per handler, the names the rewriting rules use.  A
@@ -2544,6 +2700,28 @@ expression E;
 + unlocked_ioctl
 )
 
+// A local whose only use was the inode argument a call just lost goes
+// with it: "struct inode *inode = file->f_dentry->d_inode;" of a compat
+// wrapper would be an unused variable.  Only a declaration that reads the
+// inode of a file (no call, no side effect) is removed.  Its name is
+// recorded before the call changes: a position cannot cross a change.
+@ fed_inode_call depends on patch && (definition || name_list) @
+identifier fed_h : script:python () { fed_h in handler_names or fed_h in listed };
+identifier fed_ino;
+expression E2, E3, E4;
+position p : script:python () { renamed(text_at(p), p) };
+@@
+  fed_h@p(fed_ino, E2, E3, E4)
+
+@ script:python fed_inode_local @
+ino << fed_inode_call.fed_ino;
+p << fed_inode_call.p;
+fed_fn;
+fed_local;
+@@
+coccinelle.fed_fn = cocci.make_ident(p[0].current_element)
+coccinelle.fed_local = cocci.make_ident(ino)
+
 @ caller depends on patch && (definition || name_list) @
 identifier rh : script:python () { rh in handler_names or rh in listed };
 position p : script:python () { renamed(text_at(p), p) };
@@ -2552,6 +2730,22 @@ expression E1, E2, E3, E4;
   rh@p(
 - E1,
   E2, E3, E4)
+
+@ drop_fed_inode depends on patch @
+identifier fed_inode_local.fed_fn, fed_inode_local.fed_local;
+expression F;
+@@
+  fed_fn(...) {
+  ... when any
+(
+- struct inode *fed_local = F->f_dentry->d_inode;
+|
+- struct inode *fed_local = F->f_path.dentry->d_inode;
+|
+- struct inode *fed_local = file_inode(F);
+)
+  ... when != fed_local
+  }
 
 @ einval depends on patch && enoioctlcmd_einval @
 position p : script:python () { strategy_at(p) in ("pushdown", "wrapper") };

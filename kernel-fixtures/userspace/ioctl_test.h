@@ -88,5 +88,6 @@ extern const struct fx_suite fx_buffer, fx_twin, fx_compat, fx_gnu;
 extern const struct fx_suite fx_ifdef, fx_enoioctl, fx_bkl, fx_split;
 extern const struct fx_suite fx_claim, fx_guard, fx_status, fx_table, fx_wait;
 extern const struct fx_suite fx_abi_level, fx_abi_clean, fx_abi_unclean;
+extern const struct fx_suite fx_proto, fx_relay, fx_fed, fx_export, fx_parent;
 
 #endif /* IOCTL_TEST_H */

@@ -20,6 +20,7 @@ static const struct fx_suite *const suites[] = {
 	&fx_bkl, &fx_split, &fx_claim, &fx_guard, &fx_status, &fx_table,
 	&fx_wait,
 	&fx_abi_level, &fx_abi_clean, &fx_abi_unclean,
+	&fx_proto, &fx_relay, &fx_fed, &fx_export, &fx_parent,
 };
 
 #define NR_SUITES	ARRAY_SIZE(suites)

@@ -167,23 +167,62 @@ def unparsed_region(text: str, line: int) -> range:
 _CONDITIONAL = re.compile(r"^\s*#\s*(if|ifdef|ifndef|elif|else|endif)\b(.*)")
 
 
-def inside_if0(text: str, line: int) -> int | None:
-    """The line of the `#if 0` whose dead branch holds LINE (1-based) of TEXT."""
-    stack = []                       # [(dead, line of its #if 0)] per open #if
+# The conversion rule's notion of a branch never compiled with the
+# converted file (dead_branches() in ioctl_to_unlocked_ioctl.cocci): #if 0,
+# the #else of #if 1, and a branch of a LINUX_VERSION_CODE test that every
+# kernel with .unlocked_ioctl (2.6.11 on) decides alike.
+_VERSION = r"(?:KERNEL_VERSION\s*\(\s*(\d+)\s*,\s*(\d+)\s*,\s*(\d+)\s*\)|(0x[0-9a-fA-F]+))"
+_VERSION_TEST = re.compile(r"\s*\(?\s*(?:LINUX_VERSION_CODE\s*(<=|>=|==|!=|<|>)\s*" + _VERSION +
+                           r"|" + _VERSION + r"\s*(<=|>=|==|!=|<|>)\s*LINUX_VERSION_CODE)\s*\)?\s*$")
+_MIRRORED = {"<": ">", ">": "<", "<=": ">=", ">=": "<=", "==": "==", "!=": "!="}
+UNLOCKED_IOCTL_SINCE = (2 << 16) + (6 << 8) + 11
+
+
+def _if_value(condition: str) -> bool | None:
+    """Whether every kernel from 2.6.11 on compiles `#if CONDITION` (True),
+    none does (False), or that is not known (None)."""
+    if re.match(r"\s*[01]\b", condition):
+        return condition.strip().startswith("1")
+    test = _VERSION_TEST.match(condition)
+    if not test:
+        return None
+    g = test.groups()
+    op, numbers, literal = (g[0], g[1:4], g[4]) if g[0] else (_MIRRORED[g[9]], g[5:8], g[8])
+    version = int(literal, 16) if literal else \
+        (int(numbers[0]) << 16) + (int(numbers[1]) << 8) + int(numbers[2])
+    since = UNLOCKED_IOCTL_SINCE
+    if op == ">=" and version <= since or op in (">", "!=") and version < since:
+        return True
+    if op == "<" and version <= since or op in ("<=", "==") and version < since:
+        return False
+    return None
+
+
+def never_compiled(text: str, line: int) -> int | None:
+    """The line of the #if whose branch holding LINE (1-based) of TEXT is
+    never compiled with the converted file, or None."""
+    stack = []                       # [(known, dead, line of its #if)] per open #if
     for number, current in enumerate(text.split("\n")[:line - 1], 1):
-        match = _CONDITIONAL.match(current)
+        match = _CONDITIONAL.match(c_comment_free(current))
         if not match:
             continue
         kind, rest = match.groups()
         if kind.startswith("if"):
-            dead = kind == "if" and re.match(r"\s*0\b", rest) is not None
-            stack.append((dead, number))
-        elif kind in ("else", "elif") and stack:
-            stack[-1] = (False, stack[-1][1])
+            value = _if_value(rest) if kind == "if" else None
+            stack.append((value is not None, value is False, number))
+        elif kind == "else" and stack and stack[-1][0]:
+            stack[-1] = (True, not stack[-1][1], stack[-1][2])
+        elif kind == "elif" and stack:
+            stack[-1] = (False, False, stack[-1][2])    # then nothing is known
         elif kind == "endif" and stack:
             stack.pop()
-    dead = [number for is_dead, number in stack if is_dead]
+    dead = [number for _, is_dead, number in stack if is_dead]
     return dead[0] if dead else None
+
+
+def c_comment_free(line: str) -> str:
+    """LINE without a trailing comment on one line (/* ... */ or //)."""
+    return re.sub(r"/\*.*?\*/|//.*$", " ", line)
 
 
 def named_in(code: str, span: range, names) -> list[str]:

@@ -1,57 +1,22 @@
 """The two-phase plan of a convert run, and the summary it ends in.
 
 Phase 1 runs the rule on every file that may declare a `.ioctl` entry.
-A handler the rule left alone because it is defined in another file goes
-to phase 2: every file of the tree that names it is run again with the
-handler listed, and the handler is kept only when all of those files were
-rewritten; otherwise it is dropped everywhere and the files run again
-without it, until nothing more is dropped.
+Phase 2 (convert_groups) makes every other file that names a handler of
+phase 1 follow it: a handler defined in another file, a prototype in a
+header, a caller, an export.  A handler whose files do not all follow is
+converted nowhere, and the files run again, until nothing more is dropped.
 """
 
-import re
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 
-from ioctl_rework import c_spans, rules, safe_write, series, verify
+from ioctl_rework import c_spans, convert_groups, rules, safe_write, series, verify
+from ioctl_rework.convert_groups import Groups
 from ioctl_rework.convert_request import ConversionResult, ConvertRequest, Output
 from ioctl_rework.convert_runner import Diffs, FileRun, Progress, Runner, RunTask
 from ioctl_rework.convert_tree import Tree, groups, scan
 from ioctl_rework.summary import (ChangeRecord, FileRecord, FileStatus, HandlerRecord,
                                   HandlerStatus, Summary)
-
-# Report reasons that mean "defined in another file": phase 2 resolves them.
-_ELSEWHERE = ("not defined in this file", "defined in another file")
-
-
-@dataclass(frozen=True)
-class Verdict:
-    """Why a cross-file handler was dropped from phase 2."""
-
-    status: HandlerStatus
-    reason: str
-
-
-@dataclass
-class CrossFile:
-    """Phase 2: the handlers defined away from their fops and their files."""
-
-    # handler -> the fops files whose entry needs it resolved
-    elsewhere: dict[str, set[str]]
-    # handler -> every file of the run that names it (all rewritten, or none)
-    files: dict[str, list[str]]
-    dropped: dict[str, Verdict] = field(default_factory=dict)
-
-    def tasks(self) -> list[RunTask]:
-        """Each file of a handler still kept, with all such handlers it names."""
-        listed_for: dict[str, set[str]] = {}
-        for handler, files in self.files.items():
-            if handler not in self.dropped:
-                for rel in files:
-                    listed_for.setdefault(rel, set()).add(handler)
-        return sorted(RunTask(rel, tuple(sorted(names))) for rel, names in listed_for.items())
-
-    def names(self, rel: str) -> bool:
-        return any(rel in files for files in self.files.values())
 
 
 def convert(request: ConvertRequest) -> ConversionResult:
@@ -71,24 +36,22 @@ def convert(request: ConvertRequest) -> ConversionResult:
     runs = {rel: first[RunTask(rel)] for rel in fops_files}
     blocked = _unwritable(request, fops_files)
 
-    elsewhere: dict[str, set[str]] = {}
-    for run in runs.values():
-        for d in run.decisions:
-            if not d.convert and any(w in (d.reason or "") for w in _ELSEWHERE):
-                elsewhere.setdefault(d.handler, set()).add(run.file)
-    cross = CrossFile(elsewhere, {h: sorted((tree.mentions.get(h, set()) & files) | fops)
-                                  for h, fops in elsewhere.items()})
+    cross = convert_groups.build(runs, tree.mentions, files, runner.content)
     failures = {rel: run.reason for rel, run in runs.items() if not run.ok}
-    blocked.update(_unwritable(request, sorted({f for fs in cross.files.values()
-                                                for f in fs} - set(blocked))))
+    blocked.update(_unwritable(request, sorted({f for g in cross.groups.values()
+                                                for f in g.files} - set(blocked))))
     while True:
-        tasks = cross.tasks()
+        # A file phase 1 could not rewrite stays failed: no handler of it converts.
+        tasks = [t for t in cross.tasks() if t.file not in runs or runs[t.file].ok]
         second = runner.run(tasks, "phase 2")
         final = dict(runs)
         final.update({task.file: second[task] for task in tasks})
         failures.update({run.file: run.reason for run in second.values() if not run.ok})
-        newly = _check_cross_file(cross, final, blocked, diffs,
-                                  _cross_file_refusal(request.options))
+        newly = convert_groups.check(cross, final, blocked, runner.content,
+                                     _cross_file_refusal(request.options),
+                                     request.options.lock is rules.LockMode.MUTEX)
+        failures.update({v.file: v.reason for v in newly.values()
+                         if v.file and v.status is HandlerStatus.FAILED})
         if not newly:
             break
         cross.dropped.update(newly)
@@ -102,7 +65,8 @@ def convert(request: ConvertRequest) -> ConversionResult:
                       options=_options_json(request.options),
                       spatch_version=runner.spatch_version,
                       started=started, shard=str(request.shard) if request.shard else None)
-    summary.handlers = _handler_records(tree, fops_files, final, cross, blocked)
+    summary.handlers = _handler_records(tree, fops_files, final, cross, blocked,
+                                         runner.content)
     if compat_decisions:
         said = {(c.file, c.fops, c.handler): c.describe() for c in compat_decisions}
         summary.handlers = [replace(h, compat=said.get((h.file, h.fops, h.handler)))
@@ -114,6 +78,9 @@ def convert(request: ConvertRequest) -> ConversionResult:
             summary.files.append(FileRecord(rel, FileStatus.FAILED, blocked[rel]))
         elif not run.ok:
             summary.files.append(FileRecord(rel, FileStatus.FAILED, run.reason))
+        elif rel in failures and not run.changed:
+            # It stopped a handler: now run without it, it is still the file that failed.
+            summary.files.append(FileRecord(rel, FileStatus.FAILED, failures[rel]))
         elif run.changed:
             changes[rel] = (run.old, run.new)
             summary.changes += [ChangeRecord(rel, c.line, c.kind.value, c.handler, c.where,
@@ -122,9 +89,9 @@ def convert(request: ConvertRequest) -> ConversionResult:
                                             diffs(rel, run.old, run.new)))
         else:
             # Unchanged because spatch could not read part of it is a failure
-            # when that part may hold what the run needed: a .ioctl entry of
-            # a file_operations (by text), or a handler of the run.
-            needed = tree.fops_names.get(rel) or cross.names(rel)
+            # when that part may hold a .ioctl entry of a file_operations (by
+            # text).  Other files of a handler were checked line by line.
+            needed = tree.fops_names.get(rel)
             status = FileStatus.FAILED if run.reason and needed else FileStatus.UNCHANGED
             summary.files.append(FileRecord(rel, status, run.reason))
     # A file that failed for a handler that was then dropped is still reported.
@@ -160,56 +127,25 @@ def _cross_file_refusal(options: rules.ConversionOptions) -> str | None:
     return None
 
 
-def _check_cross_file(cross: CrossFile, final: dict[str, FileRun], blocked: dict[str, str],
-                      diffs: Diffs, refusal: str | None = None) -> dict[str, Verdict]:
-    """Handlers resolved in another file that cannot be converted everywhere."""
-    newly = {}
-    for h, fs in cross.files.items():
-        if h in cross.dropped:
-            continue
-        bad = [(f, blocked.get(f) or final[f].reason) for f in fs
-               if f in blocked or not final[f].ok
-               or final[f].reason and not final[f].changed]
-        if bad:
-            f, why = bad[0]
-            newly[h] = Verdict(HandlerStatus.FAILED,
-                               f"its files cannot all be rewritten ({f}: {why}); "
-                               "converted nowhere")
-            continue
-        others = [f for f in fs if f not in cross.elsewhere[h]]
-        if not any(_mentioned_in_change(final[f], h, diffs) for f in others):
-            newly[h] = Verdict(HandlerStatus.SKIPPED, refusal or
-                               "no definition with the .ioctl signature was found in the tree")
-    return newly
-
-
-def _mentioned_in_change(run: FileRun, name: str, diffs: Diffs) -> bool:
-    if not run.changed:
-        return False
-    word = re.compile(rf"\b{re.escape(name)}\b")
-    diff = diffs(run.file, run.old, run.new)
-    return any(word.search(line) for line in diff.split("\n")
-               if line[:1] in "+-" and not line.startswith(("+++ ", "--- ")))
-
-
 def _handler_records(tree: Tree, fops_files: list[str], final: dict[str, FileRun],
-                     cross: CrossFile, blocked: dict[str, str]) -> list[HandlerRecord]:
+                     cross: Groups, blocked: dict[str, str], content) -> list[HandlerRecord]:
     records = []
     for rel in fops_files:
         run = final[rel]
         decided = {d.handler for d in run.decisions}
         for d in run.decisions:
-            records.append(_record(d, run, final, cross, blocked))
+            records.append(_record(d, run, final, cross, blocked, content))
         for entry in tree.fops_names.get(rel, []):
             if entry.handler in decided:
                 continue
             if run.ok and not run.reason:
                 # The rule saw the file whole: the text is no live entry.
-                dead = c_spans.inside_if0(run.old.decode("latin-1"), entry.line)
+                old = run.old.decode("latin-1")
+                dead = c_spans.never_compiled(old, entry.line)
                 if dead:
                     records.append(HandlerRecord(
                         rel, entry.line, "?", entry.handler, HandlerStatus.SKIPPED,
-                        f"inside the #if 0 at line {dead}: never compiled, left alone"))
+                        _never_compiled_words(old, dead)))
                 continue
             why = blocked.get(rel) or run.reason or "not seen by spatch"
             # Found by text only (fops "?"): it may belong to another ops structure.
@@ -226,31 +162,51 @@ def _handler_records(tree: Tree, fops_files: list[str], final: dict[str, FileRun
     return records
 
 
+def _never_compiled_words(text: str, line: int) -> str:
+    directive = " ".join(text.split("\n")[line - 1].split())
+    if directive.startswith("#if 0"):
+        return f"inside the #if 0 at line {line}: never compiled, left alone"
+    return (f"in a branch of the {directive} at line {line}: never compiled with the "
+            "converted file, left alone")
+
+
 def _record(d: rules.HandlerDecision, run: FileRun, final: dict[str, FileRun],
-            cross: CrossFile, blocked: dict[str, str]) -> HandlerRecord:
+            cross: Groups, blocked: dict[str, str], content) -> HandlerRecord:
     def record(status: HandlerStatus, reason: str | None, **more) -> HandlerRecord:
         return HandlerRecord(file=d.file, line=d.line, fops=d.fops, handler=d.handler,
                              uses_inode=d.uses_inode,
                              returns_enoioctlcmd=d.returns_enoioctlcmd,
                              status=status, reason=reason, **more)
 
-    if d.handler in cross.dropped:
-        verdict = cross.dropped[d.handler]
+    key = cross.key_of(run.file, d.handler)
+    group = cross.groups.get(key)
+    named_in = tuple(f for f in group.files if f != run.file) if group else ()
+    if key in cross.dropped:
+        verdict = cross.dropped[key]
         if run.reason:  # the refusal may come from what spatch could not parse
-            return record(HandlerStatus.FAILED, f"{run.reason} ({verdict.reason})")
-        return record(verdict.status, verdict.reason)
+            return record(HandlerStatus.FAILED, f"{run.reason} ({verdict.reason})",
+                          named_in=named_in)
+        return record(verdict.status, verdict.reason, named_in=named_in)
     if run.file in blocked:
         return record(HandlerStatus.FAILED, blocked[run.file])
     if not run.ok:
         return record(HandlerStatus.FAILED, run.reason)
     if not d.convert:
-        if run.reason:
+        # A refusal may come from what spatch could not parse, unless the
+        # rule converts the same handler for another entry: then it judged
+        # this entry alone (one never compiled, or dead beside .unlocked_ioctl).
+        converted_here = any(o.handler == d.handler and o.convert for o in run.decisions)
+        if run.reason and not converted_here:
             return record(HandlerStatus.FAILED, f"{run.reason} (the rule: {d.reason})")
         return record(HandlerStatus.SKIPPED, d.reason)
-    others = tuple(f for f in cross.files.get(d.handler, ())
-                   if f != run.file and final[f].changed)
     # A converted handler keeps why auto chose the wrapper (None for pushdown).
-    return record(HandlerStatus.CONVERTED, d.reason, strategy=d.strategy, other_files=others)
+    if group is None:
+        return record(HandlerStatus.CONVERTED, d.reason, strategy=d.strategy)
+    others = tuple(f for f in group.files
+                   if f != run.file and f in final and final[f].changed)
+    return record(HandlerStatus.CONVERTED, d.reason, strategy=d.strategy, other_files=others,
+                  exported=convert_groups.exported(group, content),
+                  unparsed=convert_groups.unparsed_notes(group, final), named_in=named_in)
 
 
 def _options_json(options: rules.ConversionOptions) -> dict:

@@ -35,6 +35,7 @@ class FileRun:
     reason: str | None         # why it failed, or a warning (partial parse)
     # Entries removed, handlers deleted, calls changed (when it succeeded).
     changes: tuple[rules.OtherChange, ...] = ()
+    parse_errors: tuple[int, ...] = ()  # lines around which spatch skipped code
 
     @property
     def ok(self) -> bool:
@@ -51,6 +52,7 @@ class RunTask:
 
     file: str                   # relative to the tree
     listed: tuple[str, ...] = ()
+    kept: tuple[str, ...] = ()  # converted nowhere: a file naming them cannot follow
 
 
 @dataclass(frozen=True)
@@ -81,8 +83,9 @@ class Runner:
             self._contents[rel] = (self.root / rel).read_bytes()
         return self._contents[rel]
 
-    def _args(self, listed: tuple[str, ...]) -> list[str]:
-        options = rules.ConversionOptions(**{**self.request.options.__dict__, "handlers": listed})
+    def _args(self, task: RunTask) -> list[str]:
+        options = rules.ConversionOptions(**{**self.request.options.__dict__,
+                                             "handlers": task.listed, "kept": task.kept})
         # Report and patch at once: one spatch start gives decisions and diff.
         return options.spatch_args("patch") + ["-D", "report"]
 
@@ -106,7 +109,7 @@ class Runner:
                 results[task] = FileRun(task.file, task.listed, (), b"", None,
                                         f"cannot read: {err.strerror}")
                 continue
-            pending = _Pending(task, data, tuple(self._args(task.listed)),
+            pending = _Pending(task, data, tuple(self._args(task)),
                                self.request.options.resolves_have_ioctl)
             hit = self.cache.get_json(self._key(pending))
             if hit is not None:
@@ -216,7 +219,8 @@ def _parse(pending: _Pending, result: spatch.SpatchResult) -> FileRun:
     if result.outcome is spatch.Outcome.PARSE_ERROR and not result.stdout.strip():
         # Nothing the rule could see needed a change; whether the part
         # spatch could not parse did is decided with the tree (convert_plan).
-        return FileRun(rel, listed, decisions, data, data, _failure_reason(result))
+        return FileRun(rel, listed, decisions, data, data, _failure_reason(result),
+                       parse_errors=result.parse_errors)
     if result.outcome is not spatch.Outcome.OK:
         return FileRun(rel, listed, decisions, data, None, _failure_reason(result))
     try:
@@ -237,7 +241,8 @@ def _parse(pending: _Pending, result: spatch.SpatchResult) -> FileRun:
         new = have_ioctl.resolve(new.decode("utf-8", "surrogateescape")).text.encode(
             "utf-8", "surrogateescape")
     changes = tuple(replace(c, file=rel) for c in rules.parse_changes(report))
-    return FileRun(rel, listed, decisions, data, new, result.reason or None, changes)
+    return FileRun(rel, listed, decisions, data, new, result.reason or None, changes,
+                   parse_errors=result.parse_errors)
 
 
 class Diffs:

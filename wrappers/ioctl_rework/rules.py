@@ -114,6 +114,7 @@ class ConversionOptions:
     # proven right (ioctl_rework.compat); never the rule's blanket -D compat.
     compat: bool = False
     handlers: tuple[str, ...] = ()
+    kept: tuple[str, ...] = ()  # left legacy: convert found a file that cannot follow
 
     @classmethod
     def for_target(cls, target: Target, **fields) -> "ConversionOptions":
@@ -147,6 +148,8 @@ class ConversionOptions:
             args += ["-D", "multi_kernel"]
         if self.handlers:
             args += ["-D", "handlers=" + ",".join(self.handlers)]
+        if self.kept:
+            args += ["-D", "keep=" + ",".join(self.kept)]
         return args
 
     def warnings(self) -> list[str]:

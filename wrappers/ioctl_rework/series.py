@@ -17,7 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from ioctl_rework import __version__, safe_write
-from ioctl_rework.summary import FileRecord, HandlerRecord, HandlerStatus, Summary, diff_counts
+from ioctl_rework.summary import (FileRecord, HandlerRecord, HandlerStatus, LinkedFiles, Summary,
+                                  diff_counts)
 
 COVER_LETTER = "0000-cover-letter.patch"
 PLACEHOLDER_AUTHOR = ("ioctl-rework", "ioctl-rework@localhost")
@@ -136,8 +137,9 @@ def plan(summary: Summary, split: Split, maintainers=None) -> list[Patch]:
     """The patches of the series, in order of their first file."""
     grouping = _Grouping(split, maintainers)
     groups: dict[str, list[FileRecord]] = {}
+    keys = _keys_joined_by_handlers(summary, grouping)
     for record in sorted(summary.changed_files, key=lambda r: r.file):
-        groups.setdefault(grouping.key(record.file), []).append(record)
+        groups.setdefault(keys[record.file], []).append(record)
     patches = []
     for key, records in groups.items():
         names = [r.file for r in records]
@@ -153,6 +155,15 @@ def plan(summary: Summary, split: Split, maintainers=None) -> list[Patch]:
         patches.append(Patch(f"{prefix}: {what}", _body(summary, handlers, names),
                              tuple(cc), tuple(records)))
     return patches
+
+
+def _keys_joined_by_handlers(summary: Summary, grouping: _Grouping) -> dict[str, str]:
+    """The patch key of each changed file, where the files of one handler
+    (its fops, definition, prototypes, callers) share the key of the first:
+    a patch that changed only some of them would not build."""
+    changed = [r.file for r in summary.changed_files]
+    linked = LinkedFiles(changed, summary.handlers)
+    return {rel: grouping.key(linked.first(rel)) for rel in changed}
 
 
 def _handlers_of(summary: Summary, files: list[str]) -> list[HandlerRecord]:
@@ -199,8 +210,15 @@ def _body(summary: Summary, handlers: list[HandlerRecord], files: list[str]) -> 
     for h in handlers:
         how = _STRATEGY_WORDS.get(h.strategy or "", h.strategy or "converted")
         extra = ", and reaches the inode through the file" if h.uses_inode else ""
-        where = f" (definition in {', '.join(h.other_files)})" if h.other_files else ""
+        where = f" (also in {', '.join(h.other_files)})" if h.other_files else ""
         lines.append(f"- {h.handler}() in {h.fops}{where}: {h.strategy}: it {how}{extra}.")
+    exported = [h for h in handlers if h.exported]
+    if exported:
+        names = ", ".join(f"{h.handler}()" for h in exported)
+        lines += ["", f"Note: {names} " + ("is" if len(exported) == 1 else "are") +
+                  " exported (EXPORT_SYMBOL).  Its callers in the tree follow the new "
+                  "signature here; callers outside the tree must follow it too: drop the "
+                  "inode argument, and expect a long."]
     notes = [h for h in handlers if h.returns_enoioctlcmd]
     if notes:
         names = ", ".join(f"{h.handler}()" for h in notes)

@@ -49,6 +49,12 @@ class HandlerRecord:
     other_files: tuple[str, ...] = ()
     # With --compat: the compat class, and the .compat_ioctl added or why none.
     compat: str | None = None
+    # EXPORT_SYMBOL()ed: callers outside the tree must follow the new signature.
+    exported: bool = False
+    # Files of it spatch did not read whole, and where (no line there names it).
+    unparsed: tuple[str, ...] = ()
+    # Every other file of the run that names it, rewritten or not.
+    named_in: tuple[str, ...] = ()
 
     @property
     def sort_key(self):
@@ -125,6 +131,32 @@ class Summary:
         }
 
 
+class LinkedFiles:
+    """Files that stand or fall together: those a converted handler links
+    (its fops file, its definition, the other files rewritten with it).
+    A patch or a put-back that took only some of them would not build."""
+
+    def __init__(self, files, handlers: list[HandlerRecord]):
+        self._parent = {rel: rel for rel in files}
+        for h in handlers:
+            if h.status is HandlerStatus.CONVERTED:
+                linked = [f for f in (h.file, *h.other_files) if f in self._parent]
+                for other in linked[1:]:
+                    a, b = sorted((self.first(linked[0]), self.first(other)))
+                    self._parent[b] = a
+
+    def first(self, rel: str) -> str:
+        """The first path, in sorted order, of REL's files."""
+        while self._parent[rel] != rel:
+            self._parent[rel] = self._parent[self._parent[rel]]
+            rel = self._parent[rel]
+        return rel
+
+    def members(self, rel: str) -> list[str]:
+        top = self.first(rel)
+        return sorted(f for f in self._parent if self.first(f) == top)
+
+
 def _reason_kind(reason: str | None) -> str:
     """A reason without its line numbers, for counting alike ones."""
     text = reason or "no reason given"
@@ -148,8 +180,9 @@ def to_json(summary: Summary) -> dict:
     def plain(record) -> dict:
         data = asdict(record)
         data["status"] = record.status.value
-        if "other_files" in data:
-            data["other_files"] = list(data["other_files"])
+        for name in ("other_files", "unparsed", "named_in"):
+            if name in data:
+                data[name] = list(data[name])
         return data
 
     return {
@@ -180,7 +213,9 @@ def from_json(data: dict, where: str = "summary") -> Summary:
         raise SummaryError(f"{where}: not an ioctl-rework convert summary (format {FORMAT})")
     try:
         handlers = [HandlerRecord(**{**h, "status": HandlerStatus(h["status"]),
-                                     "other_files": tuple(h.get("other_files", ()))})
+                                     "other_files": tuple(h.get("other_files", ())),
+                                     "unparsed": tuple(h.get("unparsed", ())),
+                                     "named_in": tuple(h.get("named_in", ()))})
                     for h in data["handlers"]]
         files = [FileRecord(**{**f, "status": FileStatus(f["status"])}) for f in data["files"]]
         return Summary(root=data["root"], target=data["target"], options=data["options"],

@@ -30,7 +30,7 @@ from pathlib import Path
 from ioctl_rework import cache as cache_mod
 from ioctl_rework import lockproof, verify_port
 from ioctl_rework.convert_request import ConversionResult, ConvertRequest
-from ioctl_rework.summary import FileRecord, FileStatus, HandlerStatus
+from ioctl_rework.summary import FileRecord, FileStatus, HandlerStatus, LinkedFiles
 from ioctl_rework.verify_build import Builder, ObjectBuild
 from ioctl_rework.verify_diagnostics import added, describe
 
@@ -52,33 +52,11 @@ class Verification:
     notes: dict[str, list[str]] = field(default_factory=dict)      # kept files: not checked
 
 
-class _Groups:
-    """Files that must be written together: linked by a converted handler."""
-
-    def __init__(self, result: ConversionResult):
-        self.parent = {rel: rel for rel in result.changes}
-        for h in result.summary.handlers:
-            if h.status is HandlerStatus.CONVERTED:
-                linked = [f for f in (h.file, *h.other_files) if f in self.parent]
-                for other in linked[1:]:
-                    self.parent[self.find(other)] = self.find(linked[0])
-
-    def find(self, rel: str) -> str:
-        while self.parent[rel] != rel:
-            self.parent[rel] = self.parent[self.parent[rel]]
-            rel = self.parent[rel]
-        return rel
-
-    def members(self, rel: str) -> list[str]:
-        top = self.find(rel)
-        return sorted(f for f in self.parent if self.find(f) == top)
-
-
 def verify(request: ConvertRequest, result: ConversionResult) -> Verification:
     found = Verification()
     if not result.changes:
         return found
-    groups = _Groups(result)
+    groups = LinkedFiles(result.changes, result.summary.handlers)
 
     def reject(rel: str, rejection: Rejection) -> None:
         found.failures.append(rejection)

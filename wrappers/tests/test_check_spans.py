@@ -105,10 +105,31 @@ class ToplevelSpanTest(unittest.TestCase):
         self.assertEqual(c_spans.named_in(code, self.span(4), ["foo_ioctl"]), [])
 
 
-class InsideIf0Test(unittest.TestCase):
+class NeverCompiledTest(unittest.TestCase):
     TEXT = "#if 0\nA\n#else\nB\n#endif\n#ifdef X\n#if 0 /* later */\nC\n#endif\nD\n#endif\nE\n"
 
+    def where(self, text: str, names: str) -> dict:
+        lines = text.split("\n")
+        return {name: c_spans.never_compiled(text, lines.index(name) + 1) for name in names}
+
     def test_only_the_dead_branch_of_an_if_0_is_inside(self):
-        where = {name: c_spans.inside_if0(self.TEXT, self.TEXT.split("\n").index(name) + 1)
-                 for name in "ABCDE"}
-        self.assertEqual(where, {"A": 1, "B": None, "C": 7, "D": None, "E": None})
+        self.assertEqual(self.where(self.TEXT, "ABCDE"),
+                         {"A": 1, "B": None, "C": 7, "D": None, "E": None})
+
+    def test_the_else_of_if_1_is_dead(self):
+        self.assertEqual(self.where("#if 1\nA\n#else\nB\n#endif\nC", "ABC"),
+                         {"A": None, "B": 1, "C": None})
+
+    def test_a_branch_only_kernels_before_2_6_11_compile_is_dead(self):
+        text = ("#if LINUX_VERSION_CODE >= KERNEL_VERSION(2,6,0)\nA\n#else\nB\n#endif\n"
+                "#if KERNEL_VERSION(2,6,11) > LINUX_VERSION_CODE\nC\n#else\nD\n#endif\n"
+                "#if LINUX_VERSION_CODE < 0x020600 /* 2.4 */\nE\n#endif\n")
+        self.assertEqual(self.where(text, "ABCDE"),
+                         {"A": None, "B": 1, "C": 6, "D": None, "E": 11})
+
+    def test_a_test_later_kernels_decide_otherwise_or_an_elif_is_not_known(self):
+        text = ("#if LINUX_VERSION_CODE >= KERNEL_VERSION(2,6,16)\nA\n#else\nB\n#endif\n"
+                "#if LINUX_VERSION_CODE > KERNEL_VERSION(2,6,11)\nC\n#else\nD\n#endif\n"
+                "#if LINUX_VERSION_CODE >= KERNEL_VERSION(2,6,0)\nE\n#elif X\nF\n#else\nG\n#endif\n"
+                "#if defined(X) && LINUX_VERSION_CODE < 0x020600\nH\n#endif\n")
+        self.assertEqual(self.where(text, "ABCDEFGH"), dict.fromkeys("ABCDEFGH"))

@@ -12,7 +12,7 @@ static int two_ioctl(struct inode *inode, struct file *file,
 }
 
 static struct file_operations two_fops = {
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(2,6,0)
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(2,6,16)
 	.owner		= THIS_MODULE,
 	.ioctl		= two_ioctl,	/* entry */
 #else

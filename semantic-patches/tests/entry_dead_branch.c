@@ -1,0 +1,68 @@
+/*
+ * A second entry in a branch that is never compiled with the converted
+ * file: under #if 0, under the #else of #if 1, or in a branch that only
+ * kernels before 2.6.11 compile (they have no .unlocked_ioctl; the
+ * converted file is not for them).  The handler converts for its live
+ * entry, and the dead one stays as it is, even where spatch reads it.
+ */
+#include <linux/fs.h>
+#include <linux/version.h>
+
+static int joy_ioctl(struct inode *inode, struct file *file,
+		     unsigned int cmd, unsigned long arg)
+{
+	return cmd == JOY_RESET ? 0 : -ENOTTY;
+}
+
+static int pad_ioctl(struct inode *inode, struct file *file,
+		     unsigned int cmd, unsigned long arg)
+{
+	return -ENOTTY;
+}
+
+static int wheel_ioctl(struct inode *inode, struct file *file,
+		       unsigned int cmd, unsigned long arg)
+{
+	return -ENOTTY;
+}
+
+static int stick_ioctl(struct inode *inode, struct file *file,
+		       unsigned int cmd, unsigned long arg)
+{
+	return -ENOTTY;
+}
+
+static struct file_operations joy_fops = {
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(2,6,0)
+	.owner		= THIS_MODULE,
+	.ioctl		= joy_ioctl,
+#else
+	owner:		THIS_MODULE,
+	ioctl:		joy_ioctl,
+#endif
+};
+
+static struct file_operations pad_fops = {
+	.owner		= THIS_MODULE,
+	.ioctl		= pad_ioctl,
+#if 0
+	ioctl:		pad_ioctl,
+#endif
+};
+
+static struct file_operations wheel_fops = {
+#if 1
+	.ioctl		= wheel_ioctl,
+#else
+	ioctl:		wheel_ioctl,
+#endif
+};
+
+static struct file_operations stick_fops = {
+	.ioctl		= stick_ioctl,
+#if KERNEL_VERSION(2,6,0) > LINUX_VERSION_CODE
+#ifdef CONFIG_STICK_OLD_API
+	ioctl:		stick_ioctl,
+#endif
+#endif
+};

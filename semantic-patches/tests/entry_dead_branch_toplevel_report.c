@@ -1,0 +1,24 @@
+// mode: report
+/*
+ * Two definitions of one fops under #if/#else, both read by spatch: the
+ * one only kernels before 2.6.11 compile stays as it is, and the handler
+ * converts for the other.
+ */
+#include <linux/fs.h>
+#include <linux/version.h>
+
+static int tape_ioctl(struct inode *inode, struct file *file,
+		      unsigned int cmd, unsigned long arg)
+{
+	return -ENOTTY;
+}
+
+#if LINUX_VERSION_CODE < KERNEL_VERSION(2,6,0)
+static struct file_operations tape_fops = {
+	ioctl:		tape_ioctl,
+};
+#else
+static struct file_operations tape_fops = {
+	.ioctl		= tape_ioctl,
+};
+#endif
