@@ -260,6 +260,26 @@ class ReliabilityTest(ConvertCase):
         self.assertTrue(new.startswith(b"/* \xe9t\xe9 \xff */\r\n"))
         self.assertEqual(new.count(b"\n"), new.count(b"\r\n"))
 
+    def test_an_aligned_compat_entry_is_reported_as_added(self):
+        # tidy lines the new .compat_ioctl up with tabs; the summary must
+        # still find it, not say it was not added.
+        path = self.tree / "drivers/char/fwload.c"
+        path.write_bytes(
+            b"#include <linux/fs.h>\n#include <asm/uaccess.h>\n\n"
+            b"struct fw_chunk {\n\tunsigned int len;\n\tunsigned char data[64];\n};\n\n"
+            b"#define FW_LOAD\t\t_IOW('F', 1, struct fw_chunk)\n\n"
+            b"static int fw_ioctl(struct inode *inode, struct file *file,\n"
+            b"\t\t    unsigned int cmd, unsigned long arg)\n{\n"
+            b"\tstruct fw_chunk chunk;\n\n\tif (cmd != FW_LOAD)\n\t\treturn -ENOTTY;\n"
+            b"\tif (copy_from_user(&chunk, (void __user *)arg, sizeof(chunk)))\n"
+            b"\t\treturn -EFAULT;\n\treturn chunk.len;\n}\n\n"
+            b"static struct file_operations fw_fops = {\n\t.owner\t\t= THIS_MODULE,\n"
+            b"\t.ioctl\t\t= fw_ioctl,\n};\n")
+        result = self.run_convert("--target", "6.1", "--in-place", paths=[path])
+        self.assertIn(b"\t.compat_ioctl\t= compat_ptr_ioctl,\n", path.read_bytes())
+        self.assertRegex(self.handlers(result)["fw_ioctl"].compat,
+                         r"compat-ptr.*; added \.compat_ioctl = compat_ptr_ioctl$")
+
     def test_read_only_definition_file_means_the_handler_is_converted_nowhere(self):
         (self.tree / "drivers/char/nwflash_ops.c").chmod(0o444)
         before = (self.tree / "drivers/char/nwflash.c").read_bytes()
