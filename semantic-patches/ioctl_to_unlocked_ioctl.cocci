@@ -17,14 +17,18 @@
 //   refused; its fops entry is switched only then.  Other ops structures
 //   (tty, block, proto, snd_pcm, v4l2, usb-serial) are never touched.
 // - pushdown: lock_kernel() after the declarations and unlock_kernel()
-//   before every return; a return of anything but a constant or a plain
-//   local is evaluated under the lock into a temporary first: the
-//   handler's "ret" when it is one non-static int or long of the
-//   outermost block, else a fresh long named so that it shadows nothing.
-//   An unsigned int value is returned as (int)x, as the int handler did.
+//   before every return; a return of anything but an int constant or a
+//   plain local that an int holds is evaluated under the lock into a
+//   temporary first: the handler's "ret" when it is one non-static int of
+//   the outermost block, else a fresh int named so that it shadows
+//   nothing.  An int, as the legacy return was: a long, unsigned or size_t
+//   value (a call, a ternary, "arg", a macro of the file) comes back
+//   truncated as the int handler returned it, never whole.  An unsigned
+//   int local is returned as (int)x.
 // - wrapper: the handler keeps its body under its name; a new
 //   NAME_unlocked_ioctl, before the first fops that names it, takes the
-//   lock around a call to it.
+//   lock around a call to it, whose value it keeps in an int (what the
+//   legacy int handler returned, whatever the type of a return).
 // - auto (neither -D pushdown nor -D wrapper): pushdown unless an exit
 //   or an early side effect would escape it: a macro that returns (of the
 //   file or of a header it includes with quotes, directly or through
@@ -148,6 +152,7 @@ seen_returns = {}    # (file, handler) -> {line: {columns of the returns spatch 
 variables = {}       # (file, handler) -> [LocalVariable]
 static_at = set()    # (file, line, column) of static declarations
 unsigned_names = set() # names declared anywhere in the file with an unsigned int type
+wide_names = set()   # names declared anywhere in the file with a type an int may not hold
 returned_locals = {} # (file, handler) -> names of locals returned as they are
 volatile_names = set() # names declared volatile in the file
 
@@ -307,13 +312,21 @@ def mutex_name(file):
     return _mutex_names[file]
 
 # A return that is not a constant or a plain local is evaluated under the
-# lock into a temporary.  The handler's own "ret" serves only when it holds
-# any int: one non-static int or long of the outermost block.  Otherwise a
-# fresh long, named so that nothing in the file is shadowed; one name per
-# file, since the rewriting rule that uses it matches every handler.
+# lock into a temporary.  The temporary is an int: assigning to it converts
+# the value as the return of the legacy int handler did (a long, an unsigned or
+# a size_t the handler returned came back truncated and sign-extended; from
+# a long temporary it would come back whole).  The handler's own "ret"
+# serves only when it is one non-static int of the outermost block.
+# Otherwise a fresh int, named so that nothing in the file is shadowed; one
+# name per file, since the rewriting rule that uses it matches every handler.
 LocalVariable = collections.namedtuple("LocalVariable", "name type line static top")
-INT_OR_LONG = {"int", "signed", "signed int", "long", "long int", "signed long",
-               "signed long int"}
+INT = {"int", "signed", "signed int"}
+# Types whose every value an int holds: such a local is returned as it is.
+# A local of any other arithmetic type goes through the int temporary.
+INT_FITS = INT | {"short", "short int", "signed short", "signed short int", "unsigned short",
+                  "unsigned short int", "char", "signed char", "unsigned char", "s8", "s16",
+                  "s32", "u8", "u16", "__s8", "__s16", "__s32", "__u8", "__u16", "int8_t",
+                  "int16_t", "int32_t", "uint8_t", "uint16_t", "bool", "_Bool"}
 # Returned from a long function such a value is zero-extended where the
 # legacy int function gave a negative errno: it is returned as (int)x.
 UNSIGNED_INT = {"unsigned", "unsigned int", "u32", "__u32", "uint32_t", "u_int32_t",
@@ -330,16 +343,45 @@ def parameter_names(file, h):
 def static_local_names():
     return {v.name for found in variables.values() for v in found if v.static}
 
+def fits_int(t):
+    """Whether every value of type T is an int, or T is no arithmetic type."""
+    t = plain_type(t)
+    return t in INT_FITS or "*" in t or re.match(r"(struct|union)\b", t) is not None
+
 def plain_local(name):
     """Whether "return name;" may stay as it is after the unlock: a local
     that is neither static (another caller may change it once unlocked)
-    nor unsigned (it would be returned as (int)name)."""
-    return name not in unsigned_names and name not in static_local_names()
+    nor of a type an int may not hold (the int handler truncated it).
+    A constraint gets the text of the expression, spaces before it too."""
+    name = name.strip()
+    return name not in unsigned_names and name not in wide_names and \
+        name not in static_local_names()
+
+INT_LITERAL = re.compile(r"(0[xX][0-9a-fA-F]+|0[0-7]*|[1-9][0-9]*)")
+NEGATED_OR_PARENTHESIZED = re.compile(r"^\s*(?:-|\()\s*(.*?)\s*\)?\s*$", re.DOTALL)
+
+def int_constant(text, seen=()):
+    """Whether the constant TEXT, returned after the unlock, has the value
+    the int handler returned: an int literal, or a name this file does not
+    define (an errno, an enumerator), or defines as such a constant.  A
+    macro of the file that computes (a call, a cast, a name of the inode)
+    or a literal an int does not hold goes through the temporary instead."""
+    text = text.strip()
+    if INT_LITERAL.fullmatch(text):
+        return int(text, 16) <= 0x7fffffff if text[:2].lower() == "0x" else \
+            int(text, 8 if text.startswith("0") else 10) <= 0x7fffffff
+    if not IDENTIFIER.fullmatch(text):
+        inner = NEGATED_OR_PARENTHESIZED.match(text)
+        return bool(inner) and inner.group(1) != text and int_constant(inner.group(1), seen)
+    texts = macros_of(current_file[0]).texts.get(text) if current_file[0] else None
+    if not texts:
+        return True
+    return text not in seen and all(int_constant(t, seen + (text,)) for t in texts)
 
 def ret_reusable(file, h):
     rets = [v for v in variables.get((file, h), []) if v.name == "ret"]
     return len(rets) == 1 and rets[0].top and not rets[0].static and \
-        plain_type(rets[0].type) in INT_OR_LONG and "ret" not in parameter_names(file, h)
+        plain_type(rets[0].type) in INT and "ret" not in parameter_names(file, h)
 
 def ret_free(file, h):
     return not has(file, h, "ret_any") and "ret" not in parameter_names(file, h)
@@ -370,6 +412,8 @@ def record_variable(p, t, x):
     file, line, column = p[0].file, int(p[0].line), int(p[0].column)
     if plain_type(t) in UNSIGNED_INT:
         unsigned_names.add(x)
+    if not fits_int(t):
+        wide_names.add(x)
     if re.search(r"\bvolatile\b", t):
         volatile_names.add(x)
     h = handler_at(p)
@@ -463,6 +507,7 @@ def code_only(text):
 class MacroTable:
     def __init__(self):
         self.bodies = {}       # name -> [identifiers of each definition's body]
+        self.texts = {}        # name -> [the body of each definition]
         self.function_like = set()
         self.returning = set()
         self.missing = []      # quoted headers that could not be read
@@ -482,6 +527,7 @@ def read_macros(file):
             if paren:
                 table.function_like.add(name)
             table.bodies.setdefault(name, []).append(set(IDENTIFIER.findall(body)))
+            table.texts.setdefault(name, []).append(paren + body)
         for name in QUOTED_INCLUDE.findall(raw):
             header = os.path.normpath(os.path.join(os.path.dirname(path), name))
             if header not in seen and len(seen) < MAX_HEADERS:
@@ -1447,7 +1493,7 @@ PER_FILE = (fops_entries, definitions, other_defs, listed, kept, facts, function
             inode_uses, inode_passed_to, mutex_site, _code,
             include_lines, headers, bkl_callers, smp_lock_h_line, declarations,
             first_statement_at, calls, _macros,
-            written_returns, seen_returns, variables, static_at, unsigned_names,
+            written_returns, seen_returns, variables, static_at, unsigned_names, wide_names,
             returned_locals, _temp_names, volatile_names,
             _sources, _dead_lines, refused_entries, fops_types, runtime_any, unlocked_defs, direct_calls,
             wrapper_names, _braces, _words, runtime_unlocked,
@@ -1709,7 +1755,12 @@ int h@p(struct inode *ino, struct file *filp, TC cmd, TA arg) { ... }
 @ script:python @
 h << definition.h; ino << definition.ino; p << definition.p;
 filp << definition.filp; cmd << definition.cmd; arg << definition.arg;
+TC << definition.TC; TA << definition.TA;
 @@
+# "return arg;" came back truncated to an int: it goes through the temporary.
+for name, t in ((cmd, TC), (arg, TA)):
+    if not fits_int(t):
+        wide_names.add(name)
 if (p[0].file, h) in definitions:
     # Two definitions (#ifdef/#else): the facts of both are joined under
     # one name, so neither can be converted safely (decide()).
@@ -1941,15 +1992,15 @@ if first:
         fact(p[0].file, h, "lock_in_conditional", opened)
 
 @ complex_return @
-constant C;
+constant returned_int : script:python () { int_constant(returned_int) };
 local idexpression x;
 expression E;
 position p, px;
 @@
 (
-  return C;
+  return returned_int;
 |
-  return -C;
+  return -returned_int;
 |
   return x@px;
 |
@@ -2259,17 +2310,17 @@ position p : script:python () { strategy_at(p) in ("pushdown", "wrapper") };
 @ pushdown_unlock depends on patch @
 statement as_converted.unlock;
 identifier as_converted.rname;
-constant C;
+constant unlocked_int : script:python () { int_constant(unlocked_int) };
 local idexpression returned_local : script:python () { plain_local(returned_local) };
 expression E;
 position p : script:python () { strategy_at(p) == "pushdown" };
 @@
 (
 + unlock
-  return C@p;
+  return unlocked_int@p;
 |
 + unlock
-  return -C@p;
+  return -unlocked_int@p;
 |
 + unlock
   return returned_local@p;
@@ -2284,7 +2335,7 @@ position p : script:python () { strategy_at(p) == "pushdown" };
 identifier as_converted.rh2, as_converted.rname;
 @@
   rh2(...) {
-+ long rname;
++ int rname;
   ...
   }
 
@@ -2293,7 +2344,7 @@ identifier as_converted.rh2, as_converted.rname;
 statement S;
 @@
   rh2(...) {
-  long rname;
+  int rname;
 +
   S
   ...
@@ -2324,7 +2375,7 @@ symbol ret;
 +static long wfn(struct file *wfilp, unsigned int wcmd,
 +		  unsigned long warg)
 +{
-+	long ret;
++	int ret;
 +
 +	wlock
 +	ret = wsite(wfilp, wcmd, warg);
@@ -2345,7 +2396,7 @@ symbol ret;
 +static long wfn(struct file *wfilp, unsigned int wcmd,
 +		  unsigned long warg)
 +{
-+	long ret;
++	int ret;
 +
 +	wlock
 +	ret = wsite(wfilp, wcmd, warg);
@@ -2368,7 +2419,7 @@ symbol ret;
 +static long wfn(struct file *wfilp, unsigned int wcmd,
 +		  unsigned long warg)
 +{
-+	long ret;
++	int ret;
 +
 +	wlock
 +	ret = wsite(wfilp, wcmd, warg);
@@ -2397,7 +2448,7 @@ symbol ret;
 +static long wfn(struct file *wfilp, unsigned int wcmd,
 +		  unsigned long warg)
 +{
-+	long ret;
++	int ret;
 +
 +	wlock
 +	ret = msite(wie, wfilp, wcmd, warg);
