@@ -686,6 +686,16 @@ def macros_naming(file, ino):
         _inode_macros[(file, ino)] = found
     return _inode_macros[(file, ino)]
 
+def named_by_used_macro(file, name):
+    """Whether a macro of the file that names NAME is used in its code: a
+    local of that name is then used, though no line of code names it."""
+    macros = macros_naming(file, name)
+    if not macros:
+        return False
+    uses = re.compile(r"\b(%s)\b" % "|".join(sorted(macros)))
+    return any(uses.search(text) for text in code_only("\n".join(source_lines(file))).split("\n")
+               if not re.match(r"\s*#\s*define\b", text))
+
 def inode_in_macros(file, h, first, last):
     macros = macros_naming(file, inode_param[(file, h)])
     if not macros:
@@ -2771,7 +2781,7 @@ fed_fn;
 fed_local;
 @@
 coccinelle.fed_fn = cocci.make_ident(p[0].current_element)
-coccinelle.fed_local = cocci.make_ident(ino)
+coccinelle.fed_local = ident(None if named_by_used_macro(origin(p), ino) else ino)
 
 @ caller depends on patch && (definition || name_list) @
 identifier rh : script:python () { rh in handler_names or rh in listed };
