@@ -686,6 +686,14 @@ def macros_naming(file, ino):
         _inode_macros[(file, ino)] = found
     return _inode_macros[(file, ino)]
 
+def unmatched_definition(file, h):
+    """The line of a definition of h that the text of the file has but no
+    rule matched (spatch drops a function whose control flow it cannot
+    build), or None."""
+    code = code_only("\n".join(source_lines(file)))
+    found = re.search(r"^[^;{}#]*\b(%s)\s*\([^;{}]*\)\s*\{" % re.escape(h), code, re.MULTILINE)
+    return code.count("\n", 0, found.start(1)) + 1 if found else None
+
 def named_by_used_macro(file, name):
     """Whether a macro of the file that names NAME is used in its code: a
     local of that name is then used, though no line of code names it."""
@@ -1002,6 +1010,11 @@ def decide(file, h):
             result = (None, "the wrapper strategy needs the fops in the same file")
         elif h in listed:
             result = ("pushdown", "defined in another file")
+        elif unmatched_definition(file, h):
+            result = (None, "spatch cannot follow the control flow of its definition at "
+                      "line %d (a do { } while loop whose body never reaches its end, "
+                      "ending in a return or a goto, is one such shape); convert it by "
+                      "hand" % unmatched_definition(file, h))
         else:
             result = (None, "handler is not defined in this file; convert the "
                       "files together with ioctl-rework convert")
