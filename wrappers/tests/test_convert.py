@@ -260,6 +260,38 @@ class ReliabilityTest(ConvertCase):
         self.assertTrue(new.startswith(b"/* \xe9t\xe9 \xff */\r\n"))
         self.assertEqual(new.count(b"\n"), new.count(b"\r\n"))
 
+    def test_a_fops_member_of_a_device_table_is_reported_not_skipped_silently(self):
+        path = self.tree / "drivers/char/devtab.c"
+        path.write_bytes(
+            b"#include <linux/fs.h>\n\nstruct dt_dev {\n\tconst char *name;\n"
+            b"\tstruct file_operations fops;\n};\n\n"
+            b"static int dt_ioctl(struct inode *inode, struct file *file,\n"
+            b"\t\t    unsigned int cmd, unsigned long arg)\n{\n\treturn -ENOTTY;\n}\n\n"
+            b"static struct dt_dev dt_devs[] = {\n"
+            b"\t{ \"dt0\", { .owner = THIS_MODULE, .ioctl = dt_ioctl } },\n"
+            b"\t{ .name = \"dt1\", .fops = { .ioctl = dt_ioctl, } },\n};\n")
+        before = path.read_bytes()
+        result = self.run_convert(paths=[path])
+        entries = [(h.line, h.status) for h in result.summary.handlers if h.handler == "dt_ioctl"]
+        self.assertEqual(entries, [(15, HandlerStatus.SKIPPED), (16, HandlerStatus.SKIPPED)])
+        for h in result.summary.handlers:
+            self.assertRegex(h.reason, "does not see in a file_operations.*by hand")
+        self.assertEqual(path.read_bytes(), before)
+
+    def test_a_fops_defined_by_a_macro_of_the_driver_is_reported(self):
+        path = self.tree / "drivers/char/mbuilt.c"
+        path.write_bytes(
+            b"#include <linux/fs.h>\n\n#define MB_FOPS(name)\t\t\t\t\\\n"
+            b"static struct file_operations name##_fops = {\t\\\n"
+            b"\t.ioctl\t\t= name##_ioctl,\t\t\\\n}\n\n"
+            b"static int mb_ioctl(struct inode *inode, struct file *file,\n"
+            b"\t\t    unsigned int cmd, unsigned long arg)\n{\n\treturn -ENOTTY;\n}\n\n"
+            b"MB_FOPS(mb);\n")
+        result = self.run_convert(paths=[path])
+        [entry] = result.summary.handlers
+        self.assertEqual((entry.line, entry.status), (5, HandlerStatus.SKIPPED))
+        self.assertRegex(entry.reason, "named through a macro.*by hand")
+
     def test_an_aligned_compat_entry_is_reported_as_added(self):
         # tidy lines the new .compat_ioctl up with tabs; the summary must
         # still find it, not say it was not added.
