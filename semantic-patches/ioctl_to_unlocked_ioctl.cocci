@@ -1011,10 +1011,10 @@ def decide(file, h):
         elif h in listed:
             result = ("pushdown", "defined in another file")
         elif unmatched_definition(file, h):
-            result = (None, "spatch cannot follow the control flow of its definition at "
-                      "line %d (a do { } while loop whose body never reaches its end, "
-                      "ending in a return or a goto, is one such shape); convert it by "
-                      "hand" % unmatched_definition(file, h))
+            result = (None, "spatch did not match its definition at line %d: it could "
+                      "not parse it, or not build its control flow (a do { } while loop "
+                      "whose body ends in a return or a goto); convert it by hand"
+                      % unmatched_definition(file, h))
         else:
             result = (None, "handler is not defined in this file; convert the "
                       "files together with ioctl-rework convert")
