@@ -1090,6 +1090,9 @@ def decide(file, h):
     elif mutex_on and "takes_bkl" in f:
         result = (None, "it takes the BKL itself at line %d and the private "
                   "mutex is not recursive" % f["takes_bkl"])
+    elif mutex_on and bkl_in_callee(file, h):
+        result = (None, "it calls %s: under the private mutex the BKL is not "
+                  "held there, and the mutex is not dropped" % bkl_in_callee(file, h))
     elif mutex_on and waits_for_another_call(file, h):
         result = (None, "it sleeps until another call wakes it (%s) and, unlike "
                   "the BKL, the private mutex is not dropped while it sleeps: "
@@ -1170,23 +1173,37 @@ def woken_semaphores(file):
                 found.add(sem)
     return found
 
-def waits_for_another_call(file, h):
-    """Where h, or a function of its file that it calls, sleeps until
-    another call wakes it: "primitive() at line N[ in fn()]", or None."""
-    signals = woken_semaphores(file)
+def reachable(file, h):
+    """h, then the functions of its file that it calls, breadth first."""
     todo, seen = [h], set()
     while todo:
         fn = todo.pop(0)
         if fn in seen:
             continue
         seen.add(fn)
+        yield fn
+        todo += sorted(c for c in calls_in.get((file, fn), ()) if c in functions.get(file, ()))
+
+def waits_for_another_call(file, h):
+    """Where h, or a function of its file that it calls, sleeps until
+    another call wakes it: "primitive() at line N[ in fn()]", or None."""
+    signals = woken_semaphores(file)
+    for fn in reachable(file, h):
         found = sorted(sleeps_at.get((file, fn), []) +
                        [(at[0], name) for at, name, sem in downs.get((file, fn), [])
                         if sem in signals])
         if found:
             line, name = found[0]
             return "%s() at line %d%s" % (name, line, "" if fn == h else " in %s()" % fn)
-        todo += sorted(c for c in calls_in.get((file, fn), ()) if c in functions.get(file, ()))
+    return None
+
+def bkl_in_callee(file, h):
+    """A function of the file that h calls and that takes or drops the BKL
+    (a helper that drops it around a sleep): "fn(), which ...", or None."""
+    for fn in reachable(file, h):
+        if fn != h and has(file, fn, "takes_bkl"):
+            return "%s(), which takes or drops the BKL at line %d" % (
+                fn, facts[(file, fn)]["takes_bkl"])
     return None
 
 def uses_inode(file, h):
