@@ -137,7 +137,7 @@ unlocked_defs = {}   # (file, handler) -> line: already the .unlocked_ioctl sign
 runtime_unlocked = {} # file -> line of a run-time "E.unlocked_ioctl = u;"
 wrapper_names = {}   # (file, handler) -> the free name its wrapper gets
 include_lines = {}   # file -> lines of #include <...>
-headers = set()      # (file, "smp_lock.h" | "mutex.h") already included
+headers = {}         # (file, "smp_lock.h" | "mutex.h") -> lines that include it already
 bkl_callers = set()  # files that call the BKL (and so still need smp_lock.h)
 smp_lock_h_line = {} # file -> line of its #include <linux/smp_lock.h>
 declarations = {}    # (file, handler) -> {(line, column): (line, column) where it ends}
@@ -1479,7 +1479,12 @@ def needs_header(p, header):
     file, line = p[0].file, int(p[0].line)
     if file not in mutex_site or line != header_site(file, converted_lines(file)):
         return False
-    return (file, header) not in headers
+    return not included(file, header, converted_lines(file))
+
+def included(file, header, uses):
+    """Whether an #include of header is compiled wherever each of USES is
+    (one under an #ifdef that leaves a use out does not count)."""
+    return any(encloses(file, line, uses) for line in headers.get((file, header), ()))
 
 def placement_problem(file, h, strategy):
     """Why code the conversion of h adds would land where some
@@ -1488,7 +1493,7 @@ def placement_problem(file, h, strategy):
     header = "mutex.h" if mutex_on else "smp_lock.h"
     # (A file without system includes gets none, as before: its own
     # header may well bring the lock in.)
-    if (file, header) not in headers and include_lines.get(file) and \
+    if not included(file, header, uses) and include_lines.get(file) and \
             header_site(file, uses) is None:
         inside = [l for l in include_lines[file] if encloses(file, l, uses)]
         if inside:
@@ -1756,7 +1761,7 @@ position p;
 @ script:python @
 p << has_smp_lock_h.p;
 @@
-headers.add((p[0].file, "smp_lock.h"))
+headers.setdefault((p[0].file, "smp_lock.h"), []).append(int(p[0].line))
 smp_lock_h_line[p[0].file] = int(p[0].line)
 
 @ bkl_call @
@@ -1783,7 +1788,7 @@ position p;
 @ script:python @
 p << has_mutex_h.p;
 @@
-headers.add((p[0].file, "mutex.h"))
+headers.setdefault((p[0].file, "mutex.h"), []).append(int(p[0].line))
 
 @ definition @
 identifier h, ino, filp, cmd, arg;
