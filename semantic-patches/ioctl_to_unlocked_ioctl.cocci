@@ -53,8 +53,10 @@
 //   or its address taken; a call passes NULL as its inode; the handler is
 //   used elsewhere with its old signature (EXPORT_SYMBOL follows it); it is
 //   defined twice (#ifdef/#else); -D keep=a,b names it (convert found a
-//   file that cannot follow); -D mutex and the handler takes the BKL itself
-//   or is called directly (the mutex is not recursive, and callers would
+//   file that cannot follow); spatch did not match its definition (a parse
+//   failure, or a do { } while whose body ends in a return); -D mutex and
+//   the handler takes the BKL itself (or a function of its file that it
+//   calls does) or is called directly (the mutex is not recursive, and callers would
 //   not take it); -D mutex and the handler, or a function
 //   of its file that it calls, sleeps until another call wakes it
 //   (wait_event*(), sleep_on*(), schedule*(), wait_for_completion*(),
@@ -66,7 +68,8 @@
 //   of its uses (the wrapper before the first of its fops, a header after
 //   no include compiled wherever the handler is, or only after one inside
 //   an #if, where spatch adds nothing).
-// - Where code lands: a new header goes after the last #include <...>
+// - Where code lands: a header already there counts only where it is
+//   compiled wherever the converted code is; a new header goes after the last #include <...>
 //   compiled wherever something converted is and inside no #if but an
 //   include guard; the mutex goes before the
 //   first converted handler, or before an earlier function when an #if
