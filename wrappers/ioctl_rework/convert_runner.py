@@ -140,7 +140,7 @@ class Runner:
 
     def _run_variant(self, task: RunTask, data: bytes, extra: list[str]) -> FileRun:
         """The rule on DATA in place of TASK's file, with EXTRA options."""
-        pending = _Pending(task, data, tuple(self._args(task.listed) + extra),
+        pending = _Pending(task, data, tuple(self._args(task) + extra),
                            self.request.options.resolves_have_ioctl)
         hit = self.cache.get_json(self._key(pending))
         if hit is not None:
