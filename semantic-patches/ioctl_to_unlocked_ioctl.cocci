@@ -664,6 +664,18 @@ def code_text(file):
                                    "\n".join(source_lines(file)))
     return _code[file]
 
+# A preprocessor directive with its continuation lines.
+DIRECTIVE = re.compile(r"^[ \t]*#(?:[^\n]*\\\n)*[^\n]*", re.M)
+_directive_free = {}
+
+def directive_free_code(file):
+    """code_text() with every directive blanked: the declaration before an
+    initializer starts after a #define, whatever its body ends with."""
+    if file not in _directive_free:
+        _directive_free[file] = DIRECTIVE.sub(lambda m: re.sub(r"[^\n]", " ", m.group()),
+                                              code_text(file))
+    return _directive_free[file]
+
 def brace_pairs(file):
     """{open: close} offsets of every brace pair of the file's code."""
     if file not in _braces:
@@ -700,8 +712,7 @@ def declaration_of(file, container):
     outer = initializer_of(file, container)
     if outer is None:
         return None, None
-    head = re.split(r"[;{}]", code_text(file)[:outer])[-1]
-    head = re.sub(r"^\s*#.*$", "", head, flags=re.M)
+    head = re.split(r"[;{}]", directive_free_code(file)[:outer])[-1]
     match = re.search(r"(\w+)\s*(?:\[[^]]*\]\s*)?=\s*$", head)
     if not match:
         return None, None
