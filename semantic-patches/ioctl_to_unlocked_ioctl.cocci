@@ -707,13 +707,18 @@ def initializer_of(file, container):
     around = sorted((o for o, c in pairs.items() if o <= container <= c), reverse=True)
     return next((o for o in around if code[:o].rstrip().endswith("=")), None)
 
+# Attributes a declaration may carry: __initdata, __pmacdata,
+# __attribute__((unused)), ____cacheline_aligned.
+ATTRIBUTE = r"(?<!\w)__\w+\s*(?:\(\s*\([^()]*\)\s*\)|\([^()]*\))?\s*"
+ATTRIBUTES = "(?:" + ATTRIBUTE + ")*"
+
 def declaration_of(file, container):
     """(type, name) of the declaration whose initializer holds container."""
     outer = initializer_of(file, container)
     if outer is None:
         return None, None
     head = re.split(r"[;{}]", directive_free_code(file)[:outer])[-1]
-    match = re.search(r"(\w+)\s*(?:\[[^]]*\]\s*)?=\s*$", head)
+    match = re.search(r"(\w+)\s*(?:\[[^]]*\]\s*)?" + ATTRIBUTES + r"=\s*$", head)
     if not match:
         return None, None
     return head[:match.start()].strip(), match.group(1)
@@ -860,7 +865,8 @@ def entry_at_line(file, line):
     return any(e.line == line for e in fops_entries.get(file, []))
 
 def is_fops_type(t):
-    words = [w for w in (t or "").split() if w not in ("const", "static", "volatile")]
+    words = [w for w in re.sub(ATTRIBUTE, " ", t or "").split()
+             if w not in ("const", "static", "volatile")]
     return " ".join(words) in fops_types | {"struct file_operations"}
 
 def entry_state(file, entry):
