@@ -45,10 +45,9 @@
 //   .ioctl beside an .unlocked_ioctl is dead in that initializer only.
 //   A .ioctl naming a function that already has the .unlocked_ioctl
 //   signature gets the wrapper.  A wrapper's name is the first free one.
-// - An entry in a branch never compiled with the converted file (#if 0,
-//   the #else of #if 1, a branch of a LINUX_VERSION_CODE test only kernels
-//   before 2.6.11 compile, unless -D multi_kernel) is left as it is and
-//   reported; the handler converts for its live entries.
+// - An entry in a branch never compiled (#if 0, the #else of #if 1) is
+//   left as it is and reported; the handler converts for its live entries.
+//   A version test is not taken for dead: the wrapper converts each branch.
 // - Refused, and said why in report mode: the inode parameter is written
 //   or its address taken; a call passes NULL as its inode; the handler is
 //   used elsewhere with its old signature (EXPORT_SYMBOL follows it); it is
@@ -553,53 +552,21 @@ def macros_of(file):
 
 IF_CONSTANT = re.compile(r"[ \t]*#[ \t]*if[ \t]+([01])\b")
 ELSE = re.compile(r"[ \t]*#[ \t]*(else|elif)\b")
-# "#if LINUX_VERSION_CODE >= KERNEL_VERSION(2,6,0)", or with 0x020600.
-VERSION = r"(?:KERNEL_VERSION\s*\(\s*(\d+)\s*,\s*(\d+)\s*,\s*(\d+)\s*\)|(0x[0-9a-fA-F]+))"
-VERSION_TEST = re.compile(r"[ \t]*#[ \t]*if[ \t]+\(?\s*(?:LINUX_VERSION_CODE\s*(<=|>=|==|!=|<|>)\s*"
-                          + VERSION + r"|" + VERSION + r"\s*(<=|>=|==|!=|<|>)\s*LINUX_VERSION_CODE)"
-                          r"\s*\)?\s*$")
-UNLOCKED_IOCTL_SINCE = (2 << 16) + (6 << 8) + 11
-MIRRORED = {"<": ">", ">": "<", "<=": ">=", ">=": "<=", "==": "==", "!=": "!="}
-
-def version_test_value(text):
-    """Whether every kernel that has .unlocked_ioctl (2.6.11 on), the only
-    ones the converted file builds on, compiles the #if of TEXT (True) or
-    none does (False); None when they differ or TEXT is no version test."""
-    test = VERSION_TEST.match(text)
-    if not test:
-        return None
-    g = test.groups()
-    if g[0]:
-        op, numbers, literal = g[0], g[1:4], g[4]
-    else:
-        op, numbers, literal = MIRRORED[g[9]], g[5:8], g[8]
-    k = int(literal, 16) if literal else \
-        (int(numbers[0]) << 16) + (int(numbers[1]) << 8) + int(numbers[2])
-    v = UNLOCKED_IOCTL_SINCE
-    if op in (">=", ">") and (k < v or op == ">=" and k == v):
-        return True
-    if op in ("<", "<=", "==") and (k < v or op == "<" and k == v):
-        return False
-    if op == "!=" and k < v:
-        return True
-    return None
-
-def dead_branches(lines, versions=False):
+def dead_branches(lines):
     """For each of LINES, a pair: the line of the #if whose branch that is
     never compiled holds it (or None), and "if" for a known #if or "endif"
-    for an #endif that closes an #if (else None).  Known are "#if 0",
-    "#if 1" and, with VERSIONS, a version test every kernel with
-    .unlocked_ioctl decides alike (version_test_value).  After an #elif
-    nothing is taken for dead."""
+    for an #endif that closes an #if (else None).  Known are "#if 0" and
+    "#if 1".  A version test is not: the wrapper runs the rule on each of
+    its branches (convert_branches.py), so a driver that still builds for
+    2.4 gets both entries converted alike.  After an #elif nothing is
+    taken for dead."""
     out, stack = [], []   # per open #if: (known, dead, its line)
     for number, text in enumerate(lines, 1):
         match = CONDITIONAL.match(text)
         kind = match.group(1) if match else None
         constant = IF_CONSTANT.match(text)
-        value = (constant.group(1) == "1") if constant else \
-            version_test_value(text) if versions and kind == "if" else None
-        if value is not None:
-            stack.append((True, not value, number))
+        if constant:
+            stack.append((True, constant.group(1) == "0", number))
             kind = "if"
         elif kind in ("if", "ifdef", "ifndef"):
             stack.append((False, False, number))
@@ -764,6 +731,18 @@ def code_text(file):
                                    "\n".join(source_lines(file)))
     return _code[file]
 
+# A preprocessor directive with its continuation lines.
+DIRECTIVE = re.compile(r"^[ \t]*#(?:[^\n]*\\\n)*[^\n]*", re.M)
+_directive_free = {}
+
+def directive_free_code(file):
+    """code_text() with every directive blanked: the declaration before an
+    initializer starts after a #define, whatever its body ends with."""
+    if file not in _directive_free:
+        _directive_free[file] = DIRECTIVE.sub(lambda m: re.sub(r"[^\n]", " ", m.group()),
+                                              code_text(file))
+    return _directive_free[file]
+
 def brace_pairs(file):
     """{open: close} offsets of every brace pair of the file's code."""
     if file not in _braces:
@@ -795,14 +774,18 @@ def initializer_of(file, container):
     around = sorted((o for o, c in pairs.items() if o <= container <= c), reverse=True)
     return next((o for o in around if code[:o].rstrip().endswith("=")), None)
 
+# Attributes a declaration may carry: __initdata, __pmacdata,
+# __attribute__((unused)), ____cacheline_aligned.
+ATTRIBUTE = r"(?<!\w)__\w+\s*(?:\(\s*\([^()]*\)\s*\)|\([^()]*\))?\s*"
+ATTRIBUTES = "(?:" + ATTRIBUTE + ")*"
+
 def declaration_of(file, container):
     """(type, name) of the declaration whose initializer holds container."""
     outer = initializer_of(file, container)
     if outer is None:
         return None, None
-    head = re.split(r"[;{}]", code_text(file)[:outer])[-1]
-    head = re.sub(r"^\s*#.*$", "", head, flags=re.M)
-    match = re.search(r"(\w+)\s*(?:\[[^]]*\]\s*)?=\s*$", head)
+    head = re.split(r"[;{}]", directive_free_code(file)[:outer])[-1]
+    match = re.search(r"(\w+)\s*(?:\[[^]]*\]\s*)?" + ATTRIBUTES + r"=\s*$", head)
     if not match:
         return None, None
     return head[:match.start()].strip(), match.group(1)
@@ -902,13 +885,25 @@ _dead_lines = {}
 
 def never_compiled(file, line):
     """The line of the #if whose dead branch holds LINE of FILE, or None:
-    #if 0, the #else of #if 1, or a branch of a version test only kernels
-    before 2.6.11 compile (they have no .unlocked_ioctl, so they never
-    build the converted file; -D multi_kernel output still builds there)."""
+    #if 0 or the #else of #if 1."""
     if file not in _dead_lines:
         lines = code_text(file).split("\n")
-        _dead_lines[file] = [dead for dead, _ in dead_branches(lines, not multi_kernel_on)]
+        _dead_lines[file] = [dead for dead, _ in dead_branches(lines)]
     return _dead_lines[file][line - 1]
+
+def unread_dead_initializers(file, code, pairs):
+    """Initializers spatch does not read (a whole fops under #if 0) that
+    name a handler of this file's live entries: found by their text."""
+    handlers = set(e[1] for e in fops_entries.get(file, []))
+    found = set()
+    for match in TEXT_ENTRY.finditer(code):
+        at = match.start()
+        line = code.count("\n", 0, at) + 1
+        if match.group(1) in handlers and never_compiled(file, line):
+            around = [o for o, c in pairs.items() if o < at and at <= c]
+            if around:
+                found.add(min(around))
+    return found
 
 def dead_entries(file):
     """Entries in a branch never compiled with the converted file: left as
@@ -918,6 +913,7 @@ def dead_entries(file):
     outers = {min(o for o, c in pairs.items() if o <= e.container <= c)
               for e in fops_entries.get(file, []) if e.container is not None}
     code = code_text(file)
+    outers |= unread_dead_initializers(file, code, pairs)
     found = []
     for outer in sorted(outers):
         fops = declaration_of(file, outer)[1] or "?"
@@ -930,17 +926,14 @@ def dead_entries(file):
 
 def why_never_compiled(file, branch):
     test = re.sub(r"\s+", " ", code_text(file).split("\n")[branch - 1].strip())
-    if IF_CONSTANT.match(test):
-        return "in the branch of the %s at line %d that is never compiled" % (test, branch)
-    return ("in the branch of the %s at line %d that only kernels before 2.6.11 compile: "
-            "they have no .unlocked_ioctl, and the converted file is not for them"
-            % (test, branch))
+    return "in the branch of the %s at line %d that is never compiled" % (test, branch)
 
 def entry_at_line(file, line):
     return any(e.line == line for e in fops_entries.get(file, []))
 
 def is_fops_type(t):
-    words = [w for w in (t or "").split() if w not in ("const", "static", "volatile")]
+    words = [w for w in re.sub(ATTRIBUTE, " ", t or "").split()
+             if w not in ("const", "static", "volatile")]
     return " ".join(words) in fops_types | {"struct file_operations"}
 
 def entry_state(file, entry):

@@ -1,9 +1,8 @@
 /*
- * A second entry in a branch that is never compiled with the converted
- * file: under #if 0, under the #else of #if 1, or in a branch that only
- * kernels before 2.6.11 compile (they have no .unlocked_ioctl; the
- * converted file is not for them).  The handler converts for its live
- * entry, and the dead one stays as it is, even where spatch reads it.
+ * A second entry in a branch that is never compiled: under #if 0 (before
+ * the live #else, or nested in an #ifdef), or under the #else of #if 1.
+ * The handler converts for its live entry, and the dead one stays as it
+ * is.
  */
 #include <linux/fs.h>
 #include <linux/version.h>
@@ -33,12 +32,12 @@ static int stick_ioctl(struct inode *inode, struct file *file,
 }
 
 static struct file_operations joy_fops = {
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(2,6,0)
-	.owner		= THIS_MODULE,
-	.ioctl		= joy_ioctl,
-#else
+#if 0
 	owner:		THIS_MODULE,
 	ioctl:		joy_ioctl,
+#else
+	.owner		= THIS_MODULE,
+	.ioctl		= joy_ioctl,
 #endif
 };
 
@@ -60,8 +59,8 @@ static struct file_operations wheel_fops = {
 
 static struct file_operations stick_fops = {
 	.ioctl		= stick_ioctl,
-#if KERNEL_VERSION(2,6,0) > LINUX_VERSION_CODE
 #ifdef CONFIG_STICK_OLD_API
+#if 0
 	ioctl:		stick_ioctl,
 #endif
 #endif

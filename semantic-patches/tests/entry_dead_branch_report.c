@@ -31,12 +31,12 @@ static int stick_ioctl(struct inode *inode, struct file *file,
 }
 
 static struct file_operations joy_fops = {
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(2,6,0)
-	.owner		= THIS_MODULE,
-	.ioctl		= joy_ioctl,
-#else
+#if 0
 	owner:		THIS_MODULE,
 	ioctl:		joy_ioctl,
+#else
+	.owner		= THIS_MODULE,
+	.ioctl		= joy_ioctl,
 #endif
 };
 
@@ -58,8 +58,8 @@ static struct file_operations wheel_fops = {
 
 static struct file_operations stick_fops = {
 	.ioctl		= stick_ioctl,
-#if KERNEL_VERSION(2,6,0) > LINUX_VERSION_CODE
 #ifdef CONFIG_STICK_OLD_API
+#if 0
 	ioctl:		stick_ioctl,
 #endif
 #endif

@@ -1,8 +1,8 @@
 // mode: report
 /*
- * Two definitions of one fops under #if/#else, both read by spatch: the
- * one only kernels before 2.6.11 compile stays as it is, and the handler
- * converts for the other.
+ * Two definitions of one fops under #if 0/#else, both read by spatch: the
+ * one never compiled stays as it is, and the handler converts for the
+ * other.
  */
 #include <linux/fs.h>
 #include <linux/version.h>
@@ -13,7 +13,7 @@ static int tape_ioctl(struct inode *inode, struct file *file,
 	return -ENOTTY;
 }
 
-#if LINUX_VERSION_CODE < KERNEL_VERSION(2,6,0)
+#if 0
 static struct file_operations tape_fops = {
 	ioctl:		tape_ioctl,
 };

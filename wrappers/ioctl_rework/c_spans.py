@@ -167,34 +167,14 @@ def unparsed_region(text: str, line: int) -> range:
 _CONDITIONAL = re.compile(r"^\s*#\s*(if|ifdef|ifndef|elif|else|endif)\b(.*)")
 
 
-# The conversion rule's notion of a branch never compiled with the
-# converted file (dead_branches() in ioctl_to_unlocked_ioctl.cocci): #if 0,
-# the #else of #if 1, and a branch of a LINUX_VERSION_CODE test that every
-# kernel with .unlocked_ioctl (2.6.11 on) decides alike.
-_VERSION = r"(?:KERNEL_VERSION\s*\(\s*(\d+)\s*,\s*(\d+)\s*,\s*(\d+)\s*\)|(0x[0-9a-fA-F]+))"
-_VERSION_TEST = re.compile(r"\s*\(?\s*(?:LINUX_VERSION_CODE\s*(<=|>=|==|!=|<|>)\s*" + _VERSION +
-                           r"|" + _VERSION + r"\s*(<=|>=|==|!=|<|>)\s*LINUX_VERSION_CODE)\s*\)?\s*$")
-_MIRRORED = {"<": ">", ">": "<", "<=": ">=", ">=": "<=", "==": "==", "!=": "!="}
-UNLOCKED_IOCTL_SINCE = (2 << 16) + (6 << 8) + 11
-
-
+# The conversion rule's notion of a branch never compiled (dead_branches()
+# in ioctl_to_unlocked_ioctl.cocci): #if 0 and the #else of #if 1.  A
+# version test is not dead: convert runs the rule on each of its branches.
 def _if_value(condition: str) -> bool | None:
-    """Whether every kernel from 2.6.11 on compiles `#if CONDITION` (True),
-    none does (False), or that is not known (None)."""
+    """Whether `#if CONDITION` is always compiled (True), never (False), or
+    that is not known (None)."""
     if re.match(r"\s*[01]\b", condition):
         return condition.strip().startswith("1")
-    test = _VERSION_TEST.match(condition)
-    if not test:
-        return None
-    g = test.groups()
-    op, numbers, literal = (g[0], g[1:4], g[4]) if g[0] else (_MIRRORED[g[9]], g[5:8], g[8])
-    version = int(literal, 16) if literal else \
-        (int(numbers[0]) << 16) + (int(numbers[1]) << 8) + int(numbers[2])
-    since = UNLOCKED_IOCTL_SINCE
-    if op == ">=" and version <= since or op in (">", "!=") and version < since:
-        return True
-    if op == "<" and version <= since or op in ("<=", "==") and version < since:
-        return False
     return None
 
 

@@ -21,7 +21,9 @@ DEFINITION, PROTOTYPE, CALL, ENTRY, COMPARE, EXPORT, OTHER = (
 # Words after which NAME( is a call: the statements that take an expression.
 _STATEMENT_WORDS = {"return", "else", "case", "do", "sizeof", "goto"}
 _EXPORT = re.compile(r"\bEXPORT_SYMBOL(?:_GPL)?\s*\(\s*$")
-_MEMBER = re.compile(r"(?:\.|->|\b)(\w+)\s*(?:=|:)\s*&?\s*$")
+# An entry: `.ioctl = h`, `ioctl: &h`, `.ioctl = (void *)h` (a cast the
+# rule drops when it rewrites the entry).
+_MEMBER = re.compile(r"(?:\.|->|\b)(\w+)\s*(?:=|:)\s*(?:\(\s*[\w\s]+\**\s*\)\s*)?&?\s*$")
 _COMPARED = re.compile(r"->\s*(\w+)\s*[!=]=\s*$")
 _COMPARED_AFTER = re.compile(r"\s*[!=]=\s*[\w.>()-]*->\s*(\w+)")
 _NEW_MEMBERS = ("unlocked_ioctl", "compat_ioctl")

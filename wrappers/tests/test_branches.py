@@ -242,10 +242,23 @@ class MergeChecksTest(unittest.TestCase):
             convert_branches._check_projections(self.BASE, [ours, self.BASE], ours, self.NAMES)
 
     def test_a_definition_added_twice_to_one_configuration_is_refused(self):
-        ours = self.BASE.replace(b"int first;", b"int first;\nstatic int m;") \
-            .replace(b"int shared;", b"static int m;\nint shared;")
+        # Each run adds the definition at its own place: the #if
+        # configuration of the merge sees both.
+        ours = self.BASE.replace(b"int first;", b"int first;\nstatic int m;")
+        theirs = self.BASE.replace(b"int shared;", b"static int m;\nint shared;")
+        merged = convert_branches.merge3(ours, self.BASE, theirs)
         with self.assertRaisesRegex(BranchError, "`static int m;` twice at file scope"):
-            convert_branches._check_projections(self.BASE, [ours, self.BASE], ours, self.NAMES)
+            convert_branches._check_projections(self.BASE, [ours, theirs], merged, self.NAMES)
+
+    def test_a_prototype_and_its_definition_may_share_a_first_line(self):
+        # As 2.6.9's gdth.c: a prototype at file scope, the fops entries
+        # under #if/#else; both runs rewrite the prototype alike.
+        base = (b"static int h(struct inode *i, struct file *f,\n\tint c);\n" + self.BASE +
+                b"static int h(struct inode *i, struct file *f,\n\tint c)\n{\n}\n")
+        run = base.replace(b"static int h(struct inode *i, struct file *f,",
+                           b"static long h(struct file *f,")
+        merged = convert_branches.merge3(run, base, run)
+        convert_branches._check_projections(base, [run, run], merged, self.NAMES)
 
 
 class _Decision:

@@ -28,6 +28,7 @@ void x(struct file *file, struct h *tag)
 int h(struct inode *i, struct file *f, int c, long a);
 #endif
 EXPORT_SYMBOL_GPL(h);
+static struct file_operations c = { .ioctl = (void *) h };
 """
 
 
@@ -45,7 +46,8 @@ class NamingsTest(unittest.TestCase):
             (15, namings.COMPARE, False),
             (17, namings.OTHER, True),
             (18, namings.CALL, False),
-            (23, namings.EXPORT, False)])
+            (23, namings.EXPORT, False),
+            (24, namings.ENTRY, True)])          # the cast is the entry's
 
     def test_a_definition_behind_an_attribute_follows_only_when_it_returns_long(self):
         new = "static long __pmac\nh(struct file *file, uint cmd, ulong arg)\n{\n}\n"

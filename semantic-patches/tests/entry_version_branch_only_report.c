@@ -1,8 +1,6 @@
+// mode: report
 /*
- * A handler whose only entry is in a branch that only kernels before
- * 2.6.11 compile, which spatch reads: converted, it would be named by no
- * entry compiled with it (and the entry there would be wrong), so it is
- * left alone, entry and all.
+ * entry_version_branch_only in report mode: the entry converts.
  */
 #include <linux/fs.h>
 #include <linux/version.h>

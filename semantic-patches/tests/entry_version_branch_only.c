@@ -1,8 +1,9 @@
 /*
  * A handler whose only entry is in a branch that only kernels before
- * 2.6.11 compile, which spatch reads: converted, it would be named by no
- * entry compiled with it (and the entry there would be wrong), so it is
- * left alone, entry and all.
+ * 2.6.11 compile, which spatch reads.  A version test is not taken for
+ * dead (the wrapper converts each branch of an #if/#else alike), so the
+ * entry converts like any other: no entry is left naming the handler
+ * with the old member, which an old compiler would only warn about.
  */
 #include <linux/fs.h>
 #include <linux/version.h>
