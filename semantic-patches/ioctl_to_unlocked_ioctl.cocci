@@ -17,14 +17,18 @@
 //   refused; its fops entry is switched only then.  Other ops structures
 //   (tty, block, proto, snd_pcm, v4l2, usb-serial) are never touched.
 // - pushdown: lock_kernel() after the declarations and unlock_kernel()
-//   before every return; a return of anything but a constant or a plain
-//   local is evaluated under the lock into a temporary first: the
-//   handler's "ret" when it is one non-static int or long of the
-//   outermost block, else a fresh long named so that it shadows nothing.
-//   An unsigned int value is returned as (int)x, as the int handler did.
+//   before every return; a return of anything but an int constant or a
+//   plain local that an int holds is evaluated under the lock into a
+//   temporary first: the handler's "ret" when it is one non-static int of
+//   the outermost block, else a fresh int named so that it shadows
+//   nothing.  An int, as the legacy return was: a long, unsigned or size_t
+//   value (a call, a ternary, "arg", a macro of the file) comes back
+//   truncated as the int handler returned it, never whole.  An unsigned
+//   int local is returned as (int)x.
 // - wrapper: the handler keeps its body under its name; a new
 //   NAME_unlocked_ioctl, before the first fops that names it, takes the
-//   lock around a call to it.
+//   lock around a call to it, whose value it keeps in an int (what the
+//   legacy int handler returned, whatever the type of a return).
 // - auto (neither -D pushdown nor -D wrapper): pushdown unless an exit
 //   or an early side effect would escape it: a macro that returns (of the
 //   file or of a header it includes with quotes, directly or through
@@ -48,8 +52,10 @@
 //   or its address taken; a call passes NULL as its inode; the handler is
 //   used elsewhere with its old signature (EXPORT_SYMBOL follows it); it is
 //   defined twice (#ifdef/#else); -D keep=a,b names it (convert found a
-//   file that cannot follow); -D mutex and the handler takes the BKL itself
-//   or is called directly (the mutex is not recursive, and callers would
+//   file that cannot follow); spatch did not match its definition (a parse
+//   failure, or a do { } while whose body ends in a return); -D mutex and
+//   the handler takes the BKL itself (or a function of its file that it
+//   calls does) or is called directly (the mutex is not recursive, and callers would
 //   not take it); -D mutex and the handler, or a function
 //   of its file that it calls, sleeps until another call wakes it
 //   (wait_event*(), sleep_on*(), schedule*(), wait_for_completion*(),
@@ -61,7 +67,8 @@
 //   of its uses (the wrapper before the first of its fops, a header after
 //   no include compiled wherever the handler is, or only after one inside
 //   an #if, where spatch adds nothing).
-// - Where code lands: a new header goes after the last #include <...>
+// - Where code lands: a header already there counts only where it is
+//   compiled wherever the converted code is; a new header goes after the last #include <...>
 //   compiled wherever something converted is and inside no #if but an
 //   include guard; the mutex goes before the
 //   first converted handler, or before an earlier function when an #if
@@ -132,7 +139,7 @@ unlocked_defs = {}   # (file, handler) -> line: already the .unlocked_ioctl sign
 runtime_unlocked = {} # file -> line of a run-time "E.unlocked_ioctl = u;"
 wrapper_names = {}   # (file, handler) -> the free name its wrapper gets
 include_lines = {}   # file -> lines of #include <...>
-headers = set()      # (file, "smp_lock.h" | "mutex.h") already included
+headers = {}         # (file, "smp_lock.h" | "mutex.h") -> lines that include it already
 bkl_callers = set()  # files that call the BKL (and so still need smp_lock.h)
 smp_lock_h_line = {} # file -> line of its #include <linux/smp_lock.h>
 declarations = {}    # (file, handler) -> {(line, column): (line, column) where it ends}
@@ -147,6 +154,7 @@ seen_returns = {}    # (file, handler) -> {line: {columns of the returns spatch 
 variables = {}       # (file, handler) -> [LocalVariable]
 static_at = set()    # (file, line, column) of static declarations
 unsigned_names = set() # names declared anywhere in the file with an unsigned int type
+wide_names = set()   # names declared anywhere in the file with a type an int may not hold
 returned_locals = {} # (file, handler) -> names of locals returned as they are
 volatile_names = set() # names declared volatile in the file
 
@@ -306,13 +314,21 @@ def mutex_name(file):
     return _mutex_names[file]
 
 # A return that is not a constant or a plain local is evaluated under the
-# lock into a temporary.  The handler's own "ret" serves only when it holds
-# any int: one non-static int or long of the outermost block.  Otherwise a
-# fresh long, named so that nothing in the file is shadowed; one name per
-# file, since the rewriting rule that uses it matches every handler.
+# lock into a temporary.  The temporary is an int: assigning to it converts
+# the value as the return of the legacy int handler did (a long, an unsigned or
+# a size_t the handler returned came back truncated and sign-extended; from
+# a long temporary it would come back whole).  The handler's own "ret"
+# serves only when it is one non-static int of the outermost block.
+# Otherwise a fresh int, named so that nothing in the file is shadowed; one
+# name per file, since the rewriting rule that uses it matches every handler.
 LocalVariable = collections.namedtuple("LocalVariable", "name type line static top")
-INT_OR_LONG = {"int", "signed", "signed int", "long", "long int", "signed long",
-               "signed long int"}
+INT = {"int", "signed", "signed int"}
+# Types whose every value an int holds: such a local is returned as it is.
+# A local of any other arithmetic type goes through the int temporary.
+INT_FITS = INT | {"short", "short int", "signed short", "signed short int", "unsigned short",
+                  "unsigned short int", "char", "signed char", "unsigned char", "s8", "s16",
+                  "s32", "u8", "u16", "__s8", "__s16", "__s32", "__u8", "__u16", "int8_t",
+                  "int16_t", "int32_t", "uint8_t", "uint16_t", "bool", "_Bool"}
 # Returned from a long function such a value is zero-extended where the
 # legacy int function gave a negative errno: it is returned as (int)x.
 UNSIGNED_INT = {"unsigned", "unsigned int", "u32", "__u32", "uint32_t", "u_int32_t",
@@ -329,16 +345,45 @@ def parameter_names(file, h):
 def static_local_names():
     return {v.name for found in variables.values() for v in found if v.static}
 
+def fits_int(t):
+    """Whether every value of type T is an int, or T is no arithmetic type."""
+    t = plain_type(t)
+    return t in INT_FITS or "*" in t or re.match(r"(struct|union)\b", t) is not None
+
 def plain_local(name):
     """Whether "return name;" may stay as it is after the unlock: a local
     that is neither static (another caller may change it once unlocked)
-    nor unsigned (it would be returned as (int)name)."""
-    return name not in unsigned_names and name not in static_local_names()
+    nor of a type an int may not hold (the int handler truncated it).
+    A constraint gets the text of the expression, spaces before it too."""
+    name = name.strip()
+    return name not in unsigned_names and name not in wide_names and \
+        name not in static_local_names()
+
+INT_LITERAL = re.compile(r"(0[xX][0-9a-fA-F]+|0[0-7]*|[1-9][0-9]*)")
+NEGATED_OR_PARENTHESIZED = re.compile(r"^\s*(?:-|\()\s*(.*?)\s*\)?\s*$", re.DOTALL)
+
+def int_constant(text, seen=()):
+    """Whether the constant TEXT, returned after the unlock, has the value
+    the int handler returned: an int literal, or a name this file does not
+    define (an errno, an enumerator), or defines as such a constant.  A
+    macro of the file that computes (a call, a cast, a name of the inode)
+    or a literal an int does not hold goes through the temporary instead."""
+    text = text.strip()
+    if INT_LITERAL.fullmatch(text):
+        return int(text, 16) <= 0x7fffffff if text[:2].lower() == "0x" else \
+            int(text, 8 if text.startswith("0") else 10) <= 0x7fffffff
+    if not IDENTIFIER.fullmatch(text):
+        inner = NEGATED_OR_PARENTHESIZED.match(text)
+        return bool(inner) and inner.group(1) != text and int_constant(inner.group(1), seen)
+    texts = macros_of(current_file[0]).texts.get(text) if current_file[0] else None
+    if not texts:
+        return True
+    return text not in seen and all(int_constant(t, seen + (text,)) for t in texts)
 
 def ret_reusable(file, h):
     rets = [v for v in variables.get((file, h), []) if v.name == "ret"]
     return len(rets) == 1 and rets[0].top and not rets[0].static and \
-        plain_type(rets[0].type) in INT_OR_LONG and "ret" not in parameter_names(file, h)
+        plain_type(rets[0].type) in INT and "ret" not in parameter_names(file, h)
 
 def ret_free(file, h):
     return not has(file, h, "ret_any") and "ret" not in parameter_names(file, h)
@@ -369,6 +414,8 @@ def record_variable(p, t, x):
     file, line, column = p[0].file, int(p[0].line), int(p[0].column)
     if plain_type(t) in UNSIGNED_INT:
         unsigned_names.add(x)
+    if not fits_int(t):
+        wide_names.add(x)
     if re.search(r"\bvolatile\b", t):
         volatile_names.add(x)
     h = handler_at(p)
@@ -462,6 +509,7 @@ def code_only(text):
 class MacroTable:
     def __init__(self):
         self.bodies = {}       # name -> [identifiers of each definition's body]
+        self.texts = {}        # name -> [the body of each definition]
         self.function_like = set()
         self.returning = set()
         self.missing = []      # quoted headers that could not be read
@@ -481,6 +529,7 @@ def read_macros(file):
             if paren:
                 table.function_like.add(name)
             table.bodies.setdefault(name, []).append(set(IDENTIFIER.findall(body)))
+            table.texts.setdefault(name, []).append(paren + body)
         for name in QUOTED_INCLUDE.findall(raw):
             header = os.path.normpath(os.path.join(os.path.dirname(path), name))
             if header not in seen and len(seen) < MAX_HEADERS:
@@ -606,6 +655,24 @@ def macros_naming(file, ino):
                 found.add(name)
         _inode_macros[(file, ino)] = found
     return _inode_macros[(file, ino)]
+
+def unmatched_definition(file, h):
+    """The line of a definition of h that the text of the file has but no
+    rule matched (spatch drops a function whose control flow it cannot
+    build), or None."""
+    code = code_only("\n".join(source_lines(file)))
+    found = re.search(r"^[^;{}#]*\b(%s)\s*\([^;{}]*\)\s*\{" % re.escape(h), code, re.MULTILINE)
+    return code.count("\n", 0, found.start(1)) + 1 if found else None
+
+def named_by_used_macro(file, name):
+    """Whether a macro of the file that names NAME is used in its code: a
+    local of that name is then used, though no line of code names it."""
+    macros = macros_naming(file, name)
+    if not macros:
+        return False
+    uses = re.compile(r"\b(%s)\b" % "|".join(sorted(macros)))
+    return any(uses.search(text) for text in code_only("\n".join(source_lines(file))).split("\n")
+               if not re.match(r"\s*#\s*define\b", text))
 
 def inode_in_macros(file, h, first, last):
     macros = macros_naming(file, inode_param[(file, h)])
@@ -939,6 +1006,11 @@ def decide(file, h):
             result = (None, "the wrapper strategy needs the fops in the same file")
         elif h in listed:
             result = ("pushdown", "defined in another file")
+        elif unmatched_definition(file, h):
+            result = (None, "spatch did not match its definition at line %d: it could "
+                      "not parse it, or not build its control flow (a do { } while loop "
+                      "whose body ends in a return or a goto); convert it by hand"
+                      % unmatched_definition(file, h))
         else:
             result = (None, "handler is not defined in this file; convert the "
                       "files together with ioctl-rework convert")
@@ -1014,6 +1086,9 @@ def decide(file, h):
     elif mutex_on and "takes_bkl" in f:
         result = (None, "it takes the BKL itself at line %d and the private "
                   "mutex is not recursive" % f["takes_bkl"])
+    elif mutex_on and bkl_in_callee(file, h):
+        result = (None, "it calls %s: under the private mutex the BKL is not "
+                  "held there, and the mutex is not dropped" % bkl_in_callee(file, h))
     elif mutex_on and waits_for_another_call(file, h):
         result = (None, "it sleeps until another call wakes it (%s) and, unlike "
                   "the BKL, the private mutex is not dropped while it sleeps: "
@@ -1094,23 +1169,37 @@ def woken_semaphores(file):
                 found.add(sem)
     return found
 
-def waits_for_another_call(file, h):
-    """Where h, or a function of its file that it calls, sleeps until
-    another call wakes it: "primitive() at line N[ in fn()]", or None."""
-    signals = woken_semaphores(file)
+def reachable(file, h):
+    """h, then the functions of its file that it calls, breadth first."""
     todo, seen = [h], set()
     while todo:
         fn = todo.pop(0)
         if fn in seen:
             continue
         seen.add(fn)
+        yield fn
+        todo += sorted(c for c in calls_in.get((file, fn), ()) if c in functions.get(file, ()))
+
+def waits_for_another_call(file, h):
+    """Where h, or a function of its file that it calls, sleeps until
+    another call wakes it: "primitive() at line N[ in fn()]", or None."""
+    signals = woken_semaphores(file)
+    for fn in reachable(file, h):
         found = sorted(sleeps_at.get((file, fn), []) +
                        [(at[0], name) for at, name, sem in downs.get((file, fn), [])
                         if sem in signals])
         if found:
             line, name = found[0]
             return "%s() at line %d%s" % (name, line, "" if fn == h else " in %s()" % fn)
-        todo += sorted(c for c in calls_in.get((file, fn), ()) if c in functions.get(file, ()))
+    return None
+
+def bkl_in_callee(file, h):
+    """A function of the file that h calls and that takes or drops the BKL
+    (a helper that drops it around a sleep): "fn(), which ...", or None."""
+    for fn in reachable(file, h):
+        if fn != h and has(file, fn, "takes_bkl"):
+            return "%s(), which takes or drops the BKL at line %d" % (
+                fn, facts[(file, fn)]["takes_bkl"])
     return None
 
 def uses_inode(file, h):
@@ -1386,7 +1475,12 @@ def needs_header(p, header):
     file, line = p[0].file, int(p[0].line)
     if file not in mutex_site or line != header_site(file, converted_lines(file)):
         return False
-    return (file, header) not in headers
+    return not included(file, header, converted_lines(file))
+
+def included(file, header, uses):
+    """Whether an #include of header is compiled wherever each of USES is
+    (one under an #ifdef that leaves a use out does not count)."""
+    return any(encloses(file, line, uses) for line in headers.get((file, header), ()))
 
 def placement_problem(file, h, strategy):
     """Why code the conversion of h adds would land where some
@@ -1395,7 +1489,7 @@ def placement_problem(file, h, strategy):
     header = "mutex.h" if mutex_on else "smp_lock.h"
     # (A file without system includes gets none, as before: its own
     # header may well bring the lock in.)
-    if (file, header) not in headers and include_lines.get(file) and \
+    if not included(file, header, uses) and include_lines.get(file) and \
             header_site(file, uses) is None:
         inside = [l for l in include_lines[file] if encloses(file, l, uses)]
         if inside:
@@ -1440,7 +1534,7 @@ PER_FILE = (fops_entries, definitions, other_defs, listed, kept, facts, function
             inode_uses, inode_passed_to, mutex_site, _code,
             include_lines, headers, bkl_callers, smp_lock_h_line, declarations,
             first_statement_at, calls, _macros,
-            written_returns, seen_returns, variables, static_at, unsigned_names,
+            written_returns, seen_returns, variables, static_at, unsigned_names, wide_names,
             returned_locals, _temp_names, volatile_names,
             _sources, _dead_lines, refused_entries, fops_types, runtime_any, unlocked_defs, direct_calls,
             wrapper_names, _braces, _words, runtime_unlocked,
@@ -1663,7 +1757,7 @@ position p;
 @ script:python @
 p << has_smp_lock_h.p;
 @@
-headers.add((p[0].file, "smp_lock.h"))
+headers.setdefault((p[0].file, "smp_lock.h"), []).append(int(p[0].line))
 smp_lock_h_line[p[0].file] = int(p[0].line)
 
 @ bkl_call @
@@ -1690,7 +1784,7 @@ position p;
 @ script:python @
 p << has_mutex_h.p;
 @@
-headers.add((p[0].file, "mutex.h"))
+headers.setdefault((p[0].file, "mutex.h"), []).append(int(p[0].line))
 
 @ definition @
 identifier h, ino, filp, cmd, arg;
@@ -1702,7 +1796,12 @@ int h@p(struct inode *ino, struct file *filp, TC cmd, TA arg) { ... }
 @ script:python @
 h << definition.h; ino << definition.ino; p << definition.p;
 filp << definition.filp; cmd << definition.cmd; arg << definition.arg;
+TC << definition.TC; TA << definition.TA;
 @@
+# "return arg;" came back truncated to an int: it goes through the temporary.
+for name, t in ((cmd, TC), (arg, TA)):
+    if not fits_int(t):
+        wide_names.add(name)
 if (p[0].file, h) in definitions:
     # Two definitions (#ifdef/#else): the facts of both are joined under
     # one name, so neither can be converted safely (decide()).
@@ -1934,15 +2033,15 @@ if first:
         fact(p[0].file, h, "lock_in_conditional", opened)
 
 @ complex_return @
-constant C;
+constant returned_int : script:python () { int_constant(returned_int) };
 local idexpression x;
 expression E;
 position p, px;
 @@
 (
-  return C;
+  return returned_int;
 |
-  return -C;
+  return -returned_int;
 |
   return x@px;
 |
@@ -2252,17 +2351,17 @@ position p : script:python () { strategy_at(p) in ("pushdown", "wrapper") };
 @ pushdown_unlock depends on patch @
 statement as_converted.unlock;
 identifier as_converted.rname;
-constant C;
+constant unlocked_int : script:python () { int_constant(unlocked_int) };
 local idexpression returned_local : script:python () { plain_local(returned_local) };
 expression E;
 position p : script:python () { strategy_at(p) == "pushdown" };
 @@
 (
 + unlock
-  return C@p;
+  return unlocked_int@p;
 |
 + unlock
-  return -C@p;
+  return -unlocked_int@p;
 |
 + unlock
   return returned_local@p;
@@ -2277,7 +2376,7 @@ position p : script:python () { strategy_at(p) == "pushdown" };
 identifier as_converted.rh2, as_converted.rname;
 @@
   rh2(...) {
-+ long rname;
++ int rname;
   ...
   }
 
@@ -2286,7 +2385,7 @@ identifier as_converted.rh2, as_converted.rname;
 statement S;
 @@
   rh2(...) {
-  long rname;
+  int rname;
 +
   S
   ...
@@ -2317,7 +2416,7 @@ symbol ret;
 +static long wfn(struct file *wfilp, unsigned int wcmd,
 +		  unsigned long warg)
 +{
-+	long ret;
++	int ret;
 +
 +	wlock
 +	ret = wsite(wfilp, wcmd, warg);
@@ -2338,7 +2437,7 @@ symbol ret;
 +static long wfn(struct file *wfilp, unsigned int wcmd,
 +		  unsigned long warg)
 +{
-+	long ret;
++	int ret;
 +
 +	wlock
 +	ret = wsite(wfilp, wcmd, warg);
@@ -2361,7 +2460,7 @@ symbol ret;
 +static long wfn(struct file *wfilp, unsigned int wcmd,
 +		  unsigned long warg)
 +{
-+	long ret;
++	int ret;
 +
 +	wlock
 +	ret = wsite(wfilp, wcmd, warg);
@@ -2390,7 +2489,7 @@ symbol ret;
 +static long wfn(struct file *wfilp, unsigned int wcmd,
 +		  unsigned long warg)
 +{
-+	long ret;
++	int ret;
 +
 +	wlock
 +	ret = msite(wie, wfilp, wcmd, warg);
@@ -2713,7 +2812,7 @@ fed_fn;
 fed_local;
 @@
 coccinelle.fed_fn = cocci.make_ident(p[0].current_element)
-coccinelle.fed_local = cocci.make_ident(ino)
+coccinelle.fed_local = ident(None if named_by_used_macro(origin(p), ino) else ino)
 
 @ caller depends on patch && (definition || name_list) @
 identifier rh : script:python () { rh in handler_names or rh in listed };

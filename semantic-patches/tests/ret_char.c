@@ -1,6 +1,6 @@
 /*
  * "ret" is a char: "ret = kb_rate * 1000 + kb_delay" would cut the
- * value down to a char, so the temporary is a fresh long; the char
+ * value down to a char, so the temporary is a fresh int; the char
  * itself is returned as it is, after the unlock.
  */
 #include <linux/fs.h>

@@ -1,5 +1,5 @@
 /*
- * A parameter is named "ret": a top-level "long ret" would redeclare it
+ * A parameter is named "ret": a top-level "int ret" would redeclare it
  * and not compile.  The temporary gets a name the file does not use.
  */
 #include <linux/fs.h>

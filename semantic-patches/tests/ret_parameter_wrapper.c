@@ -1,7 +1,7 @@
 // options: -D wrapper
 /*
  * A parameter is named "ret": a wrapper with the handler's parameter
- * names would declare its "long ret" over it.  The wrapper takes
+ * names would declare its "int ret" over it.  The wrapper takes
  * file, cmd and arg instead.
  */
 #include <linux/fs.h>

@@ -1,7 +1,7 @@
 /*
  * A complex return needs a temporary, but "ret" is only declared in an
  * inner block: a top-level "ret" would clash with nothing, yet reusing
- * the inner one is not possible, so pushdown declares a fresh long with
+ * the inner one is not possible, so pushdown declares a fresh int with
  * a name the file does not use.
  */
 #include <linux/fs.h>

@@ -1,7 +1,7 @@
 /*
  * One name for the temporary per file: the first handler's "int ret"
  * could serve, the second's unsigned one cannot, so both declare a
- * fresh long under the same free name.  (int) follows the name "ret"
+ * fresh int under the same free name.  (int) follows the name "ret"
  * through the file, so the int one is cast too, which changes nothing.
  */
 #include <linux/fs.h>

@@ -1,7 +1,7 @@
 /*
  * "ret" is unsigned: reused as the temporary, -EFAULT would come back
  * from the long handler as 4294967282.  The complex return goes into a
- * fresh long, and ret itself is returned as (int)ret, the value the
+ * fresh int, and ret itself is returned as (int)ret, the value the
  * legacy int handler returned.
  */
 #include <linux/fs.h>

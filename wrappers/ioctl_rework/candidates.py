@@ -17,6 +17,8 @@ FOPS_INITIALIZER = re.compile(rb"(?<!\w)file_operations\b[^;{}()]*(?:\([^;{}()]*
 LEGACY_MEMBER = re.compile(rb"(?<!\w)ioctl\s*[=:]")
 _TYPEDEF = re.compile(rb"\btypedef\s+(?:const\s+)?struct\s+file_operations\s+(\w+)\s*;")
 _RUNTIME = re.compile(rb"(?:\.|->)\s*ioctl\s*=(?!=)[^;,{}]*;")
+# struct dev { ...; struct file_operations fops; ... }: the fops is a member.
+_HOLDER = re.compile(r"\bstruct\s+(\w+)\s*\{[^{}]*\bstruct\s+file_operations\s+\w+\s*;")
 # 2.4's file_operations had ioctl as its 7th member, 2.6.9's as its 9th.
 _POSITIONAL_ELEMENTS = 7
 
@@ -53,10 +55,18 @@ def positional(body: bytes) -> bool:
     return "=" not in code and ":" not in code and code.count(",") >= _POSITIONAL_ELEMENTS - 1
 
 
+def structs_holding_fops(code: str) -> set[str]:
+    """The structures CODE (from code_only) declares with a member of type
+    struct file_operations: an initializer of one may set a .ioctl."""
+    return {m.group(1) for m in _HOLDER.finditer(code)}
+
+
 def may_hold_legacy_entry(data: bytes) -> bool:
     if b"file_operations" not in data:
         return False
     if _RUNTIME.search(data):
+        return True
+    if LEGACY_MEMBER.search(data) and structs_holding_fops(data.decode("latin-1")):
         return True
     return any(LEGACY_MEMBER.search(body) or positional(body)
                for body in fops_initializers(data))

@@ -27,6 +27,7 @@ _MEMBER = re.compile(r"(?:\.|->|\b)(\w+)\s*(?:=|:)\s*(?:\(\s*[\w\s]+\**\s*\)\s*)
 _COMPARED = re.compile(r"->\s*(\w+)\s*[!=]=\s*$")
 _COMPARED_AFTER = re.compile(r"\s*[!=]=\s*[\w.>()-]*->\s*(\w+)")
 _NEW_MEMBERS = ("unlocked_ioctl", "compat_ioctl")
+_TRAILING_ATTRIBUTES = re.compile(r"(?:\b__attribute__\s*\(\(.*?\)\)\s*)+$", re.DOTALL)
 _INCLUDE_LINE = re.compile(r"\s*#\s*include\b")    # <linux/h_ioctl.h> names a file
 
 
@@ -97,12 +98,14 @@ def _classify(code: str, end: int, before: str, after: str, line: int,
         open_at = end + opening
         close = c_spans.closing(code, open_at, "()")
         args = split_arguments(code[open_at + 1:close])
-        previous = re.search(r"(\w+|\S)\s*$", before)
+        # "static int __attribute__((unused)) h(" is a definition too.
+        head = _TRAILING_ATTRIBUTES.sub("", before)
+        previous = re.search(r"(\w+|\S)\s*$", head)
         word = previous.group(1) if previous else ""
         if re.fullmatch(r"\w+", word) and word not in _STATEMENT_WORDS or word == "*":
             body = re.match(r"\s*(?:__\w+(?:\([^)]*\))?\s*)*\{", code[close + 1:])
             # The return type, past attributes such as __pmac or __init.
-            types = [w for w in re.findall(r"\w+", before.rsplit(";", 1)[-1].rsplit("}", 1)[-1])
+            types = [w for w in re.findall(r"\w+", head.rsplit(";", 1)[-1].rsplit("}", 1)[-1])
                      if not w.startswith("__")]
             legacy = types[-1:] != ["long"] or len(args) != 3 or "inode" in args[0]
             return Naming(line, DEFINITION if body else PROTOTYPE, legacy, text, args)

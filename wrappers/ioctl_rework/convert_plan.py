@@ -127,6 +127,11 @@ def _cross_file_refusal(options: rules.ConversionOptions) -> str | None:
     return None
 
 
+_UNPLACED = ("an .ioctl entry the rule does not see in a file_operations (one inside another "
+             "structure, such as a fops member of a device table, or written by a macro): "
+             "left alone; convert it by hand")
+
+
 def _handler_records(tree: Tree, fops_files: list[str], final: dict[str, FileRun],
                      cross: Groups, blocked: dict[str, str], content) -> list[HandlerRecord]:
     records = []
@@ -139,13 +144,13 @@ def _handler_records(tree: Tree, fops_files: list[str], final: dict[str, FileRun
             if entry.handler in decided:
                 continue
             if run.ok and not run.reason:
-                # The rule saw the file whole: the text is no live entry.
+                # The rule saw the file whole and no fops of it has this
+                # entry: a never-compiled one, or one the rule cannot place.
                 old = run.old.decode("latin-1")
                 dead = c_spans.never_compiled(old, entry.line)
-                if dead:
-                    records.append(HandlerRecord(
-                        rel, entry.line, "?", entry.handler, HandlerStatus.SKIPPED,
-                        _never_compiled_words(old, dead)))
+                records.append(HandlerRecord(
+                    rel, entry.line, "?", entry.handler, HandlerStatus.SKIPPED,
+                    _never_compiled_words(old, dead) if dead else _UNPLACED))
                 continue
             why = blocked.get(rel) or run.reason or "not seen by spatch"
             # Found by text only (fops "?"): it may belong to another ops structure.

@@ -20,8 +20,11 @@ FOPS_PATTERN = rb"\.ioctl\s*=|\bioctl\s*:"
 # The handler of a .ioctl entry in any spelling (candidates.py): a name,
 # its address, a cast of it, or a macro call such as DRM(ioctl); in an
 # initializer or a run-time assignment.
+# A name built by a macro: DRM(ioctl), or name##_ioctl in a macro that
+# defines a fops.
 _FOPS_NAME = re.compile(rb"(?:\.\s*ioctl\s*=|->\s*ioctl\s*=|\bioctl\s*:)\s*(?:&\s*)?"
-                        rb"(?:\([^()]*\)\s*)?(\w+(\s*\(\s*\w+\s*\))?)\s*[,};\n]")
+                        rb"(?:\([^()]*\)\s*)?(\w+(\s*\(\s*\w+\s*\)|(?:\s*##\s*\w+)+)?)"
+                        rb"\s*(?:\\\s*)?[,};\n]")
 
 
 @dataclass(frozen=True)
@@ -102,12 +105,16 @@ def scan(paths: list[Path], root: Path, cache: cache_mod.Cache | None = None) ->
         # spatch tells them apart, but not in a file it cannot parse.
         code = c_spans.code_only(data.decode("latin-1"))
         names, macros = [], []
+        ours = {None, "file_operations"} | candidates.structs_holding_fops(code)
         for m in _FOPS_NAME.finditer(data):
             kind = c_spans.initializer_type(code, m.start())
             entry = FopsEntry(m.group(1).decode(), data.count(b"\n", 0, m.start()) + 1)
-            if m.group(2) and kind == "file_operations":
+            # A fops a macro defines: its "name##_fops = {" is no declaration.
+            pasted = m.group(2) and b"##" in m.group(2) and kind is None and \
+                b"file_operations" in data[max(0, m.start() - 300):m.start()]
+            if m.group(2) and kind == "file_operations" or pasted:
                 macros.append(entry)
-            elif not m.group(2) and m.group(1) != b"NULL" and kind in (None, "file_operations"):
+            elif not m.group(2) and m.group(1) != b"NULL" and kind in ours:
                 names.append(entry)
         fops_files.append(rel)
         fops_names[rel] = names

@@ -7,9 +7,13 @@ the tree and git am takes the result.  Lines are split on "\\n" only: a
 form feed or a lone "\\r" in a source file is part of its line.  In a file
 with CRLF line endings, spatch's lines are matched without the "\\r" and
 every line it adds gets one, so the rewrite keeps the file's endings.
+spatch keeps the "\\r" of a line it extends (an `if (x)` that gains a
+brace prints as `if (x)\\r{`): in an added line of such a file that "\\r"
+is a space, never a lone carriage return in the middle of a line.
 """
 
 import difflib
+import re
 from dataclasses import dataclass, field
 
 import unidiff
@@ -17,6 +21,7 @@ import unidiff
 from ioctl_rework import names
 
 _NO_NEWLINE = "\\ No newline at end of file"
+_KEPT_CR = re.compile(rb"[ \t]*\r[ \t]*")
 
 
 def _lines(data: bytes) -> list[bytes]:
@@ -76,6 +81,8 @@ def apply_hunks(old: bytes, diff: str) -> Applied:
             kind = line.line_type or " "
             text = line.value.encode("utf-8", "surrogateescape").rstrip(b"\n").rstrip(b"\r")
             if kind == "+":
+                if crlf:
+                    text = _KEPT_CR.sub(b" ", text)
                 out.append(text + (b"\r\n" if crlf else b"\n"))
                 added.add(len(out))
                 continue

@@ -260,6 +260,58 @@ class ReliabilityTest(ConvertCase):
         self.assertTrue(new.startswith(b"/* \xe9t\xe9 \xff */\r\n"))
         self.assertEqual(new.count(b"\n"), new.count(b"\r\n"))
 
+    def test_a_fops_member_of_a_device_table_is_reported_not_skipped_silently(self):
+        path = self.tree / "drivers/char/devtab.c"
+        path.write_bytes(
+            b"#include <linux/fs.h>\n\nstruct dt_dev {\n\tconst char *name;\n"
+            b"\tstruct file_operations fops;\n};\n\n"
+            b"static int dt_ioctl(struct inode *inode, struct file *file,\n"
+            b"\t\t    unsigned int cmd, unsigned long arg)\n{\n\treturn -ENOTTY;\n}\n\n"
+            b"static struct dt_dev dt_devs[] = {\n"
+            b"\t{ \"dt0\", { .owner = THIS_MODULE, .ioctl = dt_ioctl } },\n"
+            b"\t{ .name = \"dt1\", .fops = { .ioctl = dt_ioctl, } },\n};\n")
+        before = path.read_bytes()
+        result = self.run_convert(paths=[path])
+        entries = [(h.line, h.status) for h in result.summary.handlers if h.handler == "dt_ioctl"]
+        self.assertEqual(entries, [(15, HandlerStatus.SKIPPED), (16, HandlerStatus.SKIPPED)])
+        for h in result.summary.handlers:
+            self.assertRegex(h.reason, "does not see in a file_operations.*by hand")
+        self.assertEqual(path.read_bytes(), before)
+
+    def test_a_fops_defined_by_a_macro_of_the_driver_is_reported(self):
+        path = self.tree / "drivers/char/mbuilt.c"
+        path.write_bytes(
+            b"#include <linux/fs.h>\n\n#define MB_FOPS(name)\t\t\t\t\\\n"
+            b"static struct file_operations name##_fops = {\t\\\n"
+            b"\t.ioctl\t\t= name##_ioctl,\t\t\\\n}\n\n"
+            b"static int mb_ioctl(struct inode *inode, struct file *file,\n"
+            b"\t\t    unsigned int cmd, unsigned long arg)\n{\n\treturn -ENOTTY;\n}\n\n"
+            b"MB_FOPS(mb);\n")
+        result = self.run_convert(paths=[path])
+        [entry] = result.summary.handlers
+        self.assertEqual((entry.line, entry.status), (5, HandlerStatus.SKIPPED))
+        self.assertRegex(entry.reason, "named through a macro.*by hand")
+
+    def test_an_aligned_compat_entry_is_reported_as_added(self):
+        # tidy lines the new .compat_ioctl up with tabs; the summary must
+        # still find it, not say it was not added.
+        path = self.tree / "drivers/char/fwload.c"
+        path.write_bytes(
+            b"#include <linux/fs.h>\n#include <asm/uaccess.h>\n\n"
+            b"struct fw_chunk {\n\tunsigned int len;\n\tunsigned char data[64];\n};\n\n"
+            b"#define FW_LOAD\t\t_IOW('F', 1, struct fw_chunk)\n\n"
+            b"static int fw_ioctl(struct inode *inode, struct file *file,\n"
+            b"\t\t    unsigned int cmd, unsigned long arg)\n{\n"
+            b"\tstruct fw_chunk chunk;\n\n\tif (cmd != FW_LOAD)\n\t\treturn -ENOTTY;\n"
+            b"\tif (copy_from_user(&chunk, (void __user *)arg, sizeof(chunk)))\n"
+            b"\t\treturn -EFAULT;\n\treturn chunk.len;\n}\n\n"
+            b"static struct file_operations fw_fops = {\n\t.owner\t\t= THIS_MODULE,\n"
+            b"\t.ioctl\t\t= fw_ioctl,\n};\n")
+        result = self.run_convert("--target", "6.1", "--in-place", paths=[path])
+        self.assertIn(b"\t.compat_ioctl\t= compat_ptr_ioctl,\n", path.read_bytes())
+        self.assertRegex(self.handlers(result)["fw_ioctl"].compat,
+                         r"compat-ptr.*; added \.compat_ioctl = compat_ptr_ioctl$")
+
     def test_read_only_definition_file_means_the_handler_is_converted_nowhere(self):
         (self.tree / "drivers/char/nwflash_ops.c").chmod(0o444)
         before = (self.tree / "drivers/char/nwflash.c").read_bytes()

@@ -98,7 +98,7 @@ class CrlfTest(ConvertCase):
         self.assertIn(LONG_SIGNATURE, new)
         # "static long buzz_unlocked_ioctl(" is 32 columns: four tabs.
         self.assertIn(b"static long buzz_unlocked_ioctl(struct file *file, unsigned int cmd,\r\n"
-                      b"\t\t\t\tunsigned long arg)\r\n{\r\n\tlong ret;\r\n\r\n"
+                      b"\t\t\t\tunsigned long arg)\r\n{\r\n\tint ret;\r\n\r\n"
                       b"\tlock_kernel();\r\n\tret = buzz_ioctl(file, cmd, arg);\r\n"
                       b"\tunlock_kernel();\r\n\treturn ret;\r\n}\r\n", new)
         self.assertIn(b"\t.unlocked_ioctl\t= buzz_unlocked_ioctl,\r\n", new)

@@ -56,6 +56,16 @@ class NamingsTest(unittest.TestCase):
         [use] = namings.namings(new.replace("long", "int"), "h")
         self.assertFalse(use.follows)
 
+    def test_a_definition_after_gnu_attributes_is_a_definition_not_a_call(self):
+        # Read as a call, it "passed" its own inode parameter as another inode.
+        legacy = ("static int __attribute__((unused)) h(struct inode *inode "
+                  "__attribute__((unused)),\n\tstruct file *file, unsigned cmd, ulong arg)\n{\n}\n")
+        [use] = namings.namings(legacy, "h")
+        self.assertEqual((use.kind, use.follows), (namings.DEFINITION, False))
+        new = "static long __attribute__((unused)) h(struct file *file, unsigned cmd,\n\tulong arg)\n{\n}\n"
+        [use] = namings.namings(new, "h")
+        self.assertEqual((use.kind, use.follows), (namings.DEFINITION, True))
+
     def test_split_arguments_keeps_nested_commas(self):
         self.assertEqual(namings.split_arguments(" a, f(b, c), (d, e) "),
                          ("a", "f(b, c)", "(d, e)"))

@@ -92,8 +92,11 @@ class MutantsTest(unittest.TestCase):
             for what, mutant in mutation(lines, added):
                 counts[mutation.__name__] += 1
                 problems, refusals = prove("\n".join(mutant))
+                # A lock moved into a loop is refused as unbounded, and
+                # convert rejects what the proof cannot prove: caught too.
+                in_loop = [r for r in refusals if "grows without bound" in getattr(r, "reason", "")]
                 with self.subTest(conversion=name, mutation=mutation.__name__, where=what):
-                    self.assertTrue(problems, f"not caught (refusals: {refusals})")
+                    self.assertTrue(problems or in_loop, f"not caught (refusals: {refusals})")
         return counts
 
     def test_mutants_of_the_rule_test_conversions_are_caught(self):

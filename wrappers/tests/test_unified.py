@@ -30,6 +30,18 @@ class ApplyHunksTest(unittest.TestCase):
         applied = apply_hunks(OLD.replace(b"\n", b"\r\n"), SPATCH)
         self.assertEqual(applied.new, b"int a;\r\n\x0clong b;\r\nint c;\r\n")
 
+    def test_crlf_line_spatch_extends_gets_a_space_not_a_lone_cr(self):
+        old = b"\tif (cmd == 2)\r\n\t\treturn -EINVAL;\r\n"
+        diff = ("--- x.c\n+++ y.c\n@@ -1,2 +1,4 @@\n-\tif (cmd == 2)\r\n+\tif (cmd == 2)\r{\n"
+                "+\t\tunlock_kernel();\n \t\treturn -EINVAL;\r\n+\t}\n")
+        self.assertEqual(apply_hunks(old, diff).new,
+                         b"\tif (cmd == 2) {\r\n\t\tunlock_kernel();\r\n"
+                         b"\t\treturn -EINVAL;\r\n\t}\r\n")
+
+    def test_a_lone_cr_of_an_lf_file_stays_part_of_its_line(self):
+        diff = "--- x.c\n+++ y.c\n@@ -1 +1 @@\n-int a;\n+int a;\r/* x */\n"
+        self.assertEqual(apply_hunks(b"int a;\n", diff).new, b"int a;\r/* x */\n")
+
     def test_bytes_that_are_not_utf8(self):
         old = b"/* \xe9 */\nint b;\n"
         diff = ("--- x.c\n+++ y.c\n@@ -1,2 +1,2 @@\n /* \udce9 */\n-int b;\n+long b;\n")

@@ -49,6 +49,14 @@ def expected_line(compat_class: CompatClass, entry: str, target: rules.Target) -
     return f".compat_ioctl = {re.sub(r'(_unlocked)?(_ioctl)?$', '', entry)}_compat_ioctl,"
 
 
+def _occurrences(text: bytes, line: str) -> int:
+    """How often TEXT has the entry LINE, however its `=` is aligned (tidy
+    lines it up with tabs like the entries around it)."""
+    member, _, value = line.partition(" = ")
+    return len(re.findall(rb"%s[ \t]*=[ \t]*%s" % (re.escape(member.encode()),
+                                                     re.escape(value.encode())), text))
+
+
 def _entry_of(new: bytes, fops: str) -> str | None:
     """The .unlocked_ioctl of FOPS in the converted text."""
     text = new.decode(errors="replace")
@@ -97,7 +105,7 @@ def add_compat(root: Path, runs: dict, options: rules.ConversionOptions, jobs: i
             entry = _entry_of(run.new, d.fops)
             line = expected_line(decided.compat_class, entry or "?", options.target)
             added = (line if decided.compat_class.adds_compat and entry
-                     and new.count(line.encode()) > run.new.count(line.encode()) else None)
+                     and _occurrences(new, line) > _occurrences(run.new, line) else None)
             if decided.compat_class.adds_compat and not added:
                 decided = replace(decided, compat_class=CompatClass.UNKNOWN, reason=(
                     f"classified {decided.compat_class.value}, but add_compat_ioctl.cocci did "

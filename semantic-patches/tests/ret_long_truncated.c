@@ -1,6 +1,7 @@
 /*
- * A top-level, non-static "long ret" holds any int a return computes:
- * it is reused as the temporary, and nothing new is declared.
+ * A top-level "long ret" is not the temporary: the legacy int handler
+ * returned it truncated to an int, and so must the long one.  A fresh
+ * int takes every value that is not an int constant, ret included.
  */
 #include <linux/fs.h>
 
