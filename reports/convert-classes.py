@@ -105,9 +105,10 @@ def main() -> int:
         sum(1 for h in refused if "pushdown is not safe" in (h["reason"] or "")))
 
     diffs = "\n".join(f["diff"] or "" for f in summary["files"])
-    row("2", "fresh `long ret` added (no usable ret)", added(diffs, r"\s+long ret;$"))
-    row("2", "fresh long with another name (ret taken or unfit)",
-        added(diffs, r"\s+long (?!ret;)\w+;$"))
+    # The temporary is an int: the value the legacy int handler returned.
+    row("2", "fresh `int ret` added (no usable ret)", added(diffs, r"\s+int ret;$"))
+    row("2", "fresh int with another name (ret taken or unfit)",
+        added(diffs, r"\s+int (?!ret;)\w+;$"))
     row("2", "`return (int)x` for an unsigned value", added(diffs, r".*return \(int\)"))
     row("4", "converted handlers that use the inode (derived local)",
         sum(1 for h in converted if h["uses_inode"]))
