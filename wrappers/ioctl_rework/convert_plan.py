@@ -7,6 +7,7 @@ header, a caller, an export.  A handler whose files do not all follow is
 converted nowhere, and the files run again, until nothing more is dropped.
 """
 
+import re
 import time
 from dataclasses import replace
 
@@ -127,6 +128,11 @@ def _cross_file_refusal(options: rules.ConversionOptions) -> str | None:
     return None
 
 
+# A member named ioctl given a pointer to data, as 2.6.9's mptctl.c does
+# (ioc->ioctl = (MPT_IOCTL *) mem;): no file operation.  A handler is cast
+# to void * or to a function pointer, if at all.
+_DATA_CAST = re.compile(r"\bioctl\s*=\s*\(\s*(?!void\b)\w[\w\s]*\*\s*\)")
+
 _UNPLACED = ("an .ioctl entry the rule does not see in a file_operations (one inside another "
              "structure, such as a fops member of a device table, or written by a macro): "
              "left alone; convert it by hand")
@@ -147,6 +153,8 @@ def _handler_records(tree: Tree, fops_files: list[str], final: dict[str, FileRun
                 # The rule saw the file whole and no fops of it has this
                 # entry: a never-compiled one, or one the rule cannot place.
                 old = run.old.decode("latin-1")
+                if _DATA_CAST.search(old.split("\n")[entry.line - 1]):
+                    continue    # ioc->ioctl = (MPT_IOCTL *) mem;: no handler
                 dead = c_spans.never_compiled(old, entry.line)
                 records.append(HandlerRecord(
                     rel, entry.line, "?", entry.handler, HandlerStatus.SKIPPED,

@@ -278,6 +278,20 @@ class ReliabilityTest(ConvertCase):
             self.assertRegex(h.reason, "does not see in a file_operations.*by hand")
         self.assertEqual(path.read_bytes(), before)
 
+    def test_a_member_named_ioctl_given_data_is_no_entry(self):
+        # As 2.6.9's mptctl.c: an adapter's "ioctl" member holds data.
+        path = self.tree / "drivers/char/adapter.c"
+        path.write_bytes(
+            b"#include <linux/fs.h>\n\n"
+            b"static int ad_ioctl(struct inode *inode, struct file *file,\n"
+            b"\t\t    unsigned int cmd, unsigned long arg)\n{\n\treturn -ENOTTY;\n}\n\n"
+            b"static struct file_operations ad_fops = {\n\t.ioctl = ad_ioctl,\n};\n\n"
+            b"static int ad_probe(struct ad_adapter *ioc)\n{\n\tu8 *mem = kmalloc(8, 0);\n\n"
+            b"\tioc->ioctl = (AD_IOCTL *) mem;\n\treturn 0;\n}\n")
+        result = self.run_convert(paths=[path])
+        self.assertEqual([(h.handler, h.status) for h in result.summary.handlers],
+                         [("ad_ioctl", HandlerStatus.CONVERTED)])
+
     def test_a_fops_defined_by_a_macro_of_the_driver_is_reported(self):
         path = self.tree / "drivers/char/mbuilt.c"
         path.write_bytes(
