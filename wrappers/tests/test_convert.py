@@ -292,6 +292,26 @@ class ReliabilityTest(ConvertCase):
         self.assertEqual([(h.handler, h.status) for h in result.summary.handlers],
                          [("ad_ioctl", HandlerStatus.CONVERTED)])
 
+    def test_the_legacy_half_of_a_multi_kernel_driver_is_no_entry_to_convert(self):
+        # Already converted by hand for both kernels: its .ioctl is for the
+        # old ones, and nothing is left to convert by hand.
+        path = self.tree / "drivers/char/both.c"
+        path.write_bytes(
+            b"#include <linux/fs.h>\n\n"
+            b"static int both_ioctl(struct inode *inode, struct file *file,\n"
+            b"\t\t      unsigned int cmd, unsigned long arg)\n{\n\treturn -ENOTTY;\n}\n\n"
+            b"#ifdef HAVE_UNLOCKED_IOCTL\n"
+            b"static long both_unlocked_ioctl(struct file *file, unsigned int cmd,\n"
+            b"\t\t\t\tunsigned long arg)\n{\n\tlong ret;\n\n\tlock_kernel();\n"
+            b"\tret = both_ioctl(file->f_dentry->d_inode, file, cmd, arg);\n"
+            b"\tunlock_kernel();\n\treturn ret;\n}\n#endif\n\n"
+            b"static struct file_operations both_fops = {\n#ifdef HAVE_UNLOCKED_IOCTL\n"
+            b"\t.unlocked_ioctl = both_unlocked_ioctl,\n#else\n\t.ioctl = both_ioctl,\n"
+            b"#endif\n};\n")
+        result = self.run_convert(paths=[path])
+        self.assertEqual([h for h in result.summary.handlers
+                          if "convert it by hand" in (h.reason or "")], [])
+
     def test_a_fops_defined_by_a_macro_of_the_driver_is_reported(self):
         path = self.tree / "drivers/char/mbuilt.c"
         path.write_bytes(
