@@ -7,6 +7,7 @@ definition written the kernel way; comments and literals are blanked first.
 """
 
 import re
+from dataclasses import dataclass, replace
 
 from ioctl_rework.patch_set import Line
 
@@ -178,26 +179,52 @@ def _if_value(condition: str) -> bool | None:
     return None
 
 
-def never_compiled(text: str, line: int) -> int | None:
-    """The line of the #if whose branch holding LINE (1-based) of TEXT is
-    never compiled with the converted file, or None."""
-    stack = []                       # [(known, dead, line of its #if)] per open #if
+@dataclass(frozen=True)
+class OpenBranch:
+    """One #if around a line, and which of its branches holds the line."""
+
+    line: int               # of the #if
+    kind: str               # "if", "ifdef" or "ifndef"
+    condition: str          # the rest of the #if line
+    in_else: bool           # the line is in its #else
+    after_elif: bool        # an #elif came first: which branch runs is not known
+
+
+def open_branches(text: str, line: int) -> list[OpenBranch]:
+    """The #if blocks of TEXT open at LINE (1-based), outermost first."""
+    stack: list[OpenBranch] = []
     for number, current in enumerate(text.split("\n")[:line - 1], 1):
         match = _CONDITIONAL.match(c_comment_free(current))
         if not match:
             continue
         kind, rest = match.groups()
         if kind.startswith("if"):
-            value = _if_value(rest) if kind == "if" else None
-            stack.append((value is not None, value is False, number))
-        elif kind == "else" and stack and stack[-1][0]:
-            stack[-1] = (True, not stack[-1][1], stack[-1][2])
+            stack.append(OpenBranch(number, kind, rest.strip(), False, False))
+        elif kind == "else" and stack:
+            stack[-1] = replace(stack[-1], in_else=True)
         elif kind == "elif" and stack:
-            stack[-1] = (False, False, stack[-1][2])    # then nothing is known
+            stack[-1] = replace(stack[-1], after_elif=True)
         elif kind == "endif" and stack:
             stack.pop()
-    dead = [number for _, is_dead, number in stack if is_dead]
-    return dead[0] if dead else None
+    return stack
+
+
+def never_compiled(text: str, line: int) -> int | None:
+    """The line of the #if whose branch holding LINE (1-based) of TEXT is
+    never compiled with the converted file, or None."""
+    for branch in open_branches(text, line):
+        value = _if_value(branch.condition) if branch.kind == "if" else None
+        if value is not None and not branch.after_elif and value == branch.in_else:
+            return branch.line
+    return None
+
+
+def legacy_half(text: str, line: int) -> bool:
+    """Whether LINE of TEXT is compiled only without HAVE_UNLOCKED_IOCTL: the
+    .ioctl a driver that is already multi-kernel keeps for old kernels."""
+    return any(b.kind in ("ifdef", "ifndef") and b.condition == "HAVE_UNLOCKED_IOCTL"
+               and not b.after_elif and (b.kind == "ifndef") != b.in_else
+               for b in open_branches(text, line))
 
 
 def c_comment_free(line: str) -> str:

@@ -133,28 +133,6 @@ def _cross_file_refusal(options: rules.ConversionOptions) -> str | None:
 # to void * or to a function pointer, if at all.
 _DATA_CAST = re.compile(r"\bioctl\s*=\s*\(\s*(?!void\b)\w[\w\s]*\*\s*\)")
 
-def _legacy_half(text: str, line: int) -> bool:
-    """Whether LINE of TEXT is compiled only without HAVE_UNLOCKED_IOCTL: the
-    .ioctl a driver that is already multi-kernel keeps for old kernels."""
-    stack = []      # per open #if: (this branch is the legacy half, the #else is)
-    for current in text.split("\n")[:line - 1]:
-        match = re.match(r"\s*#\s*(ifdef|ifndef|if|else|elif|endif)\b\s*(\w*)", current)
-        if not match:
-            continue
-        kind, name = match.groups()
-        if kind.startswith("if"):
-            guard = name == "HAVE_UNLOCKED_IOCTL"
-            stack.append((guard and kind == "ifndef", guard and kind == "ifdef"))
-        elif kind == "else" and stack:
-            legacy, other = stack[-1]
-            stack[-1] = (other, legacy)
-        elif kind == "elif" and stack:
-            stack[-1] = (False, False)
-        elif kind == "endif" and stack:
-            stack.pop()
-    return any(legacy for legacy, _ in stack)
-
-
 _UNPLACED = ("an .ioctl entry the rule does not see in a file_operations (one inside another "
              "structure, such as a fops member of a device table, or written by a macro): "
              "left alone; convert it by hand")
@@ -177,7 +155,7 @@ def _handler_records(tree: Tree, fops_files: list[str], final: dict[str, FileRun
                 old = run.old.decode("latin-1")
                 if _DATA_CAST.search(old.split("\n")[entry.line - 1]):
                     continue    # ioc->ioctl = (MPT_IOCTL *) mem;: no handler
-                if _legacy_half(old, entry.line):
+                if c_spans.legacy_half(old, entry.line):
                     continue    # already multi-kernel: the entry old kernels use
                 dead = c_spans.never_compiled(old, entry.line)
                 records.append(HandlerRecord(

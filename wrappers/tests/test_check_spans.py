@@ -105,6 +105,17 @@ class ToplevelSpanTest(unittest.TestCase):
         self.assertEqual(c_spans.named_in(code, self.span(4), ["foo_ioctl"]), [])
 
 
+class LegacyHalfTest(unittest.TestCase):
+    def test_only_the_branch_without_have_unlocked_ioctl_is_the_legacy_half(self):
+        text = ("#ifdef HAVE_UNLOCKED_IOCTL\nA\n#else\nB\n#endif\n"
+                "#ifndef HAVE_UNLOCKED_IOCTL /* old */\nC\n#else\nD\n#endif\n"
+                "#ifdef X\nE\n#else\nF\n#endif\n#ifdef HAVE_UNLOCKED_IOCTL\n#elif Y\nG\n#endif\n")
+        lines = text.split("\n")
+        self.assertEqual({n: c_spans.legacy_half(text, lines.index(n) + 1) for n in "ABCDEFG"},
+                         {"A": False, "B": True, "C": True, "D": False, "E": False, "F": False,
+                          "G": False})
+
+
 class NeverCompiledTest(unittest.TestCase):
     TEXT = "#if 0\nA\n#else\nB\n#endif\n#ifdef X\n#if 0 /* later */\nC\n#endif\nD\n#endif\nE\n"
 
