@@ -71,7 +71,7 @@ cocci: deps
 	@test -f $(MACROS) || { echo "cocci: $(MACROS) is missing" >&2; exit 2; }
 	@spatch --sp-file $(COCCI) -D $(MODE) --very-quiet \
 		$$(sed -n 's#^// Options:##p' $(COCCI)) --macro-file $(MACROS) \
-		$$(builtins=$$(PYTHONPATH=wrappers $(PYTHON) -m ioctl_rework.macro_builtins $(MACROS)) && \
+		$$(builtins=$$(PYTHONPATH=wrappers $(PYTHON) -m ioctl_rework.spatch.macro_builtins $(MACROS)) && \
 		   test -n "$$builtins" && echo --macro-file-builtins "$$builtins") \
 		$(SPFLAGS) --dir $(DIR)
 

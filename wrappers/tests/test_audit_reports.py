@@ -8,11 +8,11 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from ioctl_rework import formats
-from ioctl_rework.audit import AuditResult, SkippedFile
-from ioctl_rework.findings import Finding, Kind
-from ioctl_rework.formats import charts
-from ioctl_rework.maintainers import Maintainers, parse
+from ioctl_rework.audit import formats
+from ioctl_rework.audit.scan import AuditResult, SkippedFile
+from ioctl_rework.audit.findings import Finding, Kind
+from ioctl_rework.audit.formats import charts
+from ioctl_rework.patches.maintainers import Maintainers, parse
 
 DATA = Path(__file__).resolve().parent / "test_data" / "audit"
 

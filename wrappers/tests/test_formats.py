@@ -7,9 +7,10 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from ioctl_rework import formats, trend
-from ioctl_rework.audit import AuditResult, SkippedFile
-from ioctl_rework.findings import Finding, Kind
+from ioctl_rework.audit import formats
+from ioctl_rework.audit import trend
+from ioctl_rework.audit.scan import AuditResult, SkippedFile
+from ioctl_rework.audit.findings import Finding, Kind
 
 OLD_TREE, NEW_TREE = Path("/trees/linux-2.6.9"), Path("/trees/linux-2.6.11")
 
@@ -140,7 +141,7 @@ class FormatTest(unittest.TestCase):
         self.assertNotIn("trend", json.loads(self.render("json", two_versions()[:1])))
 
     def test_json_reloads_into_the_same_report(self):
-        from ioctl_rework import audit
+        from ioctl_rework.audit import scan as audit
         with tempfile.TemporaryDirectory() as tmp:
             saved = Path(tmp) / "audit.json"
             formats.write(two_versions(), "json", saved)

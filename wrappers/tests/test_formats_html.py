@@ -9,9 +9,9 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from ioctl_rework import formats
-from ioctl_rework.formats.charts import COLOURS
-from ioctl_rework.findings import Kind
+from ioctl_rework.audit import formats
+from ioctl_rework.audit.formats.charts import COLOURS
+from ioctl_rework.audit.findings import Kind
 
 from test_formats import two_versions
 

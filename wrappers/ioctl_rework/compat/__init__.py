@@ -12,7 +12,8 @@ import re
 import tempfile
 from pathlib import Path
 
-from ioctl_rework import c_spans, spatch
+from ioctl_rework.ctext import spans as c_spans
+from ioctl_rework.spatch import runner as spatch
 from ioctl_rework.cache import Cache, make_key
 from ioctl_rework.compat import callees, classify, facts, probe
 from ioctl_rework.compat.headers import include_dirs, probe_headers

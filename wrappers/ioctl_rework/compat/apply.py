@@ -13,9 +13,12 @@ import tempfile
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from ioctl_rework import paths, rules, spatch, tidy
+from ioctl_rework import paths
+from ioctl_rework.spatch import rules
+from ioctl_rework.spatch import runner as spatch
+from ioctl_rework.patches import tidy
 from ioctl_rework.compat import Classification, CompatClass, classify_files
-from ioctl_rework.unified import apply_hunks
+from ioctl_rework.patches.unified import apply_hunks
 
 ADD_RULE = paths.rules_dir() / "add_compat_ioctl.cocci"
 COMPAT_PTR_IOCTL = (5, 5, 0)        # the first kernel with compat_ptr_ioctl()

@@ -4,11 +4,11 @@ maintainer should add (the exact line), or why nothing may be added."""
 from dataclasses import replace
 from pathlib import Path
 
-from ioctl_rework import rules
+from ioctl_rework.spatch import rules
 from ioctl_rework.cache import Cache
 from ioctl_rework.compat import Classification, CompatClass, classify_files
 from ioctl_rework.compat.apply import expected_line
-from ioctl_rework.findings import Finding, Kind
+from ioctl_rework.audit.findings import Finding, Kind
 
 
 def line_to_add(classification: Classification, handler: str, target: rules.Target) -> str | None:
