@@ -143,10 +143,15 @@ def request_from_args(args) -> ConvertRequest:
     options = rules.ConversionOptions.for_target(target, strategy=rules.Strategy(args.strategy),
                                                  multi_kernel=args.multi_kernel, **chosen)
     output = Output.IN_PLACE if args.in_place else Output.SERIES if args.series else Output.DIFF
+    # A series needs an author: found out before the run, not after it.
+    try:
+        author = series.series_author(root) if output is Output.SERIES else None
+    except series.SeriesError as err:
+        raise InputError(str(err)) from err
     directory = args.cache_dir or cache_mod.default_directory()
     return ConvertRequest(paths=paths, options=options, root=root, jobs=args.jobs,
                           timeout=args.timeout, output=output, series_dir=args.series,
-                          split=series.Split(args.split), shard=args.shard,
+                          split=series.Split(args.split), author=author, shard=args.shard,
                           cache=cache_mod.Cache(None if args.no_cache else directory, "convert"),
                           progress=sys.stderr.isatty(), verify=VerifyOptions(kdir=kernel_dir))
 

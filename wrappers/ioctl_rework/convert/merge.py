@@ -27,6 +27,7 @@ def merge(parts: list[Summary], allow_partial: bool = False) -> Summary:
                                    f"vs {getattr(part, name)!r}; run every shard alike")
     _check_shards(parts, allow_partial)
     merged = Summary(root=first.root, target=first.target, options=first.options,
+                     tree_top=first.tree_top,
                      spatch_version=first.spatch_version,
                      started=min(p.started for p in parts),
                      # the time one machine would have needed
@@ -78,7 +79,9 @@ examples:
                         help="write the merged git format-patch series into DIR")
     series.add_split_argument(parser)
     parser.add_argument("--tree", type=Path, metavar="DIR",
-                        help="the tree, for MAINTAINERS (default: the root the runs recorded)")
+                        help="the tree the runs converted: its files make the series, "
+                             "its MAINTAINERS the Cc lines (default: the root the runs "
+                             "recorded)")
     parser.add_argument("--allow-partial", action="store_true",
                         help="merge even when some shards are missing")
 
@@ -87,9 +90,10 @@ def main(args) -> int:
     try:
         merged = merge([summary_mod.load(p) for p in args.summaries], args.allow_partial)
         if args.series:
-            paths = series.write_for_tree(merged, args.series, series.Split(args.split),
-                                          args.tree or Path(merged.root))
-            print(f"merge: series of {len(paths) - 1} patches in {args.series}", file=sys.stderr)
+            tree = args.tree or Path(merged.root)
+            paths = series.write_for_tree(merged, args.series, series.Split(args.split), tree,
+                                          series.series_author(tree))
+            print(f"merge: {series.describe(paths, args.series)}", file=sys.stderr)
         if args.json:
             summary_mod.write(merged, args.json)
         if not args.series and not args.json:

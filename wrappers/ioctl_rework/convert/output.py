@@ -24,9 +24,9 @@ def emit(result: ConversionResult, request: ConvertRequest, json_path: Path | No
     if request.output is Output.IN_PLACE:
         write_in_place(result, request.root)
     elif request.output is Output.SERIES:
-        paths = series.write_for_tree(summary, request.series_dir, request.split, request.root)
-        print(f"convert: series of {len(paths) - 1} patches in {request.series_dir}",
-              file=sys.stderr)
+        paths = series.write_for_tree(summary, request.series_dir, request.split, request.root,
+                                      request.author)
+        print(f"convert: {series.describe(paths, request.series_dir)}", file=sys.stderr)
     else:
         sys.stdout.buffer.write(result.diff.encode("utf-8", "surrogateescape"))
         sys.stdout.flush()

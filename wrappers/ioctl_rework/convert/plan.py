@@ -20,7 +20,7 @@ from ioctl_rework.verify import stage as verify
 from ioctl_rework.convert.groups import Groups
 from ioctl_rework.convert.request import ConversionResult, ConvertRequest, Output
 from ioctl_rework.convert.runner import Diffs, FileRun, Progress, Runner, RunTask
-from ioctl_rework.convert.tree import Tree, groups, scan
+from ioctl_rework.convert.tree import Tree, groups, is_tree_top, scan
 from ioctl_rework.convert.summary import (ChangeRecord, FileRecord, FileStatus, HandlerRecord,
                                   HandlerStatus, Summary)
 
@@ -70,7 +70,8 @@ def convert(request: ConvertRequest) -> ConversionResult:
     summary = Summary(root=str(root), target=str(request.options.target),
                       options=_options_json(request.options),
                       spatch_version=runner.spatch_version,
-                      started=started, shard=str(request.shard) if request.shard else None)
+                      started=started, shard=str(request.shard) if request.shard else None,
+                      tree_top=is_tree_top(root))
     summary.handlers = _handler_records(tree, fops_files, final, cross, blocked,
                                          runner.content)
     if compat_decisions:
