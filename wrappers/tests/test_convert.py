@@ -68,7 +68,10 @@ class ConvertCase(unittest.TestCase):
         self.tmp = Path(tempfile.mkdtemp(prefix="convert-test-"))
         self.tree = self.tmp / "tree"
         shutil.copytree(DATA / "tree", self.tree, symlinks=True)
-        self.enterContext(mock.patch.dict(os.environ, {"SOURCE_DATE_EPOCH": "1700000000"}))
+        # A series needs an author, which a fresh machine's git may not know.
+        self.enterContext(mock.patch.dict(os.environ, {
+            "SOURCE_DATE_EPOCH": "1700000000", "GIT_AUTHOR_NAME": "T",
+            "GIT_AUTHOR_EMAIL": "t@example.org"}))
 
     def tearDown(self):
         for path in self.tmp.rglob("*"):

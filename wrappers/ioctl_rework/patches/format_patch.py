@@ -94,6 +94,8 @@ class _Repo:
             raise FormatPatchError(f"{tree}: no such directory; the series is made from the "
                                    "files of the tree the run converted (pass --tree DIR)")
         for record in records:
+            if record.file.split("/")[0] == ".git":
+                raise FormatPatchError(f"{record.file}: a series does not change git's own files")
             try:
                 data = scratch.read_inside(tree, record.file, str(tree))
             except (OSError, scratch.UnsafePath) as err:
