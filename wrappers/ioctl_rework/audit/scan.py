@@ -289,7 +289,7 @@ def audit(paths: list[Path], jobs: int = 2, timeout: int = DEFAULT_TIMEOUT,
             findings.append(replace(finding, file=shown))
     findings = first_per_handler(findings)
     if compat_classes:
-        from ioctl_rework.compat.findings import classify_findings
+        from ioctl_rework.audit.compat_classes import classify_findings
         findings = classify_findings(findings, tree, jobs, timeout, cache)
     findings = _attach_maintainers(findings, Maintainers.load(tree) if tree else None)
     skipped = sorted(set(skipped), key=lambda s: (s.file, s.reason))
