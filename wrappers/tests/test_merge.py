@@ -14,7 +14,7 @@ from ioctl_rework.convert import merge
 from ioctl_rework.convert import shard
 from ioctl_rework.convert import summary as summary_mod
 from ioctl_rework.convert.summary import FileRecord, FileStatus, HandlerRecord, HandlerStatus, Summary
-from ioctl_rework.patches import series
+from ioctl_rework.convert import series
 
 
 def part(index: int | None, files: list[str], count: int = 3) -> Summary:

@@ -11,7 +11,7 @@ import unittest
 from pathlib import Path
 from unittest import mock
 
-from ioctl_rework.patches import series
+from ioctl_rework.convert import series
 from ioctl_rework.patches.identity import Identity
 from ioctl_rework.patches.maintainers import Section
 from ioctl_rework.convert.summary import FileRecord, FileStatus, HandlerRecord, HandlerStatus, Summary

@@ -16,7 +16,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ioctl_rework import scratch
-from ioctl_rework.convert.summary import FileRecord
 from ioctl_rework.patches.identity import Identity
 
 ATTRIBUTES = "*.c diff=cpp\n*.h diff=cpp\n"
@@ -28,10 +27,18 @@ class FormatPatchError(Exception):
 
 
 @dataclass(frozen=True)
+class FileDiff:
+    """One file's git-style diff (a/PATH b/PATH), PATH relative to the tree."""
+
+    path: str
+    diff: str
+
+
+@dataclass(frozen=True)
 class Commit:
     subject: str
     body: str                       # the message after the subject, trailers included
-    files: tuple[FileRecord, ...]   # their diffs, applied in this commit
+    files: tuple[FileDiff, ...]     # applied in this commit
 
 
 @dataclass(frozen=True)
@@ -83,41 +90,41 @@ class _Repo:
                               env=self.env, capture_output=True, check=False)
         return proc.returncode == 0
 
-    def _diff_file(self, records: list[FileRecord], name: str) -> Path:
+    def _diff_file(self, diffs: list[FileDiff], name: str) -> Path:
         path = self.path.parent / name
-        path.write_bytes("".join(r.diff for r in records).encode("utf-8", "surrogateescape"))
+        path.write_bytes("".join(d.diff for d in diffs).encode("utf-8", "surrogateescape"))
         return path
 
-    def start(self, tree: Path, records: list[FileRecord]) -> None:
+    def start(self, tree: Path, diffs: list[FileDiff]) -> None:
         """The first commit: each file as it was before the run."""
         if not tree.is_dir():
             raise FormatPatchError(f"{tree}: no such directory; the series is made from the "
                                    "files of the tree the run converted (pass --tree DIR)")
-        for record in records:
-            if record.file.split("/")[0] == ".git":
-                raise FormatPatchError(f"{record.file}: a series does not change git's own files")
+        for one in diffs:
+            if one.path.split("/")[0] == ".git":
+                raise FormatPatchError(f"{one.path}: a series does not change git's own files")
             try:
-                data = scratch.read_inside(tree, record.file, str(tree))
+                data = scratch.read_inside(tree, one.path, str(tree))
             except (OSError, scratch.UnsafePath) as err:
-                raise FormatPatchError(f"{tree}: cannot read {record.file}, which the run "
+                raise FormatPatchError(f"{tree}: cannot read {one.path}, which the run "
                                        f"converted: {getattr(err, 'strerror', err)}") from err
-            scratch.write_inside(self.path, record.file, data)
-        if not self._applies(self._diff_file(records, "all.diff")):
-            for record in records:
-                self._put_back(tree, record)
+            scratch.write_inside(self.path, one.path, data)
+        if not self._applies(self._diff_file(diffs, "all.diff")):
+            for one in diffs:
+                self._put_back(tree, one)
         self.git("add", "-A")
         self.git("commit", "-q", "--no-verify", "-m", "before the conversion")
         self.base = self.git("rev-parse", "HEAD").strip()
 
-    def _put_back(self, tree: Path, record: FileRecord) -> None:
-        """RECORD's file as it was before the run, from the converted one if need be."""
-        diff = self._diff_file([record], "one.diff")
+    def _put_back(self, tree: Path, one: FileDiff) -> None:
+        """ONE's file as it was before the run, from the converted one if need be."""
+        diff = self._diff_file([one], "one.diff")
         if self._applies(diff):
             return
         if self._applies(diff, "-R"):
             self.git("apply", "-R", str(diff))
             return
-        raise FormatPatchError(f"{tree}: {record.file} is neither the file the run read nor "
+        raise FormatPatchError(f"{tree}: {one.path} is neither the file the run read nor "
                                "the file it made; write the series from the tree the run "
                                "converted (--tree DIR)")
 

@@ -311,8 +311,8 @@ def render(summary: Summary, split: Split, maintainers=None, author: Identity | 
     commits = []
     for patch in patches:
         trailers = "\n".join([f"Signed-off-by: {who}"] + [f"Cc: {c}" for c in patch.cc])
-        commits.append(format_patch.Commit(patch.subject, f"{patch.body}\n\n{trailers}",
-                                           patch.files))
+        diffs = tuple(format_patch.FileDiff(r.file, r.diff) for r in patch.files)
+        commits.append(format_patch.Commit(patch.subject, f"{patch.body}\n\n{trailers}", diffs))
     cover = format_patch.Cover(COVER_SUBJECT, _cover_blurb(summary))
     try:
         return format_patch.mails(tree, commits, cover, who, git_date(summary.started),
