@@ -13,6 +13,7 @@ from dataclasses import replace
 
 from ioctl_rework import safe_write
 from ioctl_rework.ctext import spans as c_spans
+from ioctl_rework.convert import accounting, bkl_glue
 from ioctl_rework.convert import groups as convert_groups
 from ioctl_rework.spatch import rules
 from ioctl_rework.convert import series
@@ -31,8 +32,8 @@ def convert(request: ConvertRequest) -> ConversionResult:
     root = request.root
     recovered = safe_write.recover(root) if request.output is Output.IN_PLACE else []
     tree = scan(list(request.paths), root, request.cache)
-    mine = [g for g in groups(tree)
-            if request.shard is None or request.shard.owns(g[0])]
+    linked = groups(tree)
+    mine = [g for g in linked if request.shard is None or request.shard.owns(g[0])]
     files = {rel for g in mine for rel in g}
     fops_files = [rel for rel in tree.fops_files if rel in files]
 
@@ -108,8 +109,38 @@ def convert(request: ConvertRequest) -> ConversionResult:
     summary.sort()
     result = ConversionResult(summary, changes, recovered)
     verify.apply(verify.verify(request, result), result)
+    _account(request, result, runner.content, files, {rel for g in linked for rel in g})
     summary.wall_seconds = time.monotonic() - start
     return result
+
+
+def _account(request: ConvertRequest, result: ConversionResult, content, mine: set[str],
+             grouped: set[str]) -> None:
+    """Every ioctl member of the files read, accounted for (accounting.py),
+    and the multi-kernel glue the target cannot build (bkl_glue.py)."""
+    summary = result.summary
+    read = set(mine) | set(result.changes)
+    for rel in accounting.files_with_members(list(request.paths), request.root):
+        if rel in grouped and rel not in mine:
+            continue            # another shard's
+        if rel not in grouped and request.shard is not None and not request.shard.owns(rel):
+            continue
+        read.add(rel)
+    texts = {}
+    for rel in sorted(read):
+        try:
+            old = content(rel)
+        except OSError:
+            continue            # listed as skipped by the tree scan
+        texts[rel] = (old, result.changes[rel][1] if rel in result.changes else old)
+    found = accounting.account(summary, texts)
+    summary.handlers += found.records
+    summary.tokens += found.tokens
+    target = request.options.target
+    for rel, (old, _) in texts.items():
+        summary.handlers += bkl_glue.refusals(rel, old.decode("utf-8", "surrogateescape"),
+                                              target)
+    summary.sort()
 
 
 def _unwritable(request: ConvertRequest, rels: list[str]) -> dict[str, str]:
