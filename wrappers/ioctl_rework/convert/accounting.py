@@ -59,7 +59,7 @@ def account(summary: Summary, files: dict[str, tuple[bytes, bytes]]) -> Accounti
     for rel, (old, new) in sorted(files.items()):
         old_text = old.decode("utf-8", "surrogateescape")
         new_text = new.decode("utf-8", "surrogateescape")
-        old_line = _line_map(old_text, new_text)
+        old_line = line_map(old_text, new_text)
         code = c_spans.code_only(new_text)
         ours = ioctl_tokens.file_operations_types(code) | candidates.structs_holding_fops(code)
         for token in ioctl_tokens.tokens(new_text):
@@ -78,7 +78,7 @@ def account(summary: Summary, files: dict[str, tuple[bytes, bytes]]) -> Accounti
     return Accounting(records, tokens)
 
 
-def _line_map(old: str, new: str) -> dict[int, int]:
+def line_map(old: str, new: str) -> dict[int, int]:
     """Line of NEW -> line of OLD: the lines the run left as they were, and
     a line it rewrote to the old line it resembles most (a call that now
     stores into a temporary is still the old call).  A line with no
@@ -114,7 +114,20 @@ def _not_an_entry(code: str, token: Token, ours: set[str]) -> tuple[str, str] | 
                                    "not a file_operations")
     if token.use is Use.ASSIGNMENT and _DATA_CAST.match(token.value):
         return ("data", f"a member named ioctl given data (`{token.statement}`)")
+    if ioctl_tokens.member_of_file_operations(code, token) is None and \
+            token.use in (Use.CALL, Use.READ) and not _passes_inode(token.statement):
+        # tty->driver->ioctl(tty, file, cmd, arg): the file does not say
+        # which structure, and nothing passed is an inode.
+        return ("unknown-structure", f"a member named ioctl of {token.base}, whose "
+                                     "structure the file does not declare; no inode is "
+                                     f"passed (`{token.statement}`)")
     return None
+
+
+def _passes_inode(statement: str) -> bool:
+    """Whether a call through ioctl in STATEMENT passes something named an inode."""
+    call = re.search(r"ioctl\s*\)?\s*\((.*)", statement)
+    return bool(call and re.search(r"inode", call.group(1).split(",")[0]))
 
 
 def _listed(rel: str, code: str, token: Token, line: int | None) -> HandlerRecord:
