@@ -102,7 +102,8 @@ def subject_path(summary: Summary, relpath: str) -> str:
     """The path of RELPATH that names its subsystem: from the tree's top, or,
     when the run's root is a directory of its own (a copied subdirectory),
     under that directory's name."""
-    if summary.tree_top or PurePosixPath(relpath).parts[:1] in [(d,) for d in _KERNEL_TOP_DIRS]:
+    first = PurePosixPath(relpath).parts[:1]
+    if summary.tree_top or (first and first[0] in _KERNEL_TOP_DIRS):
         return relpath
     name = PurePosixPath(summary.root).name
     return f"{name}/{relpath}" if name else relpath
