@@ -13,18 +13,19 @@ NOT_CHECKED, an error unless --allow-unchecked.
 """
 
 import argparse
+import re
 import sys
 import tempfile
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from ioctl_rework import options, scratch
+from ioctl_rework import children, options, scratch
 from ioctl_rework.check import hook
 from ioctl_rework.spatch import rules
 from ioctl_rework.spatch import runner as spatch
 from ioctl_rework.ctext.spans import LEGACY_MEMBER, ioctl_lines, unparsed_region
-from ioctl_rework.check.input import (InputError, PatchInput, SourceKind, read_inputs,
-                                      unchecked_reason)
+from ioctl_rework.check.input import (DEFAULT_MAX_PATCH_SIZE, InputError, PatchInput,
+                                     SourceKind, read_inputs, unchecked_reason)
 from ioctl_rework.check.judge import (FileView, anchor, cosmetic_lines, how_to_check,
                                       missing_context, unchecked_level)
 from ioctl_rework.check.result import (FORMATS, CheckReport, CheckResult, Level, Problem,
@@ -35,7 +36,7 @@ from ioctl_rework.convert.request import VerifyOptions
 from ioctl_rework.audit.findings import Kind
 from ioctl_rework.names import quoted
 from ioctl_rework.patches.parser import MalformedPatch
-from ioctl_rework.patches.patch_set import FinalFile, Line
+from ioctl_rework.patches.patch_set import SOURCE_SUFFIXES, FinalFile, Line, whole_file
 from ioctl_rework.verify.build import BuildError, KdirError, KernelDir
 
 DEFAULT_TIMEOUT = 60
@@ -55,6 +56,7 @@ class CheckRequest:
     squash: bool = False                # a range as one diff, not commit by commit
     allow_unchecked: bool = False       # NOT_CHECKED is a warning, not an error
     kdir: KernelDir | None = None       # --fix: build each conversion before and after
+    max_patch_size: int = DEFAULT_MAX_PATCH_SIZE
 
 
 @dataclass
@@ -70,6 +72,15 @@ class _Unit:
     raws: list[Raw] = field(default_factory=list)
     conversions: dict[str, Conversion] = field(default_factory=dict)
     staged: bool = False                # from the pre-commit hook, most likely
+    # path -> its name in ROOT: a file judged as C that is not named so
+    # (an .inc a new file includes) gets a .c name the rules read.
+    scratch_names: dict[str, str] = field(default_factory=dict)
+
+    def scratch_path(self, path: str) -> Path:
+        return self.root / self.scratch_names.get(path, path)
+
+    def convertible(self, path: str) -> bool:
+        return path not in self.scratch_names
 
     def conversion_job(self, paths, target: rules.Target,
                        verify: VerifyOptions = VerifyOptions()) -> ConversionJob:
@@ -81,9 +92,18 @@ def _lay_out(patch: PatchInput, root: Path, level: Level, staged: bool) -> _Unit
     unit = _Unit(patch, root, CheckResult(
         patch.name, lines_checked=patch.patch_set.total_lines,
         commit=patch.commit.sha if patch.commit else None), staged=staged)
+    unit.result.notes += patch.notes
+    if patch.too_large:
+        unit.result.problems.append(Problem(level, NOT_CHECKED, patch.too_large, "", 0, 0, ""))
+        return unit
     cosmetic = cosmetic_lines(patch.patch_set)
-    for f in patch.patch_set.final_files():
-        reason = unchecked_reason(f)
+    finals = {f.path: f for f in patch.patch_set.final_files()}
+    for path, why in patch.whole.items():
+        finals[path] = whole_file(path, patch.post_images[path].decode(errors="surrogateescape"),
+                                  why.patch_line)
+        unit.result.notes.append(f"{quoted(path)} is judged as added whole: {why.reason}")
+    for f in finals.values():
+        reason = unchecked_reason(f, f.path in patch.whole)
         if reason is None and f.path not in patch.post_images:
             reason = "not in the tree the patch leaves"
         if reason is None:
@@ -92,8 +112,17 @@ def _lay_out(patch: PatchInput, root: Path, level: Level, staged: bool) -> _Unit
         unit.result.skipped.append(Skipped(f.path, reason))
         if f.binary and f.is_source and not f.deleted and not f.symlink:
             unit.result.problems.append(_binary_source(f, level, not patch.from_git))
+    patch_lines = patch.text.split("\n")
+    for unread in patch.unread:
+        shown = patch_lines[unread.patch_line - 1] if 0 < unread.patch_line <= len(
+            patch_lines) else ""
+        unit.result.problems.append(Problem(
+            level, NOT_CHECKED, unread.reason + how_to_check(True), unread.path, 0,
+            unread.patch_line, shown))
     for path, f in unit.finals.items():
-        scratch.write_inside(root, path, patch.post_images[path])
+        if not path.endswith(SOURCE_SUFFIXES):
+            unit.scratch_names[path] = path + ".ioctl-rework.c"
+        scratch.write_inside(root, unit.scratch_names.get(path, path), patch.post_images[path])
         view = FileView(f, patch.post_images[path].decode(errors="surrogateescape"),
                         cosmetic, patch.reconstructed)
         unit.views[path] = view
@@ -130,10 +159,13 @@ def _conversion_target(request: CheckRequest, patch: PatchInput) -> rules.Target
 
 def run_check(request: CheckRequest) -> CheckReport:
     level = unchecked_level(request.allow_unchecked)
-    with tempfile.TemporaryDirectory(prefix="ioctl-rework-check.") as tmp:
+    # A signal kills every child at once and unwinds the scratch directory.
+    with children.stop_on_signals(), \
+            tempfile.TemporaryDirectory(prefix="ioctl-rework-check.") as tmp, \
+            scratch.temporary_files_in(Path(tmp)):
         work = Path(tmp)
         patches = read_inputs(request.source, request.value, request.tree, work,
-                              request.squash)
+                              request.squash, request.max_patch_size)
         staged = request.source is SourceKind.STAGED
         units = [_lay_out(p, work / f"patch-{i}", level, staged)
                  for i, p in enumerate(patches)]
@@ -157,11 +189,12 @@ def _run_rules(units: list[_Unit], request: CheckRequest, target: rules.Target,
     # file afterwards.)
     first, budget = [], 0 if request.fix else MAX_CONVERSIONS_SHOWN
     for unit in units:
-        likely = [p for p in unit.relevant if LEGACY_MEMBER.search(unit.patch.post_images[p])]
+        likely = [p for p in unit.relevant if unit.convertible(p)
+                  and LEGACY_MEMBER.search(unit.patch.post_images[p])]
         first.append(likely[:max(0, budget)])
         budget -= len(first[-1])
     jobs = [u.conversion_job(paths, target) for u, paths in zip(units, first) if paths]
-    paths = [u.root / p for u in units for p in u.relevant]
+    paths = [u.scratch_path(p) for u in units for p in u.relevant]
     found, converted = run_rules(paths, jobs, request.jobs, request.timeout, work)
     for job, result in zip(jobs, converted):
         next(u for u in units if u.root == job.root).conversions.update(result)
@@ -173,10 +206,10 @@ def _owner(unit: _Unit, file: str) -> str | None:
     """The path relative to UNIT's root of FILE, a rule's file name."""
     path = Path(file)
     for rel in unit.finals:
-        if path == unit.root / rel:
+        if path == unit.scratch_path(rel):
             return rel
     real = path.resolve()
-    return next((rel for rel in unit.finals if (unit.root / rel).resolve() == real), None)
+    return next((rel for rel in unit.finals if unit.scratch_path(rel).resolve() == real), None)
 
 
 def _take(unit: _Unit, found: RuleFindings, level: Level) -> None:
@@ -250,7 +283,8 @@ def _show_conversions(units: list[_Unit], request: CheckRequest,
         p.file for p in u.result.problems if p.type == Kind.LEGACY_IOCTL.name)]
     shown = legacy if request.fix else legacy[:MAX_CONVERSIONS_SHOWN]
     for unit in units:
-        todo = [p for u, p in shown if u is unit and p not in unit.conversions]
+        todo = [p for u, p in shown
+                if u is unit and p not in unit.conversions and unit.convertible(p)]
         if todo and not request.fix:
             unit.conversions.update(conversions(unit.conversion_job(todo, target),
                                                 request.jobs, request.timeout)[0])
@@ -272,7 +306,7 @@ def _show_conversions(units: list[_Unit], request: CheckRequest,
 
 
 def _fix(unit: _Unit, request: CheckRequest, target: rules.Target) -> None:
-    paths = list(unit.finals)
+    paths = [p for p in unit.finals if unit.convertible(p)]
     # The files around the patch's are the tree's: the scratch copy has only the patch's.
     tree = request.tree or (None if request.source is SourceKind.DIFF else Path.cwd())
     verify = VerifyOptions(kdir=request.kdir, context_root=tree)
@@ -334,8 +368,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--allow-unchecked", action="store_true",
                         help="report ioctl code no rule could read (NOT_CHECKED) as a "
                              "warning instead of an error")
+    parser.add_argument("--max-patch-size", type=_size, default=DEFAULT_MAX_PATCH_SIZE,
+                        metavar="BYTES",
+                        help="a patch (or a commit's diff) larger than this is NOT_CHECKED "
+                             "without being read (suffixes K, M, G; default: 16M)")
     options.add_jobs_argument(parser)
     options.add_timeout_argument(parser, DEFAULT_TIMEOUT, "per file and rule")
+
+
+def _size(text: str) -> int:
+    match = re.fullmatch(r"\s*(\d+)\s*([KMG]?)i?B?\s*", text, re.IGNORECASE)
+    if not match:
+        raise argparse.ArgumentTypeError(f"not a size: {text!r} (want e.g. 16M)")
+    return int(match[1]) * 1024 ** " KMG".index((match[2] or " ").upper())
 
 
 def _request(args: argparse.Namespace) -> CheckRequest | None:
@@ -344,7 +389,7 @@ def _request(args: argparse.Namespace) -> CheckRequest | None:
         if value is not None:
             return CheckRequest(source, None if source is SourceKind.STAGED else value,
                                 args.tree, args.fix, args.jobs, args.timeout, args.squash,
-                                args.allow_unchecked, _kdir(args))
+                                args.allow_unchecked, _kdir(args), args.max_patch_size)
     return None
 
 
@@ -379,6 +424,10 @@ def main(args: argparse.Namespace) -> int:
         return 2
     try:
         report = run_check(request)
+    except children.Stopped as stop:
+        print(f"ioctl-rework check: stopped by {stop}; its children are killed and its "
+              "scratch directory removed", file=sys.stderr)
+        return stop.exit_status
     except (InputError, spatch.SpatchMissing, BuildError) as err:
         print(f"ioctl-rework check: {err}", file=sys.stderr)
         return 2

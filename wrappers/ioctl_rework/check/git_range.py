@@ -13,6 +13,8 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
+from ioctl_rework import children
+
 
 class GitError(Exception):
     """A bad revision or range, a missing repository, git failing."""
@@ -62,8 +64,8 @@ class Repository:
     @staticmethod
     def _run(repo: Path, *args: str, what: str, config: tuple[str, ...] = (),
              stdin: bytes | None = None) -> str:
-        proc = subprocess.run(["git", *config, "-C", str(repo), *args], input=stdin,
-                              capture_output=True, check=False)
+        proc = children.run(["git", *config, "-C", str(repo), *args], input=stdin,
+                            capture_output=True, check=False)
         if proc.returncode != 0:
             message = proc.stderr.decode(errors="replace").strip().splitlines()
             raise GitError(what + (f" ({message[0]})" if message else ""))
@@ -145,9 +147,9 @@ class Repository:
         if not wanted:
             return {}
         spec = "".join(f"{rev}:{path}\0" for rev, path in wanted)
-        proc = subprocess.run(["git", "-C", str(self.path), "cat-file", "--batch", "-z"],
-                              input=spec.encode(errors="surrogateescape"),
-                              capture_output=True, check=False)
+        proc = children.run(["git", "-C", str(self.path), "cat-file", "--batch", "-z"],
+                            input=spec.encode(errors="surrogateescape"),
+                            capture_output=True, check=False)
         if proc.returncode != 0:
             raise GitError(f"cannot read the files of the patch: "
                            f"{proc.stderr.decode(errors='replace').strip()}")

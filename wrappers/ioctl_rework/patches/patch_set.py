@@ -206,3 +206,17 @@ def _combined_status(previous: "FinalFile | None", fp: FilePatch) -> Status:
     if previous is not None and previous.status is Status.ADDED:
         return Status.ADDED
     return fp.status
+
+
+def whole_file(path: str, text: str, patch_line: int) -> FinalFile:
+    """PATH, whose content TEXT the patch brings in without showing it as
+    added lines (a rename, a copy, a file a new #include reads, the target
+    of a new symbolic link), as a file the patch adds whole: every line
+    added, each shown at PATCH_LINE, the line of the patch that brings it."""
+    rows = text.split("\n")
+    if rows and rows[-1] == "":
+        rows.pop()
+    lines = tuple(Line("+", row, None, n, patch_line) for n, row in enumerate(rows, 1))
+    hunk = Hunk(0, 0, 1, len(lines), "", lines, patch_line)
+    patch = FilePatch(None, path, Status.ADDED, False, (hunk,) if lines else (), patch_line)
+    return FinalFile(path, (patch,), {ln.new: ln for ln in lines}, Status.ADDED)
