@@ -26,6 +26,7 @@ from ioctl_rework.spatch import runner as spatch
 from ioctl_rework.ctext.spans import LEGACY_MEMBER, ioctl_lines, unparsed_region
 from ioctl_rework.check.input import (DEFAULT_MAX_PATCH_SIZE, InputError, PatchInput,
                                      SourceKind, read_inputs, unchecked_reason)
+from ioctl_rework.check.compiled import legacy_entries
 from ioctl_rework.check.judge import (FileView, anchor, cosmetic_lines, how_to_check,
                                       missing_context, unchecked_level)
 from ioctl_rework.check.result import (FORMATS, CheckReport, CheckResult, Level, Problem,
@@ -90,7 +91,7 @@ class _Unit:
 
 def _lay_out(patch: PatchInput, root: Path, level: Level, staged: bool) -> _Unit:
     unit = _Unit(patch, root, CheckResult(
-        patch.name, lines_checked=patch.patch_set.total_lines,
+        patch.name, lines_checked=patch.lines_checked,
         commit=patch.commit.sha if patch.commit else None), staged=staged)
     unit.result.notes += patch.notes
     if patch.too_large:
@@ -173,13 +174,24 @@ def run_check(request: CheckRequest) -> CheckReport:
         if any(u.relevant for u in units):
             _run_rules(units, request, target, work)
         for unit in units:
-            _judge(unit, level)
+            _judge(unit, level, target)
         _show_conversions(units, request, target)
         if request.fix:
             for unit in units:
                 _fix(unit, request, target)
+        for unit in units:
+            _to_input_lines(unit)
     name = request.value if len(units) > 1 else units[0].result.name
     return CheckReport(name or units[0].result.name, [u.result for u in units])
+
+
+def _to_input_lines(unit: _Unit) -> None:
+    """Patch lines counted in the file the user gave (a mail's headers come
+    before its patch)."""
+    offset = unit.patch.line_offset
+    if offset:
+        unit.result.problems = [replace(p, patch_line=p.patch_line + offset)
+                                if p.patch_line else p for p in unit.result.problems]
 
 
 def _run_rules(units: list[_Unit], request: CheckRequest, target: rules.Target,
@@ -254,7 +266,7 @@ def _anchor(raw: Raw, view: FileView) -> Line | None:
     return anchor(raw, view)
 
 
-def _judge(unit: _Unit, level: Level) -> None:
+def _judge(unit: _Unit, level: Level, target: rules.Target) -> None:
     introduced = []
     for raw in unit.raws:
         shown = _anchor(raw, unit.views[raw.file])
@@ -273,6 +285,18 @@ def _judge(unit: _Unit, level: Level) -> None:
                           raw.handler, note=raw.note)
         if problem not in unit.result.problems:
             unit.result.problems.append(problem)
+    # What the rules did not say about legacy entries the target compiles.
+    for path, view in unit.views.items():
+        for placed in legacy_entries(view, path, target.version, level):
+            raw, shown = placed.raw, placed.shown
+            # Said already, or the file is NOT_CHECKED: the rules could not read it.
+            if any(p.file == path and (p.type == NOT_CHECKED or (
+                    p.handler == raw.handler and p.type == Kind.LEGACY_IOCTL.name))
+                   for p in unit.result.problems):
+                continue
+            unit.result.problems.append(Problem(
+                raw.level, raw.type, raw.message, path, shown.new, shown.patch_line,
+                shown.kind + shown.text, raw.struct, raw.handler))
 
 
 def _show_conversions(units: list[_Unit], request: CheckRequest,

@@ -60,6 +60,13 @@ class Repository:
         attributes.write_text("*.c diff=cpp\n*.h diff=cpp\n")
         self._config = ("-c", f"core.attributesFile={attributes}",
                         "-c", "diff.cpp.binary=false", "-c", "core.quotePath=true")
+        # SHA-1 (40 hex digits) or SHA-256 (64): `git log` marks are read by it.
+        self.id_length = 64 if self.git("rev-parse", "--show-object-format",
+                                        what="cannot tell the object format").strip() \
+            == "sha256" else 40
+        self._shallow = self.git("rev-parse", "--is-shallow-repository",
+                                 what="cannot tell whether the clone is shallow").strip() \
+            == "true"
 
     @staticmethod
     def _run(repo: Path, *args: str, what: str, config: tuple[str, ...] = (),
@@ -73,6 +80,30 @@ class Repository:
 
     def git(self, *args: str, what: str) -> str:
         return self._run(self.path, *args, what=what, config=self._config)
+
+    def _shallow_boundary(self, commits: list[str]) -> list[str]:
+        """Which of COMMITS are a shallow clone's boundary: git has them
+        without their parents, and would show each as adding every file."""
+        if not self._shallow:
+            return []
+        shallow = self.git("rev-parse", "--git-path", "shallow", what="no shallow file")
+        path = Path(shallow.strip())
+        path = path if path.is_absolute() else self.path / path
+        try:
+            cut = set(path.read_text().split())
+        except OSError:
+            return []
+        return [c for c in commits if c in cut]
+
+    def _refuse_shallow(self, commits: list[str], what: str) -> None:
+        cut = self._shallow_boundary(commits)
+        if cut:
+            raise GitError(
+                f"this is a shallow clone and {what} includes commit {cut[0][:12]}, whose "
+                "parent is not in it: what that commit changes cannot be told (git would "
+                "show it adding every file); fetch more history (`git fetch "
+                "--deepen=N` or `git fetch --unshallow`) or check a range that starts "
+                "after it")
 
     def _commit(self, rev: str, what: str) -> str:
         return self.git("rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}",
@@ -90,8 +121,9 @@ class Repository:
             raise GitError(f"bad revision range {rev_range!r}")
         sep = "..." if "..." in rev_range else ".." if ".." in rev_range else None
         if sep is None:
-            self._commit(rev_range, f"bad revision range {rev_range!r}: not a commit "
-                                    "or a range A..B")
+            sha = self._commit(rev_range, f"bad revision range {rev_range!r}: not a commit "
+                                          "or a range A..B")
+            self._refuse_shallow([sha], rev_range)
             # One commit: its own change, against its first parent (or nothing).
             text = self.git("diff-tree", "-r", "-p", "--root", "-m", "--first-parent",
                             "--no-commit-id", *DIFF_OPTIONS, rev_range, "--",
@@ -105,6 +137,7 @@ class Repository:
         if not commits:
             raise GitError(f"the range {rev_range!r} is empty: {end} has no commit "
                            f"that {start} does not have")
+        self._refuse_shallow([c.sha for c in commits], f"the range {rev_range!r}")
         if squash or len(commits) == 1:
             text = self.git("diff", *DIFF_OPTIONS, f"{start}{sep}{end}", "--",
                             what=f"bad revision range {rev_range!r}")
@@ -131,7 +164,7 @@ class Repository:
         texts: dict[str, list[str]] = {}
         current: list[str] = []
         for line in out.split("\n"):
-            if line.startswith(_MARK) and len(line) == len(_MARK) + 40:
+            if line.startswith(_MARK) and len(line) == len(_MARK) + self.id_length:
                 current = texts.setdefault(line[len(_MARK):], [])
             else:
                 current.append(line)

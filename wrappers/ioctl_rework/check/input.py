@@ -84,6 +84,12 @@ class PatchInput:
     unread: tuple[Unread, ...] = ()
     too_large: str = ""                 # why nothing of it was read
     notes: tuple[str, ...] = ()
+    line_offset: int = 0                # patch line N is line N + this of the input file
+    lines_read: int | None = None       # lines of the input, when it is one patch
+
+    @property
+    def lines_checked(self) -> int:
+        return self.lines_read if self.lines_read is not None else self.patch_set.total_lines
 
 
 def unchecked_reason(f: FinalFile, whole: bool = False) -> str | None:
@@ -207,7 +213,11 @@ def whole_files(patch_set: patch_parser.PatchSet, images: dict[str, bytes],
                 whole[f.path] = Whole(f"a symbolic link to {resolved}", header)
                 contents[f.path] = data
             continue
-        brought = [p for p in f.patches if p.status in (Status.RENAMED, Status.COPIED)]
+        # A copy is new code; so is a rename that makes a file a C file or
+        # header it was not (a .c renamed to a .c is the same code moved).
+        brought = [p for p in f.patches if p.status is Status.COPIED or (
+            p.status is Status.RENAMED
+            and posixpath.splitext(p.old_path)[1] != posixpath.splitext(f.path)[1])]
         if brought and f.is_source:
             source = brought[-1]
             verb = "renamed" if source.status is Status.RENAMED else "copied"
@@ -407,10 +417,10 @@ def _rebuilt(files: list[FinalFile]) -> tuple[dict[str, bytes], list[Unread]]:
     return images, unread
 
 
-def _diff_parts(data: bytes, name: str, work: Path) -> list[tuple[str, str]]:
-    """(name, patch text) of each patch of DATA, as git am would take them."""
+def _diff_parts(data: bytes, name: str, work: Path) -> list[tuple[str, str, int]]:
+    """(name, patch text, line offset in DATA) of each patch of DATA, as git am would take them."""
     if not mail.is_mail(data):
-        return [(name, data.decode(errors="surrogateescape"))]
+        return [(name, data.decode(errors="surrogateescape"), 0)]
     try:
         parts = mail.split(data, work / "mail")
     except mail.MailError as err:
@@ -418,7 +428,12 @@ def _diff_parts(data: bytes, name: str, work: Path) -> list[tuple[str, str]]:
     if not parts:
         raise InputError(f"{name}: a mail without a patch (git am would say the patch "
                          "is empty); there is nothing to check")
-    return [(part.name, part.text) for part in parts]
+    return [(part.name, part.text, part.line_offset) for part in parts]
+
+
+def _count_lines(data: bytes) -> int:
+    """Lines as checkpatch.pl counts them (and the patch reader does)."""
+    return data.count(b"\n") + (0 if data.endswith(b"\n") else 1)
 
 
 def _from_diff_file(value: str, tree: Path | None, work: Path,
@@ -430,10 +445,11 @@ def _from_diff_file(value: str, tree: Path | None, work: Path,
                            limit)]
     if tree is not None and not tree.is_dir():
         raise InputError(f"{tree}: no such directory")
-    parts = [(label, text, _parse(text)) for label, text in _diff_parts(data, name, work)]
+    parts = [(label, text, _parse(text), offset)
+             for label, text, offset in _diff_parts(data, name, work)]
     series = _Series(tree, work / "series")
     found = []
-    for index, (label, text, patch_set) in enumerate(parts):
+    for label, text, patch_set, offset in parts:
         files = _wanted(patch_set)
         notes = []
         if series.apply(text, patch_set):
@@ -458,7 +474,8 @@ def _from_diff_file(value: str, tree: Path | None, work: Path,
         unread_all = tuple(more_unread + (unread if bare else []))
         found.append(PatchInput(label if len(parts) > 1 else name, text, patch_set,
                                 {**images, **extra}, bare, whole=whole, unread=unread_all,
-                                notes=tuple(notes)))
+                                notes=tuple(notes), line_offset=offset,
+                                lines_read=_count_lines(data) if len(parts) == 1 else None))
     return found
 
 

@@ -26,6 +26,9 @@ class MailPatch:
     name: str                   # how the report names it: 'Mail 2/3 ("subject")'
     text: str                   # the decoded patch, as git apply would read it
     subject: str
+    # Line N of TEXT is line N + LINE_OFFSET of the input, when the patch
+    # is in it as it is (not base64 or quoted-printable); 0 otherwise.
+    line_offset: int = 0
 
 
 # What git am's format detection takes for a mail: an mbox "From " line or
@@ -71,6 +74,8 @@ def split(data: bytes, work: Path) -> list[MailPatch]:
     count = _git(["mailsplit", "-b", f"-o{mails}", str(source)], None, work,
                  "git mailsplit cannot split the mail").strip()
     found = []
+    lines = data.replace(b"\r\n", b"\n").decode(errors="surrogateescape").split("\n")
+    searched = 0
     names = sorted(p.name for p in mails.iterdir())
     for index, name in enumerate(names, 1):
         msg, patch = work / f"msg-{index}", work / f"patch-{index}"
@@ -82,6 +87,18 @@ def split(data: bytes, work: Path) -> list[MailPatch]:
         if not text.strip():
             continue
         label = f"Mail {index}/{len(names)}" if len(names) > 1 else "Mail"
-        found.append(MailPatch(f'{label} ("{subject}")' if subject else label, text, subject))
+        offset, searched = _offset(lines, text.split("\n"), searched)
+        found.append(MailPatch(f'{label} ("{subject}")' if subject else label, text, subject,
+                               offset))
     return found
 
+
+
+def _offset(lines: list[str], patch: list[str], start: int) -> tuple[int, int]:
+    """Where PATCH (its first lines) starts in LINES, at or after START:
+    (line offset, where to search for the next one); (0, START) if not there."""
+    head = [line for line in patch[:4]]
+    for i in range(start, len(lines) - len(head) + 1):
+        if lines[i:i + len(head)] == head:
+            return i, i + len(head)
+    return 0, start
