@@ -21,16 +21,34 @@ from ioctl_rework.check.judge import FileView, how_to_check
 from ioctl_rework.check.result import Level
 from ioctl_rework.check.rule_runs import NOT_CHECKED, Raw
 from ioctl_rework.ctext.conditionals import compiled_lines, target_macros
-from ioctl_rework.ctext.spans import initializer_type
+from ioctl_rework.ctext.spans import (closing, code_only, initializer_type, open_branches,
+                                     toplevel_span)
 from ioctl_rework.patches.patch_set import Line
 
-# `.ioctl = h`, `.ioctl = &h`, `.ioctl = (h)`, and GNU's `ioctl: h`.
-_ENTRY = re.compile(r"(?:(?<![\w>])\.\s*ioctl\s*=|(?<![\w.>])ioctl\s*:)"
+# `.M = h`, `.M = &h`, `.M = (h)`, and GNU's `M: h`, where M is ioctl or an
+# object-like macro of the file that says ioctl (`#define OLD_OP ioctl`).
+_ENTRY = re.compile(r"(?:(?<![\w>])\.\s*(\w+)\s*=(?!=)|(?<![\w.>?])(\w+)\s*:(?!:))"
                     r"\s*&?\s*\(*\s*&?\s*(\w+)")
+_ALIAS = re.compile(r"^[ \t]*#[ \t]*define[ \t]+(\w+)[ \t]+(\w+)[ \t]*$", re.M)
+_FOPS = re.compile(r"\bstruct\s+file_operations\b[^;{}()=]*=\s*\{"
+                   r"|\(\s*(?:const\s+)?struct\s+file_operations\s*\)\s*\{")
+# Every member file_operations has had, 2.6.0 to 6.x: a designator naming
+# anything else is a macro (or a typo gcc would refuse).
+FOPS_MEMBERS = frozenset("""
+    owner llseek read write read_iter write_iter iopoll iterate iterate_shared poll
+    unlocked_ioctl compat_ioctl ioctl mmap mmap_supported_flags mmap_prepare open flush
+    release fsync aio_fsync fasync lock sendpage sendfile get_unmapped_area check_flags
+    flock splice_write splice_read splice_eof setlease fallocate show_fdinfo
+    mmap_capabilities copy_file_range remap_file_range clone_file_range dedupe_file_range
+    fadvise uring_cmd uring_cmd_iopoll fop_flags aio_read aio_write readdir readv writev
+    dir_notify""".split())
 _DIRECTIVE = re.compile(r"^\s*#\s*(?:if|ifdef|ifndef|elif|else|endif|define|undef)\b")
 _CAST = re.compile(r"\(\s*(?:const\s+)?struct\s+(\w+)\s*\)\s*$")
 _NAMED = re.compile(r"\bstruct\s+\w+\s+[\w\s*]*?(\w+)\s*(?:\[[^\]]*\])?\s*=\s*$")
 _NO_HANDLER = ("NULL", "0")
+# Macros a bare patch may not #define near ioctl code unseen.
+_TARGET_NAMES = ("HAVE_UNLOCKED_IOCTL", "HAVE_COMPAT_IOCTL", "LINUX_VERSION_CODE",
+                 "KERNEL_VERSION")
 
 
 @dataclass(frozen=True)
@@ -68,31 +86,84 @@ def _directive_changes(view: FileView) -> dict[int, Line]:
     return found
 
 
+def spliced(text: str) -> str:
+    """TEXT with its backslash-newline line splices joined, as the compiler
+    reads it; each joined line keeps its first line's number (blank lines
+    follow it), so that lines are still counted as in TEXT."""
+    lines = text.split("\n")
+    for i in range(len(lines) - 2, -1, -1):
+        if lines[i].endswith("\\"):
+            joined = lines[i][:-1] + lines[i + 1]
+            lines[i + 1:i + 2] = []
+            lines[i] = joined
+            lines.insert(i + 1 + joined.count("\n"), "")
+    return "\n".join(lines)
+
+
+def _aliases(code: str) -> dict[str, str]:
+    """Object-like macros of the file that stand for one word, resolved."""
+    direct = {m[1]: m[2] for m in _ALIAS.finditer(code)}
+    found = {}
+    for name in direct:
+        word, seen = name, set()
+        while word in direct and word not in seen:
+            seen.add(word)
+            word = direct[word]
+        found[name] = word
+    return found
+
+
+_CONDITIONAL = re.compile(r"^\s*#\s*(?:if|ifdef|ifndef|elif|else|endif)\b")
+_DEFINES = re.compile(r"^\s*#\s*(?:define|undef)\s+(\w+)")
+
+
+def _touch(view: FileView, code: str, changes: dict[int, Line], n: int) -> Line | None:
+    """The line a finding at line N is shown at, if the patch touches it:
+    the line itself, or a directive change that can decide whether it is
+    compiled: a conditional in its definition or around it, or a #define
+    or #undef above it of a macro those conditionals name."""
+    if n in view.changed:
+        return view.changed[n]
+    around = open_branches(view.text, n)
+    span = toplevel_span(code, n)
+    names = {w for b in around for w in re.findall(r"\w+", b.condition)}
+    deciding = []
+    for c, ln in changes.items():
+        if _CONDITIONAL.match(ln.text):
+            if c in span or c in {b.line for b in around}:
+                deciding.append(c)
+        else:
+            defined = _DEFINES.match(ln.text)
+            if defined and c <= n and defined[1] in names:
+                deciding.append(c)
+    if not deciding:
+        return None
+    first = min(deciding)
+    shown = changes[first]
+    return Line(shown.kind, shown.text, shown.old, first, shown.patch_line)
+
+
 def legacy_entries(view: FileView, path: str, version: tuple[int, int, int],
                    level: Level) -> list[Placed]:
     """ERROR and NOT_CHECKED findings for the legacy entries of VIEW (see
     the module doc); VERSION is the target kernel's."""
-    code = view.code
-    if "ioctl" not in code:
-        return []
+    found = _bare_directives(view, path, level)
+    if "ioctl" not in view.text and "file_operations" not in view.text:
+        return found
+    code = code_only(spliced(view.text))
     compiled = compiled_lines(view.text, target_macros(version))
     changes = {} if view.reconstructed else _directive_changes(view)
-    found = []
+    aliases = _aliases(code)
     for match in _ENTRY.finditer(code):
-        handler = match[1]
-        if handler in _NO_HANDLER:
+        member, handler = match[1] or match[2], match[3]
+        if aliases.get(member, member) != "ioctl" or handler in _NO_HANDLER:
             continue
         n = code.count("\n", 0, match.start()) + 1
         live = compiled[n - 1] if n <= len(compiled) else None
         if live is False:
             continue
-        above = [c for c in sorted(changes) if c <= n]
-        if n in view.changed:
-            shown = view.changed[n]
-        elif above:
-            shown = changes[above[-1]]
-            shown = Line(shown.kind, shown.text, shown.old, above[-1], shown.patch_line)
-        else:
+        shown = _touch(view, code, changes, n)
+        if shown is None:
             continue
         kind, name = _struct(code, match.start())
         why = "" if n in view.changed else (
@@ -113,23 +184,67 @@ def legacy_entries(view: FileView, path: str, version: tuple[int, int, int],
                        + how_to_check(view.reconstructed))
             found.append(Placed(Raw(NOT_CHECKED, level, message, path, n, "", handler),
                                 shown))
-    found += _bare_directives(view, path, level)
+    found += _unreadable_members(view, code, compiled, changes, aliases, path, level)
+    return found
+
+
+def _unreadable_members(view: FileView, code: str, compiled: list, changes: dict,
+                        aliases: dict[str, str], path: str, level: Level) -> list[Placed]:
+    """NOT_CHECKED for what a file_operations initializer the patch touches
+    holds that check cannot read as a member: a designator that names no
+    member (a macro, perhaps pasting tokens), a macro call in place of an
+    entry.  Such a spelling may reach the compiler as .ioctl."""
+    found = []
+    for fops in _FOPS.finditer(code):
+        end = closing(code, fops.end() - 1)
+        body = code[fops.end():end]
+        for match in re.finditer(r"(?<![\w>])\.\s*(\w+)\s*(\(|=)|(?:^|[{,])\s*([A-Za-z_]\w*)\s*\(",
+                                 body):
+            at = fops.end() + match.start()
+            n = code.count("\n", 0, at) + 1
+            if n <= len(compiled) and compiled[n - 1] is False:
+                continue
+            name = match[1] or match[3]
+            if match[1] and match[2] == "=" and aliases.get(name, name) in FOPS_MEMBERS:
+                continue
+            shown = _touch(view, code, changes, n)
+            if shown is None:
+                continue
+            what = (f"a macro call ({name}(...)) in place of an entry" if match[3] else
+                    f"the designator .{name}, which names no member of file_operations "
+                    "(a macro?)")
+            found.append(Placed(Raw(
+                NOT_CHECKED, level, f"a file_operations initializer holds {what}: what it "
+                "sets, perhaps the legacy .ioctl, is known only to the compiler; check it "
+                "with --kdir, or spell the entry out", path, n, "", name), shown))
     return found
 
 
 def _bare_directives(view: FileView, path: str, level: Level) -> list[Placed]:
-    """A bare patch that changes a directive about ioctl (an #ifdef
-    HAVE_UNLOCKED_IOCTL renamed, an #undef) may make a branch it does not
-    show live: NOT_CHECKED."""
+    """A bare patch that changes a directive in a hunk about ioctl (an
+    #ifdef HAVE_UNLOCKED_IOCTL renamed, an #undef) may make a branch it does
+    not show live: NOT_CHECKED."""
     if not view.reconstructed:
         return []
     found = []
-    for n, ln in sorted(_directive_changes(view).items()):
-        if re.search(r"ioctl", ln.text, re.IGNORECASE):
-            found.append(Placed(Raw(
-                NOT_CHECKED, level, "the patch changes a preprocessor directive about ioctl, "
-                "which decides whether code it does not show is compiled"
-                + how_to_check(True), path, n, "", ""),
-                Line(ln.kind, ln.text, ln.old, n, ln.patch_line)))
+    for patch in view.final.patches:
+        for hunk in patch.hunks:
+            new = hunk.new_start if hunk.new_count else hunk.new_start + 1
+            changed = []
+            for ln in hunk.lines:
+                if ln.kind != " " and _DIRECTIVE.match(ln.text):
+                    changed.append((new, ln))
+                if ln.kind != "-":
+                    new += 1
+            changed = [(n, ln) for n, ln in changed if not _DEFINES.match(ln.text)
+                       or _DEFINES.match(ln.text)[1] in _TARGET_NAMES or ln.text.lstrip(
+                           "# \t").startswith("undef")]
+            if changed and any(re.search(r"ioctl", ln.text, re.IGNORECASE)
+                               for ln in hunk.lines):
+                n, ln = changed[0]
+                found.append(Placed(Raw(
+                    NOT_CHECKED, level, "the patch changes a preprocessor directive near "
+                    "ioctl code, which decides whether code it does not show is compiled"
+                    + how_to_check(True), path, n, "", ""),
+                    Line(ln.kind, ln.text, ln.old, n, ln.patch_line)))
     return found
-

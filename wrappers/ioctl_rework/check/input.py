@@ -31,7 +31,7 @@ from typing import Callable
 
 from ioctl_rework import children
 from ioctl_rework import scratch
-from ioctl_rework.ctext.spans import ANY_IOCTL_MEMBER
+from ioctl_rework.ctext.spans import LEGACY_MEMBER, code_only
 from ioctl_rework.patches import mail
 from ioctl_rework.patches import parser as patch_parser
 from ioctl_rework.check.git_range import Change, Commit, GitError, Repository
@@ -136,82 +136,96 @@ def _too_large(name: str, size: int, limit: int) -> PatchInput:
 
 # Whole files.
 
-_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"\n]+)"', re.M)
+_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*(?:"([^"\n]+)"|<([^>\n]+)>)', re.M)
 
 
-def _claims_ioctl(data: bytes) -> bool:
-    return ANY_IOCTL_MEMBER.search(data) is not None
+def _claims_ioctl(data: bytes, local: bool = True) -> bool:
+    """Whether the code of DATA, an included file, may set the legacy .ioctl
+    (then it is judged whole): an ioctl member, or for a LOCAL file (not a
+    kernel header) a file_operations in any spelling."""
+    if b"ioctl" not in data and not (local and b"file_operations" in data):
+        return False
+    code = code_only(data.decode(errors="surrogateescape")).encode(errors="surrogateescape")
+    return LEGACY_MEMBER.search(code) is not None or (local and b"file_operations" in code)
 
 
-def _new_includes(f: FinalFile, text: str, whole: Whole | None) -> list[tuple[str, int]]:
-    """(name, patch line) of each `#include "name"` F's patch adds: every
+def _includes(text: str) -> list[tuple[str, bool, int]]:
+    """(name, angle, line) of each #include of TEXT: "name" or <name>."""
+    return [(m[1] or m[2], m[2] is not None, text.count("\n", 0, m.start()) + 1)
+            for m in _INCLUDE.finditer(text)]
+
+
+def _new_includes(f: FinalFile, text: str,
+                  whole: Whole | None) -> list[tuple[str, bool, int]]:
+    """(name, angle, patch line) of each #include F's patch adds: every
     one of a file brought in WHOLE, shown at the line that brings it."""
     found = []
-    for match in _INCLUDE.finditer(text):
+    for name, angle, n in _includes(text):
         if whole is not None:
-            found.append((match[1], whole.patch_line))
-            continue
-        line = f.added.get(text.count("\n", 0, match.start()) + 1)
-        if line is not None:
-            found.append((match[1], line.patch_line))
+            found.append((name, angle, whole.patch_line))
+        elif n in f.added:
+            found.append((name, angle, f.added[n].patch_line))
     return found
 
 
-def _resolve(base: str, name: str) -> list[str]:
+def _resolve(base: str, name: str, angle: bool) -> list[str]:
     """Where `#include "NAME"` in BASE may read: BASE's directory, then the
-    top of the tree; names that climb out of the tree are left out."""
+    top of the tree; `#include <NAME>`: the kernel's include directories.
+    Names that climb out of the tree are left out."""
     found = []
-    for start in (posixpath.dirname(base), ""):
+    starts = ("include", "include/uapi") if angle else (posixpath.dirname(base), "")
+    for start in starts:
         path = posixpath.normpath(posixpath.join(start, name))
         if not path.startswith(("../", "/")) and path != "..":
             found.append(path)
     return list(dict.fromkeys(found))
 
 
+ReadMany = Callable[[list[str]], dict[str, bytes | None]]
+
+
 def whole_files(patch_set: patch_parser.PatchSet, images: dict[str, bytes],
-                read: Callable[[str], bytes | None], bare: bool
+                read_many: ReadMany, bare: bool
                 ) -> tuple[dict[str, Whole], dict[str, bytes], list[Unread]]:
     """The files PATCH_SET brings in whole, their contents, and what a bare
-    patch brings in that it does not carry.  READ gives the content of a
-    path as the patch leaves the tree (None: not known)."""
+    patch brings in that it does not carry.  READ_MANY gives the contents
+    of paths as the patch leaves the tree (None: not known), many at once
+    (one git process for a commit's)."""
     whole: dict[str, Whole] = {}
-    contents: dict[str, bytes] = {}
+    contents: dict[str, bytes | None] = dict(images)
     unread: list[Unread] = []
 
-    def content(path: str) -> bytes | None:
-        if path in images:
-            return images[path]
-        if path not in contents:
-            contents[path] = read(path)
-        return contents[path]
+    def fetch(paths) -> None:
+        todo = [p for p in dict.fromkeys(paths) if p not in contents]
+        if todo:
+            contents.update(read_many(todo))
 
-    finals = patch_set.final_files()
+    finals = [f for f in patch_set.final_files() if not f.deleted and not f.binary]
+    links = {f.path: _link_target(f) for f in finals if f.symlink}
+    fetch([f.path for f in finals if f.symlink and links[f.path] is None])
+    links.update({p: contents[p].decode(errors="surrogateescape")
+                  for p, target in links.items() if target is None and contents.get(p)})
+    fetch([f.path for f in finals if f.is_source and not f.symlink]
+          + [_link_path(p, t) for p, t in links.items() if t is not None and _link_path(p, t)])
     for f in finals:
-        if f.deleted or f.binary:
-            continue
         header = f.patches[-1].patch_line
-        if f.symlink and f.status is not Status.DELETED:
-            target = _link_target(f, read)
+        if f.symlink:
+            target = links.get(f.path)
+            resolved = _link_path(f.path, target) if target is not None else None
             if target is None:
-                if f.is_source:
-                    unread.append(Unread(f.path, header, "the patch makes this a symbolic "
-                                         "link, but does not say to what"))
+                why = "the patch makes this a symbolic link, but does not say to what"
+            elif resolved is None:
+                why = f"a symbolic link to {target}, outside the tree: what it holds " \
+                      "cannot be read"
+            elif contents.get(resolved) is None:
+                why = f"a symbolic link to {resolved}, which the patch does not carry"
+            else:
+                if f.is_source or _claims_ioctl(contents[resolved]):
+                    whole[f.path] = Whole(f"a symbolic link to {resolved}", header)
+                    contents[f.path] = contents[resolved]
                 continue
-            resolved = posixpath.normpath(posixpath.join(posixpath.dirname(f.path), target))
-            if target.startswith("/") or resolved.startswith("../") or resolved == "..":
-                if f.is_source:
-                    unread.append(Unread(f.path, header, f"a symbolic link to {target}, "
-                                         "outside the tree: what it holds cannot be read"))
-                continue
-            data = content(resolved)
-            if data is None:
-                if f.is_source or bare:
-                    unread.append(Unread(f.path, header, f"a symbolic link to {resolved}, "
-                                         "which the patch does not carry"))
-                continue
-            if f.is_source or _claims_ioctl(data):
-                whole[f.path] = Whole(f"a symbolic link to {resolved}", header)
-                contents[f.path] = data
+            if f.is_source:
+                unread.append(Unread(f.path, header, why))
             continue
         # A copy is new code; so is a rename that makes a file a C file or
         # header it was not (a .c renamed to a .c is the same code moved).
@@ -221,59 +235,68 @@ def whole_files(patch_set: patch_parser.PatchSet, images: dict[str, bytes],
         if brought and f.is_source:
             source = brought[-1]
             verb = "renamed" if source.status is Status.RENAMED else "copied"
-            data = content(f.path)
-            if data is None:
+            if contents.get(f.path) is None:
                 unread.append(Unread(f.path, source.patch_line,
                                      f"{verb} from {source.old_path}, whose lines the patch "
                                      "does not carry"))
                 continue
             whole[f.path] = Whole(f"{verb} from {source.old_path}", source.patch_line)
-            contents[f.path] = data
-    _follow_includes(finals, whole, content, contents, unread, bare)
-    images_out = {p: contents[p] if p in contents else images[p] for p in whole}
-    return whole, images_out, unread
+    _follow_includes(finals, whole, contents, fetch, unread, bare)
+    return whole, {p: contents[p] for p in whole}, unread
 
 
-def _follow_includes(finals, whole, content, contents, unread, bare) -> None:
-    todo = []
+def _link_path(link: str, target: str) -> str | None:
+    """The path in the tree a symbolic link LINK to TARGET leads to; None out of it."""
+    resolved = posixpath.normpath(posixpath.join(posixpath.dirname(link), target))
+    if target.startswith("/") or resolved.startswith("../") or resolved == "..":
+        return None
+    return resolved
+
+
+def _follow_includes(finals, whole, contents, fetch, unread, bare) -> None:
+    """Judge whole what the new #include lines read, level by level (each
+    level's files fetched at once), MAX_INCLUDE_DEPTH deep.  A kernel
+    header (<...>) counts only if it sets .ioctl itself; a file of the
+    tree ("...") is followed further in any case."""
+    level = []
     for f in finals:
-        if f.deleted or f.binary or f.symlink:
-            continue
-        data = content(f.path) if (f.is_source or f.path in whole) else None
-        if data is None:
+        data = contents.get(f.path) if (f.is_source or f.path in whole) else None
+        if data is None or f.symlink:
             continue
         text = data.decode(errors="surrogateescape")
-        for name, patch_line in _new_includes(f, text, whole.get(f.path)):
-            todo.append((f.path, name, patch_line, 1))
+        level += [(f.path, name, angle, patch_line)
+                  for name, angle, patch_line in _new_includes(f, text, whole.get(f.path))]
     seen = set()
-    while todo:
-        base, name, patch_line, depth = todo.pop(0)
-        if (base, name) in seen or depth > MAX_INCLUDE_DEPTH:
-            continue
-        seen.add((base, name))
-        found = next(((p, d) for p in _resolve(base, name) if (d := content(p)) is not None),
-                     None)
-        if found is None:
-            if bare:
-                unread.append(Unread(base, patch_line, f'the patch includes "{name}", which '
-                                     "it does not carry: what it holds cannot be read"))
-            continue
-        path, data = found
-        if not _claims_ioctl(data):
-            continue
-        if path not in whole:
-            whole[path] = Whole(f"included by {base}", patch_line)
-            contents[path] = data
-        text = data.decode(errors="surrogateescape")
-        todo += [(path, inner, patch_line, depth + 1) for inner in _INCLUDE.findall(text)]
+    for _ in range(MAX_INCLUDE_DEPTH):
+        # A bare patch has no tree to find <linux/...> in.
+        level = [item for item in level if (item[0], item[1]) not in seen
+                 and not (item[2] and bare)]
+        seen.update((base, name) for base, name, _, _ in level)
+        fetch([p for base, name, angle, _ in level for p in _resolve(base, name, angle)])
+        following = []
+        for base, name, angle, patch_line in level:
+            path = next((p for p in _resolve(base, name, angle)
+                         if contents.get(p) is not None), None)
+            if path is None:
+                if bare:
+                    unread.append(Unread(base, patch_line, f'the patch includes "{name}", '
+                                         "which it does not carry: what it holds cannot be "
+                                         "read"))
+                continue
+            data = contents[path]
+            if _claims_ioctl(data, local=not angle) and path not in whole:
+                whole[path] = Whole(f"included by {base}", patch_line)
+            if not angle:
+                following += [(path, inner, inner_angle, patch_line) for inner, inner_angle, _
+                              in _includes(data.decode(errors="surrogateescape"))]
+        level = following
 
 
-def _link_target(f: FinalFile, read: Callable[[str], bytes | None]) -> str | None:
+def _link_target(f: FinalFile) -> str | None:
+    """What the symbolic link F points to, when the patch shows it (git's
+    objects hold a link as its target, read otherwise)."""
     shown = [ln.text for _, ln in sorted(f.added.items())]
-    if len(shown) == 1:
-        return shown[0]
-    data = read(f.path)             # git's objects hold a link as its target
-    return data.decode(errors="surrogateescape") if data is not None else None
+    return shown[0] if len(shown) == 1 else None
 
 
 # A patch file.
@@ -354,6 +377,9 @@ class _Series:
                 raise InputError(f"{self.tree / path}: cannot read it: {err.strerror}") from err
         return None
 
+    def read_many(self, paths: list[str]) -> dict[str, bytes | None]:
+        return {path: self.read(path) for path in paths}
+
     def _prepare(self, patch_set: patch_parser.PatchSet) -> bool:
         for fp in patch_set.files:
             if fp.binary or fp.status is Status.ADDED or fp.old_path in self.known:
@@ -406,6 +432,8 @@ def _rebuilt(files: list[FinalFile]) -> tuple[dict[str, bytes], list[Unread]]:
     """The files of a bare patch, from the lines it shows."""
     images, unread = {}, []
     for f in files:
+        if not f.known:
+            continue            # a rename or a copy without hunks: nothing shown
         claimed = max([*f.known, *(h.new_start + h.new_count for p in f.patches
                                    for h in p.hunks)], default=0)
         if claimed > MAX_BARE_LINE:
@@ -454,12 +482,12 @@ def _from_diff_file(value: str, tree: Path | None, work: Path,
         notes = []
         if series.apply(text, patch_set):
             images = {f.path: series.read(f.path) for f in files}
-            bare, read = False, series.read
+            bare, read = False, series.read_many
         elif tree is not None and len(parts) == 1 and \
                 _already_applied(text, patch_set, tree, work):
             images = {f.path: scratch.read_inside(tree, f.path, f"the tree {tree}")
                       for f in files}
-            bare, read = False, series.read
+            bare, read = False, series.read_many
         else:
             if tree is not None:
                 notes.append(f"the patch does not apply to {tree}; checking what the patch "
@@ -469,7 +497,7 @@ def _from_diff_file(value: str, tree: Path | None, work: Path,
             images, unread = _rebuilt(files)
             shown, _ = _rebuilt([f for f in patch_set.final_files()
                                  if not f.deleted and not f.binary and not f.symlink])
-            bare, read = True, shown.get
+            bare, read = True, (lambda paths, known=shown: {p: known.get(p) for p in paths})
         whole, extra, more_unread = whole_files(patch_set, images, read, bare)
         unread_all = tuple(more_unread + (unread if bare else []))
         found.append(PatchInput(label if len(parts) > 1 else name, text, patch_set,
@@ -493,8 +521,9 @@ def _from_git(changes: list[Change], repo: Repository, limit: int) -> list[Patch
         images = {f.path: blobs[change.rev, f.path] for f in files
                   if (change.rev, f.path) in blobs}
 
-        def read(path: str, rev: str = change.rev) -> bytes | None:
-            return repo.blobs([(rev, path)]).get((rev, path))
+        def read(paths: list[str], rev: str = change.rev) -> dict[str, bytes | None]:
+            found = repo.blobs([(rev, path) for path in paths])
+            return {path: found.get((rev, path)) for path in paths}
 
         whole, extra, unread = whole_files(patch_set, images, read, False)
         found.append(PatchInput(change.name, change.text, patch_set, {**images, **extra},
