@@ -599,7 +599,7 @@ def case_hunk_claims_line_100_million_with_tree(ws):
 def case_patch_over_the_size_limit(ws):
     _legacy_from_entry(ws)
     patch = ws.patch_of("-1")
-    return ["--diff", str(patch), "--max-patch-size", "1K"], {NOT_CHECKED}
+    return ["--diff", str(patch), "--max-patch-size", "100"], {NOT_CHECKED}
 
 
 def case_commit_over_the_size_limit(ws):

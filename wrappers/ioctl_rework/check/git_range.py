@@ -54,19 +54,18 @@ class Repository:
     def __init__(self, tree: Path, work: Path):
         if not tree.is_dir():
             raise GitError(f"{tree}: no such directory")
-        self.path = Path(self._run(tree, "rev-parse", "--show-toplevel",
-                                   what=f"{tree} is not a git work tree").strip())
+        # One git for three facts: the top, SHA-1 (40 hex digits) or SHA-256
+        # (64; `git log` marks are read by it), and whether the clone is shallow.
+        top, object_format, shallow = self._run(
+            tree, "rev-parse", "--show-toplevel", "--show-object-format",
+            "--is-shallow-repository", what=f"{tree} is not a git work tree").split("\n")[:3]
+        self.path = Path(top)
+        self.id_length = 64 if object_format == "sha256" else 40
+        self._shallow = shallow == "true"
         attributes = work / "c-sources-are-text"
         attributes.write_text("*.c diff=cpp\n*.h diff=cpp\n")
         self._config = ("-c", f"core.attributesFile={attributes}",
                         "-c", "diff.cpp.binary=false", "-c", "core.quotePath=true")
-        # SHA-1 (40 hex digits) or SHA-256 (64): `git log` marks are read by it.
-        self.id_length = 64 if self.git("rev-parse", "--show-object-format",
-                                        what="cannot tell the object format").strip() \
-            == "sha256" else 40
-        self._shallow = self.git("rev-parse", "--is-shallow-repository",
-                                 what="cannot tell whether the clone is shallow").strip() \
-            == "true"
 
     @staticmethod
     def _run(repo: Path, *args: str, what: str, config: tuple[str, ...] = (),
@@ -158,7 +157,10 @@ class Repository:
         """Each commit's own diff, from one git process.  A merge's is what
         the merge itself changed beyond merging its parents (git's
         --remerge-diff): the commits it merges are checked on their own."""
-        out = self.git("log", "--reverse", "--topo-order", "-p", "--remerge-diff",
+        # --remerge-diff makes (and removes) a temporary object directory in
+        # the repository: asked for only when there is a merge to diff.
+        remerge = ("--remerge-diff",) if any(c.merge for c in commits) else ()
+        out = self.git("log", "--reverse", "--topo-order", "-p", *remerge,
                        f"--format={_MARK}%H", *DIFF_OPTIONS, rev_range, "--",
                        what=f"cannot read the commits of {rev_range!r}")
         texts: dict[str, list[str]] = {}

@@ -188,9 +188,9 @@ def whole_files(patch_set: patch_parser.PatchSet, images: dict[str, bytes],
                 read_many: ReadMany, bare: bool
                 ) -> tuple[dict[str, Whole], dict[str, bytes], list[Unread]]:
     """The files PATCH_SET brings in whole, their contents, and what a bare
-    patch brings in that it does not carry.  READ_MANY gives the contents
-    of paths as the patch leaves the tree (None: not known), many at once
-    (one git process for a commit's)."""
+    patch (BARE: no tree around it) brings in that it does not carry.
+    READ_MANY gives the contents of paths as the patch leaves the tree
+    (None: not known), many at once (one git process for a commit's)."""
     whole: dict[str, Whole] = {}
     contents: dict[str, bytes | None] = dict(images)
     unread: list[Unread] = []
@@ -498,7 +498,10 @@ def _from_diff_file(value: str, tree: Path | None, work: Path,
             shown, _ = _rebuilt([f for f in patch_set.final_files()
                                  if not f.deleted and not f.binary and not f.symlink])
             bare, read = True, (lambda paths, known=shown: {p: known.get(p) for p in paths})
-        whole, extra, more_unread = whole_files(patch_set, images, read, bare)
+        # Without a tree, what the patch does not carry cannot be read, even
+        # when the patch itself applied (to files earlier mails made).
+        whole, extra, more_unread = whole_files(patch_set, images, read,
+                                                bare or tree is None)
         unread_all = tuple(more_unread + (unread if bare else []))
         found.append(PatchInput(label if len(parts) > 1 else name, text, patch_set,
                                 {**images, **extra}, bare, whole=whole, unread=unread_all,
