@@ -1,15 +1,17 @@
 """`ioctl-rework check`: the audit, run on what a patch changes, as a gate.
 
-The stages: check_input reads the patches (a commit, a range commit by
-commit, a patch file, the staged changes) and the files as each leaves
-them, which are laid out in a scratch directory, one per patch; the rules
-run there once for all of them (check_rules; spatch only on files where a
-patch changes ioctl code, see c_spans); check_judge keeps the findings a
-patch introduced (where it changes code: on an added line, or in a
-structure or handler it changes) and says where a bare patch shows too
-little to decide; check_result prints them as checkpatch.pl would, or as
-json or SARIF.  A gate does not pass what it could not read: such code is
-NOT_CHECKED, an error unless --allow-unchecked.
+The stages: check.input reads the patches (a commit, a range commit by
+commit, a patch file or mbox mail by mail, the staged changes) and the
+files as each leaves them, which are laid out in a scratch directory, one
+per patch; the rules run there once for all of them (check.rule_runs;
+spatch only on files where a patch changes ioctl code, see ctext.spans);
+check.judge keeps the findings a patch introduced (where it changes code:
+on an added line, or in a structure or handler it changes) and says where
+a bare patch shows too little to decide; check.compiled adds the legacy
+entries the preprocessor keeps that the rules did not read; check.result
+prints them as checkpatch.pl would, or as json or SARIF.  A gate does not
+pass what it could not read: such code is NOT_CHECKED, an error unless
+--allow-unchecked.  A signal stops every child at once (children).
 """
 
 import argparse
