@@ -120,8 +120,8 @@ def _lay_out(patch: PatchInput, root: Path, level: Level, staged: bool) -> _Unit
         shown = patch_lines[unread.patch_line - 1] if 0 < unread.patch_line <= len(
             patch_lines) else ""
         unit.result.problems.append(Problem(
-            level, NOT_CHECKED, unread.reason + how_to_check(True), unread.path, 0,
-            unread.patch_line, shown))
+            level, NOT_CHECKED, unread.reason + how_to_check(not patch.from_git, staged),
+            unread.path, 0, unread.patch_line, shown))
     for path, f in unit.finals.items():
         if not path.endswith(SOURCE_SUFFIXES):
             unit.scratch_names[path] = path + ".ioctl-rework.c"

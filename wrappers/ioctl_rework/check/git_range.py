@@ -9,7 +9,6 @@ sources are always diffed as text: git's C diff driver, set for *.c and
 (it also names the function a hunk is in without taking labels for one).
 """
 
-import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 

@@ -24,7 +24,6 @@ gave.
 """
 
 import re
-import subprocess
 import tempfile
 from dataclasses import dataclass, replace
 from pathlib import Path

@@ -6,7 +6,6 @@ names link.  Nothing here runs spatch; it reads text and asks grep.
 
 import os
 import re
-import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 
