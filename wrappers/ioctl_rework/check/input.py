@@ -152,7 +152,10 @@ def _apply(patch: str, directory: Path, patch_set: patch_parser.PatchSet,
                         cwd=directory, capture_output=True,
                         env={"GIT_CEILING_DIRECTORIES": str(directory.parent),
                              "PATH": "/usr/bin:/bin", "HOME": str(directory),
-                             "GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": os.devnull})
+                             # No user configuration: a file that is not there
+                             # reads as empty (and /dev/null may not be a device).
+                             "GIT_CONFIG_NOSYSTEM": "1",
+                             "GIT_CONFIG_GLOBAL": str(directory / ".no-gitconfig")})
     return proc.returncode == 0
 
 

@@ -57,7 +57,9 @@ def is_mail(data: bytes) -> bool:
 def _git(args: list[str], stdin: bytes | None, cwd: Path, what: str) -> bytes:
     proc = children.run(["git", *args], input=stdin, cwd=cwd, capture_output=True,
                         env={"PATH": "/usr/bin:/bin", "HOME": str(cwd),
-                             "GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": "/dev/null"})
+                             # No user configuration (a missing file reads as empty).
+                             "GIT_CONFIG_NOSYSTEM": "1",
+                             "GIT_CONFIG_GLOBAL": str(cwd / ".no-gitconfig")})
     if proc.returncode != 0:
         message = proc.stderr.decode(errors="replace").strip().splitlines()
         raise MailError(what + (f": {message[-1]}" if message else ""))
