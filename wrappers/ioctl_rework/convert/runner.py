@@ -16,6 +16,7 @@ from ioctl_rework import cache as cache_mod
 from ioctl_rework.ctext import spans as c_spans
 from ioctl_rework.convert import branches as convert_branches
 from ioctl_rework.ctext import have_ioctl
+from ioctl_rework import settings
 from ioctl_rework.spatch import rules
 from ioctl_rework.spatch import runner as spatch
 from ioctl_rework.patches import tidy
@@ -67,7 +68,7 @@ class _Pending:
     task: RunTask
     data: bytes
     args: tuple[str, ...]
-    resolve_have_ioctl: bool = False     # rules.ConversionOptions.resolves_have_ioctl
+    resolve_have_ioctl: bool = False     # settings.ConversionOptions.resolves_have_ioctl
 
 
 class Runner:
@@ -89,8 +90,7 @@ class Runner:
         return self._contents[rel]
 
     def _args(self, task: RunTask) -> list[str]:
-        options = rules.ConversionOptions(**{**self.request.options.__dict__,
-                                             "handlers": task.listed, "kept": task.kept})
+        options = replace(self.request.options, handlers=task.listed, kept=task.kept)
         # Report and patch at once: one spatch start gives decisions and diff.
         return options.spatch_args("patch") + ["-D", "report"]
 
