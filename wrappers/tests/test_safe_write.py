@@ -197,6 +197,16 @@ class TransactionTest(TreeCase):
         self.assertEqual(self.litter(), [])
 
 
+def null_device(test: unittest.TestCase, directory: Path) -> Path:
+    """A character device like /dev/null, made in DIRECTORY (never the real one)."""
+    path = directory / "null"
+    try:
+        os.mknod(path, 0o666 | stat.S_IFCHR, os.makedev(1, 3))
+    except PermissionError:
+        test.skipTest("mknod needs CAP_MKNOD")
+    return path
+
+
 class SpecialOutputTest(unittest.TestCase):
     """Outputs that are not regular files are written where they are: a
     device stays a device, a FIFO a FIFO, and nothing appears beside them.
@@ -209,14 +219,6 @@ class SpecialOutputTest(unittest.TestCase):
     def entries(self) -> list[str]:
         return sorted(p.name for p in self.dir.iterdir())
 
-    def null_device(self) -> Path:
-        path = self.dir / "null"
-        try:
-            os.mknod(path, 0o666 | stat.S_IFCHR, os.makedev(1, 3))
-        except PermissionError:
-            self.skipTest("mknod needs CAP_MKNOD")
-        return path
-
     def fifo_reader(self, path: Path) -> tuple[threading.Thread, list[bytes]]:
         got: list[bytes] = []
         reader = threading.Thread(target=lambda: got.append(path.read_bytes()), daemon=True)
@@ -224,7 +226,7 @@ class SpecialOutputTest(unittest.TestCase):
         return reader, got
 
     def test_a_character_device_is_written_not_replaced(self):
-        device = self.null_device()
+        device = null_device(self, self.dir)
         before = os.stat(device)
         for write in (lambda: safe_write.write_atomic(device, b"report\n"),
                       lambda: safe_write.write_atomic(device, b"report\n", root=self.dir)):

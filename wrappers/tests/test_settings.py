@@ -23,6 +23,7 @@ from unittest import mock
 from ioctl_rework import settings
 from ioctl_rework.convert import cli as convert
 from test_cli import run_main
+from test_safe_write import null_device
 
 DATA = Path(__file__).resolve().parent / "test_data" / "convert"
 ENTRY = Path(__file__).resolve().parents[1] / "ioctl-rework"
@@ -214,14 +215,6 @@ class SpecialOutputCommandTest(unittest.TestCase):
         self.driver.write_text("int x;\n")
         self.cache = ["--cache-dir", str(self.tmp / "cache")]
 
-    def device(self) -> Path:
-        path = self.out / "null"
-        try:
-            os.mknod(path, 0o666 | stat.S_IFCHR, os.makedev(1, 3))
-        except PermissionError:
-            self.skipTest("mknod needs CAP_MKNOD")
-        return path
-
     def run_ok(self, *argv: str) -> str:
         done = subprocess.run([sys.executable, str(ENTRY), *argv], capture_output=True,
                               text=True, check=False, timeout=300)
@@ -229,7 +222,7 @@ class SpecialOutputCommandTest(unittest.TestCase):
         return done.stdout
 
     def test_a_device_stays_a_device(self):
-        device = self.device()
+        device = null_device(self, self.out)
         summary = self.tmp / "s.json"
         self.run_ok("convert", "--target", "6.1", *self.cache, "--json", str(summary),
                     str(self.driver))

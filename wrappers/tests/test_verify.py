@@ -78,7 +78,7 @@ class KernelDirTest(unittest.TestCase):
         shutil.copytree(DATA / "macros", tree)
         for command in (["convert", "--kdir", str(self.tmp), str(tree)],
                         ["check", "--fix", "--kdir", str(self.tmp), "--diff", "-"]):
-            proc = subprocess.run([str(Path(convert.__file__).parents[1] / "ioctl-rework"),
+            proc = subprocess.run([str(Path(convert.__file__).parents[2] / "ioctl-rework"),
                                    *command], capture_output=True, text=True, input="")
             self.assertEqual(proc.returncode, 2, proc.stderr)
             self.assertIn("no Makefile", proc.stderr)
