@@ -279,8 +279,10 @@ def audit(paths: list[Path], jobs: int = 2, timeout: int = DEFAULT_TIMEOUT,
             findings.append(replace(finding, file=shown))
     findings = first_per_handler(findings)
     if compat_classes:
-        from ioctl_rework.compat.findings import classify_findings
+        from ioctl_rework.audit.compat_classes import classify_findings
+        before = len(findings)
         findings = classify_findings(findings, tree, jobs, timeout, cache, target=target)
+        stats.passed_by_table = before - len(findings)
     findings = _attach_maintainers(findings, Maintainers.load(tree) if tree else None)
     skipped = sorted(set(skipped), key=lambda s: (s.file, s.reason))
     stats.seconds = time.monotonic() - start

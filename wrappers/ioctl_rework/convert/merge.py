@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 from ioctl_rework import options, safe_write, settings
-from ioctl_rework.patches import series
+from ioctl_rework.convert import series
 from ioctl_rework.convert import output as output_mod
 from ioctl_rework.convert import summary as summary_mod
 from ioctl_rework.convert.summary import Summary, SummaryError

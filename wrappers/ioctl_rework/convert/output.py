@@ -6,7 +6,7 @@ import sys
 from pathlib import Path
 
 from ioctl_rework import safe_write
-from ioctl_rework.patches import series
+from ioctl_rework.convert import series
 from ioctl_rework.convert import summary as summary_mod
 from ioctl_rework.convert.request import ConversionResult, ConvertRequest, Output, Report
 from ioctl_rework.convert.summary import Summary

@@ -16,8 +16,8 @@ from ioctl_rework.ctext import spans as c_spans
 from ioctl_rework.convert import groups as convert_groups
 from ioctl_rework import settings
 from ioctl_rework.spatch import rules
-from ioctl_rework.patches import series
-from ioctl_rework.verify import stage as verify
+from ioctl_rework.convert import series
+from ioctl_rework.convert import verification as verify
 from ioctl_rework.convert.groups import Groups
 from ioctl_rework.convert.request import ConversionResult, ConvertRequest, Output
 from ioctl_rework.convert.runner import Diffs, FileRun, Progress, Runner, RunTask

@@ -16,7 +16,6 @@ from ioctl_rework import cache as cache_mod
 from ioctl_rework.ctext import spans as c_spans
 from ioctl_rework.convert import branches as convert_branches
 from ioctl_rework.ctext import have_ioctl
-from ioctl_rework import settings
 from ioctl_rework.spatch import rules
 from ioctl_rework.spatch import runner as spatch
 from ioctl_rework.patches import tidy
