@@ -1,4 +1,5 @@
-"""The logic of ioctl_to_unlocked_ioctl.cocci, which imports it.
+"""The logic of ioctl_to_unlocked_ioctl.cocci, which imports it (and, in
+compat_entries, that of add_compat_ioctl.cocci).
 
 SmPL finds the facts; this package joins them per handler, which a single
 SmPL rule cannot do, decides each handler's strategy, and says what the
