@@ -73,7 +73,7 @@ cocci: deps
 	@PYTHONPATH=$(abspath $(dir $(COCCI)))$${PYTHONPATH:+:$$PYTHONPATH} \
 	spatch --sp-file $(COCCI) -D $(MODE) --very-quiet \
 		$$(sed -n 's#^// Options:##p' $(COCCI)) --macro-file $(MACROS) \
-		$$(builtins=$$(PYTHONPATH=wrappers $(PYTHON) -m ioctl_rework.macro_builtins $(MACROS)) && \
+		$$(builtins=$$(PYTHONPATH=wrappers $(PYTHON) -m ioctl_rework.spatch.macro_builtins $(MACROS)) && \
 		   test -n "$$builtins" && echo --macro-file-builtins "$$builtins") \
 		$(SPFLAGS) --dir $(DIR)
 

@@ -42,7 +42,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "wrappers"))
 
-from ioctl_rework import rules, spatch  # noqa: E402
+from ioctl_rework.spatch import rules
+from ioctl_rework.spatch import runner as spatch  # noqa: E402
 
 ENTRY = ROOT / "wrappers" / "ioctl-rework"
 # A file_operations initializer that sets the legacy member (other ops

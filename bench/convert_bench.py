@@ -32,8 +32,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "wrappers"))
 
-from ioctl_rework import rules, spatch, tidy  # noqa: E402
-from ioctl_rework.unified import apply_hunks  # noqa: E402
+from ioctl_rework.spatch import rules
+from ioctl_rework.spatch import runner as spatch
+from ioctl_rework.patches import tidy  # noqa: E402
+from ioctl_rework.patches.unified import apply_hunks  # noqa: E402
 
 ENTRY = ROOT / "wrappers" / "ioctl-rework"
 

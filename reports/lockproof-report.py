@@ -19,8 +19,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "wrappers"))
 
-from ioctl_rework import lockproof, rules, unified  # noqa: E402
-from ioctl_rework import summary as summary_mod  # noqa: E402
+from ioctl_rework import lockproof
+from ioctl_rework.spatch import rules
+from ioctl_rework.patches import unified  # noqa: E402
+from ioctl_rework.convert import summary as summary_mod  # noqa: E402
 
 # How a failure reads, in the prover's words (the judgement is in NOTE.md).
 CLASSES = (

@@ -5,7 +5,8 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from ioctl_rework import api_drift, rules
+from ioctl_rework.verify import api_drift
+from ioctl_rework.spatch import rules
 
 MODERN = rules.Target.parse("6.1")
 

@@ -21,9 +21,14 @@ import unittest
 from pathlib import Path
 from unittest import mock
 
-from ioctl_rework import convert, convert_runner, merge, safe_write, series, spatch
-from ioctl_rework import summary as summary_mod
-from ioctl_rework.summary import FileStatus, HandlerStatus
+from ioctl_rework import safe_write
+from ioctl_rework.convert import cli as convert
+from ioctl_rework.convert import runner as convert_runner
+from ioctl_rework.convert import merge
+from ioctl_rework.convert import series
+from ioctl_rework.spatch import runner as spatch
+from ioctl_rework.convert import summary as summary_mod
+from ioctl_rework.convert.summary import FileStatus, HandlerStatus
 
 DATA = Path(__file__).resolve().parent / "test_data" / "convert"
 WRAPPERS = Path(__file__).resolve().parents[1]
@@ -156,7 +161,7 @@ class WholeRunTest(ConvertCase):
         subprocess.run(git + ["add", "-A"], check=True)
         subprocess.run(git + ["commit", "-qm", "input"], check=True)
         result = self.run_convert()
-        from ioctl_rework.maintainers import Maintainers
+        from ioctl_rework.patches.maintainers import Maintainers
         paths = series.write(result.summary, self.tmp / "series", series.Split.FILE,
                              Maintainers.load(self.tree))
         cover = paths[0].read_text()

@@ -6,7 +6,7 @@ import unittest
 from pathlib import Path
 from unittest import mock
 
-from ioctl_rework import rules
+from ioctl_rework.spatch import rules
 from ioctl_rework.fixture import kernel, proof, runner, variants
 
 DATA = Path(__file__).resolve().parent / "test_data" / "fixture"

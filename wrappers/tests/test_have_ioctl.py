@@ -6,7 +6,9 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from ioctl_rework import convert, have_ioctl, rules
+from ioctl_rework.convert import cli as convert
+from ioctl_rework.ctext import have_ioctl
+from ioctl_rework.spatch import rules
 
 # The rule's own case: a driver already set up for both kernels.
 IFDEF_CASE = Path(__file__).resolve().parents[2] / "semantic-patches" / "tests" / \

@@ -4,7 +4,8 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from ioctl_rework import kdir_target, rules
+from ioctl_rework.verify import kdir_target
+from ioctl_rework.spatch import rules
 
 
 class TargetOfKdir(unittest.TestCase):

@@ -7,7 +7,8 @@ caught with a message a maintainer understands.
 
 import unittest
 
-from ioctl_rework import lockproof, rules
+from ioctl_rework import lockproof
+from ioctl_rework.spatch import rules
 from lockproof_helpers import BKL, line_of, messages, prove
 
 LEGACY = """\

@@ -17,7 +17,8 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from ioctl_rework import rules, spatch
+from ioctl_rework.spatch import rules
+from ioctl_rework.spatch import runner as spatch
 from test_check_repo import GitRepo, fixture
 
 TESTS = rules.RULES_DIR / "tests"

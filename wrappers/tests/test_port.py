@@ -10,7 +10,9 @@ import unittest
 from unittest import mock
 from pathlib import Path
 
-from ioctl_rework import convert, port, rules
+from ioctl_rework.convert import cli as convert
+from ioctl_rework.verify import module_build as port
+from ioctl_rework.spatch import rules
 
 # A KDIR whose `modules` target behaves as kbuild would on DRIVER: it fails
 # with the compiler's words when the driver still has .ioctl, else makes a .ko.

@@ -1,4 +1,4 @@
-"""Tests for ioctl_rework.spatch: batches of files in one spatch process,
+"""Tests for ioctl_rework.spatch.runner: batches of files in one spatch process,
 and the split of its output back into one result per file."""
 
 import os
@@ -8,7 +8,8 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from ioctl_rework import rules, spatch
+from ioctl_rework.spatch import rules
+from ioctl_rework.spatch import runner as spatch
 
 DATA = Path(__file__).resolve().parent / "test_data" / "spatch"
 FIXTURE_DRIVERS = Path(__file__).resolve().parents[2] / "kernel-fixtures" / "drivers"

@@ -15,13 +15,15 @@ from pathlib import Path
 from unittest import mock
 
 from ioctl_rework import cache as cache_mod
-from ioctl_rework import convert, rules, verify
-from ioctl_rework.convert_request import ConversionResult, ConvertRequest, VerifyOptions
-from ioctl_rework.summary import (FileRecord, FileStatus, HandlerRecord, HandlerStatus,
+from ioctl_rework.convert import cli as convert
+from ioctl_rework.spatch import rules
+from ioctl_rework.convert import verification as verify
+from ioctl_rework.convert.request import ConversionResult, ConvertRequest, VerifyOptions
+from ioctl_rework.convert.summary import (FileRecord, FileStatus, HandlerRecord, HandlerStatus,
                                   Summary)
-from ioctl_rework.kbuild_records import CompileCommand
-from ioctl_rework.verify_build import Builder, KdirError, KernelDir, ObjectBuild
-from ioctl_rework.verify_diagnostics import Diagnostic
+from ioctl_rework.verify.kbuild_records import CompileCommand
+from ioctl_rework.verify.build import Builder, KdirError, KernelDir, ObjectBuild
+from ioctl_rework.verify.diagnostics import Diagnostic
 
 DATA = Path(__file__).resolve().parent / "test_data" / "verify"
 

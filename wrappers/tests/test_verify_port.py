@@ -10,11 +10,13 @@ import unittest
 from pathlib import Path
 from unittest import mock
 
-from ioctl_rework import rules, verify, verify_port
-from ioctl_rework.convert_request import ConversionResult, ConvertRequest, VerifyOptions
-from ioctl_rework.summary import FileRecord, FileStatus, HandlerStatus, Summary
-from ioctl_rework.verify_build import KernelDir
-from ioctl_rework.verify_diagnostics import Diagnostic
+from ioctl_rework.spatch import rules
+from ioctl_rework.convert import verification as verify
+from ioctl_rework.verify import port as verify_port
+from ioctl_rework.convert.request import ConversionResult, ConvertRequest, VerifyOptions
+from ioctl_rework.convert.summary import FileRecord, FileStatus, HandlerStatus, Summary
+from ioctl_rework.verify.build import KernelDir
+from ioctl_rework.verify.diagnostics import Diagnostic
 from test_verify import FakeBuilder, handler
 
 LEGACY = b"""#include <linux/fs.h>

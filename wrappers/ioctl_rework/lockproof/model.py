@@ -5,7 +5,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from ioctl_rework import rules
+from ioctl_rework.spatch import rules
 from ioctl_rework.lockproof.syntax import LockSpelling
 
 

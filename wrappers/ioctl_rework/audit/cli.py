@@ -1,0 +1,80 @@
+"""`ioctl-rework audit`: the command line.  The audit itself is audit.scan."""
+
+import argparse
+import sys
+from pathlib import Path
+
+from ioctl_rework import options
+from ioctl_rework.spatch import runner as spatch
+from ioctl_rework.cache import Cache, default_directory
+from ioctl_rework.audit.report import AuditError, load_json
+from ioctl_rework.audit.scan import DEFAULT_TIMEOUT, FORMATS, _version_key, audit_trees
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.description = (
+        "List file_operations that still use .ioctl (with the effort the conversion "
+        "rule expects), and unlocked handlers that lack .compat_ioctl, take the BKL "
+        "or return -ENOIOCTLCMD, with their MAINTAINERS section. Several kernel "
+        "trees give a trend across versions.")
+    parser.epilog = (
+        "examples:\n"
+        "  ioctl-rework audit drivers/char\n"
+        "  ioctl-rework audit --format sarif -o audit.sarif ~/linux-6.1\n"
+        "  ioctl-rework audit --format html -o trend.html ~/linux-2.6.9 ~/linux-6.1\n\n"
+        "exit status: 0 when the audit ran (whatever it found; use `check` to gate),\n"
+        "2 on a usage or input error.")
+    parser.add_argument("paths", nargs="*", type=Path, metavar="PATH",
+                        help="files or directories; several kernel trees give a trend")
+    parser.add_argument("--from-json", action="append", type=Path, default=[], metavar="FILE",
+                        help="use the results of earlier `--format json` runs instead of "
+                             "running the rules (repeat for a trend)")
+    parser.add_argument("--format", choices=FORMATS, default="text",
+                        help="text grouped by subsystem (default); json (re-read by "
+                             "--from-json), csv, markdown, a self-contained html page with "
+                             "charts, or SARIF 2.1.0")
+    parser.add_argument("-o", "--output", type=Path, metavar="FILE",
+                        help="write the report here (atomically) instead of stdout")
+    options.add_jobs_argument(parser)
+    options.add_timeout_argument(parser, DEFAULT_TIMEOUT, "per file")
+    options.add_cache_dir_argument(parser)
+    parser.add_argument("--no-cache", action="store_true",
+                        help="neither read nor write the cache")
+    parser.add_argument("--no-compat-classes", action="store_true",
+                        help="do not classify missing-compat findings (same-handler, "
+                             "compat-ptr, needs-translation, unknown)")
+
+
+def main(args: argparse.Namespace) -> int:
+    from ioctl_rework.audit import formats
+
+    if not args.paths and not args.from_json:
+        print("ioctl-rework audit: error: give a PATH to audit or --from-json FILE",
+              file=sys.stderr)
+        return 2
+    cache = Cache(None if args.no_cache else args.cache_dir or default_directory(), "audit")
+    try:
+        results = [r for path in args.from_json for r in load_json(path)]
+        if args.paths:
+            results += audit_trees(args.paths, args.jobs, args.timeout, cache,
+                                   not args.no_compat_classes)
+        results.sort(key=_version_key)
+    except (AuditError, spatch.SpatchMissing) as err:
+        print(f"ioctl-rework audit: error: {err}", file=sys.stderr)
+        return 2
+    for result in results:
+        where = str(result.tree or ", ".join(map(str, args.paths)))
+        print(f"ioctl-rework audit: {where}: {len(result.findings)} findings, "
+              f"{result.stats.candidates} candidate files ({result.stats.cached} cached), "
+              f"{sum(not s.partial for s in result.skipped)} skipped, "
+              f"{result.stats.seconds:.1f} s", file=sys.stderr)
+        for skipped in result.skipped:
+            label = "partly parsed" if skipped.partial else "skipped"
+            print(f"ioctl-rework audit: {label}: {skipped.file}: {skipped.reason}",
+                  file=sys.stderr)
+    try:
+        formats.write(results, args.format, args.output)
+    except formats.OutputError as err:
+        print(f"ioctl-rework audit: error: {err}", file=sys.stderr)
+        return 2
+    return 0
