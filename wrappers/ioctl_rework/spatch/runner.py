@@ -148,7 +148,7 @@ def _run_one(rule: Path, file: Path, args: list[str], timeout: int,
     start = time.monotonic()
     try:
         proc = children.popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                              cwd=cwd)
+                              cwd=cwd, env=rules.spatch_environment(rule))
     except FileNotFoundError as err:
         raise SpatchMissing("spatch not found; run `make deps`") from err
     try:
@@ -219,7 +219,8 @@ def run_batch(rule: Path, files: list[Path], args: list[str], timeout: int,
     start = time.monotonic()
     try:
         proc = children.run([*_command(rule, args, timeout), "--file-groups", groups.name],
-                            capture_output=True, cwd=cwd, timeout=(timeout + 30) * len(files))
+                            capture_output=True, cwd=cwd, env=rules.spatch_environment(rule),
+                            timeout=(timeout + 30) * len(files))
     except subprocess.TimeoutExpired:
         proc = None
     except FileNotFoundError as err:
