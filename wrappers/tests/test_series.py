@@ -345,7 +345,7 @@ class IdentityTest(MailCase):
         import argparse
         parser = argparse.ArgumentParser()
         convert_cli.add_arguments(parser)
-        args = parser.parse_args(["--target", "2.6.9", "--series", str(self.tmp / "out"),
+        args = parser.parse_args(["--target", "2.6.11", "--series", str(self.tmp / "out"),
                                   str(self.tree)])
         self.git_env("[user]\n\tuseConfigOnly = true\n")
         with self.assertRaisesRegex(InputError, "no author for the series"):
