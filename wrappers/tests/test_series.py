@@ -392,8 +392,9 @@ HAVE_SPATCH = shutil.which(os.environ.get("SPATCH", "spatch")) is not None
 
 @unittest.skipUnless(HAVE_GIT and HAVE_SPATCH, "git or spatch is not installed")
 class FixtureSeriesTest(unittest.TestCase):
-    """The series of the fixture drivers: check --diff passes every patch as
-    it is (no NOT_CHECKED, no ERROR), and git am applies them all."""
+    """The series of the fixture drivers: check --diff PATCH --tree TREE
+    passes every patch (no NOT_CHECKED, no ERROR); read bare, no hunk lacks
+    its function; and git am applies them all."""
 
     def test_every_patch_passes_check_and_the_series_applies(self):
         from ioctl_rework.check.cli import CheckRequest, run_check
@@ -415,8 +416,14 @@ class FixtureSeriesTest(unittest.TestCase):
         names = [re.search(r"^Subject: (.*)$", p.read_text(), re.M)[1] for p in patches]
         self.assertEqual(len(names), len(set(names)), names)
         for patch in patches:
+            # Read bare, each hunk says which function or structure it
+            # changes (the cpp diff driver's function context).
+            bare = run_check(CheckRequest(SourceKind.DIFF, str(patch)))
+            self.assertEqual([p.message for r in bare.results for p in r.problems
+                              if "does not say which function" in p.message], [], patch.name)
             with self.subTest(patch=patch.name):
-                report = run_check(CheckRequest(SourceKind.DIFF, str(patch)))
+                # Every file is in one patch only: each applies to the original tree.
+                report = run_check(CheckRequest(SourceKind.DIFF, str(patch), tree=drivers))
                 bad = [p for r in report.results for p in r.problems
                        if p.type == "NOT_CHECKED" or p.level is Level.ERROR]
                 self.assertEqual(bad, [])
