@@ -12,6 +12,7 @@ This module joins them per file and runs the rule.
 import hashlib
 import re
 import tempfile
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from pathlib import Path
 
@@ -199,9 +200,11 @@ def classify_files(files: list[Path], tree: Path | None = None, jobs: int = 2,
             outputs[file] += "\n" + (callee_facts or "")
     digests = FileDigests()
     compat_table = table.read(tree, cache, digests)
-    results = []
-    for file in files:
-        if outputs.get(file) is not None:
-            results += classify_stdout(Path(file), str(file), outputs[file], tree, cache,
-                                       compat_table, digests)
-    return results
+    todo = [file for file in files if outputs.get(file) is not None]
+
+    def classified(file) -> list[Classification]:
+        return classify_stdout(Path(file), str(file), outputs[file], tree, cache,
+                               compat_table, digests)
+    # The probe's time is gcc's and pahole's: JOBS files at a time.
+    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        return [found for per_file in pool.map(classified, todo) for found in per_file]
