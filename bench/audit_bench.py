@@ -58,7 +58,7 @@ PLAIN_RULES = (rules.CONVERSION_RULE, *audit.AUDIT_RULES)
 CLASSES_HEADING = "## Compat classes"
 # The goals of issue 24 s.3: with classes / without.
 COLD_GOAL, WARM_GOAL = 1.5, 1.2
-WARM_REPEATS = 3
+WARM_REPEATS = 5
 
 
 def _tree_rss(pid: int) -> int:

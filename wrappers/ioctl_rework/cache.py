@@ -114,6 +114,11 @@ class FileDigests:
                 self._known[name] = "unreadable"
         return self._known[name]
 
+    def known(self) -> list[str]:
+        """Every file digested so far: all that the checked entries of a
+        run depend on."""
+        return sorted(self._known)
+
     def record(self, paths) -> dict[str, str]:
         return {str(path): self.digest(path) for path in sorted(set(map(str, paths)))}
 

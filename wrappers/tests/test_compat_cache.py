@@ -140,5 +140,47 @@ class CompatCacheTest(unittest.TestCase):
         self.assertEqual(changed, BEFORE)
 
 
+MODERN = Path(__file__).resolve().parent / "test_data" / "audit" / "tree"
+
+
+@unittest.skipIf(probe.tools_missing() or shutil.which(spatch.SPATCH) is None,
+                 "gcc, pahole or spatch missing (make deps)")
+class KeptVerdictsTest(unittest.TestCase):
+    """A tree whose table no new file can extend: the run's verdicts are
+    kept whole, and a re-run does not run the classifier."""
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory(prefix="compat-kept-")
+        self.tree = Path(self.tmp.name) / "tree"
+        shutil.copytree(MODERN, self.tree)
+        self.cache = Cache(Path(self.tmp.name) / "cache", "audit")
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def audit(self) -> tuple[dict[str, tuple], int]:
+        runs = []
+        classify = compat.classify_files_read
+
+        def counted(*args):
+            runs.append(args)
+            return classify(*args)
+        with mock.patch.object(compat, "classify_files_read", counted):
+            result = audit.audit([self.tree], cache=self.cache)
+        return ({f.file: (f.compat_class, f.compat_detail, f.compat_source)
+                 for f in result.findings if f.kind.value == "missing-compat"}, len(runs))
+
+    def test_a_re_run_takes_the_verdicts_and_a_changed_driver_does_not(self):
+        cold, runs = self.audit()
+        self.assertEqual(runs, 1)
+        self.assertEqual(cold["drivers/misc/unlocked_bkl.c"][0], "same-handler")
+        warm, runs = self.audit()
+        self.assertEqual((warm, runs), (cold, 0))
+        driver = self.tree / "drivers/misc/unlocked_bkl.c"
+        driver.write_text(driver.read_text() + "/* touched */\n")
+        changed, runs = self.audit()
+        self.assertEqual((changed, runs), (cold, 1))
+
+
 if __name__ == "__main__":
     unittest.main()

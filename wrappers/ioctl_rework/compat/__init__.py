@@ -13,7 +13,7 @@ import hashlib
 import re
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ioctl_rework.ctext import spans as c_spans
@@ -44,14 +44,18 @@ def local_definitions(text: str) -> str:
 
 def classify_stdout(source: Path, shown: str, stdout: str, tree: Path | None,
                     cache: Cache | None = None, compat_table: table.CompatTable | None = None,
-                    digests: FileDigests | None = None) -> list[Classification]:
+                    digests: FileDigests | None = None,
+                    transient: set | None = None) -> list[Classification]:
     """Every handler the facts rule reported in STDOUT (its output on
     SOURCE), classified; SHOWN is how results name the file.  COMPAT_TABLE
-    is the tree's (read here when not given); DIGESTS the run's."""
+    is the tree's (read here when not given); DIGESTS the run's.  SOURCE
+    goes to TRANSIENT when the probe could not run (gcc missing, say)."""
     digests = digests or FileDigests()
     try:
         layouts = file_layouts(source, stdout, tree, cache, digests)
     except probe.ProbeError as err:
+        if transient is not None:
+            transient.add(source)
         return [Classification(shown, f.handler, CompatClass.UNKNOWN, tuple(f.commands),
                                reason=str(err)) for f in facts.parse(stdout).values()]
     if compat_table is None:
@@ -141,8 +145,10 @@ def _own_facts(stdout: str, listed: tuple[str, ...]) -> str:
 
 
 def rule_outputs(files: list[Path], jobs: int, timeout: int, cache: Cache | None,
-                 listed: dict[Path, tuple[str, ...]] | None = None) -> dict[Path, str | None]:
-    """The facts rule's report on each file (None where spatch failed),
+                 listed: dict[Path, tuple[str, ...]] | None = None,
+                 transient: set | None = None) -> dict[Path, str | None]:
+    """The facts rule's report on each file (None where spatch failed; the
+    file goes to TRANSIENT too when a re-run may do better: a timeout),
     through the cache: a file's facts depend only on its text (and the
     callees LISTED for it; with some listed, the report is on those alone)."""
     cache = cache or Cache(None)
@@ -173,8 +179,22 @@ def rule_outputs(files: list[Path], jobs: int, timeout: int, cache: Cache | None
                 str(Path(file).resolve()) + ":", _HERE + ":")
         if run.outcome in _LASTING:
             cache.put_json(keys[file], {"stdout": own})
+        elif transient is not None:
+            transient.add(file)
         found[file] = None if own is None else own.replace(_HERE, str(file))
     return found
+
+
+@dataclass(frozen=True)
+class Provenance:
+    """What a run of the classifier read (every file its results depend on,
+    the rule's and spatch's versions aside) and whether the results may be
+    kept as a whole: not after a timeout or without gcc, nor in a tree
+    whose compat table a new file can extend (register_ioctl32_conversion,
+    whose callers only a walk of the tree finds)."""
+
+    reads: frozenset
+    keepable: bool
 
 
 def classify_files(files: list[Path], tree: Path | None = None, jobs: int = 2,
@@ -182,7 +202,15 @@ def classify_files(files: list[Path], tree: Path | None = None, jobs: int = 2,
     """Run the facts rule on FILES and classify every handler they set in a
     file_operations.  A file spatch cannot process gives no result here:
     callers that need one per handler treat a missing one as unknown."""
-    outputs = rule_outputs(list(files), jobs, timeout, cache)
+    return classify_files_read(files, tree, jobs, timeout, cache)[0]
+
+
+def classify_files_read(files: list[Path], tree: Path | None = None, jobs: int = 2,
+                        timeout: int = 120, cache: Cache | None = None
+                        ) -> tuple[list[Classification], Provenance]:
+    """classify_files, and what it read."""
+    transient: set = set()
+    outputs = rule_outputs(list(files), jobs, timeout, cache, transient=transient)
     # Again, with the functions handlers pass cmd and arg to (compat.callees).
     wanted = {}
     for file in files:
@@ -196,7 +224,7 @@ def classify_files(files: list[Path], tree: Path | None = None, jobs: int = 2,
         # The callees' facts join the handlers' (a callee spatch failed on
         # stays unfollowed).
         for file, callee_facts in rule_outputs(list(wanted), jobs, timeout, cache,
-                                               wanted).items():
+                                               wanted, transient).items():
             outputs[file] += "\n" + (callee_facts or "")
     digests = FileDigests()
     compat_table = table.read(tree, cache, digests)
@@ -204,7 +232,9 @@ def classify_files(files: list[Path], tree: Path | None = None, jobs: int = 2,
 
     def classified(file) -> list[Classification]:
         return classify_stdout(Path(file), str(file), outputs[file], tree, cache,
-                               compat_table, digests)
+                               compat_table, digests, transient)
     # The probe's time is gcc's and pahole's: JOBS files at a time.
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        return [found for per_file in pool.map(classified, todo) for found in per_file]
+        results = [found for per_file in pool.map(classified, todo) for found in per_file]
+    keepable = not transient and not (tree is not None and table.registering(tree))
+    return results, Provenance(frozenset({*digests.known(), *map(str, files)}), keepable)

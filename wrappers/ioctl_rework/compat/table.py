@@ -354,7 +354,7 @@ def _fallback(tree: Path) -> tuple[str, str]:
     return "-ENOTTY", ""
 
 
-def _registers(tree: Path) -> bool:
+def registering(tree: Path) -> bool:
     """Whether the tree has register_ioctl32_conversion() (before 2.6.15)."""
     compat = tree / "fs/compat.c"
     return compat.is_file() and "register_ioctl32_conversion" in cexpr.file_text(compat)
@@ -369,15 +369,15 @@ def read(tree: Path | None, cache: Cache | None = None,
     tree = tree.resolve()
     digests = digests or FileDigests()
     names = tuple(rel for rel in (*_TABLE_FILES, *_ARCH_TABLES) if (tree / rel).is_file())
-    registering = registering_files(tree, cache) if names and _registers(tree) else []
-    roots = [*names, *_SYSCALL_FILES, *registering]
+    registrars = registering_files(tree, cache) if names and registering(tree) else []
+    roots = [*names, *_SYSCALL_FILES, *registrars]
     key = make_key(TABLE_FORMAT, str(tree), *(f"{rel}\0{digests.digest(tree / rel)}"
                                               for rel in roots))
     stored = cache.get_json(key) if cache is not None else None
     if stored is not None and digests.unchanged(stored["reads"]):
         return CompatTable.from_json(stored["table"])
     read_files: set[Path] = {tree / rel for rel in roots}
-    found = _read(tree, names, registering, read_files)
+    found = _read(tree, names, registrars, read_files)
     if cache is not None:
         cache.put_json(key, {"reads": digests.record(read_files), "table": found.to_json()})
     return found
