@@ -75,7 +75,7 @@ def typical_driver(files: list[Path]) -> Path:
         command = ["spatch", "--sp-file", str(rules.CONVERSION_RULE), "-D", "report",
                    "--very-quiet", *rules.spatch_options(rules.CONVERSION_RULE), path.name]
         proc = subprocess.run(command, cwd=path.parent, capture_output=True, text=True,
-                              check=False)
+                              env=rules.spatch_environment(rules.CONVERSION_RULE), check=False)
         if proc.returncode == 0 and ": convert (" in proc.stdout:
             return path
     sys.exit("no driver the conversion rule converts")
@@ -128,8 +128,10 @@ def timed(command: list[str], cwd: Path, limit: float | None = None
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.monotonic()
     try:
-        proc = subprocess.run(command, cwd=cwd, env=GIT_ENV, capture_output=True, text=True,
-                              check=False, timeout=limit)
+        # The plain baseline is spatch itself, which needs the rule's package.
+        proc = subprocess.run(command, cwd=cwd, capture_output=True, text=True, check=False,
+                              env=rules.spatch_environment(rules.CONVERSION_RULE, GIT_ENV),
+                              timeout=limit)
     except subprocess.TimeoutExpired:
         proc = None                     # stopped: the wall time is a lower bound
     wall = time.monotonic() - start

@@ -64,6 +64,7 @@ def plain_run(tree: Path, jobs: int, limit: float, out: Path) -> tuple[float, bo
     start = time.monotonic()
     with open(out, "wb") as stream:
         proc = subprocess.Popen(command, stdout=stream, stderr=subprocess.DEVNULL,
+                                env=rules.spatch_environment(rules.CONVERSION_RULE),
                                 start_new_session=True)
         try:
             proc.wait(timeout=limit)

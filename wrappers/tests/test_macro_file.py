@@ -55,7 +55,8 @@ def parse_errors(case: Path, macro_file: Path) -> tuple[int, ...]:
     proc = subprocess.run(
         [spatch.SPATCH, "--sp-file", str(rule), "--verbose-parsing", "-D", "report",
          *rules.spatch_options(rule, macro_file), case.name],
-        cwd=case.parent, capture_output=True, text=True, timeout=300, check=False)
+        cwd=case.parent, env=rules.spatch_environment(rule), capture_output=True, text=True,
+        timeout=300, check=False)
     return spatch.parse_error_lines(proc.stderr)
 
 

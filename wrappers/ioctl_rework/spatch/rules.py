@@ -8,6 +8,7 @@ options to spatch arguments and parses the report lines back into values.
 
 import enum
 import hashlib
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -198,11 +199,24 @@ def spatch_options(rule: Path, macro_file: Path | None = None) -> list[str]:
             *(["--macro-file-builtins", str(builtins)] if builtins else [])]
 
 
+def spatch_environment(rule: Path, environ: dict[str, str] | None = None) -> dict[str, str]:
+    """ENVIRON (the process's own unless given) with the directory of RULE
+    first on PYTHONPATH: the Python of a rule imports its logic from a
+    package beside it (semantic-patches/ioctl_rule/).  The one place an
+    environment for spatch is made."""
+    env = dict(os.environ if environ is None else environ)
+    rules_dir = str(Path(rule).resolve().parent)
+    env["PYTHONPATH"] = os.pathsep.join([rules_dir, *filter(None, [env.get("PYTHONPATH")])])
+    return env
+
+
 def rules_digest(rules_dir: Path = RULES_DIR) -> str:
-    """A hash of every rule file and of the macro file, for cache keys."""
+    """A hash of every rule file, of their Python packages and of the macro
+    file, for cache keys."""
     digest = hashlib.sha256()
-    for path in sorted([*rules_dir.glob("*.cocci"), *rules_dir.glob("*.h")]):
-        digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    packages = [path for init in rules_dir.glob("*/__init__.py") for path in init.parent.glob("*.py")]
+    for path in sorted([*rules_dir.glob("*.cocci"), *rules_dir.glob("*.h"), *packages]):
+        digest.update(str(path.relative_to(rules_dir)).encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()
 
 
