@@ -14,7 +14,8 @@ For each TREE and the JSON of `ioctl-rework audit --format json TREE`:
   finding whose every case label (read from the handler's body by text)
   the table names (COMPATIBLE_IOCTL, ULONG_IOCTL, HANDLE_IOCTL in
   fs/compat_ioctl.c, include/linux/compat_ioctl.h, the x86 ioctl32 tables,
-  register_ioctl32_conversion calls anywhere), matched by name, not by
+  register_ioctl32_conversion calls anywhere, and the cases of
+  compat_sys_ioctl itself, which 6.1 still has), matched by name, not by
   number as the audit does, and which is neither `translated` nor
   `needs-translation` by that table.
 - compat classes decided vs unknown, the unknown ones grouped by reason.
@@ -41,7 +42,17 @@ def _script(name: str):
     return module
 
 
-reason_kind = _script("compat-eval").reason_kind
+_reason_kind = _script("compat-eval").reason_kind
+
+
+def reason_kind(text: str) -> str:
+    """compat-eval's kinds, and the names of this report's reasons taken out."""
+    text = re.sub(r"^the compat table cannot be read for it: ", "", text)
+    text = re.sub(r"^no definition of \w+ ", "no definition of the handler ", text)
+    text = re.sub(r"^a pointer set from \w+ ", "a pointer set from arg ", text)
+    text = re.sub(r"^[\w ]+ \(line \d+\) could not be probed: .*", "a type could not be probed",
+                  text)
+    return _reason_kind(text)
 
 # Where the trees come from, as the report says it.
 ORIGIN = {
@@ -61,6 +72,20 @@ EXPLAINED: dict[tuple[str, str, str], str] = {
 }
 # What the unknown classes of a tree come down to, read by hand.
 NOTES = {
+    "linux-2.6.9": [
+        "2.6.9 has no `.unlocked_ioctl` (2.6.11 brought it), so no missing-compat finding; "
+        "the compat table is read only for a tree with one.",
+    ],
+    "linux-6.1": [
+        "6.1 has no generic compat table any more (the last went in 5.x): every finding says "
+        "so, and the 8 commands compat_sys_ioctl handles itself are named by no handler's case "
+        "labels alone.  How often the decided classes agree with what upstream chose for the "
+        "same drivers is measured in compat-linux-6.1.md.",
+        "No definition of the handler in the file (16): the handler is defined in another "
+        "file than its fops (cifs, dvb-core's `dvb_generic_ioctl`, hfsplus, jffs2, udf: the "
+        "classifier reads one file at a time), or spatch gave up on the file before the "
+        "handler (`drivers/char/pcmcia/cm4000_cs.c`, a parse error the audit lists).",
+    ],
     "linux-2.6.20": [
         "`drivers/input/misc/uinput.c`: its 16 `UI_*` commands could not be probed: 2.6.20's "
         "`<linux/uinput.h>` uses `struct ff_effect` without including `<linux/input.h>` (a "
@@ -173,8 +198,30 @@ def independent_entries(tree: Path) -> dict[tuple[str, str], str]:
     return found
 
 
+def _body(text: str, opening: re.Pattern) -> str:
+    match = opening.search(text)
+    if not match:
+        return ""
+    depth = 0
+    for index in range(match.end() - 1, len(text)):
+        depth += {"{": 1, "}": -1}.get(text[index], 0)
+        if depth == 0:
+            return text[match.end() - 1:index]
+    return ""
+
+
+_COMPAT_SYSCALL = re.compile(r"(?:\bcompat_sys_ioctl\s*\([^;{]*\)|"
+                             r"\bCOMPAT_SYSCALL_DEFINE3\s*\(\s*ioctl\b[^;{]*\))\s*\{")
+
+
 def table_names(tree: Path) -> set[str]:
+    """The commands the tree serves for a 32-bit caller before any driver
+    sees them: its tables' entries, and the cases of compat_sys_ioctl itself."""
     names = set()
+    for rel in ("fs/ioctl.c", "fs/compat_ioctl.c", "fs/compat.c"):
+        if (tree / rel).is_file():
+            body = _body(compiled_text((tree / rel).read_text(errors="replace")), _COMPAT_SYSCALL)
+            names |= set(_CASE.findall(body))
     for rel in _TABLE_FILES:
         if (tree / rel).is_file():
             names |= set(_TABLE_ENTRY.findall(compiled_text((tree / rel).read_text(errors="replace"))))
@@ -200,7 +247,7 @@ def case_labels(tree: Path, file: str, handler: str) -> set[str]:
     return set()
 
 
-def report(name: str, tree: Path, audit_json: Path) -> list[str]:
+def report(name: str, tree: Path, audit_json: Path) -> tuple[list[str], str]:
     value = json.loads(audit_json.read_text())["trees"][0]
     findings = value["findings"]
     lines = [f"## {name} ({value['version']})", "",
@@ -239,7 +286,7 @@ def report(name: str, tree: Path, audit_json: Path) -> list[str]:
                 "translated", "needs-translation"):
             contradicted.append((finding, labels))
     lines += ["### missing-compat findings the tree's own table contradicts", "",
-              f"- the table names {len(names)} commands; {value['stats'].get('passed_by_table', 0)}"
+              f"- the table (and compat_sys_ioctl's own cases) names {len(names)} commands; {value['stats'].get('passed_by_table', 0)}"
               f" handlers were no finding because it passes every command they handle",
               f"- {len(missing)} missing-compat findings; contradicted by the table (every case "
               f"label named in it, by name): **{len(contradicted)}**", ""]
@@ -252,15 +299,17 @@ def report(name: str, tree: Path, audit_json: Path) -> list[str]:
     lines += ["", "### compat classes", "",
               f"- decided {decided}, unknown {classes['unknown']} (of {len(missing)})"
               + "".join(f"; {c} {classes[c]}" for c in DECIDED if classes[c]), ""]
-    reasons = collections.Counter(
-        reason_kind(re.sub(r"^the compat table cannot be read for it: ", "", f["compat_detail"]
-                           or "")) for f in missing if f.get("compat_class") == "unknown")
+    reasons = collections.Counter(reason_kind(f["compat_detail"] or "") for f in missing
+                                  if f.get("compat_class") == "unknown")
     if reasons:
         lines += ["| unknown because | count |", "|---|---:|"]
         lines += [f"| {why} | {count} |" for why, count in reasons.most_common()]
         lines.append("")
     lines += [f"- {note}" for note in NOTES.get(name, ())]
-    return lines + ([""] if name in NOTES else [])
+    row = (f"| {name} | {100 * len(both) / len(mine) if mine else 100:.1f}% "
+           f"({len(both)}/{len(mine)}) | {len(contradicted)} of {len(missing)} | {decided} | "
+           f"{classes['unknown']} |")
+    return lines + ([""] if name in NOTES else []), row
 
 
 def main(argv: list[str]) -> int:
@@ -271,9 +320,14 @@ def main(argv: list[str]) -> int:
              "Made by `reports/audit-era.py` from whole-tree runs of `ioctl-rework audit "
              "--format json` (the JSON stays outside the repository); paths, counts and "
              "reasons only.", ""]
+    sections, rows = [], []
     for arg in argv:
         name, tree, audit_json = arg.split("=")
-        lines += report(name, Path(tree), Path(audit_json))
+        section, row = report(name, Path(tree), Path(audit_json))
+        sections += section
+        rows.append(row)
+    lines += ["| tree | legacy-ioctl recall | missing-compat contradicted by the table | "
+              "classes decided | unknown |", "|---|---|---|---|---|", *rows, "", *sections]
     print("\n".join(lines))
     return 0
 
