@@ -170,8 +170,9 @@ def rule_outputs(files: list[Path], jobs: int, timeout: int, cache: Cache | None
     names = sorted({name for file in todo for name in listed.get(file, ())})
     args = ["-D", "report"] + (["-D", "callees=" + ",".join(names), "-D", "callees_only=1"]
                                if names else [])
+    # The rule's start-up (its Python) costs more than a driver: few batches.
     runs = spatch.run_batched(facts.FACTS_RULE, [Path(f).resolve() for f in todo],
-                              args, jobs, timeout) if todo else []
+                              args, jobs, timeout, fewest=True) if todo else []
     for file, run in zip(todo, runs):
         own = None
         if run.outcome is spatch.Outcome.OK:
