@@ -21,8 +21,9 @@ For each TREE and the JSON of `ioctl-rework audit --format json TREE`:
 - compat classes decided vs unknown, the unknown ones grouped by reason.
 Only paths, counts and reasons go into the report, never a tree's code.
 
-Usage: reports/audit-era.py NAME=TREE=AUDIT.json [...] > reports/audit-era.md
-NAME is how the report calls the tree (its directory name).
+Usage: reports/audit-era.py [--runs=TEXT] NAME=TREE=AUDIT.json [...] > reports/audit-era.md
+NAME is how the report calls the tree (its directory name); TEXT says how
+the runs were made (the commit, the machine).
 """
 
 import collections
@@ -313,13 +314,15 @@ def report(name: str, tree: Path, audit_json: Path) -> tuple[list[str], str]:
 
 
 def main(argv: list[str]) -> int:
+    runs = [arg.split("=", 1)[1] for arg in argv if arg.startswith("--runs=")]
+    argv = [arg for arg in argv if not arg.startswith("--runs=")]
     if not argv or any(arg.count("=") != 2 for arg in argv):
         print(__doc__, file=sys.stderr)
         return 2
     lines = ["# The audit on three kernel eras", "",
              "Made by `reports/audit-era.py` from whole-tree runs of `ioctl-rework audit "
              "--format json` (the JSON stays outside the repository); paths, counts and "
-             "reasons only.", ""]
+             "reasons only." + (" " + runs[0] if runs else ""), ""]
     sections, rows = [], []
     for arg in argv:
         name, tree, audit_json = arg.split("=")
