@@ -12,6 +12,7 @@ import hashlib
 from dataclasses import replace
 from pathlib import Path
 
+from ioctl_rework import settings
 from ioctl_rework.spatch import rules
 from ioctl_rework.spatch import runner as spatch
 from ioctl_rework.cache import Cache, FileDigests, make_key
@@ -21,7 +22,7 @@ CLASSES_FORMAT = "audit-classes-1"
 _NO_FINDING = "table-passes"        # the class of a handler the table serves
 
 
-def line_to_add(classification, handler: str, target: rules.Target) -> str | None:
+def line_to_add(classification, handler: str, target: settings.Target) -> str | None:
     """The .compat_ioctl line for a clean class, None otherwise.  Before 5.5
     a compat-ptr handler needs the NAME_compat_ioctl entry that
     semantic-patches/add_compat_ioctl.cocci writes."""
@@ -31,7 +32,7 @@ def line_to_add(classification, handler: str, target: rules.Target) -> str | Non
     return expected_line(classification.compat_class, handler, target)
 
 
-def detail(classification, handler: str, target: rules.Target) -> str:
+def detail(classification, handler: str, target: settings.Target) -> str:
     line = line_to_add(classification, handler, target)
     if line:
         return f"add `{line}` ({classification.reason})"
@@ -49,15 +50,16 @@ def _code_digest() -> str:
     return make_key(*(p.read_bytes() for p in (here, *sources)))
 
 
-def _key(tree: Path | None, missing: list[Finding]) -> str:
+def _key(tree: Path | None, missing: list[Finding], target: settings.Target) -> str:
     from ioctl_rework.paths import rules_dir
     return make_key(CLASSES_FORMAT, _code_digest(),
                     hashlib.sha256((rules_dir() / "ioctl_compat_facts.cocci").read_bytes())
                     .hexdigest(), rules.macros_digest(), spatch.version(), str(tree),
+                    str(target),
                     *sorted(f"{f.file}\0{f.handler}" for f in missing))
 
 
-def _verdicts(missing: list[Finding], tree: Path | None, target: rules.Target, jobs: int,
+def _verdicts(missing: list[Finding], tree: Path | None, target: settings.Target, jobs: int,
               timeout: int, cache: Cache | None) -> tuple[dict, object]:
     """(file, handler) -> [class, detail, source] of each missing-compat
     finding, and what the classifier read to decide them."""
@@ -82,17 +84,14 @@ def _verdicts(missing: list[Finding], tree: Path | None, target: rules.Target, j
 
 
 def classify_findings(findings: list[Finding], tree: Path | None, jobs: int = 2,
-                      timeout: int = 120, cache: Cache | None = None) -> list[Finding]:
+                      timeout: int = 120, cache: Cache | None = None, *,
+                      target: settings.Target) -> list[Finding]:
     """FINDINGS with compat_class, compat_detail and compat_source set on each
     missing-compat one, without those the tree's compat table passes."""
     missing = [f for f in findings if f.kind is Kind.MISSING_COMPAT]
     if not missing:
         return findings
-    try:
-        target = rules.Target.from_makefile(tree) if tree else rules.DEFAULT_TARGET
-    except rules.TargetError:
-        target = rules.DEFAULT_TARGET
-    key = _key(tree, missing)
+    key = _key(tree, missing, target)
     stored = cache.get_json(key) if cache is not None else None
     digests = FileDigests()
     if stored is not None and digests.unchanged(stored["reads"]):
@@ -100,8 +99,7 @@ def classify_findings(findings: list[Finding], tree: Path | None, jobs: int = 2,
     else:
         verdicts, provenance = _verdicts(missing, tree, target, jobs, timeout, cache)
         if cache is not None and provenance.keepable:
-            reads = {*provenance.reads, *([str(tree / "Makefile")] if tree else [])}
-            cache.put_json(key, {"reads": digests.record(reads),
+            cache.put_json(key, {"reads": digests.record(provenance.reads),
                                  "verdicts": [[f, h, v] for (f, h), v in verdicts.items()]})
     result = []
     for finding in findings:
