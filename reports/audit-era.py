@@ -288,7 +288,7 @@ def report(name: str, tree: Path, audit_json: Path) -> tuple[list[str], str]:
             contradicted.append((finding, labels))
     lines += ["### missing-compat findings the tree's own table contradicts", "",
               f"- the table (and compat_sys_ioctl's own cases) names {len(names)} commands; {value['stats'].get('passed_by_table', 0)}"
-              f" handlers were no finding because it passes every command they handle",
+              f" handler(s) no finding: it passes every command they handle",
               f"- {len(missing)} missing-compat findings; contradicted by the table (every case "
               f"label named in it, by name): **{len(contradicted)}**", ""]
     for finding, labels in contradicted:
