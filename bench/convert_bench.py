@@ -1,19 +1,32 @@
 #!/usr/bin/python3
-"""Time a tree-wide `ioctl-rework convert` against the plain way, in one run.
+"""Time a tree-wide `ioctl-rework convert` against its floors, in one run
+(issue 26): every ratio comes from timings of the same run, one after the
+other, on the same machine and load.
 
-  cold     ioctl-rework convert TREE, with an empty cache
-  cached   the same again over the unchanged tree (the cache is warm)
-  plain    spatch --sp-file RULE -D patch --macro-file macros.h --dir TREE
-           --jobs 2 (what `make cocci MODE=patch` does), stopped after FACTOR x cold:
-           if it has not finished by then, convert is at least FACTOR x
-           faster, and what the plain run did produce in that time is
-           compared file by file with convert's result ("at least as
-           complete": every file plain changed, convert changed the same way).
+  floor    spatch parsing the files that name both `ioctl` and
+           `file_operations` with a trivial rule (no prefilter: every file
+           parsed), 40 files a process, JOBS processes
+  cold     ioctl-rework convert TREE with an empty cache (its --json
+           summary gives the time of each stage)
+  warm     the same again over the unchanged tree, at the tree's target and
+           at each --target asked (each after a cold run at that target)
+  plain    spatch --sp-file RULE --dir TREE --jobs JOBS with the rule's own
+           options (what `make coccicheck MODE=patch` runs), stopped after
+           FACTOR x cold: unfinished by then, convert is at least FACTOR x
+           faster; what it produced is compared file by file with convert's
+  scaling  with --scaling: cold convert of the tree plus a copy of its
+           drivers/ renamed beside it, minus the files that name `ioctl`
+           (the same candidates in a tree about twice the size)
+  fixtures with --fixtures DIR: warm re-runs of the fixture drivers at 6.1
+           and at 2.6.34 (issue 25: at most 1.5x)
 
 Peak memory is the largest resident set of this process and of any one
-child (spatch, grep), from getrusage.
+child (convert, spatch, grep), from getrusage.  The machine may be shared:
+the load average is recorded at the start and at the end.
 
-Usage: bench/convert_bench.py --tree DIR [--factor 10] [--jobs 2] [--output bench/convert.md]
+Usage: bench/convert_bench.py --tree DIR [--targets 6.1] [--scaling]
+       [--fixtures kernel-fixtures/drivers] [--factor 3] [--jobs 2]
+       [--keep DIR] [--output bench/convert.md]
 """
 
 import argparse
@@ -27,36 +40,67 @@ import subprocess
 import sys
 import tempfile
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "wrappers"))
 
-from ioctl_rework.spatch import rules
-from ioctl_rework.spatch import runner as spatch
+from ioctl_rework.spatch import rules  # noqa: E402
+from ioctl_rework.spatch import runner as spatch  # noqa: E402
 from ioctl_rework.patches import tidy  # noqa: E402
 from ioctl_rework.patches.unified import apply_hunks  # noqa: E402
 
 ENTRY = ROOT / "wrappers" / "ioctl-rework"
+FLOOR_BATCH = 40
+# A rule that changes nothing: with the prefilter off, spatch parses every file.
+TRIVIAL_RULE = """// Options: {options}
+@@
+@@
+- ioctl_rework_parse_floor_never_called();
+"""
 
 
-def timed_convert(tree: Path, cache: Path, jobs: int, summary: Path) -> float:
+def timed_convert(tree: Path, cache: Path, jobs: int, summary: Path, *more: str) -> float:
     start = time.monotonic()
-    proc = subprocess.run([sys.executable, str(ENTRY), "convert", "--jobs", str(jobs),
-                           "--cache-dir", str(cache), "--json", str(summary), "--", str(tree)],
+    proc = subprocess.run([sys.executable, str(ENTRY), "convert", "-q", "--jobs", str(jobs),
+                           "--cache-dir", str(cache), "--json", str(summary), *more,
+                           "--", str(tree)],
                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     if proc.returncode not in (0, 1):
         sys.exit(f"convert failed: {proc.stderr}")
     return time.monotonic() - start
 
 
+def parse_floor(tree: Path, jobs: int, work: Path) -> tuple[float, int]:
+    """Seconds spatch takes to parse the files naming ioctl and file_operations."""
+    files = sorted(Path(name) for name, _ in spatch.source_files([tree])
+                   if _names_both(Path(name)))
+    rule = work / "parse_floor.cocci"
+    rule.write_text(TRIVIAL_RULE.format(
+        options=" ".join(rules.rule_options(rules.CONVERSION_RULE))))
+    batches = [files[i:i + FLOOR_BATCH] for i in range(0, len(files), FLOOR_BATCH)]
+    start = time.monotonic()
+    with ThreadPoolExecutor(max_workers=jobs) as pool:
+        list(pool.map(lambda batch: spatch.run_batch(rule, batch,
+                                                     ["--disable-worth-trying-opt"], 120),
+                      batches))
+    return time.monotonic() - start, len(files)
+
+
+def _names_both(path: Path) -> bool:
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return False
+    return b"ioctl" in data and b"file_operations" in data
+
+
 def plain_run(tree: Path, jobs: int, limit: float, out: Path) -> tuple[float, bool]:
     """spatch --dir with a time limit; returns (seconds, finished)."""
     # The same rule with the same flags as convert chooses for the tree's
     # target (the inode spelling, the lock), as make coccicheck would run it.
-    options = rules.ConversionOptions(target=rules.Target.from_makefile(tree))
-    if not options.target.has_bkl:
-        options = rules.ConversionOptions(target=options.target, lock=rules.LockMode.MUTEX)
+    options = rules.ConversionOptions.for_target(rules.Target.from_makefile(tree))
     command = ["spatch", "--sp-file", str(rules.CONVERSION_RULE),
                *options.spatch_args("patch"),
                "--very-quiet", *rules.spatch_options(rules.CONVERSION_RULE),
@@ -120,56 +164,166 @@ def compare(tree: Path, summary: dict, plain: dict[str, str]) -> list[str]:
     return worse
 
 
+def doubled_tree(tree: Path, work: Path) -> Path:
+    """TREE with a copy of its drivers/ beside it as drivers_copy/, less the
+    files that name ioctl: the same candidates, about twice the files."""
+    big = work / "doubled" / tree.name
+    shutil.copytree(tree, big, symlinks=True)
+    copy = big / "drivers_copy"
+    shutil.copytree(tree / "drivers", copy, symlinks=True)
+    for path in list(copy.rglob("*")):
+        if path.is_file() and not path.is_symlink() and b"ioctl" in path.read_bytes():
+            path.unlink()
+    return big
+
+
+def stage_table(runs: list[tuple[str, dict]]) -> list[str]:
+    """Stage -> seconds, one column per run (the runs' --json summaries)."""
+    names = list(dict.fromkeys(n for _, s in runs for n in s.get("stage_seconds", {})))
+    lines = ["| stage | " + " | ".join(label for label, _ in runs) + " |",
+             "| --- |" + " ---: |" * len(runs)]
+    for name in names:
+        cells = [f"{s['stage_seconds'][name]:.1f}" if name in s.get("stage_seconds", {})
+                 else "-" for _, s in runs]
+        lines.append(f"| {name} | " + " | ".join(cells) + " |")
+    lines.append("| (wall) | " + " | ".join(f"{s['wall_seconds']:.1f}" for _, s in runs) + " |")
+    return lines
+
+
+def verdict(value: float, goal: float, at_most: bool) -> str:
+    met = value <= goal if at_most else value >= goal
+    return "met" if met else "**not met**"
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tree", type=Path, required=True,
                         help="an unpacked kernel tree (2.6.9)")
-    parser.add_argument("--factor", type=float, default=10.0)
+    parser.add_argument("--targets", nargs="*", default=["6.1"],
+                        help="targets for a cold then warm run besides the tree's own")
+    parser.add_argument("--scaling", action="store_true",
+                        help="also convert the tree with a renamed copy of drivers/")
+    parser.add_argument("--fixtures", type=Path,
+                        help="the fixture drivers: warm 6.1 against warm 2.6.34")
+    parser.add_argument("--factor", type=float, default=3.0,
+                        help="stop plain spatch after FACTOR x the cold run (default 3)")
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--keep", type=Path, metavar="DIR",
+                        help="keep the cold run's --json summary and plain's diff here")
     parser.add_argument("--output", type=Path, default=ROOT / "bench" / "convert.md")
-    parser.add_argument("--keep-summary", type=Path, metavar="FILE",
-                        help="also save the cold run's --json summary (for reports/)")
     args = parser.parse_args()
+    load_start = os.getloadavg()
+    began = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     work = Path(tempfile.mkdtemp(prefix="convert-bench-"))
     try:
-        summary_path = work / "summary.json"
-        cold = timed_convert(args.tree, work / "cache", args.jobs, summary_path)
-        cached = timed_convert(args.tree, work / "cache", args.jobs, work / "again.json")
-        summary = json.loads(summary_path.read_text())
-        if args.keep_summary:
-            shutil.copyfile(summary_path, args.keep_summary)
+        floor, floor_files = parse_floor(args.tree, args.jobs, work)
+        print(f"parse floor {floor:.1f} s ({floor_files} files)", file=sys.stderr, flush=True)
+        cold = timed_convert(args.tree, work / "cache", args.jobs, work / "cold.json")
+        warm = timed_convert(args.tree, work / "cache", args.jobs, work / "warm.json")
+        summary = json.loads((work / "cold.json").read_text())
+        runs = [("cold", summary), ("warm", json.loads((work / "warm.json").read_text()))]
+        warms = {summary["target"]: warm}
+        print(f"cold {cold:.1f} s, warm {warm:.1f} s", file=sys.stderr, flush=True)
+        for target in args.targets:
+            out = work / f"cold-{target}.json"
+            timed_convert(args.tree, work / "cache", args.jobs, out, "--target", target)
+            warms[target] = timed_convert(args.tree, work / "cache", args.jobs,
+                                          work / f"warm-{target}.json", "--target", target)
+            runs += [(f"cold {target}", json.loads(out.read_text())),
+                     (f"warm {target}", json.loads((work / f"warm-{target}.json").read_text()))]
+            print(f"warm at {target}: {warms[target]:.1f} s", file=sys.stderr, flush=True)
         plain_seconds, finished = plain_run(args.tree, args.jobs, args.factor * cold,
                                             work / "plain.diff")
-        print(f"cold {cold:.1f} s, cached {cached:.1f} s, plain {plain_seconds:.1f} s "
-              f"({'finished' if finished else 'stopped'})", file=sys.stderr, flush=True)
-        if args.keep_summary:
-            shutil.copyfile(work / "plain.diff", args.keep_summary.with_suffix(".plain.diff"))
+        print(f"plain {plain_seconds:.1f} s ({'finished' if finished else 'stopped'})",
+              file=sys.stderr, flush=True)
         plain = plain_files((work / "plain.diff").read_bytes(), args.tree)
         worse = compare(args.tree, summary, plain)
+        scaling = None
+        if args.scaling:
+            big = doubled_tree(args.tree, work)
+            files = sum(1 for _ in spatch.source_files([big]))
+            scaling = (timed_convert(big, work / "cache-big", args.jobs, work / "big.json"),
+                       files, sum(1 for _ in spatch.source_files([args.tree])))
+            runs.append(("cold, doubled tree", json.loads((work / "big.json").read_text())))
+            shutil.rmtree(big.parent)
+            print(f"doubled tree {scaling[0]:.1f} s", file=sys.stderr, flush=True)
+        fixtures = None
+        if args.fixtures:
+            timings = {}
+            for target in ("2.6.34", "6.1"):
+                cache = work / f"cache-fixtures-{target}"
+                timed_convert(args.fixtures, cache, args.jobs, work / "fx.json",
+                              "--target", target)
+                timings[target] = min(timed_convert(args.fixtures, cache, args.jobs,
+                                                    work / "fx.json", "--target", target)
+                                      for _ in range(3))
+            fixtures = timings
+        if args.keep:
+            args.keep.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(work / "cold.json", args.keep / "cold.json")
+            shutil.copyfile(work / "plain.diff", args.keep / "plain.diff")
         peak = max(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
                    resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss) / 1024
+        load_end = os.getloadavg()
         totals = summary["totals"]
+        over_floor = cold / floor
+        faster = plain_seconds / cold
+        slowest_warm = max(warms.values())
         lines = [
             "# convert benchmark", "",
-            f"Tree: {args.tree.name} ({summary['target']}), jobs {args.jobs}, "
-            f"{platform.node()}, {os.cpu_count()} CPUs, load {os.getloadavg()[0]:.1f} at the end.",
-            "",
+            f"Tree: {args.tree.name} (target {summary['target']} from its Makefile), "
+            f"`--jobs {args.jobs}`, spatch {summary['spatch_version']}, {os.cpu_count()} CPUs "
+            f"shared with other work: load average {load_start[0]:.1f} at the start "
+            f"({began}), {load_end[0]:.1f} at the end. One run of `bench/convert_bench.py`; "
+            "every ratio is of timings from that run.", "",
             "| run | seconds | ratio |", "| --- | ---: | ---: |",
-            f"| convert, cold cache | {cold:.1f} | 1 |",
-            f"| convert, cached re-run | {cached:.1f} | {cold / cached:.1f}x faster |",
+            f"| parse floor: spatch parses the {floor_files} files naming ioctl and "
+            f"file_operations ({FLOOR_BATCH} a process, {args.jobs} processes) | {floor:.1f} | "
+            "1 |",
+            f"| convert, cold cache | {cold:.1f} | {over_floor:.1f}x the floor |",
+            *(f"| convert, warm re-run, target {t} | {s:.1f} | |" for t, s in warms.items()),
             f"| plain spatch --dir --jobs {args.jobs} | {plain_seconds:.1f}"
             f"{'' if finished else ' (stopped, unfinished)'} | "
-            f"{'>= ' if not finished else ''}{plain_seconds / cold:.1f}x slower |",
-            "",
+            f"{'>= ' if not finished else ''}{faster:.1f}x convert's cold run |",
+        ]
+        if scaling:
+            lines.append(f"| convert, cold, tree plus renamed drivers/ copy ({scaling[1]} "
+                         f"files against {scaling[2]}) | {scaling[0]:.1f} | "
+                         f"{scaling[0] / cold:.2f}x the cold run |")
+        if fixtures:
+            lines.append(f"| fixture drivers, warm, target 2.6.34 (best of 3) | "
+                         f"{fixtures['2.6.34']:.2f} | 1 |")
+            lines.append(f"| fixture drivers, warm, target 6.1 (best of 3) | "
+                         f"{fixtures['6.1']:.2f} | {fixtures['6.1'] / fixtures['2.6.34']:.2f}x |")
+        lines += [
+            "", "Time of each stage (seconds, from the runs' `--json` summaries; a stage "
+            "inside another is counted in its own row only):", "",
+            *stage_table(runs), "",
             f"convert: {totals['fops']} fops entries, {totals['handlers']}, "
             f"{totals['files']['converted']} files changed.",
             f"plain, in its {plain_seconds:.0f} s: {len(plain)} files changed; "
             f"{len(worse)} of them not changed the same way by convert.",
             *[f"- {w}" for w in worse[:20]],
             "", f"Peak memory: {peak:.0f} MiB (largest of this process and any one child).",
+            "", "Against the goals of issue 26 (and issue 25's warm ratio):",
+            f"- cold convert over the parse floor: **{over_floor:.1f}x** (goal <= 2x): "
+            f"{verdict(over_floor, 2, True)}.",
+            f"- cold convert against plain spatch: **{'>= ' if not finished else ''}"
+            f"{faster:.1f}x** faster (goal >= 3x): {verdict(faster, 3, False)}.",
+            f"- warm re-run: at most **{slowest_warm:.1f} s** at any target measured (goal "
+            f"<= 2 s): {verdict(slowest_warm, 2, True)}.",
+            f"- peak memory **{peak:.0f} MiB** (goal < 1 GiB): {verdict(peak, 1023, True)}.",
         ]
-        args.output.write_text("\n".join(lines) + "\n")
-        print("\n".join(lines))
+        if scaling:
+            lines.append(f"- twice the tree, same candidates: **+{(scaling[0] / cold - 1) * 100:.0f}%**"
+                         f" (goal <= +10%): {verdict(scaling[0] / cold, 1.10, True)}.")
+        if fixtures:
+            ratio = fixtures["6.1"] / fixtures["2.6.34"]
+            lines.append(f"- warm fixture run at 6.1 over 2.6.34: **{ratio:.2f}x** (goal <= "
+                         f"1.5x): {verdict(ratio, 1.5, True)}.")
+        text = "\n".join(lines) + "\n"
+        args.output.write_text(text)
+        print(text)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     return 0

@@ -8,6 +8,7 @@ from ioctl_rework import options
 from ioctl_rework.spatch import runner as spatch
 from ioctl_rework.cache import Cache, default_directory
 from ioctl_rework.audit.report import AuditError, load_json
+from ioctl_rework.stages import Verbosity, add_verbosity_arguments, times_text, verbosity_of
 from ioctl_rework.audit.scan import DEFAULT_TIMEOUT, FORMATS, _version_key, audit_trees
 
 
@@ -43,6 +44,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-compat-classes", action="store_true",
                         help="do not classify missing-compat findings (same-handler, "
                              "compat-ptr, needs-translation, unknown)")
+    add_verbosity_arguments(parser)
 
 
 def main(args: argparse.Namespace) -> int:
@@ -57,7 +59,7 @@ def main(args: argparse.Namespace) -> int:
         results = [r for path in args.from_json for r in load_json(path)]
         if args.paths:
             results += audit_trees(args.paths, args.jobs, args.timeout, cache,
-                                   not args.no_compat_classes)
+                                   not args.no_compat_classes, verbosity_of(args))
         results.sort(key=_version_key)
     except (AuditError, spatch.SpatchMissing) as err:
         print(f"ioctl-rework audit: error: {err}", file=sys.stderr)
@@ -68,6 +70,9 @@ def main(args: argparse.Namespace) -> int:
               f"{result.stats.candidates} candidate files ({result.stats.cached} cached), "
               f"{sum(not s.partial for s in result.skipped)} skipped, "
               f"{result.stats.seconds:.1f} s", file=sys.stderr)
+        if verbosity_of(args) >= Verbosity.NORMAL and result.stats.stage_seconds:
+            print(f"ioctl-rework audit: {times_text(result.stats.stage_seconds)}",
+                  file=sys.stderr)
         for skipped in result.skipped:
             label = "partly parsed" if skipped.partial else "skipped"
             print(f"ioctl-rework audit: {label}: {skipped.file}: {skipped.reason}",

@@ -104,6 +104,8 @@ class AuditStats:
     cached: int = 0
     spatch_runs: int = 0
     seconds: float = 0.0
+    # Stage name -> seconds (stages.py): prefilter, rule runs, compat, maintainers.
+    stage_seconds: dict = field(default_factory=dict)
 
 
 @dataclass

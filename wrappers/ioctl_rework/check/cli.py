@@ -37,6 +37,8 @@ from ioctl_rework.names import quoted
 from ioctl_rework.patches.parser import MalformedPatch
 from ioctl_rework.patches.patch_set import FinalFile, Line
 from ioctl_rework.verify.build import BuildError, KdirError, KernelDir
+from ioctl_rework.stages import (Stages, Verbosity, add_verbosity_arguments, times_text,
+                                 verbosity_of)
 
 DEFAULT_TIMEOUT = 60
 # A series adding many legacy drivers shows the first few conversions;
@@ -128,26 +130,35 @@ def _conversion_target(request: CheckRequest, patch: PatchInput) -> rules.Target
     return rules.DEFAULT_TARGET
 
 
-def run_check(request: CheckRequest) -> CheckReport:
+def run_check(request: CheckRequest, stages: Stages | None = None) -> CheckReport:
+    """The check REQUEST asks for, each stage timed through STAGES."""
+    stages = stages or Stages("check", Verbosity.QUIET)
     level = unchecked_level(request.allow_unchecked)
     with tempfile.TemporaryDirectory(prefix="ioctl-rework-check.") as tmp:
         work = Path(tmp)
-        patches = read_inputs(request.source, request.value, request.tree, work,
-                              request.squash)
-        staged = request.source is SourceKind.STAGED
-        units = [_lay_out(p, work / f"patch-{i}", level, staged)
-                 for i, p in enumerate(patches)]
-        target = _conversion_target(request, patches[0])
+        with stages.stage("input"):
+            patches = read_inputs(request.source, request.value, request.tree, work,
+                                  request.squash)
+            staged = request.source is SourceKind.STAGED
+            units = [_lay_out(p, work / f"patch-{i}", level, staged)
+                     for i, p in enumerate(patches)]
+            target = _conversion_target(request, patches[0])
         if any(u.relevant for u in units):
-            _run_rules(units, request, target, work)
-        for unit in units:
-            _judge(unit, level)
-        _show_conversions(units, request, target)
-        if request.fix:
+            with stages.stage("rule runs"):
+                _run_rules(units, request, target, work)
+        with stages.stage("judging"):
             for unit in units:
-                _fix(unit, request, target)
+                _judge(unit, level)
+        with stages.stage("conversions"):
+            _show_conversions(units, request, target)
+        if request.fix:
+            with stages.stage("fix", len(units), "patches") as stage:
+                for unit in units:
+                    _fix(unit, request, target)
+                    stage.step()
     name = request.value if len(units) > 1 else units[0].result.name
-    return CheckReport(name or units[0].result.name, [u.result for u in units])
+    return CheckReport(name or units[0].result.name, [u.result for u in units],
+                       stages.times())
 
 
 def _run_rules(units: list[_Unit], request: CheckRequest, target: rules.Target,
@@ -336,6 +347,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "warning instead of an error")
     options.add_jobs_argument(parser)
     options.add_timeout_argument(parser, DEFAULT_TIMEOUT, "per file and rule")
+    add_verbosity_arguments(parser)
 
 
 def _request(args: argparse.Namespace) -> CheckRequest | None:
@@ -378,7 +390,8 @@ def main(args: argparse.Namespace) -> int:
         print("ioctl-rework check: --squash goes with --git A..B", file=sys.stderr)
         return 2
     try:
-        report = run_check(request)
+        stages = Stages("check", verbosity_of(args))
+        report = run_check(request, stages)
     except (InputError, spatch.SpatchMissing, BuildError) as err:
         print(f"ioctl-rework check: {err}", file=sys.stderr)
         return 2
@@ -389,6 +402,9 @@ def main(args: argparse.Namespace) -> int:
         print(f"ioctl-rework check: malformed patch: {err}", file=sys.stderr)
         return 2
     sys.stdout.write(FORMATS[args.format](report))
+    # The gate's output stays checkpatch's: the stage times with -v only.
+    if stages.verbosity >= Verbosity.VERBOSE:
+        print(f"check: {times_text(report.stage_seconds)}", file=sys.stderr)
     if args.format != "text":
         for result in report.results:
             for s in result.skipped:

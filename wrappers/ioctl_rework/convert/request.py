@@ -46,7 +46,6 @@ class ConvertRequest:
     split: series.Split = series.Split.FILE
     shard: shard_mod.Shard | None = None
     cache: cache_mod.Cache = field(default_factory=lambda: cache_mod.Cache(None))
-    progress: bool = False
     verify: VerifyOptions = VerifyOptions()
 
 
