@@ -11,6 +11,7 @@ added only when it is in the rule's output.
 import hashlib
 import re
 import tempfile
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -100,11 +101,9 @@ def add_compat(root: Path, runs: dict, options: rules.ConversionOptions, jobs: i
     if stage is not None:
         stage.add(len(changed))
     classes = classify_converted(root, runs, options, jobs, timeout, cache)
-    updated, decisions = dict(runs), []
-    for rel in changed:
+
+    def one_file(rel: str) -> tuple[bytes, list[CompatDecision]]:
         run = runs[rel]
-        if stage is not None:
-            stage.step()
         wanted: dict[CompatClass, list[str]] = {}
         pending = []
         for d in (d for d in run.decisions if d.convert):
@@ -119,6 +118,7 @@ def add_compat(root: Path, runs: dict, options: rules.ConversionOptions, jobs: i
             wanted.setdefault(decided.compat_class, []).append(d.fops)
             pending.append((d, decided))
         new = _run_rule(rel, run.new, wanted, options, timeout, cache)
+        found = []
         for d, decided in pending:
             entry = _entry_of(run.new, d.fops)
             line = expected_line(decided.compat_class, entry or "?", options.target)
@@ -129,10 +129,18 @@ def add_compat(root: Path, runs: dict, options: rules.ConversionOptions, jobs: i
                     f"classified {decided.compat_class.value}, but add_compat_ioctl.cocci did "
                     "not add the entry (no <linux/fs.h> include to put <linux/compat.h> after, "
                     "or no .unlocked_ioctl in the fops)"))
-            decisions.append(CompatDecision(rel, d.fops, d.handler, decided, added))
-        updated[rel] = replace(run, new=new)
-    return updated, decisions
+            found.append(CompatDecision(rel, d.fops, d.handler, decided, added))
+        if stage is not None:
+            stage.step()
+        return new, found
 
+    # One spatch process a file, JOBS at a time: the files are independent.
+    updated, decisions = dict(runs), []
+    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        for rel, (new, found) in zip(changed, pool.map(one_file, changed)):
+            decisions += found
+            updated[rel] = replace(runs[rel], new=new)
+    return updated, decisions
 
 ADD_FORMAT = "compat-add/1"
 

@@ -6,6 +6,7 @@ names link.  Nothing here runs spatch; it reads text and asks grep.
 
 import os
 import re
+import stat
 import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -81,17 +82,21 @@ def _relative(root: Path, path: Path) -> str:
 def scan(paths: list[Path], root: Path, cache: cache_mod.Cache | None = None) -> Tree:
     cache = cache or cache_mod.Cache(None)
     real_root = os.path.realpath(root)
-    files, skipped = [], []
+    files, skipped = [], []         # files: (path, lstat) of every file not a link
+    tree_stats = None               # the same of the whole tree, when a PATH is its root
     for path in paths:
-        walked = ([path] if not path.is_dir() else
-                  [Path(name) for name, _ in spatch.source_files([path], symlinks=True)])
-        for file in walked:
-            if file.is_symlink():
-                record = _symlink_record(file, _relative(root, file), real_root)
+        # One walk, one lstat a file: a re-run over an unchanged tree is mostly this.
+        walked = (list(spatch.source_files([path], symlinks=True)) if path.is_dir()
+                  else _lstat_of(path))
+        for name, st in walked:
+            if stat.S_ISLNK(st.st_mode):
+                record = _symlink_record(Path(name), _relative(root, name), real_root)
                 if record:
                     skipped.append(record)
                 continue
-            files.append(file)
+            files.append((name, st))
+        if path.is_dir() and Path(os.path.abspath(path)) == Path(root):
+            tree_stats = [(name, st) for name, st in walked if not stat.S_ISLNK(st.st_mode)]
     found = _fops_candidates(files, paths, cache)
     fops_files, fops_names, macro_entries = [], {}, {}
     for file in found:
@@ -123,7 +128,7 @@ def scan(paths: list[Path], root: Path, cache: cache_mod.Cache | None = None) ->
         if macros:
             macro_entries[rel] = macros
     wanted = sorted({e.handler for entries in fops_names.values() for e in entries})
-    mentions = _cached_mentions(root, wanted, cache)
+    mentions = _cached_mentions(root, wanted, cache, tree_stats)
     for rel, entries in fops_names.items():
         for entry in entries:
             mentions.setdefault(entry.handler, set()).add(rel)
@@ -135,19 +140,21 @@ def scan(paths: list[Path], root: Path, cache: cache_mod.Cache | None = None) ->
 INDEX_FORMAT = "convert-index/3"
 
 
-def _fops_candidates(files: list[Path], paths: list[Path], cache: cache_mod.Cache) -> list[Path]:
-    """The FILES that may hold a legacy entry in any spelling (the audit's
-    prefilter), reading only the files that changed since the last run
-    (cache.stat_index)."""
+def _lstat_of(path: Path) -> list[tuple[str, os.stat_result]]:
+    try:
+        return [(str(path), path.lstat())]
+    except OSError:
+        return []
+
+
+def _fops_candidates(files: list[tuple[str, os.stat_result]], paths: list[Path],
+                     cache: cache_mod.Cache) -> list[Path]:
+    """The FILES ((path, lstat) of files not links) that may hold a legacy
+    entry in any spelling (the audit's prefilter), reading only the files
+    that changed since the last run (cache.stat_index)."""
     key = cache_mod.make_key(INDEX_FORMAT, Path(candidates.__file__).read_bytes(),
                              *(os.path.abspath(p) for p in paths))
-    stats = []
-    for file in files:
-        try:
-            stats.append((str(file), os.stat(file)))
-        except OSError:
-            continue
-    verdicts = cache_mod.stat_index(cache, key, stats, _may_hold_legacy_entry)
+    verdicts = cache_mod.stat_index(cache, key, files, _may_hold_legacy_entry)
     return sorted(Path(path) for path, found in verdicts.items() if found)
 
 
@@ -159,14 +166,17 @@ def _may_hold_legacy_entry(path: str) -> bool:
         return False
 
 
-def _cached_mentions(root: Path, names: list[str], cache: cache_mod.Cache
-                     ) -> dict[str, set[str]]:
+def _cached_mentions(root: Path, names: list[str], cache: cache_mod.Cache,
+                     tree_stats=None) -> dict[str, set[str]]:
+    """_mentions through the cache; TREE_STATS, the (path, lstat) of the
+    tree's files when the run walked it already, spares a second walk."""
     if not names or not cache.enabled:
         return _mentions(root, names)
     # Kept while no file grep reads (spatch.source_files: .c/.h, no
     # symlinks, no dot directories) has changed.
+    stats = tree_stats if tree_stats is not None else spatch.source_files([root])
     stamps = sorted(f"{path}\0{st.st_size}\0{st.st_mtime_ns}\0{st.st_ino}"
-                    for path, st in spatch.source_files([root]))
+                    for path, st in stats)
     key = cache_mod.make_key(INDEX_FORMAT, "mentions", str(root.resolve()), "\n".join(names),
                              *stamps)
     stored = cache.get_json(key)
