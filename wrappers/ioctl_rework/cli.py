@@ -36,7 +36,7 @@ SUBCOMMANDS = (
                "pre-merge gate: fail when a patch adds or keeps legacy ioctl code"),
     Subcommand("fixture", "ioctl_rework.fixture",
                "build and boot the fixture kernel that proves converted drivers"),
-    Subcommand("prove", "ioctl_rework.verify.prove",
+    Subcommand("prove", "ioctl_rework.convert.prove",
                "check a conversion's locking on every path, without trusting the rule"),
 )
 

@@ -25,7 +25,7 @@ from ioctl_rework import safe_write
 from ioctl_rework.convert import cli as convert
 from ioctl_rework.convert import runner as convert_runner
 from ioctl_rework.convert import merge
-from ioctl_rework.patches import series
+from ioctl_rework.convert import series
 from ioctl_rework.spatch import runner as spatch
 from ioctl_rework.convert import summary as summary_mod
 from ioctl_rework.convert.summary import FileStatus, HandlerStatus

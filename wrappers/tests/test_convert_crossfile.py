@@ -11,7 +11,7 @@ from pathlib import Path
 from unittest import mock
 
 from ioctl_rework.convert import cli as convert
-from ioctl_rework.patches import series
+from ioctl_rework.convert import series
 from ioctl_rework.convert.summary import FileStatus, HandlerStatus
 
 HAVE_SPATCH = shutil.which(os.environ.get("SPATCH", "spatch")) is not None

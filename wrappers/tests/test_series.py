@@ -6,7 +6,7 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from ioctl_rework.patches import series
+from ioctl_rework.convert import series
 from ioctl_rework.patches.maintainers import Maintainers, Section
 from ioctl_rework.convert.summary import FileRecord, FileStatus, HandlerRecord, HandlerStatus, Summary
 from ioctl_rework.patches.unified import git_diff

@@ -17,7 +17,7 @@ from unittest import mock
 from ioctl_rework import cache as cache_mod
 from ioctl_rework.convert import cli as convert
 from ioctl_rework.spatch import rules
-from ioctl_rework.verify import stage as verify
+from ioctl_rework.convert import verification as verify
 from ioctl_rework.convert.request import ConversionResult, ConvertRequest, VerifyOptions
 from ioctl_rework.convert.summary import (FileRecord, FileStatus, HandlerRecord, HandlerStatus,
                                   Summary)

@@ -11,7 +11,7 @@ from pathlib import Path
 from unittest import mock
 
 from ioctl_rework.spatch import rules
-from ioctl_rework.verify import stage as verify
+from ioctl_rework.convert import verification as verify
 from ioctl_rework.verify import port as verify_port
 from ioctl_rework.convert.request import ConversionResult, ConvertRequest, VerifyOptions
 from ioctl_rework.convert.summary import FileRecord, FileStatus, HandlerStatus, Summary

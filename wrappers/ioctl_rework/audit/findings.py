@@ -19,7 +19,8 @@ class Kind(enum.Enum):
 
 _DESCRIPTIONS = {
     Kind.LEGACY_IOCTL: "file_operations still uses .ioctl (called under the BKL)",
-    Kind.MISSING_COMPAT: ".unlocked_ioctl without .compat_ioctl: 32-bit processes get -ENOTTY",
+    Kind.MISSING_COMPAT: ".unlocked_ioctl without .compat_ioctl: 32-bit processes get an error "
+                         "for the commands the tree's compat table does not handle",
     Kind.BKL_IN_UNLOCKED: "unlocked handler still takes the BKL (pushed down, not yet removed)",
     Kind.ENOIOCTLCMD_UNLOCKED: "unlocked handler returns -ENOIOCTLCMD, which userspace sees "
                                "as ENOTTY or EINVAL",
@@ -55,6 +56,9 @@ class Finding:
     # (the offending commands for needs-translation).
     compat_class: str | None = None
     compat_detail: str | None = None
+    # missing-compat: what decided what 32-bit processes get (the tree's
+    # compat table entries, or compat_sys_ioctl's error without one).
+    compat_source: str | None = None
 
     @property
     def identity(self) -> tuple[str, str, str]:
@@ -104,6 +108,9 @@ class AuditStats:
     cached: int = 0
     spatch_runs: int = 0
     seconds: float = 0.0
+    # missing-compat findings the tree's own compat table contradicts
+    # (it passes every command): dropped, counted here.
+    passed_by_table: int = 0
     # Stage name -> seconds (stages.py): prefilter, rule runs, compat, maintainers.
     stage_seconds: dict = field(default_factory=dict)
 

@@ -273,9 +273,11 @@ def audit(paths: list[Path], jobs: int = 2, timeout: int = DEFAULT_TIMEOUT,
             findings.append(replace(finding, file=shown))
     findings = first_per_handler(findings)
     if compat_classes:
-        from ioctl_rework.compat.findings import classify_findings
+        from ioctl_rework.audit.compat_classes import classify_findings
+        before = len(findings)
         with stages.stage("compat"):
             findings = classify_findings(findings, tree, jobs, timeout, cache)
+        stats.passed_by_table = before - len(findings)
     with stages.stage("maintainers"):
         findings = _attach_maintainers(findings, Maintainers.load(tree) if tree else None)
     skipped = sorted(set(skipped), key=lambda s: (s.file, s.reason))

@@ -52,14 +52,24 @@ def _unique(findings: list[Finding]) -> dict:
     return first
 
 
+def labels(results: list[AuditResult]) -> list[str]:
+    """Each result's label; two trees of one version are told apart by
+    their directory names ("2.6.18 (linux-2.6.18-rhel)")."""
+    plain = [label(r) for r in results]
+    return [f"{text} ({r.tree_name})" if plain.count(text) > 1 and r.tree_name
+            and r.tree_name != text else text for text, r in zip(plain, results)]
+
+
 def build(results: list[AuditResult]) -> Trend:
     """RESULTS in version order (audit.audit_trees sorts them)."""
-    rows = tuple(VersionCounts(label(r), counts(r.findings)) for r in results)
+    names = labels(results)
+    rows = tuple(VersionCounts(name, counts(r.findings)) for name, r in zip(names, results))
     changes = []
-    for before, after in zip(results, results[1:]):
+    for (before, name_before), (after, name_after) in zip(zip(results, names),
+                                                         list(zip(results, names))[1:]):
         old, new = _unique(before.findings), _unique(after.findings)
         changes.append(Change(
-            label(before), label(after),
+            name_before, name_after,
             tuple(new[k] for k in sorted(new.keys() - old.keys())),
             tuple(old[k] for k in sorted(old.keys() - new.keys()))))
     return Trend(rows, tuple(changes))

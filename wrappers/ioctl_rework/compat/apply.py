@@ -26,7 +26,8 @@ from ioctl_rework.patches.unified import apply_hunks
 ADD_RULE = paths.rules_dir() / "add_compat_ioctl.cocci"
 COMPAT_PTR_IOCTL = (5, 5, 0)        # the first kernel with compat_ptr_ioctl()
 _LISTS = {CompatClass.SAME_HANDLER: "same_handler", CompatClass.COMPAT_PTR: "compat_ptr",
-          CompatClass.NEEDS_TRANSLATION: "needs_translation", CompatClass.UNKNOWN: "unknown"}
+          CompatClass.NEEDS_TRANSLATION: "needs_translation", CompatClass.UNKNOWN: "unknown",
+          CompatClass.TRANSLATED: "unknown", CompatClass.TABLE_PASSES: "unknown"}
 
 
 @dataclass(frozen=True)
@@ -150,8 +151,11 @@ def _run_rule(rel: str, text: bytes, wanted: dict, options: rules.ConversionOpti
     if not any(c.adds_compat for c in wanted):
         return text
     args = ["-D", "patch"]
+    lists: dict[str, list[str]] = {}
     for compat_class, fops in wanted.items():
-        args += ["-D", f"{_LISTS[compat_class]}={','.join(fops)}"]
+        lists.setdefault(_LISTS[compat_class], []).extend(fops)
+    for name, fops in lists.items():
+        args += ["-D", f"{name}={','.join(fops)}"]
     if options.target.version >= COMPAT_PTR_IOCTL:
         args += ["-D", "compat_ptr_ioctl"]
     name = "source.c" if not rel.endswith(".h") else "source.h"

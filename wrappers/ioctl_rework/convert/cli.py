@@ -4,13 +4,13 @@ This module is only the command line: it turns arguments into a
 ConvertRequest, runs the plan and maps the result to an exit status.
 The stages of a run, one module each, in the order data flows:
 
-  convert_request  ConvertRequest, ConversionResult, Output: what crosses the stages
-  convert_tree     candidate files, their .ioctl entries, the files naming each handler
-  convert_runner   the rule on one file through the cache and spatch -> FileRun
-  convert_plan     phase 1, phase 2 (handlers defined in another file) -> Summary
-  verify           the lock proof of every converted handler, and with --kdir the
-                   builds before and after (verify_build): failures are put back
-  convert_output   the in-place writer, the series, the diff, the JSON summary
+  request       ConvertRequest, ConversionResult, Output: what crosses the stages
+  tree          candidate files, their .ioctl entries, the files naming each handler
+  runner        the rule on one file through the cache and spatch -> FileRun
+  plan          phase 1, phase 2 (handlers defined in another file) -> Summary
+  verification  the lock proof of every converted handler, and with --kdir the
+                builds before and after (verify/build.py): failures are put back
+  output        the in-place writer, the series, the diff, the JSON summary
 
 Files are grouped by the handler names they share; groups are independent,
 which is what lets `--shard K/N` split a run by group and `merge` put the
@@ -26,7 +26,7 @@ from pathlib import Path
 from ioctl_rework import cache as cache_mod
 from ioctl_rework import options, safe_write
 from ioctl_rework.spatch import rules
-from ioctl_rework.patches import series
+from ioctl_rework.convert import series
 from ioctl_rework.convert import shard as shard_mod
 from ioctl_rework.spatch import runner as spatch
 from ioctl_rework.verify import kdir_target

@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 from ioctl_rework import safe_write
-from ioctl_rework.patches import series
+from ioctl_rework.convert import series
 from ioctl_rework.convert import summary as summary_mod
 from ioctl_rework.convert.summary import Summary, SummaryError
 
@@ -40,6 +40,7 @@ def merge(parts: list[Summary], allow_partial: bool = False) -> Summary:
             seen[record.file] = record
         merged.handlers += part.handlers
         merged.changes += part.changes
+        merged.tokens += part.tokens
     merged.files = list(seen.values())
     merged.handlers = list({h.sort_key: h for h in merged.handlers}.values())
     merged.sort()

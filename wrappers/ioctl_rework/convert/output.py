@@ -5,7 +5,7 @@ import sys
 from pathlib import Path
 
 from ioctl_rework import safe_write
-from ioctl_rework.patches import series
+from ioctl_rework.convert import series
 from ioctl_rework.convert import summary as summary_mod
 from ioctl_rework.convert.request import ConversionResult, ConvertRequest, Output
 from ioctl_rework.stages import Stages, Verbosity

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from ioctl_rework import cache as cache_mod
 from ioctl_rework.spatch import rules
-from ioctl_rework.patches import series
+from ioctl_rework.convert import series
 from ioctl_rework.convert import shard as shard_mod
 from ioctl_rework.convert.summary import FileStatus, HandlerStatus, Summary
 from ioctl_rework.verify.build import KernelDir

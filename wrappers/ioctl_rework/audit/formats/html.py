@@ -12,7 +12,11 @@ from ioctl_rework.names import shown
 STYLE = """
 body { font-family: sans-serif; margin: 1.5em; color: #222; }
 table { border-collapse: collapse; margin: 0.5em 0 1.5em; font-size: 13px; }
-th, td { border: 1px solid #bbb; padding: 3px 7px; text-align: left; }
+th, td { border: 1px solid #bbb; padding: 3px 7px; text-align: left; vertical-align: top; }
+/* The findings tables fit the page: long cells wrap, the rest scrolls in its box. */
+div.scroll { max-width: 100%; overflow-x: auto; }
+table.findings { table-layout: auto; width: 100%; }
+table.findings td { overflow-wrap: anywhere; max-width: 28em; }
 th { background: #dde4ee; cursor: pointer; user-select: none; }
 th.sorted-asc::after { content: " \\25B2"; } th.sorted-desc::after { content: " \\25BC"; }
 td.num { text-align: right; }
@@ -43,7 +47,7 @@ document.querySelectorAll("table.sortable th").forEach(function (th, _) {
 """
 
 
-def _table(header: list[str], rows: list[list], table_id: str) -> str:
+def _table(header: list[str], rows: list[list], table_id: str, wide: bool = False) -> str:
     head = "".join(f"<th>{html.escape(h)}</th>" for h in header)
     body = []
     for row in rows:
@@ -54,8 +58,10 @@ def _table(header: list[str], rows: list[list], table_id: str) -> str:
             cells.append(f'<td class="num">{text}</td>' if numeric
                          else f"<td>{html.escape(text)}</td>")
         body.append("<tr>" + "".join(cells) + "</tr>")
-    return (f'<table class="sortable" id="{table_id}"><thead><tr>{head}</tr></thead>'
-            f'<tbody>{"".join(body)}</tbody></table>')
+    classes = "sortable findings" if wide else "sortable"
+    table = (f'<table class="{classes}" id="{table_id}"><thead><tr>{head}</tr></thead>'
+             f'<tbody>{"".join(body)}</tbody></table>')
+    return f'<div class="scroll">{table}</div>' if wide else table
 
 
 def _image(png: bytes, alt: str, image_id: str) -> str:
@@ -66,11 +72,12 @@ def _image(png: bytes, alt: str, image_id: str) -> str:
 
 def _finding_rows(findings) -> list[list]:
     return [[shown(f.file), f.line, f.kind.value, f.struct, f.handler, f.effort, f.reason,
+             f.compat_class, f.compat_detail, f.compat_source,
              f.subsystem, ", ".join(f.maintainers)] for f in findings]
 
 
 FINDING_COLUMNS = ["file", "line", "kind", "struct", "handler", "effort", "reason",
-                   "subsystem", "maintainers"]
+                   "compat class", "compat reason", "decided by", "subsystem", "maintainers"]
 
 
 def _result(result, index: int) -> list[str]:
@@ -95,7 +102,7 @@ def _result(result, index: int) -> list[str]:
                             f"subsystems-{index}"))
         parts.append("<h3>Findings</h3>")
         parts.append(_table(FINDING_COLUMNS, _finding_rows(result.findings),
-                            f"findings-{index}"))
+                            f"findings-{index}", wide=True))
     if result.skipped:
         parts.append("<h3>Not fully checked</h3>")
         parts.append(_table(["file", "state", "reason"],
@@ -121,7 +128,8 @@ def render(report: Report) -> str:
                              f"{len(change.fixed)} fixed</h3>")
                 rows_ = [["new", *row] for row in _finding_rows(change.new)] + \
                         [["fixed", *row] for row in _finding_rows(change.fixed)]
-                parts.append(_table(["change", *FINDING_COLUMNS], rows_, f"changes-{n}"))
+                parts.append(_table(["change", *FINDING_COLUMNS], rows_, f"changes-{n}",
+                                    wide=True))
         for index, result in enumerate(report.results):
             parts += _result(result, index)
     except charts.ChartError as err:

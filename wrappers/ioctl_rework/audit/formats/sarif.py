@@ -54,9 +54,9 @@ def _run(result, version: str) -> dict:
                 for s in result.skipped]}],
         "results": [_result(f) for f in result.findings],
     }
-    # A tree re-read from JSON has only its name; SRCROOT is then left to the viewer.
-    if result.tree and result.tree.is_absolute():
-        run["originalUriBaseIds"] = {"SRCROOT": {"uri": result.tree.as_uri() + "/"}}
+    # SRCROOT is left to the viewer (the checkout a CI job has): a path of
+    # the machine that ran the audit means nothing elsewhere, and a report
+    # re-read with --from-json, which knows only the tree's name, stays the same.
     if result.version:
         run["properties"] = {"kernelVersion": result.version}
     return run

@@ -1,5 +1,7 @@
 """The audit's missing-compat findings, each with its compat class: what a
-maintainer should add (the exact line), or why nothing may be added."""
+maintainer should add (the exact line), or why nothing may be added, and
+what decided what 32-bit processes get.  A handler whose every command the
+tree's own compat table passes is no finding (compat.era)."""
 
 from dataclasses import replace
 from pathlib import Path
@@ -31,7 +33,8 @@ def detail(classification: Classification, handler: str, target: rules.Target) -
 
 def classify_findings(findings: list[Finding], tree: Path | None, jobs: int = 2,
                       timeout: int = 120, cache: Cache | None = None) -> list[Finding]:
-    """FINDINGS with compat_class and compat_detail set on each missing-compat one."""
+    """FINDINGS with compat_class, compat_detail and compat_source set on each
+    missing-compat one, without those the tree's compat table passes."""
     missing = [f for f in findings if f.kind is Kind.MISSING_COMPAT]
     if not missing:
         return findings
@@ -52,7 +55,10 @@ def classify_findings(findings: list[Finding], tree: Path | None, jobs: int = 2,
                 finding.file, finding.handler, CompatClass.UNKNOWN,
                 reason=f"no definition of {finding.handler} with cmd and arg parameters was "
                        "found in this file (or spatch could not read it)")
+            if decided.compat_class is CompatClass.TABLE_PASSES:
+                continue
             finding = replace(finding, compat_class=decided.compat_class.value,
-                              compat_detail=detail(decided, finding.handler, target))
+                              compat_detail=detail(decided, finding.handler, target),
+                              compat_source=decided.source or None)
         result.append(finding)
     return result
