@@ -167,6 +167,10 @@ class ParallelShardsTest(unittest.TestCase):
         from ioctl_rework.compat import probe
         from ioctl_rework.convert import cli as convert
         from ioctl_rework.spatch import runner as spatch
+        from test_accounting import STACK
+
+        # Calls through ->ioctl: the forwarding rule runs after the conversion.
+        (self.tree / "drivers/char/stack.c").write_text(STACK)
 
         def run():
             parser = __import__("argparse").ArgumentParser()
@@ -177,6 +181,8 @@ class ParallelShardsTest(unittest.TestCase):
 
         first = run()
         self.assertTrue(any(h.compat for h in first.summary.handlers), "compat did not run")
+        self.assertTrue(any(c.kind == "forwarded-call" for c in first.summary.changes),
+                        "the forwarding rule did not run")
         never = mock.Mock(side_effect=AssertionError("ran again on a warm cache"))
         with mock.patch.object(spatch, "run_files", never), \
                 mock.patch.object(spatch, "run_batch", never), \

@@ -25,8 +25,8 @@ DATA = Path(__file__).resolve().parent / "test_data" / "convert"
 HAVE_SPATCH = shutil.which(os.environ.get("SPATCH", "spatch")) is not None
 # The stages a convert run without --kdir and --compat enters, in order
 # (branch runs only where a file has an #if branch around an entry).
-CONVERT_STAGES = ["prefilter", "rule runs", "cross-file follow-up", "diffs", "lock proof",
-                  "writing"]
+CONVERT_STAGES = ["prefilter", "rule runs", "cross-file follow-up", "forwarding", "diffs",
+                  "lock proof", "accounting", "writing"]
 
 
 class Clock:

@@ -57,7 +57,7 @@ def convert(request: ConvertRequest, stages: Stages | None = None) -> Conversion
                                                  request.timeout, compat_cache(request.cache),
                                                  stage)
     with stages.stage("forwarding"):
-        read = _files_read(request, files, {rel for g in linked for rel in g})
+        read = _files_read(request, tree, files, {rel for g in linked for rel in g})
         forwarded = _forward(request, final, read, runner.content)
     summary = Summary(root=str(root), target=str(request.options.target),
                       options=_options_json(request.options),
@@ -146,11 +146,12 @@ def _file_records(summary: Summary, tree: Tree, final: dict[str, FileRun],
     return changes
 
 
-def _files_read(request: ConvertRequest, mine: set[str], grouped: set[str]) -> set[str]:
+def _files_read(request: ConvertRequest, tree: Tree, mine: set[str],
+                grouped: set[str]) -> set[str]:
     """The files of this run (of its shard) and every other file under its
     paths that has an ioctl member."""
     read = set(mine)
-    for rel in accounting.files_with_members(list(request.paths), request.root):
+    for rel in sorted(tree.member_files):
         if rel in grouped and rel not in mine:
             continue            # another shard's
         if rel not in grouped and request.shard is not None and not request.shard.owns(rel):
@@ -177,7 +178,8 @@ def _forward(request: ConvertRequest, final: dict[str, FileRun], read: set[str],
             texts[rel] = (old, current)
     if not texts:
         return forwarding.Forwarded()
-    done = forwarding.forward(texts, request.options.multi_kernel, request.timeout)
+    done = forwarding.forward(texts, request.options.multi_kernel, request.timeout,
+                              request.cache.sibling("forwarding"), request.jobs)
     for rel, new in done.texts.items():
         final[rel] = replace(final[rel], new=new) if rel in final else \
             FileRun(rel, (), (), texts[rel][0], new, None)

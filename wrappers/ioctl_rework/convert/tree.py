@@ -14,6 +14,7 @@ from pathlib import Path
 from ioctl_rework import cache as cache_mod
 from ioctl_rework.ctext import spans as c_spans
 from ioctl_rework.ctext import candidates
+from ioctl_rework.convert import accounting
 from ioctl_rework.spatch import runner as spatch
 from ioctl_rework.convert.request import InputError
 from ioctl_rework.convert.summary import FileRecord, FileStatus
@@ -50,6 +51,9 @@ class Tree:
     # relpath -> entries whose handler is a macro call, such as the DRM
     # templates' ".ioctl = DRM(ioctl)": spatch cannot follow them.
     macro_entries: dict[str, list[FopsEntry]] = field(default_factory=dict)
+    # The .c/.h files under the run's paths with an ioctl member in any
+    # spelling (accounting.files_with_members), from the same one read.
+    member_files: set[str] = field(default_factory=set)
 
 
 def find_root(paths: list[Path]) -> Path:
@@ -97,7 +101,10 @@ def scan(paths: list[Path], root: Path, cache: cache_mod.Cache | None = None) ->
             files.append((name, st))
         if path.is_dir() and Path(os.path.abspath(path)) == Path(root):
             tree_stats = [(name, st) for name, st in walked if not stat.S_ISLNK(st.st_mode)]
-    found = _fops_candidates(files, paths, cache)
+    found, members = _fops_candidates(files, paths, cache)
+    # A PATH naming a file (a link too) is read as grep reads it: .c/.h only.
+    members |= {str(path) for path in paths if not path.is_dir()
+                and path.name.endswith(spatch.SOURCE_SUFFIXES) and _has_member(str(path))}
     fops_files, fops_names, macro_entries = [], {}, {}
     for file in found:
         rel = _relative(root, file)
@@ -133,11 +140,11 @@ def scan(paths: list[Path], root: Path, cache: cache_mod.Cache | None = None) ->
         for entry in entries:
             mentions.setdefault(entry.handler, set()).add(rel)
     return Tree(Path(root), sorted(set(fops_files)), fops_names, mentions, skipped,
-                macro_entries)
+                macro_entries, {_relative(root, name) for name in members})
 
 
 # Bump when what the indexes below store changes.
-INDEX_FORMAT = "convert-index/3"
+INDEX_FORMAT = "convert-index/4"
 
 
 def _lstat_of(path: Path) -> list[tuple[str, os.stat_result]]:
@@ -148,20 +155,34 @@ def _lstat_of(path: Path) -> list[tuple[str, os.stat_result]]:
 
 
 def _fops_candidates(files: list[tuple[str, os.stat_result]], paths: list[Path],
-                     cache: cache_mod.Cache) -> list[Path]:
+                     cache: cache_mod.Cache) -> tuple[list[Path], set[str]]:
     """The FILES ((path, lstat) of files not links) that may hold a legacy
-    entry in any spelling (the audit's prefilter), reading only the files
-    that changed since the last run (cache.stat_index)."""
+    entry in any spelling (the audit's prefilter), and the .c/.h ones with
+    an ioctl member, reading only the files that changed since the last
+    run (cache.stat_index)."""
     key = cache_mod.make_key(INDEX_FORMAT, Path(candidates.__file__).read_bytes(),
+                             Path(accounting.__file__).read_bytes(),
                              *(os.path.abspath(p) for p in paths))
-    verdicts = cache_mod.stat_index(cache, key, files, _may_hold_legacy_entry)
-    return sorted(Path(path) for path, found in verdicts.items() if found)
+    verdicts = cache_mod.stat_index(cache, key, files, _read_verdict)
+    return (sorted(Path(path) for path, (legacy, _) in verdicts.items() if legacy),
+            {path for path, (_, member) in verdicts.items()
+             if member and path.endswith(spatch.SOURCE_SUFFIXES)})
 
 
-def _may_hold_legacy_entry(path: str) -> bool:
+def _read_verdict(path: str) -> list[bool]:
+    """[may hold a legacy entry, has an ioctl member]: one read for both."""
     try:
         with open(path, "rb") as handle:
-            return candidates.may_hold_legacy_entry(handle.read())
+            data = handle.read()
+    except OSError:
+        return [False, False]
+    return [candidates.may_hold_legacy_entry(data), accounting.has_member(data)]
+
+
+def _has_member(path: str) -> bool:
+    try:
+        with open(path, "rb") as handle:
+            return accounting.has_member(handle.read())
     except OSError:
         return False
 
