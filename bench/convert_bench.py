@@ -32,7 +32,6 @@ Usage: bench/convert_bench.py --tree DIR [--targets 6.1] [--scaling] [--plain-li
 import argparse
 import json
 import os
-import platform
 import resource
 import shutil
 import signal
