@@ -114,7 +114,8 @@ def plain_findings(tree: Path, rule: Path, jobs: int,
                "--chunksize", "1"]
     # spatch --jobs keeps its work files in the current directory.
     with tempfile.TemporaryDirectory(prefix="audit-bench-plain-") as cwd:
-        seconds, peak, proc = timed(command, limit=limit, cwd=Path(cwd))
+        seconds, peak, proc = timed(command, env=rules.spatch_environment(rule), limit=limit,
+                                    cwd=Path(cwd))
     if proc is None:
         return seconds, peak, None
     stdout = proc.stdout.decode(errors="replace")

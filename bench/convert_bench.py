@@ -45,6 +45,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "wrappers"))
 
+from ioctl_rework import settings  # noqa: E402
 from ioctl_rework.spatch import rules  # noqa: E402
 from ioctl_rework.spatch import runner as spatch  # noqa: E402
 from ioctl_rework.patches import tidy  # noqa: E402
@@ -72,8 +73,12 @@ def timed_convert(tree: Path, cache: Path, jobs: int, summary: Path, *more: str,
                   label: str | None = None) -> float:
     cpu = _children_cpu()
     start = time.monotonic()
+    # The tree's own target (2.6.9 is converted for 2.6.11: the same spellings),
+    # unless MORE names one.
+    target = settings.conversion_target(settings.Target.from_makefile(tree))
+    chosen = [] if "--target" in more else ["--target", str(target)]
     proc = subprocess.run([sys.executable, str(ENTRY), "convert", "-q", "--jobs", str(jobs),
-                           "--cache-dir", str(cache), "--json", str(summary), *more,
+                           "--cache-dir", str(cache), "--json", str(summary), *chosen, *more,
                            "--", str(tree)],
                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     if proc.returncode not in (0, 1):
@@ -113,7 +118,8 @@ def plain_run(tree: Path, jobs: int, limit: float, out: Path) -> tuple[float, bo
     """spatch --dir with a time limit; returns (seconds, finished)."""
     # The same rule with the same flags as convert chooses for the tree's
     # target (the inode spelling, the lock), as make coccicheck would run it.
-    options = rules.ConversionOptions.for_target(rules.Target.from_makefile(tree))
+    options = settings.ConversionOptions.for_target(
+        settings.conversion_target(settings.Target.from_makefile(tree)))
     command = ["spatch", "--sp-file", str(rules.CONVERSION_RULE),
                *options.spatch_args("patch"),
                "--very-quiet", *rules.spatch_options(rules.CONVERSION_RULE),
@@ -121,6 +127,7 @@ def plain_run(tree: Path, jobs: int, limit: float, out: Path) -> tuple[float, bo
     start = time.monotonic()
     with open(out, "wb") as stream:
         proc = subprocess.Popen(command, stdout=stream, stderr=subprocess.DEVNULL,
+                                env=rules.spatch_environment(rules.CONVERSION_RULE),
                                 start_new_session=True)
         try:
             proc.wait(timeout=limit)

@@ -15,6 +15,7 @@ from ioctl_rework import safe_write
 from ioctl_rework.ctext import spans as c_spans
 from ioctl_rework.convert import accounting, bkl_glue, forwarding
 from ioctl_rework.convert import groups as convert_groups
+from ioctl_rework import settings
 from ioctl_rework.spatch import rules
 from ioctl_rework.convert import series
 from ioctl_rework.convert import verification as verify
@@ -108,7 +109,7 @@ def _follow(request: ConvertRequest, runner: Runner, tree: Tree, files: set[str]
         failures.update({run.file: run.reason for run in second.values() if not run.ok})
         newly = convert_groups.check(cross, final, blocked, runner.content,
                                      _cross_file_refusal(request.options),
-                                     request.options.lock is rules.LockMode.MUTEX)
+                                     request.options.lock is settings.LockMode.MUTEX)
         failures.update({v.file: v.reason for v in newly.values()
                          if v.file and v.status is HandlerStatus.FAILED})
         if not newly:
@@ -221,9 +222,9 @@ def _unwritable(request: ConvertRequest, rels: list[str]) -> dict[str, str]:
     return blocked
 
 
-def _cross_file_refusal(options: rules.ConversionOptions) -> str | None:
+def _cross_file_refusal(options: settings.ConversionOptions) -> str | None:
     """Why no handler defined away from its fops converts under OPTIONS."""
-    if options.multi_kernel or options.strategy is rules.Strategy.WRAPPER:
+    if options.multi_kernel or options.strategy is settings.Strategy.WRAPPER:
         return ("the wrapper (and the multi-kernel output) needs the handler in the file "
                 "of its fops; --strategy pushdown converts it there")
     return None
@@ -325,7 +326,7 @@ def _record(d: rules.HandlerDecision, run: FileRun, final: dict[str, FileRun],
                   unparsed=convert_groups.unparsed_notes(group, final), named_in=named_in)
 
 
-def _options_json(options: rules.ConversionOptions) -> dict:
+def _options_json(options: settings.ConversionOptions) -> dict:
     return {"strategy": options.strategy.value, "lock": options.lock.value,
             "target": str(options.target), "multi_kernel": options.multi_kernel,
             "compat": options.compat}

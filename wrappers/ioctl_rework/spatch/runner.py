@@ -148,7 +148,8 @@ def _run_one(rule: Path, file: Path, args: list[str], timeout: int,
     start = time.monotonic()
     try:
         proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                cwd=cwd, start_new_session=True)
+                                cwd=cwd, env=rules.spatch_environment(rule),
+                                start_new_session=True)
     except FileNotFoundError as err:
         raise SpatchMissing("spatch not found; run `make deps`") from err
     try:
@@ -217,7 +218,8 @@ def run_batch(rule: Path, files: list[Path], args: list[str], timeout: int,
     start = time.monotonic()
     try:
         proc = subprocess.run([*_command(rule, args, timeout), "--file-groups", groups.name],
-                              capture_output=True, cwd=cwd, timeout=(timeout + 30) * len(files))
+                              capture_output=True, cwd=cwd, env=rules.spatch_environment(rule),
+                              timeout=(timeout + 30) * len(files))
     except subprocess.TimeoutExpired:
         proc = None
     except FileNotFoundError as err:
