@@ -67,7 +67,7 @@ class MemberIndexTest(unittest.TestCase):
         first = tree.scan([self.root], self.root, store)
         opened = mock.Mock(side_effect=AssertionError("a file was read again"))
         with mock.patch.object(tree, "_read_verdict", opened), \
-                mock.patch("subprocess.run", opened):
+                mock.patch.object(tree, "_mentions", opened):
             again = tree.scan([self.root], self.root, store)
         self.assertEqual(again.member_files, first.member_files)
         self.assertEqual(again.fops_files, first.fops_files)
