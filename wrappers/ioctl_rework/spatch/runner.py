@@ -280,16 +280,23 @@ def split_batch(files: list[Path], stdout: str, stderr: str,
 
 def run_batched(rule: Path, files: list[Path], args: list[str], jobs: int = 2,
                 timeout: int = 120, cwd: Path | None = None,
-                fewest: bool = False) -> list[SpatchResult]:
+                fewest: bool = False, done_count=None) -> list[SpatchResult]:
     """RULE on FILES in batches (FEWEST: see batch_size), JOBS processes at
-    a time, results in the order of FILES."""
+    a time, results in the order of FILES; DONE_COUNT(n), if given, as each
+    batch of n ends (the progress line of stages.py)."""
     version()  # fail early, once, when spatch is missing
     planned = batches(list(range(len(files))), batch_size(len(files), jobs, fewest),
                       name=lambda i: str(files[i]))
     results: list[SpatchResult | None] = [None] * len(files)
+
+    def one(batch):
+        found = run_batch(rule, [Path(files[i]) for i in batch], args, timeout, cwd)
+        if done_count is not None:
+            done_count(len(batch))
+        return found
+
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        done = pool.map(lambda batch: run_batch(rule, [Path(files[i]) for i in batch], args,
-                                                timeout, cwd), planned)
+        done = pool.map(one, planned)
         for batch, batch_results in zip(planned, done):
             for i, result in zip(batch, batch_results):
                 results[i] = result
