@@ -24,7 +24,7 @@ DEBIAN_PACKAGES := coccinelle sparse gcc gcc-multilib make python3 \
 	linux-source-6.1 linux-source-6.12 qemu-system-x86 busybox-static cpio flex bison bc \
 	libelf-dev libssl-dev xz-utils ccache git patch python3-matplotlib \
 	python3-unidiff chromium strace python3-pip python3-setuptools python3-wheel \
-	dwarves
+	dwarves parallel
 
 # Each suite prints TAP ("ok N - ..." / "not ok N - ...") on stdout.
 # The suites of `make check` build and boot no kernel (bench/check.md: how long).

@@ -40,6 +40,8 @@ from ioctl_rework.names import quoted
 from ioctl_rework.patches.parser import MalformedPatch
 from ioctl_rework.patches.patch_set import SOURCE_SUFFIXES, FinalFile, Line, whole_file
 from ioctl_rework.verify.build import BuildError, KdirError, KernelDir
+from ioctl_rework.stages import (Stages, Verbosity, add_verbosity_arguments, times_text,
+                                 verbosity_of)
 
 DEFAULT_TIMEOUT = 60
 # A series adding many legacy drivers shows the first few conversions;
@@ -153,30 +155,39 @@ def _binary_source(f: FinalFile, level: Level, patch_file: bool) -> Problem:
     return Problem(level, NOT_CHECKED, why, f.path, 0, f.patches[-1].patch_line, header)
 
 
-def run_check(request: CheckRequest) -> CheckReport:
+def run_check(request: CheckRequest, stages: Stages | None = None) -> CheckReport:
+    """The check REQUEST asks for, each stage timed through STAGES."""
+    stages = stages or Stages("check", Verbosity.QUIET)
     level = unchecked_level(request.allow_unchecked)
     # A signal kills every child at once and unwinds the scratch directory.
     with children.stop_on_signals(), \
             tempfile.TemporaryDirectory(prefix="ioctl-rework-check.") as tmp, \
             scratch.temporary_files_in(Path(tmp)):
         work = Path(tmp)
-        patches = read_inputs(request.source, request.value, request.tree, work,
-                              request.squash, request.max_patch_size)
-        staged = request.source is SourceKind.STAGED
-        units = [_lay_out(p, work / f"patch-{i}", level, staged)
-                 for i, p in enumerate(patches)]
+        with stages.stage("input"):
+            patches = read_inputs(request.source, request.value, request.tree, work,
+                                  request.squash, request.max_patch_size)
+            staged = request.source is SourceKind.STAGED
+            units = [_lay_out(p, work / f"patch-{i}", level, staged)
+                     for i, p in enumerate(patches)]
         if any(u.relevant for u in units):
-            _run_rules(units, request, work)
-        for unit in units:
-            _judge(unit, level, request.conversion.target)
-        _show_conversions(units, request)
-        if request.fix:
+            with stages.stage("rule runs"):
+                _run_rules(units, request, work)
+        with stages.stage("judging"):
             for unit in units:
-                _fix(unit, request)
+                _judge(unit, level, request.conversion.target)
+        with stages.stage("conversions"):
+            _show_conversions(units, request)
+        if request.fix:
+            with stages.stage("fix", len(units), "patches") as stage:
+                for unit in units:
+                    _fix(unit, request)
+                    stage.step()
         for unit in units:
             _to_input_lines(unit)
     name = request.value if len(units) > 1 else units[0].result.name
-    return CheckReport(name or units[0].result.name, [u.result for u in units])
+    return CheckReport(name or units[0].result.name, [u.result for u in units],
+                       stages.times())
 
 
 def _to_input_lines(unit: _Unit) -> None:
@@ -392,6 +403,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     options.add_target_group(parser)
     options.add_parallel_group(parser)
     options.add_timeout_argument(parser, DEFAULT_TIMEOUT, "per file and rule")
+    add_verbosity_arguments(parser)
 
 
 def _size(text: str) -> int:
@@ -454,7 +466,8 @@ def main(args: argparse.Namespace) -> int:
         print("ioctl-rework check: --squash goes with --git A..B", file=sys.stderr)
         return 2
     try:
-        report = run_check(request)
+        stages = Stages("check", verbosity_of(args))
+        report = run_check(request, stages)
     except children.Stopped as stop:
         print(f"ioctl-rework check: stopped by {stop}; its children are killed and its "
               "scratch directory removed", file=sys.stderr)
@@ -473,6 +486,9 @@ def main(args: argparse.Namespace) -> int:
     except safe_write.WriteError as err:
         print(f"ioctl-rework check: {err}", file=sys.stderr)
         return 2
+    # The gate's output stays checkpatch's: the stage times with -v only.
+    if stages.verbosity >= Verbosity.VERBOSE:
+        print(f"check: {times_text(report.stage_seconds)}", file=sys.stderr)
     if args.format != "text":
         for result in report.results:
             for s in result.skipped:

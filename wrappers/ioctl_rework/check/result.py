@@ -65,6 +65,8 @@ class CheckReport:
     """Every result of one run: one, or one per commit of a range."""
     name: str
     results: list[CheckResult]
+    # Stage name -> seconds (stages.py): input, rule runs, judging, conversions, fix.
+    stage_seconds: dict[str, float] = field(default_factory=dict)
 
     def count(self, level: Level) -> int:
         return sum(r.count(level) for r in self.results)
@@ -164,6 +166,7 @@ def format_json(report: CheckReport) -> str:
                          report.lines_checked),
         "fix": "".join(fixes) if fixes else None,
         "notes": [note for r in results for note in r.notes],
+        "stage_seconds": report.stage_seconds,
     }
     if report.by_commit:
         doc["commits"] = [{"commit": r.commit, "title": r.name,

@@ -56,7 +56,6 @@ class ConvertRequest:
     author: Identity | None = None      # of the series; asked of git before the run
     shard: shard_mod.Shard | None = None
     cache: cache_mod.Cache = field(default_factory=lambda: cache_mod.Cache(None))
-    progress: bool = False
     verify: VerifyOptions = VerifyOptions()
     reports: tuple[Report, ...] = ()    # written by output.emit after the run
 
