@@ -2,17 +2,21 @@
 spatch: C text, dead branches, macro tables and the exits they hide, brace
 pairs, fops entries, and decide() over filled fact tables."""
 
+import os
 import sys
 import tempfile
 import types
 import unittest
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "semantic-patches"))
+ROOT = Path(__file__).resolve().parents[2]
+sys.path[:0] = [str(ROOT / "semantic-patches"), str(ROOT / "wrappers")]
 
 from ioctl_rule import (compat_entries, conditionals, ctext, decisions, entries, macros,  # noqa: E402
                         source, state)
 from ioctl_rule.entries import Entry  # noqa: E402
+from ioctl_rework.ctext import spans  # noqa: E402
+from ioctl_rework.spatch import rules  # noqa: E402
 
 FLAGS = dict(vars(state.flags))
 
@@ -104,6 +108,37 @@ class DeadBranches(unittest.TestCase):
         lines = "a\n#if 0\nreturn 1;\n#else\nreturn 2;\n#endif\nb".split("\n")
         self.assertEqual(conditionals.without_dead_code(lines),
                          ["a", "", "", "#else", "return 2;", "", "b"])
+
+
+class SharedWithTheWrappers(unittest.TestCase):
+    """The rule and the wrappers read C text through one copy."""
+
+    def test_one_copy(self):
+        self.assertIs(ctext.code_only, spans.code_only)
+        self.assertIs(conditionals.dead_branches, spans.dead_branches)
+
+    def test_never_compiled_of_the_wrappers_is_the_rules(self):
+        text = ("a\n#if 0\nb /* #else */\n#else\nc\n#endif\n/*\n#if 0\n*/\nd\n"
+                "#if 1\ne\n#else\nf\n#endif\n#ifdef X\ng\n#endif")
+        code_lines = {1: None, 3: 2, 5: None, 10: None, 12: None, 14: 11, 17: None}
+        for line, dead in code_lines.items():
+            with self.subTest(line=line):
+                self.assertEqual(spans.never_compiled(text, line), dead)
+
+    def test_legacy_half(self):
+        text = ("#ifdef HAVE_UNLOCKED_IOCTL\nnew\n#else\nold\n#endif\n"
+                "#ifndef HAVE_UNLOCKED_IOCTL /* old kernels */\nold\n#endif\n"
+                "#if HAVE_UNLOCKED_IOCTL\nunknown\n#endif\n"
+                "#ifndef HAVE_UNLOCKED_IOCTL\nold\n#elif X\nnew\n#endif")
+        for line, legacy in {2: False, 4: True, 7: True, 10: False, 13: True, 15: False}.items():
+            with self.subTest(line=line):
+                self.assertEqual(spans.legacy_half(text, line), legacy)
+
+    def test_spatch_gets_the_wrappers_on_its_path(self):
+        env = rules.spatch_environment(ROOT / "semantic-patches" / "x.cocci",
+                                       {"PYTHONPATH": "/elsewhere"})
+        self.assertEqual(env["PYTHONPATH"].split(os.pathsep),
+                         [str(ROOT / "semantic-patches"), str(ROOT / "wrappers"), "/elsewhere"])
 
 
 class MacroTables(FileCase):
