@@ -20,6 +20,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from ioctl_rework import children
 from ioctl_rework.spatch import rules
 from ioctl_rework.spatch.installation import SPATCH, standard_h  # noqa: F401 (callers use runner.SPATCH)
 
@@ -75,8 +76,7 @@ def version() -> str:
     macro file stops it before any work."""
     _guarded(rules.require_macro_file)
     try:
-        out = subprocess.run([SPATCH, "--version"], capture_output=True, text=True,
-                             check=False).stdout
+        out = children.run([SPATCH, "--version"], capture_output=True, text=True).stdout
     except FileNotFoundError as err:
         raise SpatchMissing("spatch not found; run `make deps`") from err
     match = re.search(r"spatch version (\S+)", out)
@@ -147,9 +147,8 @@ def _run_one(rule: Path, file: Path, args: list[str], timeout: int,
     command = [*_command(rule, args, timeout), name]
     start = time.monotonic()
     try:
-        proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                cwd=cwd, env=rules.spatch_environment(rule),
-                                start_new_session=True)
+        proc = children.popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              cwd=cwd, env=rules.spatch_environment(rule))
     except FileNotFoundError as err:
         raise SpatchMissing("spatch not found; run `make deps`") from err
     try:
@@ -160,6 +159,8 @@ def _run_one(rule: Path, file: Path, args: list[str], timeout: int,
         out, err = proc.communicate()
         return SpatchResult(file, Outcome.TIMEOUT, "", err.decode(errors="replace"),
                             time.monotonic() - start)
+    finally:
+        children.release(proc)
     seconds = time.monotonic() - start
     stdout = out.decode(errors="surrogateescape")
     stderr = err.decode(errors="replace")
@@ -217,9 +218,9 @@ def run_batch(rule: Path, files: list[Path], args: list[str], timeout: int,
         groups.write("\n\n".join(str(f) for f in files) + "\n")
     start = time.monotonic()
     try:
-        proc = subprocess.run([*_command(rule, args, timeout), "--file-groups", groups.name],
-                              capture_output=True, cwd=cwd, env=rules.spatch_environment(rule),
-                              timeout=(timeout + 30) * len(files))
+        proc = children.run([*_command(rule, args, timeout), "--file-groups", groups.name],
+                            capture_output=True, cwd=cwd, env=rules.spatch_environment(rule),
+                            timeout=(timeout + 30) * len(files))
     except subprocess.TimeoutExpired:
         proc = None
     except FileNotFoundError as err:
