@@ -1,7 +1,8 @@
 # ioctl-rework: convert legacy .ioctl handlers to .unlocked_ioctl/.compat_ioctl.
 #
 # make demo        convert the bundled fixture drivers and show the result
-# make test        run every test suite; ends with "N passed, N failed"
+# make check       unit tests and rule cases, no kernel (minutes); ends with "N passed, N failed"
+# make test        check plus the kernel proofs (what .ci/run runs); same last line
 # make cocci MODE=patch|report|context|org DIR=path   run the rules alone
 # make deps        install missing Debian packages (sudo when not root)
 # make install PREFIX=/usr/local   the CLI, its rules and fixtures, without pip
@@ -26,11 +27,14 @@ DEBIAN_PACKAGES := coccinelle sparse gcc gcc-multilib make python3 \
 	dwarves parallel
 
 # Each suite prints TAP ("ok N - ..." / "not ok N - ...") on stdout.
-TEST_SUITES := semantic-patches/tests/run wrappers/tests/run \
-	kernel-fixtures/userspace/check kernel-fixtures/userspace/host-exec-check \
-	kernel-fixtures/run-proof kernel-fixtures/run-stock
+# The suites of `make check` build and boot no kernel (bench/check.md: how long).
+CHECK_SUITES := semantic-patches/tests/run wrappers/tests/run \
+	kernel-fixtures/userspace/check kernel-fixtures/userspace/host-exec-check
+# `make test` adds the proofs on the fixture kernel and the stock kernels.
+KERNEL_SUITES := kernel-fixtures/run-proof kernel-fixtures/run-stock
+TEST_SUITES := $(CHECK_SUITES) $(KERNEL_SUITES)
 
-.PHONY: all deps test demo cocci clean install
+.PHONY: all deps check test demo cocci clean install
 all: test
 
 deps:
@@ -44,16 +48,25 @@ deps:
 		DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
 	fi
 
-test: deps
-	@mkdir -p $(BUILD); : > $(BUILD)/test.tap; \
-	for suite in $(TEST_SUITES); do \
-		./$$suite | tee $(BUILD)/suite.tap; status=$${PIPESTATUS[0]}; \
-		cat $(BUILD)/suite.tap >> $(BUILD)/test.tap; \
-		if [ $$status -ne 0 ] && ! grep -q '^not ok' $(BUILD)/suite.tap; then \
-			echo "not ok - $$suite exited with status $$status" | tee -a $(BUILD)/test.tap; \
+# Run the suites $(1), all of them whatever fails; the TAP goes to
+# $(BUILD)/$(2).tap and the last line counts it.
+define run_suites
+	@mkdir -p $(BUILD); : > $(BUILD)/$(2).tap; \
+	for suite in $(1); do \
+		./$$suite | tee $(BUILD)/$(2)-suite.tap; status=$${PIPESTATUS[0]}; \
+		cat $(BUILD)/$(2)-suite.tap >> $(BUILD)/$(2).tap; \
+		if [ $$status -ne 0 ] && ! grep -q '^not ok' $(BUILD)/$(2)-suite.tap; then \
+			echo "not ok - $$suite exited with status $$status" | tee -a $(BUILD)/$(2).tap; \
 		fi; \
 	done; \
-	awk '/^ok /{p++} /^not ok /{f++} END {printf "%d passed, %d failed\n", p, f; exit (f > 0 || p == 0)}' $(BUILD)/test.tap
+	awk '/^ok /{p++} /^not ok /{f++} END {printf "%d passed, %d failed\n", p, f; exit (f > 0 || p == 0)}' $(BUILD)/$(2).tap
+endef
+
+check: deps
+	$(call run_suites,$(CHECK_SUITES),check)
+
+test: deps
+	$(call run_suites,$(TEST_SUITES),test)
 
 # Convert a copy of the fixture drivers: the summary, where the series is, one patch.
 demo: deps

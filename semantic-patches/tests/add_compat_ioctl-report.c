@@ -1,5 +1,4 @@
 // rule: add_compat_ioctl.cocci
-// mode: report
 // options: -D same_handler=a_fops -D compat_ptr=b_fops -D needs_translation=c_fops -D unknown=d_fops
 /* Report mode lists every class, and fops nobody classified. */
 #include <linux/fs.h>

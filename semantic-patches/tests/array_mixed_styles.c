@@ -1,4 +1,3 @@
-// mode: report
 /*
  * An array whose elements mix C99 and GNU entries: spatch matches the
  * C99 ones only.  The GNU one is still reported, and the handler both

@@ -1,4 +1,3 @@
-// mode: context
 /*
  * Context mode marks each legacy .ioctl entry of a file_operations, and
  * nothing in other operations structures.

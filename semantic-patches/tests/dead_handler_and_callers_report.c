@@ -1,4 +1,3 @@
-// mode: report
 /*
  * Report mode says what else a conversion changes, for convert's summary:
  * the dead entry it removes, the static handler only that entry named

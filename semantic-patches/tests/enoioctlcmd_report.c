@@ -1,4 +1,3 @@
-// mode: report
 /*
  * Report mode names the handler and the line of its -ENOIOCTLCMD, since
  * converting it changes what userspace sees: on the unlocked path

@@ -1,4 +1,3 @@
-// mode: report
 // options: -D multi_kernel
 /*
  * With -D multi_kernel the converted file still builds before 2.6.11, so

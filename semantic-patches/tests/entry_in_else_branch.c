@@ -1,4 +1,3 @@
-// mode: report
 /*
  * One initializer with ".ioctl = h" under #if and "ioctl: h" under #else
  * (a driver that still builds before 2.6.16: 2.6.11 to 2.6.15 compile the

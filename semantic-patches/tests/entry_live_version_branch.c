@@ -1,4 +1,3 @@
-// mode: report
 /*
  * Entries in branches some kernel with .unlocked_ioctl still compiles,
  * or whose branch is not known: a version test after 2.6.11 (or at it,

@@ -1,4 +1,3 @@
-// mode: report
 /*
  * A CRLF file whose returning macro is continued with a backslash:
  * a backslash before CR LF continues the line as one before LF does.

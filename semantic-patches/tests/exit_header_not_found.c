@@ -1,4 +1,3 @@
-// mode: report
 /*
  * The driver's header is not next to it (the build finds it with -I), so
  * the rule cannot read its macros: CHECK_DEV, a statement it does not

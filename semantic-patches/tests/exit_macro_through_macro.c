@@ -1,4 +1,3 @@
-// mode: report
 /*
  * VALIDATE_STATE does not say return itself: it returns through
  * VALIDATE_MAGIC, a statement expression that does.  A macro that names

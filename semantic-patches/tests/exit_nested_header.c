@@ -1,4 +1,3 @@
-// mode: report
 /*
  * TRACE_ABORT returns through TRACE_EXIT, an object-like macro of a
  * header that the driver's header includes with quotes from another

@@ -1,5 +1,4 @@
 // options: -D pushdown
-// mode: report
 /*
  * -D pushdown refuses every handler with an exit it cannot put an unlock
  * before, and names it: a returning object-like macro, a macro that

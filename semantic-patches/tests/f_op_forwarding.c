@@ -1,4 +1,5 @@
 // rule: f_op_ioctl_forwarding.cocci
+// variant multi_kernel: -D multi_kernel
 // Calls through a file_operations in several spellings: E->f_op->ioctl,
 // (*E->f_op->ioctl), a local struct file_operations *; the inode each passes
 // is its file's in every spelling.  Refused: the caller's own inode.  Never

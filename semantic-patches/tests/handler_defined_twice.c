@@ -1,4 +1,3 @@
-// mode: report
 /*
  * A handler defined twice, under #ifdef and #else: one set of facts cannot
  * describe both bodies, so it is refused with that reason in words.

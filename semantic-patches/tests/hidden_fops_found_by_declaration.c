@@ -1,4 +1,3 @@
-// mode: report
 /*
  * A fops whose only .ioctl is in the branch spatch does not read: no
  * entry of it is matched, and it is still reported, found by its

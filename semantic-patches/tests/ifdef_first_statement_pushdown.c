@@ -1,5 +1,4 @@
 // options: -D pushdown
-// mode: report
 /*
  * With -D pushdown the handler whose first statement is inside an #ifdef
  * is left alone, and the report says why.

@@ -1,4 +1,3 @@
-// mode: report
 /*
  * Every #include is under an #ifdef that the handler is not: no place for
  * <linux/smp_lock.h> is compiled wherever lock_kernel() would be used.

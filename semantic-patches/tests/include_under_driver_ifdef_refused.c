@@ -1,4 +1,3 @@
-// mode: report
 /*
  * The whole driver, its includes too, is under one #ifdef.  That #ifdef
  * encloses every use, but spatch adds nothing after an #include inside an

@@ -1,4 +1,3 @@
-// mode: report
 /*
  * The handler reassigns its inode parameter; deriving it from the file
  * would not mean the same thing, so it is refused.

@@ -1,3 +1,4 @@
+// variant wrapper: -D wrapper
 /*
  * A 2.6-era ioctl32 conversion helper checks that the file is the
  * driver's before it trusts the argument.  The comparison follows the

@@ -1,5 +1,4 @@
 // rule: ioctl_compat_facts.cocci
-// mode: report
 /*
  * A pointer alias of an alias is an alias too (`int __user *p = argp;`,
  * the watchdog drivers' shape): its uses count as arg's, and the place

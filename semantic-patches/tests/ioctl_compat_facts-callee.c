@@ -1,5 +1,4 @@
 // rule: ioctl_compat_facts.cocci
-// mode: report
 // options: -D callees=wdt_do_ioctl
 /*
  * A function the classifier lists with -D callees: its facts are

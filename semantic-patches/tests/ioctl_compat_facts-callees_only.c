@@ -1,5 +1,4 @@
 // rule: ioctl_compat_facts.cocci
-// mode: report
 // options: -D callees=wdt_get_status -D callees_only=1
 /*
  * The second run of the classifier: -D callees_only leaves out the fops

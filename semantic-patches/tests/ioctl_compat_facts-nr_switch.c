@@ -1,5 +1,4 @@
 // rule: ioctl_compat_facts.cocci
-// mode: report
 /*
  * A switch on _IOC_NR(cmd): its labels are the commands (nr-case), and
  * the _IOC_NR it is on is reported (nr-switch) beside every _IOC_NR use.

@@ -1,5 +1,4 @@
 // rule: ioctl_compat_facts.cocci
-// mode: report
 /*
  * An unlocked handler that compares cmd and passes cmd and arg on, and a
  * tty_operations .ioctl, which is no file_operations and has no facts.

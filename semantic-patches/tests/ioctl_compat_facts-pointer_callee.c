@@ -1,5 +1,4 @@
 // rule: ioctl_compat_facts.cocci
-// mode: report
 // options: -D callees=wdt_get_status
 /*
  * A function the handler hands a user pointer to, listed with -D callees:

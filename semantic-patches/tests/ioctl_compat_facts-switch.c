@@ -1,5 +1,4 @@
 // rule: ioctl_compat_facts.cocci
-// mode: report
 /*
  * Every fact of a switch-based handler: its commands, a pointer alias
  * copied both ways, a cast passed to put_user(), an integer use, and the

@@ -1,5 +1,4 @@
 // rule: ioctl_compat_facts.cocci
-// mode: report
 /*
  * _IOC_TYPE(cmd): every use is reported (type-use), and those that only
  * reject a foreign type by returning are guards (type-guard).  The second

@@ -1,5 +1,4 @@
 // rule: ioctl_signature_mismatch.cocci
-// mode: report
 /* The parameters fit .compat_ioctl; the int return does not. */
 #include <linux/fs.h>
 

@@ -1,5 +1,4 @@
 // rule: ioctl_signature_mismatch.cocci
-// mode: patch
 /* Patch mode fixes the one thing with one right answer: the return type. */
 #include <linux/fs.h>
 

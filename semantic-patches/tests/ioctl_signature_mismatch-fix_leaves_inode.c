@@ -1,5 +1,4 @@
 // rule: ioctl_signature_mismatch.cocci
-// mode: patch
 /*
  * Negative case for patch mode: a whole legacy signature behind
  * .unlocked_ioctl needs the conversion rule, not a new return type.

@@ -1,5 +1,4 @@
 // rule: ioctl_signature_mismatch.cocci
-// mode: report
 /* The parameters fit .ioctl, but the return type was changed half-way. */
 #include <linux/fs.h>
 

@@ -1,5 +1,4 @@
 // rule: ioctl_signature_mismatch.cocci
-// mode: report
 /* An unlocked-style handler assigned to the legacy member by mistake. */
 #include <linux/fs.h>
 

@@ -1,5 +1,4 @@
 // rule: ioctl_signature_mismatch.cocci
-// mode: report
 /*
  * Negative case: every handler fits its member, and the .ioctl of a
  * block_device_operations (a different signature) is not our business.

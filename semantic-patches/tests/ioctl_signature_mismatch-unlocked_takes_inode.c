@@ -1,5 +1,4 @@
 // rule: ioctl_signature_mismatch.cocci
-// mode: report
 /* A handler moved to .unlocked_ioctl without losing its inode parameter. */
 #include <linux/fs.h>
 

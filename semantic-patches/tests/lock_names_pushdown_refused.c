@@ -1,5 +1,4 @@
 // options: -D pushdown
-// mode: report
 /*
  * -D pushdown refuses a handler whose local or parameter hides what the
  * pushed-down lock calls, and names it.

@@ -1,5 +1,4 @@
 // rule: unlocked_ioctl_returns_enoioctlcmd.cocci
-// mode: report
 /*
  * Family "attribute" of semantic-patches/macros.h: a cleanup attribute
  * with an argument after a declarator, and an attribute that ends a

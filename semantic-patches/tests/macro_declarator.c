@@ -1,5 +1,4 @@
 // rule: unlocked_ioctl_returns_enoioctlcmd.cocci
-// mode: report
 /*
  * Family "declarator" of semantic-patches/macros.h: a macro that writes
  * the type and the name of a definition with an initializer.  Without the

@@ -1,5 +1,4 @@
 // rule: unlocked_ioctl_returns_enoioctlcmd.cocci
-// mode: report
 /*
  * Family "definer" of semantic-patches/macros.h: a macro that defines a
  * whole function and takes no ';'.  Without the hint spatch reads it and

@@ -1,5 +1,4 @@
 // rule: unlocked_ioctl_returns_enoioctlcmd.cocci
-// mode: report
 /*
  * Family "iterator" of semantic-patches/macros.h: a scoped lock and a loop
  * written as a call before one statement.  Without the hints spatch cannot

@@ -1,5 +1,4 @@
 // rule: unlocked_ioctl_returns_enoioctlcmd.cocci
-// mode: report
 /*
  * Family "list" of semantic-patches/macros.h: a macro that stands for
  * several elements of an initializer, each with its comma.  Without the

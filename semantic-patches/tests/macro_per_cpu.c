@@ -1,5 +1,4 @@
 // rule: ioctl_to_unlocked_ioctl.cocci
-// mode: report
 /*
  * Family "per_cpu" of semantic-patches/macros.h: a per-CPU variable,
  * with and without an initializer.  Coccinelle's standard.h expands

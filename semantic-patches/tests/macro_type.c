@@ -1,5 +1,4 @@
 // rule: unlocked_ioctl_returns_enoioctlcmd.cocci
-// mode: report
 /*
  * Family "type" of semantic-patches/macros.h: macros used as a type, for
  * a local variable and for a structure member.  Without the hints spatch

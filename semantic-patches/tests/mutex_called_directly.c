@@ -1,5 +1,4 @@
 // options: -D mutex
-// mode: report
 /*
  * -D mutex and a handler that another handler calls directly: the callee
  * would run under the BKL from its own fops and under the private mutex

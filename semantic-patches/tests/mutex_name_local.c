@@ -1,5 +1,4 @@
 // options: -D mutex
-// mode: report
 /*
  * A local has the default name of the file's private mutex: the mutex
  * takes a name nothing in the file uses (mutex_name_local_ioctl_mutex),

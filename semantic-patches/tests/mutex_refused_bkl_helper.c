@@ -1,5 +1,4 @@
 // options: -D mutex
-// mode: report
 /*
  * Handlers that reach the BKL through a helper of the file: one drops
  * it around a sleep, one takes it through a second helper.  Under the

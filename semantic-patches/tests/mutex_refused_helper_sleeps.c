@@ -1,5 +1,4 @@
 // options: -D mutex
-// mode: report
 /*
  * -D mutex: the wait is in a function the handler calls, two calls deep;
  * the handler is refused all the same, naming where it sleeps.

@@ -1,5 +1,4 @@
 // options: -D mutex
-// mode: report
 /*
  * -D mutex: an open-coded wait (set_current_state(), schedule()) until
  * another ioctl sets the flag and wakes the task.

@@ -1,5 +1,4 @@
 // options: -D mutex
-// mode: report
 /*
  * -D mutex: down() comes before up() in the text, but in another branch:
  * the up() signals the down(), it does not release it.  Refused.

@@ -1,5 +1,4 @@
 // options: -D mutex
-// mode: report
 /*
  * -D mutex: a semaphore used as a signal: one ioctl downs it, another ups
  * it without downing it first.  The downer would hold the mutex the upper

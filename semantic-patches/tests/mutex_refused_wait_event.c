@@ -1,5 +1,4 @@
 // options: -D mutex
-// mode: report
 /*
  * -D mutex: the handler sleeps in wait_event_interruptible() until another
  * ioctl posts; under the private mutex the poster could never get in.

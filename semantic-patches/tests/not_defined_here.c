@@ -1,4 +1,3 @@
-// mode: report
 /*
  * Without -D handlers=, a fops whose handler is defined in another file
  * is left alone, and the report says so.

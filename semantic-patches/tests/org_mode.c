@@ -1,4 +1,3 @@
-// mode: org
 /*
  * Org mode gives the same verdicts as report mode, as org-mode links.
  */

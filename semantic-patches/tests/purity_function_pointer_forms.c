@@ -1,4 +1,3 @@
-// mode: report
 /*
  * Calls through a function pointer in any spelling run code the rule
  * cannot see: "(*fp)(x)", "table[i](x)" and "dev->ops->op(x)" each make

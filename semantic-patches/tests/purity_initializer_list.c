@@ -1,4 +1,3 @@
-// mode: report
 /*
  * SmPL does not look into a { ... } initializer, so the rule reads its
  * text: an increment or a call there makes auto pick the wrapper, while

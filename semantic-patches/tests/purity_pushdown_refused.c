@@ -1,5 +1,4 @@
 // options: -D pushdown
-// mode: report
 /*
  * -D pushdown will not move an initializer that needs the lock out from
  * under it: a call through a function pointer, an increment and a

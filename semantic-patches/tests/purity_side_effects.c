@@ -1,4 +1,3 @@
-// mode: report
 /*
  * Initializers that write a variable must stay under the lock, like the
  * legacy body: "x++", "--x", an assignment inside the initializer and a

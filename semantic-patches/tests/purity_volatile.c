@@ -1,4 +1,3 @@
-// mode: report
 /*
  * A volatile read is an access the legacy body made under the lock: a
  * cast to a volatile pointer, a global the file declares volatile, and

@@ -1,5 +1,4 @@
 // options: -D pushdown -D mutex
-// mode: report
 /*
  * Report mode says why each handler is left alone: -D pushdown cannot
  * keep an early call under the lock, and -D mutex cannot stand in for a

@@ -1,4 +1,3 @@
-// mode: report
 /*
  * A driver macro returns from the handler: pushdown cannot see that exit,
  * so auto picks the wrapper, whose unlock runs however the body returns.

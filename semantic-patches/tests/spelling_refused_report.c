@@ -1,4 +1,3 @@
-// mode: report
 /*
  * Entries no rewriting rule can reach are reported with a reason, never
  * skipped: a handler named through a macro, and a positional (2.4 style)

@@ -1,4 +1,3 @@
-// mode: report
 /*
  * Report mode names every entry whatever its spelling, so that audit and
  * check see what convert rewrites: &h, a cast, an array element, a typedef,

@@ -1,4 +1,3 @@
-// mode: report
 /*
  * Run-time entries that cannot be converted safely are left alone, each
  * with its reason: one file also assigns .unlocked_ioctl at run time (which

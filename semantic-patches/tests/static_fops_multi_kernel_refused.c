@@ -1,5 +1,4 @@
 // options: -D multi_kernel
-// mode: report
 /*
  * -D multi_kernel with a fops local to a function: the multi-kernel
  * wrapper would have to go inside that function.  Refused, never half

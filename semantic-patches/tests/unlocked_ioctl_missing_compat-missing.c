@@ -1,5 +1,4 @@
 // rule: unlocked_ioctl_missing_compat.cocci
-// mode: report
 /* A watchdog converted to .unlocked_ioctl that forgot 32-bit callers. */
 #include <linux/fs.h>
 #include <linux/miscdevice.h>

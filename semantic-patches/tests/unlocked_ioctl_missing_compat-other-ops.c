@@ -1,5 +1,4 @@
 // rule: unlocked_ioctl_missing_compat.cocci
-// mode: report
 /* Only file_operations count: a block device without .compat_ioctl is
  * reported by nobody, and the one fops here has both entries. */
 #include <linux/fs.h>

@@ -1,5 +1,4 @@
 // rule: unlocked_ioctl_missing_compat.cocci
-// mode: report
 /* Three fops that each made a choice about 32-bit callers: no report. */
 #include <linux/fs.h>
 #include <linux/compat.h>

@@ -1,5 +1,4 @@
 // rule: unlocked_ioctl_returns_enoioctlcmd.cocci
-// mode: report
 /* Unknown commands answered with the kernel-internal -ENOIOCTLCMD, once
  * directly and once through the variable that is returned. */
 #include <linux/fs.h>

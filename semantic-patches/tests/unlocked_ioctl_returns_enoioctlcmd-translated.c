@@ -1,5 +1,4 @@
 // rule: unlocked_ioctl_returns_enoioctlcmd.cocci
-// mode: report
 /* No report: the handler only compares with -ENOIOCTLCMD and translates
  * it; the tty-style ops returning it are not file_operations. */
 #include <linux/fs.h>

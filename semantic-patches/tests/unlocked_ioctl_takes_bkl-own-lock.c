@@ -1,5 +1,4 @@
 // rule: unlocked_ioctl_takes_bkl.cocci
-// mode: report
 /* No report: the unlocked handler uses its own mutex, and the handler that
  * takes the BKL is a legacy .ioctl one (that is the conversion rule's job). */
 #include <linux/fs.h>

@@ -1,5 +1,4 @@
 // rule: unlocked_ioctl_takes_bkl.cocci
-// mode: report
 /* The state right after a pushdown conversion: the BKL is still taken. */
 #include <linux/fs.h>
 #include <linux/smp_lock.h>

@@ -1,4 +1,3 @@
-// mode: report
 /*
  * One handler serves a char fops and a block_device_operations, whose
  * .ioctl keeps the old signature: converting it would break the block

@@ -1,5 +1,4 @@
 // options: -D wrapper
-// mode: report
 /*
  * The wrapper would go before the first fops naming the handler, which is
  * inside an #ifdef; the second fops, outside it, would then name a

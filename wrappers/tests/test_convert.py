@@ -26,6 +26,7 @@ from ioctl_rework.convert import cli as convert
 from ioctl_rework.convert import runner as convert_runner
 from ioctl_rework.convert import merge
 from ioctl_rework.convert import series
+from ioctl_rework.patches.identity import Identity
 from ioctl_rework.spatch import runner as spatch
 from ioctl_rework.convert import summary as summary_mod
 from ioctl_rework.convert.summary import FileStatus, HandlerStatus
@@ -67,7 +68,10 @@ class ConvertCase(unittest.TestCase):
         self.tmp = Path(tempfile.mkdtemp(prefix="convert-test-"))
         self.tree = self.tmp / "tree"
         shutil.copytree(DATA / "tree", self.tree, symlinks=True)
-        self.enterContext(mock.patch.dict(os.environ, {"SOURCE_DATE_EPOCH": "1700000000"}))
+        # A series needs an author, which a fresh machine's git may not know.
+        self.enterContext(mock.patch.dict(os.environ, {
+            "SOURCE_DATE_EPOCH": "1700000000", "GIT_AUTHOR_NAME": "T",
+            "GIT_AUTHOR_EMAIL": "t@example.org"}))
 
     def tearDown(self):
         for path in self.tmp.rglob("*"):
@@ -175,6 +179,20 @@ class WholeRunTest(ConvertCase):
         for rel, (_, new) in result.changes.items():
             self.assertEqual((repo / rel).read_bytes(), new, rel)
 
+
+    def test_a_copied_subdirectory_keeps_its_subsystem_in_the_subjects(self):
+        copy = self.tmp / "copies" / "char"
+        shutil.copytree(self.tree / "drivers/char", copy)
+        result = self.run_convert("--target", "2.6.11", paths=[copy])
+        self.assertFalse(result.summary.tree_top)
+        self.assertEqual([p.subject for p in series.plan(result.summary, series.Split.FILE)],
+                         ["char: ds1620: convert to unlocked_ioctl",
+                          "char: nwflash: convert to unlocked_ioctl"])
+        # From the tree's top, the same files are named from there.
+        whole = self.run_convert(paths=[self.tree / "drivers/char"])
+        self.assertTrue(whole.summary.tree_top)
+        self.assertEqual([p.subject for p in series.plan(whole.summary, series.Split.DIR)],
+                         ["char: convert 2 ioctl handlers to unlocked_ioctl"])
 
     def test_wrapper_strategy_says_why_a_handler_in_another_file_is_left_alone(self):
         result = self.run_convert("--strategy", "wrapper")
@@ -581,7 +599,7 @@ class CacheAndShardTest(ConvertCase):
             return data
 
         self.assertEqual(comparable(merged), comparable(whole))
-        me = series.Identity("T", "t@example.org", True)
+        me = Identity("T", "t@example.org")
         self.assertEqual(series.render(merged, series.Split.FILE, None, me),
                          series.render(whole, series.Split.FILE, None, me))
 

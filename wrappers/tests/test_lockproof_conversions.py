@@ -7,6 +7,8 @@ the prover refused or found a problem in would be reverted by convert,
 so a failure here is either a rule bug or a prover limitation to fix.
 """
 
+import importlib.machinery
+import importlib.util
 import re
 import unittest
 from pathlib import Path
@@ -23,41 +25,51 @@ CASES = rules.RULES_DIR / "tests"
 CACHE = paths.fixture_cache().parent / "lockproof-conversions"
 
 
-def rule_cases() -> list[Path]:
-    """Patch-mode cases of the conversion rule that change their input."""
+def _rule_runner():
+    """semantic-patches/tests/run, which knows how a case is named and run."""
+    loader = importlib.machinery.SourceFileLoader("rule_case_runner", str(CASES / "run"))
+    module = importlib.util.module_from_spec(importlib.util.spec_from_loader(loader.name, loader))
+    loader.exec_module(module)
+    return module
+
+
+def rule_cases() -> list[tuple[Path, Path, tuple[str, ...]]]:
+    """Patch-mode outputs of the conversion rule that change their input:
+    (input, expected output, options)."""
+    runner = _rule_runner()
     found = []
     for case in sorted(CASES.glob("*.c")):
-        head = case.read_text().splitlines()[:5]
-        if any(line.startswith("// rule:") for line in head) or \
-                any(line.startswith("// mode:") and "patch" not in line for line in head):
-            continue
-        if case.with_suffix(".res").read_text() != case.read_text():
-            found.append(case)
+        for check in runner.checks(case)[0]:
+            if check.rule.name != runner.DEFAULT_RULE or check.mode != "patch":
+                continue
+            if check.expected.read_text() != case.read_text():
+                found.append((case, check.expected, check.options))
     return found
 
 
-def case_lock(case: Path) -> lockproof.LockCalls:
-    head = "\n".join(case.read_text().splitlines()[:5])
-    if "-D mutex" in head:
+def case_lock(case: Path, options: tuple[str, ...]) -> lockproof.LockCalls:
+    if "mutex" in options:
         return lockproof.LockCalls.mutex(lockproof.mutex_name(case.name))
     return lockproof.LockCalls.bkl()
 
 
-def listed_handlers(case: Path) -> list[str]:
-    match = re.search(r"handlers=(\S+)", "\n".join(case.read_text().splitlines()[:5]))
+def listed_handlers(options: tuple[str, ...]) -> list[str]:
+    match = re.search(r"handlers=(\S+)", " ".join(options))
     return match.group(1).split(",") if match else []
 
 
-def prove_case(case: Path, old: str, new: str) -> list[lockproof.HandlerProof]:
-    """The proofs of the handlers case CASE converts (OLD -> NEW)."""
+def prove_case(case: Path, old: str, new: str,
+               options: tuple[str, ...]) -> list[lockproof.HandlerProof]:
+    """The proofs of the handlers case CASE converts (OLD -> NEW) with OPTIONS."""
+    lock = case_lock(case, options)
     results = lockproof.prove_changes(CASES, {case.name: (old.encode(), new.encode())},
-                                      lambda rel: case_lock(case))
+                                      lambda rel: lock)
     # A handler named with -D handlers= has its fops in another file, or
     # its definition (not part of the case).
-    listed = [h for h in listed_handlers(case) if Unit(case.name, old).definitions(h)]
-    elsewhere = set(listed_handlers(case)) - set(listed)
+    listed = [h for h in listed_handlers(options) if Unit(case.name, old).definitions(h)]
+    elsewhere = set(listed_handlers(options)) - set(listed)
     more = lockproof.prove_each(case.name, old, new, {h: h for h in listed},
-                                case_lock(case), lockproof.TextualExpander(CASES, case.name))
+                                lock, lockproof.TextualExpander(CASES, case.name))
     return [r.proof for r in results if r.proof.handler not in elsewhere] + more
 
 
@@ -72,10 +84,10 @@ PROVER_REFUSES = {"lock_kernel_local.c": "lock_kernel is used other than called"
 class RuleCasesTest(unittest.TestCase):
     def test_every_conversion_of_the_rule_tests_is_proven(self):
         proven = 0
-        for case in rule_cases():
-            old, new = case.read_text(), case.with_suffix(".res").read_text()
-            for proof in prove_case(case, old, new):
-                with self.subTest(case=case.name, handler=proof.handler):
+        for case, expected, options in rule_cases():
+            old, new = case.read_text(), expected.read_text()
+            for proof in prove_case(case, old, new, options):
+                with self.subTest(case=expected.name, handler=proof.handler):
                     if case.name in PROVER_REFUSES:
                         self.assertIn(PROVER_REFUSES[case.name], str(proof.unprovable or ""))
                         continue

@@ -1,14 +1,20 @@
 """merge and the summary format, on hand-made summaries (no spatch)."""
 
+import argparse
+import contextlib
+import io
+import os
 import shutil
 import tempfile
 import unittest
 from pathlib import Path
+from unittest import mock
 
 from ioctl_rework.convert import merge
 from ioctl_rework.convert import shard
 from ioctl_rework.convert import summary as summary_mod
 from ioctl_rework.convert.summary import FileRecord, FileStatus, HandlerRecord, HandlerStatus, Summary
+from ioctl_rework.convert import series
 
 
 def part(index: int | None, files: list[str], count: int = 3) -> Summary:
@@ -51,6 +57,60 @@ class MergeTest(unittest.TestCase):
             merge.merge([a, b])
 
 
+@unittest.skipUnless(shutil.which("git"), "git is not installed")
+class MergeSeriesTest(unittest.TestCase):
+    """`merge --series` writes the series one whole run would have written."""
+
+    def setUp(self):
+        self.tmp = Path(tempfile.mkdtemp(prefix="merge-series-"))
+        self.addCleanup(shutil.rmtree, self.tmp)
+        self.tree = self.tmp / "tree"
+        self.tree.mkdir()
+        for name in ("a.c", "b.c", "c.c"):
+            (self.tree / name).write_text("int\n")
+        self.shards = []
+        for k, files in ((1, ["a.c"]), (2, ["b.c", "c.c"]), (3, [])):
+            path = self.tmp / f"s{k}.json"
+            summary_mod.write(part(k, files), path)
+            self.shards.append(str(path))
+
+    def merge_main(self, *argv: str) -> tuple[int, str]:
+        parser = argparse.ArgumentParser()
+        merge.add_arguments(parser)
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err):
+            status = merge.main(parser.parse_args([*argv, *self.shards]))
+        return status, err.getvalue()
+
+    def test_the_series_of_the_shards_is_the_series_of_one_run(self):
+        env = {"GIT_AUTHOR_NAME": "T", "GIT_AUTHOR_EMAIL": "t@example.org"}
+        with mock.patch.dict(os.environ, env):
+            status, err = self.merge_main("--series", str(self.tmp / "out"),
+                                          "--tree", str(self.tree))
+            whole = part(None, ["a.c", "b.c", "c.c"])
+            whole.started = 101.0
+            expected = series.render(whole, series.Split.FILE, None, tree=self.tree)
+        self.assertEqual(status, 0, err)
+        self.assertIn(f"merge: series of 3 patches in {self.tmp / 'out'}", err)
+        written = {p.name: p.read_text() for p in (self.tmp / "out").iterdir()}
+        self.assertEqual(written, expected)
+        self.assertIn("Subject: [PATCH 3/3] c: convert to unlocked_ioctl", written[
+            "0003-c-convert-to-unlocked_ioctl.patch"])
+
+    def test_without_an_author_nothing_is_written(self):
+        (self.tmp / "gitconfig").write_text("[user]\n\tuseConfigOnly = true\n")
+        env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_") and k != "EMAIL"}
+        env.update(HOME=str(self.tmp), GIT_CONFIG_NOSYSTEM="1",
+                   GIT_CONFIG_GLOBAL=str(self.tmp / "gitconfig"))
+        with mock.patch.dict(os.environ, env, clear=True):
+            status, err = self.merge_main("--series", str(self.tmp / "out"), "--json",
+                                          str(self.tmp / "all.json"), "--tree", str(self.tree))
+        self.assertEqual(status, 2)
+        self.assertIn("ioctl-rework merge: error: no author for the series", err)
+        self.assertFalse((self.tmp / "out").exists())
+        self.assertFalse((self.tmp / "all.json").exists())
+
+
 class SummaryFormatTest(unittest.TestCase):
     def test_json_round_trip_keeps_bytes_that_are_not_utf8(self):
         tmp = Path(tempfile.mkdtemp())
@@ -60,6 +120,15 @@ class SummaryFormatTest(unittest.TestCase):
         loaded = summary_mod.load(tmp / "s.json")
         self.assertEqual(loaded.files, original.files)
         self.assertEqual(loaded.handlers, original.handlers)
+
+    def test_a_run_on_a_directory_of_its_own_says_so(self):
+        tmp = Path(tempfile.mkdtemp())
+        self.addCleanup(shutil.rmtree, tmp)
+        original = part(None, ["a.c"])
+        original.tree_top = False
+        summary_mod.write(original, tmp / "s.json")
+        self.assertFalse(summary_mod.load(tmp / "s.json").tree_top)
+        self.assertFalse(merge.merge([summary_mod.load(tmp / "s.json")]).tree_top)
 
     def test_a_file_that_is_not_a_summary_is_a_clear_error(self):
         tmp = Path(tempfile.mkdtemp())

@@ -126,15 +126,19 @@ def request_from_args(args) -> ConvertRequest:
         run = settings.resolve(args, settings.KernelTree(root, settings.tree_version(root)),
                                kdir=kdir, fallback=None,
                                outputs=options.output_paths(args))
+        author = None
         if args.series:
             safe_write.check_output_dir(args.series)
+            # A series needs an author: found out before the run, not after it.
+            author = series.series_author(root)
     except (settings.SettingsError, series.SeriesError, safe_write.WriteError) as err:
         raise InputError(str(err)) from err
     mode = Output.IN_PLACE if args.in_place else Output.SERIES if args.series else Output.DIFF
     return ConvertRequest(paths=paths, options=run.conversion, root=root, jobs=run.jobs,
                           timeout=args.timeout, output=mode, series_dir=args.series,
-                          split=series.Split(args.split or "file"), shard=args.shard,
-                          cache=run.cache("convert"), verify=VerifyOptions(kdir=kernel_dir),
+                          split=series.Split(args.split or "file"), author=author,
+                          shard=args.shard, cache=run.cache("convert"),
+                          verify=VerifyOptions(kdir=kernel_dir),
                           reports=output_mod.reports(args.format, args.output, args.json,
                                                      diff_on_stdout=mode is Output.DIFF))
 

@@ -28,6 +28,7 @@ def merge(parts: list[Summary], allow_partial: bool = False) -> Summary:
                                    f"vs {getattr(part, name)!r}; run every shard alike")
     _check_shards(parts, allow_partial)
     merged = Summary(root=first.root, target=first.target, options=first.options,
+                     tree_top=first.tree_top,
                      spatch_version=first.spatch_version,
                      started=min(p.started for p in parts),
                      # the time one machine would have needed
@@ -92,7 +93,9 @@ examples:
                              json_alias=output_mod.SUMMARY.replace("the summary",
                                                                    "the merged summary", 1))
     parser.add_argument("--tree", type=Path, metavar="DIR",
-                        help="the tree, for MAINTAINERS (default: the root the runs recorded)")
+                        help="the tree the runs converted: its files make the series, "
+                             "its MAINTAINERS the Cc lines (default: the root the runs "
+                             "recorded)")
     parser.add_argument("--allow-partial", action="store_true",
                         help="merge even when some shards are missing")
 
@@ -113,9 +116,10 @@ def main(args) -> int:
     try:
         merged = merge([summary_mod.load(p) for p in args.summaries], args.allow_partial)
         if args.series:
+            tree = args.tree or Path(merged.root)
             paths = series.write_for_tree(merged, args.series, series.Split(args.split or "file"),
-                                          args.tree or Path(merged.root))
-            print(f"merge: series of {len(paths) - 1} patches in {args.series}", file=sys.stderr)
+                                          tree, series.series_author(tree))
+            print(f"merge: {series.describe(paths, args.series)}", file=sys.stderr)
         output_mod.write_reports(merged, reports)
     except (SummaryError, safe_write.WriteError, series.SeriesError) as err:
         print(f"ioctl-rework merge: error: {err}", file=sys.stderr)

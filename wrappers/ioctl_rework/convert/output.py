@@ -71,9 +71,8 @@ def emit(result: ConversionResult, request: ConvertRequest,
             write_in_place(result, request.root)
         elif request.output is Output.SERIES:
             paths = series.write_for_tree(summary, request.series_dir, request.split,
-                                          request.root)
-            print(f"convert: series of {len(paths) - 1} patches in {request.series_dir}",
-                  file=sys.stderr)
+                                          request.root, request.author)
+            print(f"convert: {series.describe(paths, request.series_dir)}", file=sys.stderr)
     summary.stage_seconds = stages.times()
     write_reports(summary, request.reports)
     print(summary_mod.text_report(summary, stages.verbosity >= Verbosity.NORMAL),

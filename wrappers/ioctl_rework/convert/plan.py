@@ -24,7 +24,7 @@ from ioctl_rework.convert.request import ConversionResult, ConvertRequest, Outpu
 from ioctl_rework.compat.apply import add_compat, compat_cache
 from ioctl_rework.convert.runner import Diffs, FileRun, Runner, RunTask
 from ioctl_rework.stages import Stages, Verbosity
-from ioctl_rework.convert.tree import Tree, groups, scan
+from ioctl_rework.convert.tree import Tree, groups, is_tree_top, scan
 from ioctl_rework.convert.summary import (ChangeRecord, FileRecord, FileStatus, HandlerRecord,
                                   HandlerStatus, Summary)
 
@@ -63,7 +63,8 @@ def convert(request: ConvertRequest, stages: Stages | None = None) -> Conversion
     summary = Summary(root=str(root), target=str(request.options.target),
                       options=_options_json(request.options),
                       spatch_version=runner.spatch_version,
-                      started=started, shard=str(request.shard) if request.shard else None)
+                      started=started, shard=str(request.shard) if request.shard else None,
+                      tree_top=is_tree_top(root))
     summary.handlers = _handler_records(tree, fops_files, final, cross, blocked,
                                          runner.content)
     if compat_decisions:

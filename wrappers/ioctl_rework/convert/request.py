@@ -8,6 +8,7 @@ from pathlib import Path
 from ioctl_rework import cache as cache_mod
 from ioctl_rework import settings
 from ioctl_rework.convert import series
+from ioctl_rework.patches.identity import Identity
 from ioctl_rework.convert import shard as shard_mod
 from ioctl_rework.convert.summary import FileStatus, HandlerStatus, Summary
 from ioctl_rework.verify.build import KernelDir
@@ -52,6 +53,7 @@ class ConvertRequest:
     output: Output = Output.DIFF
     series_dir: Path | None = None
     split: series.Split = series.Split.FILE
+    author: Identity | None = None      # of the series; asked of git before the run
     shard: shard_mod.Shard | None = None
     cache: cache_mod.Cache = field(default_factory=lambda: cache_mod.Cache(None))
     verify: VerifyOptions = VerifyOptions()

@@ -1,31 +1,34 @@
 """Writing a convert run as a `git format-patch` series a maintainer can review.
 
 One patch per file, per directory or per MAINTAINERS section; subjects in
-the kernel's prefix style (`char: ds1620: convert to unlocked_ioctl`);
-bodies that say what the BKL now protects, which strategy was used and
-where -ENOIOCTLCMD behaviour changes; Signed-off-by from git config and Cc
-from MAINTAINERS; and a 0000-cover-letter.patch with the statistics.
+the kernel's prefix style (`char: ds1620: convert to unlocked_ioctl`), no
+two alike; bodies that say what the BKL now protects, which strategy was
+used and where -ENOIOCTLCMD behaviour changes; Signed-off-by of the user
+git knows and Cc from MAINTAINERS; and a 0000-cover-letter.patch with the
+statistics.  git writes the mails (format_patch.py): hunk headers name
+their function, so `check --diff` can read every patch.
 """
 
-import email.utils
 import enum
 import os
 import re
-import subprocess
 import time
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from ioctl_rework import __version__, safe_write
-from ioctl_rework.convert.summary import (FileRecord, HandlerRecord, HandlerStatus, LinkedFiles, Summary,
-                                  diff_counts)
+from ioctl_rework.convert.summary import (FileRecord, HandlerRecord, HandlerStatus, LinkedFiles,
+                                          Summary)
+from ioctl_rework.patches import format_patch
+from ioctl_rework.patches.identity import Identity, IdentityError, git_identity
 
 COVER_LETTER = "0000-cover-letter.patch"
-PLACEHOLDER_AUTHOR = ("ioctl-rework", "ioctl-rework@localhost")
+COVER_SUBJECT = "convert .ioctl handlers to unlocked_ioctl"
 
 
 class SeriesError(Exception):
-    """A series that cannot be written (the directory is not usable)."""
+    """A series that cannot be written: no author, a tree without the
+    converted files, a directory that is not usable."""
 
 
 class Split(enum.Enum):
@@ -44,50 +47,48 @@ class Patch:
     files: tuple[FileRecord, ...]
 
 
-@dataclass(frozen=True)
-class Identity:
-    name: str
-    email: str
-    from_git: bool
-
-    def __str__(self) -> str:
-        return email.utils.formataddr((self.name, self.email))
+def series_author(tree: Path | None) -> Identity:
+    """Who the series is from, as `git commit` in TREE would say; SeriesError if nobody."""
+    try:
+        return git_identity(tree)
+    except IdentityError as err:
+        raise SeriesError(str(err)) from err
 
 
-def git_identity(tree: Path | None) -> Identity:
-    """user.name and user.email as git sees them in TREE, else a placeholder."""
-    values = []
-    for key in ("user.name", "user.email"):
-        try:
-            out = subprocess.run(["git", "config", "--get", key], capture_output=True,
-                                 text=True, cwd=tree if tree and Path(tree).is_dir() else None,
-                                 check=False).stdout.strip()
-        except OSError:
-            out = ""
-        values.append(out)
-    if all(values):
-        return Identity(values[0], values[1], True)
-    return Identity(*PLACEHOLDER_AUTHOR, False)
+# Top-level directories of a kernel tree: a path that starts with one is
+# read from the tree's top even where no Makefile or .git marks it.
+_KERNEL_TOP_DIRS = {"arch", "block", "certs", "crypto", "drivers", "fs", "include", "init",
+                    "io_uring", "ipc", "kernel", "lib", "mm", "net", "rust", "samples",
+                    "scripts", "security", "sound", "tools", "usr", "virt"}
 
 
-def path_prefix(relpath: str) -> str:
+def path_prefix(relpath: str, depth: int = 2, suffix: bool = False) -> str:
     """The kernel subject prefix a path suggests: drivers/char/ds1620.c ->
-    "char: ds1620", sound/oss/foo.c -> "sound: oss: foo"."""
+    "char: ds1620", sound/oss/foo.c -> "sound: oss: foo".  DEPTH directories
+    are named; SUFFIX keeps the file's extension."""
     parts = list(PurePosixPath(relpath).parts)
     if not parts:
         return "treewide"
-    stem = PurePosixPath(parts[-1]).stem if "." in parts[-1] else parts[-1]
+    stem = parts[-1] if suffix or "." not in parts[-1] else PurePosixPath(parts[-1]).stem
     dirs = parts[:-1]
     if dirs and dirs[0] == "drivers":
         dirs = dirs[1:]
     if dirs[:2] == ["include", "linux"]:
         dirs = dirs[2:]
-    words = dirs[:2] + ([stem] if stem and stem not in dirs[-1:] else [])
+    words = dirs[:depth] + ([stem] if stem and stem not in dirs[-1:] else [])
     return ": ".join(words) if words else stem
 
 
-def _dir_prefix(directory: str) -> str:
-    return path_prefix(directory.rstrip("/") + "/") if directory not in ("", ".") else "treewide"
+def _path_prefixes(relpath: str, directory: bool = False) -> list[str]:
+    """Prefixes for RELPATH from the usual one to one no other path shares."""
+    if relpath in ("", "."):
+        return ["treewide"]
+    parts = PurePosixPath(relpath).parts
+    depths = range(2, max(2, len(parts)) + 1)
+    # A directory's name is kept whole ("foo.d" is no file "foo").
+    found = [path_prefix(relpath, depth, suffix=directory) for depth in depths]
+    found += [path_prefix(relpath, depths[-1], suffix=True), ": ".join(parts)]
+    return list(dict.fromkeys(found))
 
 
 def _section_prefix(title: str) -> str:
@@ -97,12 +98,25 @@ def _section_prefix(title: str) -> str:
     return "-".join(words[:3]) or "treewide"
 
 
-class _Grouping:
-    """Which patch each changed file goes into, and that patch's subject prefix."""
+def subject_path(summary: Summary, relpath: str) -> str:
+    """The path of RELPATH that names its subsystem: from the tree's top, or,
+    when the run's root is a directory of its own (a copied subdirectory),
+    under that directory's name."""
+    first = PurePosixPath(relpath).parts[:1]
+    if summary.tree_top or (first and first[0] in _KERNEL_TOP_DIRS):
+        return relpath
+    name = PurePosixPath(summary.root).name
+    return f"{name}/{relpath}" if name else relpath
 
-    def __init__(self, split: Split, maintainers):
+
+class _Grouping:
+    """Which patch each changed file goes into, and the subject prefixes
+    that patch may take, from the usual one to the most specific."""
+
+    def __init__(self, split: Split, maintainers, summary: Summary):
         self.split = split
         self.maintainers = maintainers
+        self.summary = summary
 
     def sections(self, relpath: str) -> list:
         return self.maintainers.lookup(relpath) if self.maintainers else []
@@ -116,35 +130,65 @@ class _Grouping:
                 return "section:" + found[0].title
         return "dir:" + str(PurePosixPath(relpath).parent)
 
-    def prefix(self, key: str, files: list[str]) -> str:
+    def prefixes(self, key: str, files: list[str]) -> list[str]:
+        shown = [subject_path(self.summary, f) for f in files]
         if self.split is Split.FILE:
-            found = self.sections(key)
-            # MAINTAINERS names the subsystem; the file names the driver.
-            if found and self.maintainers is not None:
+            found = _path_prefixes(shown[0])
+            if self.sections(key):
+                # MAINTAINERS names the subsystem; the file names the driver.
                 stem = PurePosixPath(key).stem
-                head = path_prefix(key).rsplit(": ", 1)[0]
-                return f"{head}: {stem}" if head != stem else stem
-            return path_prefix(key)
+                head = path_prefix(shown[0]).rsplit(": ", 1)[0]
+                found.insert(0, f"{head}: {stem}" if head != stem else stem)
+            return list(dict.fromkeys(found))
         if key.startswith("section:"):
-            common = os.path.commonpath(files) if len(files) > 1 else str(PurePosixPath(files[0]).parent)
-            if common and common != ".":
-                return _dir_prefix(common)
-            return _section_prefix(key[len("section:"):])
-        return _dir_prefix(key[len("dir:"):])
+            title = key[len("section:"):]
+            common = os.path.commonpath(shown) if len(shown) > 1 else \
+                str(PurePosixPath(shown[0]).parent)
+            if common in ("", "."):
+                return [_section_prefix(title), title.lower()]
+            found = _path_prefixes(common, directory=True)
+            return found + [f"{found[0]}: {_section_prefix(title)}",
+                            f"{found[0]}: {title.lower()}"]
+        directory = key[len("dir:"):]
+        if directory == ".":
+            # The root's own files: the tree's, or the copied directory's.
+            directory = "" if self.summary.tree_top else PurePosixPath(self.summary.root).name
+        else:
+            directory = subject_path(self.summary, directory)
+        return _path_prefixes(directory, directory=True)
+
+
+def _unique(choices: list[list[str]]) -> list[str]:
+    """One prefix per patch, each the first of its choices that no other
+    patch takes: patches that would share a subject go more specific."""
+    level = [0] * len(choices)
+    while True:
+        taken = [c[i] for c, i in zip(choices, level)]
+        shared = {p for p in taken if taken.count(p) > 1}
+        moved = False
+        for n, prefix in enumerate(taken):
+            if prefix in shared and level[n] < len(choices[n]) - 1:
+                level[n] += 1
+                moved = True
+        if not moved:
+            break
+    return [f"{p} ({n})" if taken.count(p) > 1 else p for n, p in enumerate(taken, 1)]
 
 
 def plan(summary: Summary, split: Split, maintainers=None) -> list[Patch]:
-    """The patches of the series, in order of their first file."""
-    grouping = _Grouping(split, maintainers)
+    """The patches of the series, in order of their first file, with subjects
+    no two of them share."""
+    grouping = _Grouping(split, maintainers, summary)
     groups: dict[str, list[FileRecord]] = {}
     keys = _keys_joined_by_handlers(summary, grouping)
     for record in sorted(summary.changed_files, key=lambda r: r.file):
         groups.setdefault(keys[record.file], []).append(record)
+    prefixes = _unique([grouping.prefixes(key, [r.file for r in records])
+                        for key, records in groups.items()])
     patches = []
-    for key, records in groups.items():
+    for prefix, records in zip(prefixes, groups.values()):
         names = [r.file for r in records]
         handlers = _handlers_of(summary, names)
-        prefix = grouping.prefix(key, names)
         count = len({(h.file, h.handler) for h in handlers})
         what = "convert to unlocked_ioctl" if count <= 1 else \
             f"convert {count} ioctl handlers to unlocked_ioctl"
@@ -235,74 +279,51 @@ def _body(summary: Summary, handlers: list[HandlerRecord], files: list[str]) -> 
 def _wrap(text: str, width: int = 72) -> str:
     if len(text) <= width:
         return text
-    indent = "  " if text.startswith("- ") else ""
+    # A bullet's lines and an indented line's go on under its text.
+    lead = " " * (len(text) - len(text.lstrip(" ")))
+    indent = lead + "  " if text.startswith("- ") or lead else ""
     out, line = [], ""
-    for word in text.split(" "):
+    for word in text.lstrip(" ").split(" "):
         if line and len(line) + 1 + len(word) > width:
             out.append(line)
             line = indent + word
         else:
-            line = f"{line} {word}" if line else word
+            line = f"{line} {word}" if line else lead + word
     out.append(line)
     return "\n".join(out)
 
 
-def diffstat(records: tuple[FileRecord, ...] | list[FileRecord]) -> str:
-    """The ` path | N +++--` block that git format-patch puts after ---."""
-    rows = [(r.file, *diff_counts(r.diff)) for r in records]
-    width = max(len(name) for name, _, _ in rows)
-    digits = max(len(str(a + r)) for _, a, r in rows)
-    lines = []
-    for name, added, removed in rows:
-        total = added + removed
-        scale = min(1.0, 50 / total) if total else 1.0
-        bar = "+" * round(added * scale) + "-" * round(removed * scale)
-        lines.append(f" {name.ljust(width)} | {str(total).rjust(digits)} {bar}".rstrip())
-    added = sum(r[1] for r in rows)
-    removed = sum(r[2] for r in rows)
-    plural = "s" if len(rows) != 1 else ""
-    lines.append(f" {len(rows)} file{plural} changed, {added} insertion{'s' if added != 1 else ''}(+), "
-                 f"{removed} deletion{'s' if removed != 1 else ''}(-)")
-    return "\n".join(lines)
+def git_date(epoch: float) -> str:
+    """EPOCH as git reads a date ("@SECONDS +HHMM"), in the local time zone, as
+    a commit made then would have it."""
+    offset = time.localtime(epoch).tm_gmtoff // 60
+    sign = "-" if offset < 0 else "+"
+    return f"@{int(epoch)} {sign}{abs(offset) // 60:02d}{abs(offset) % 60:02d}"
 
 
-def _slug(subject: str) -> str:
-    slug = re.sub(r"[^A-Za-z0-9_.]+", "-", subject).strip("-.")
-    return slug[:52].rstrip("-.") or "patch"
-
-
-def _mail(author: Identity, date: str, subject: str, body: str, tail: str) -> str:
-    return (f"From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001\n"
-            f"From: {author}\nDate: {date}\nSubject: {subject}\n"
-            f"MIME-Version: 1.0\nContent-Type: text/plain; charset=UTF-8\n"
-            f"Content-Transfer-Encoding: 8bit\n\n{body}\n{tail}"
-            f"-- \nioctl-rework {__version__}\n\n")
-
-
-def render(summary: Summary, split: Split, maintainers=None,
-           author: Identity | None = None) -> dict[str, str]:
-    """File name -> content of every mail in the series (cover letter first)."""
-    author = author or git_identity(Path(summary.root))
-    date = email.utils.formatdate(summary.started, localtime=False)
+def render(summary: Summary, split: Split, maintainers=None, author: Identity | None = None,
+           tree: Path | None = None) -> dict[str, str]:
+    """File name -> content of every mail in the series (cover letter first),
+    made by git from TREE's files (default: the run's root).  No mail when
+    nothing was converted."""
+    tree = Path(tree if tree is not None else summary.root)
+    who = author or series_author(tree)
     patches = plan(summary, split, maintainers)
-    total = len(patches)
-    width = len(str(total))  # as git format-patch: [PATCH 1/9], [PATCH 01/10]
-    signoff = [f"Signed-off-by: {author}"] if author.from_git else []
-    out = {}
-    for number, patch in enumerate(patches, 1):
-        tag = f"[PATCH {str(number).zfill(width)}/{total}]"
-        trailers = "\n".join(signoff + [f"Cc: {c}" for c in patch.cc])
-        body = patch.body + ("\n\n" + trailers if trailers else "")
-        diff = "".join(r.diff for r in patch.files)
-        name = f"{str(number).zfill(4)}-{_slug(patch.subject)}.patch"
-        out[name] = _mail(author, date, f"{tag} {patch.subject}", body,
-                          f"---\n{diffstat(patch.files)}\n\n{diff}")
-    out[COVER_LETTER] = _cover_letter(summary, patches, author, date, width)
-    return dict(sorted(out.items()))
+    commits = []
+    for patch in patches:
+        trailers = "\n".join([f"Signed-off-by: {who}"] + [f"Cc: {c}" for c in patch.cc])
+        diffs = tuple(format_patch.FileDiff(r.file, r.diff) for r in patch.files)
+        commits.append(format_patch.Commit(patch.subject, f"{patch.body}\n\n{trailers}", diffs))
+    cover = format_patch.Cover(COVER_SUBJECT, _cover_blurb(summary))
+    try:
+        return format_patch.mails(tree, commits, cover, who, git_date(summary.started),
+                                  f"ioctl-rework {__version__}")
+    except format_patch.FormatPatchError as err:
+        raise SeriesError(str(err)) from err
 
 
-def _cover_letter(summary: Summary, patches: list[Patch], author: Identity, date: str,
-                  width: int) -> str:
+def _cover_blurb(summary: Summary) -> str:
+    """The statistics; git adds the shortlog of the patches and the diffstat."""
     totals = summary.totals()
     h = totals["handlers"]
     lines = [
@@ -325,28 +346,20 @@ def _cover_letter(summary: Summary, patches: list[Patch], author: Identity, date
     files = totals["files"]
     lines += [f"  files: {files['converted']} changed, {files['failed']} failed, "
               f"{files['skipped']} skipped",
-              f"  lines: +{totals['lines_added']} -{totals['lines_removed']}",
-              ""]
-    if not author.from_git:
-        lines += ["No git identity was configured: set user.name and user.email and "
-                  "add your Signed-off-by before sending.", ""]
-    lines += [f"{p.subject}" for p in patches]
-    body = "\n".join(_wrap(line) for line in lines)
-    tail = f"---\n{diffstat([r for p in patches for r in p.files])}\n\n" if patches else "---\n\n"
-    subject = f"[PATCH {'0' * width}/{len(patches)}] convert .ioctl handlers to unlocked_ioctl"
-    return _mail(author, date, subject, body, tail)
+              f"  lines: +{totals['lines_added']} -{totals['lines_removed']}"]
+    return "\n".join(_wrap(line) for line in lines)
 
 
 def write(summary: Summary, directory: Path, split: Split, maintainers=None,
-          author: Identity | None = None) -> list[Path]:
+          author: Identity | None = None, tree: Path | None = None) -> list[Path]:
     """Write the series into DIRECTORY (created; old *.patch files there are
     replaced) and return the paths, cover letter first."""
     directory = Path(directory)
+    mails = render(summary, split, maintainers, author, tree)
     try:
         directory.mkdir(parents=True, exist_ok=True)
     except OSError as err:
         raise SeriesError(f"{directory}: cannot create the series directory: {err.strerror}") from err
-    mails = render(summary, split, maintainers, author)
     for old in directory.glob("*.patch"):
         if old.name not in mails:
             old.unlink()
@@ -356,6 +369,14 @@ def write(summary: Summary, directory: Path, split: Split, maintainers=None,
         safe_write.write_atomic(path, text.encode("utf-8", "surrogateescape"))
         paths.append(path)
     return paths
+
+
+def describe(paths: list[Path], directory: Path) -> str:
+    """What a run says about the series it wrote."""
+    count = sum(1 for p in paths if p.name != COVER_LETTER)
+    if not count:
+        return f"nothing was converted: no series in {directory}"
+    return f"series of {count} patch{'es' if count != 1 else ''} in {directory}"
 
 
 def add_split_argument(parser) -> None:
@@ -371,12 +392,13 @@ def check_split(args) -> None:
                           "the series is cut)")
 
 
-def write_for_tree(summary: Summary, directory: Path, split: Split,
-                   tree: Path | None) -> list[Path]:
-    """write(), with the Cc lines and subjects of TREE's MAINTAINERS when it has one."""
+def write_for_tree(summary: Summary, directory: Path, split: Split, tree: Path | None,
+                   author: Identity | None = None) -> list[Path]:
+    """write(), from TREE's files, with the Cc lines and subjects of TREE's
+    MAINTAINERS when it has one."""
     from ioctl_rework.patches.maintainers import Maintainers
     maintainers = Maintainers.load(Path(tree)) if tree and Path(tree).is_dir() else None
-    return write(summary, directory, split, maintainers)
+    return write(summary, directory, split, maintainers, author, tree)
 
 
 def now() -> float:

@@ -106,6 +106,9 @@ class Summary:
     started: float
     wall_seconds: float = 0.0
     shard: str | None = None  # "K/N", or None for a whole run
+    # ROOT is the top of a kernel tree or git work tree, so paths from it
+    # name the subsystem; else a directory of its own (a copied subdirectory).
+    tree_top: bool = True
     # Stage name -> seconds (stages.py), in the order the run entered them.
     stage_seconds: dict[str, float] = field(default_factory=dict)
     handlers: list[HandlerRecord] = field(default_factory=list)
@@ -212,6 +215,7 @@ def to_json(summary: Summary) -> dict:
         "options": summary.options,
         "spatch_version": summary.spatch_version,
         "shard": summary.shard,
+        "tree_top": summary.tree_top,
         "started": summary.started,
         "wall_seconds": round(summary.wall_seconds, 3),
         "stage_seconds": {name: round(seconds, 3)
@@ -247,6 +251,7 @@ def from_json(data: dict, where: str = "summary") -> Summary:
         return Summary(root=data["root"], target=data["target"], options=data["options"],
                        spatch_version=data["spatch_version"], started=data["started"],
                        wall_seconds=data["wall_seconds"], shard=data.get("shard"),
+                       tree_top=bool(data.get("tree_top", True)),
                        stage_seconds=dict(data.get("stage_seconds", {})),
                        handlers=handlers, files=files,
                        changes=[ChangeRecord(**c) for c in data.get("changes", [])],

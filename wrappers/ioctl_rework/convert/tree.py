@@ -62,13 +62,24 @@ def find_root(paths: list[Path]) -> Path:
     dirs = [p if p.is_dir() else p.parent for p in (Path(os.path.abspath(p)) for p in paths)]
     common = Path(os.path.commonpath([str(d) for d in dirs]))
     for candidate in (common, *common.parents):
-        makefile = candidate / "Makefile"
-        if makefile.is_file() and re.search(rb"^VERSION\s*=\s*\d", _head(makefile), re.M):
+        if _kernel_top(candidate):
             return candidate
     for candidate in (common, *common.parents):
         if (candidate / ".git").exists():
             return candidate
     return common
+
+
+def is_tree_top(root: Path) -> bool:
+    """Whether ROOT, as find_root found it, is the top of a kernel tree or
+    git work tree (paths from it name the subsystem) rather than a
+    directory of its own, such as a copied subdirectory."""
+    return _kernel_top(root) or (root / ".git").exists()
+
+
+def _kernel_top(directory: Path) -> bool:
+    makefile = directory / "Makefile"
+    return makefile.is_file() and bool(re.search(rb"^VERSION\s*=\s*\d", _head(makefile), re.M))
 
 
 def _head(path: Path) -> bytes:
