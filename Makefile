@@ -69,9 +69,13 @@ test: deps
 	$(call run_suites,$(TEST_SUITES),test)
 
 # Convert a copy of the fixture drivers: the summary, where the series is, one patch.
+# A machine without a git identity gets a demo one, so the series can be made.
 demo: deps
 	@out=$$(mktemp -d /tmp/ioctl-rework-demo.XXXXXX); \
 	cp -r kernel-fixtures/drivers $$out/drivers; \
+	git var GIT_AUTHOR_IDENT >/dev/null 2>&1 || \
+		export GIT_AUTHOR_NAME="ioctl-rework demo" GIT_AUTHOR_EMAIL="demo@example.invalid" \
+			GIT_COMMITTER_NAME="ioctl-rework demo" GIT_COMMITTER_EMAIL="demo@example.invalid"; \
 	wrappers/ioctl-rework convert --target 6.1 --json $$out/summary.json \
 		--series $$out/series $$out/drivers; status=$$?; \
 	echo; echo "series: $$out/series   summary: $$out/summary.json"; \
