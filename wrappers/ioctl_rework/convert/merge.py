@@ -39,6 +39,7 @@ def merge(parts: list[Summary], allow_partial: bool = False) -> Summary:
             seen[record.file] = record
         merged.handlers += part.handlers
         merged.changes += part.changes
+        merged.tokens += part.tokens
     merged.files = list(seen.values())
     merged.handlers = list({h.sort_key: h for h in merged.handlers}.values())
     merged.sort()

@@ -13,6 +13,7 @@ from dataclasses import replace
 
 from ioctl_rework import safe_write
 from ioctl_rework.ctext import spans as c_spans
+from ioctl_rework.convert import accounting, bkl_glue, forwarding
 from ioctl_rework.convert import groups as convert_groups
 from ioctl_rework.spatch import rules
 from ioctl_rework.convert import series
@@ -31,8 +32,8 @@ def convert(request: ConvertRequest) -> ConversionResult:
     root = request.root
     recovered = safe_write.recover(root) if request.output is Output.IN_PLACE else []
     tree = scan(list(request.paths), root, request.cache)
-    mine = [g for g in groups(tree)
-            if request.shard is None or request.shard.owns(g[0])]
+    linked = groups(tree)
+    mine = [g for g in linked if request.shard is None or request.shard.owns(g[0])]
     files = {rel for g in mine for rel in g}
     fops_files = [rel for rel in tree.fops_files if rel in files]
 
@@ -67,6 +68,8 @@ def convert(request: ConvertRequest) -> ConversionResult:
         from ioctl_rework.compat.apply import add_compat
         final, compat_decisions = add_compat(root, final, request.options, request.jobs,
                                              request.timeout)
+    read = _files_read(request, files, {rel for g in linked for rel in g})
+    forwarded = _forward(request, final, read, runner.content)
     summary = Summary(root=str(root), target=str(request.options.target),
                       options=_options_json(request.options),
                       spatch_version=runner.spatch_version,
@@ -100,6 +103,8 @@ def convert(request: ConvertRequest) -> ConversionResult:
             needed = tree.fops_names.get(rel)
             status = FileStatus.FAILED if run.reason and needed else FileStatus.UNCHANGED
             summary.files.append(FileRecord(rel, status, run.reason))
+    summary.changes += forwarded.changes
+    summary.handlers += forwarded.refused
     # A file that failed for a handler that was then dropped is still reported.
     summary.files += [FileRecord(rel, FileStatus.FAILED, why)
                       for rel, why in failures.items() if rel not in final]
@@ -108,8 +113,69 @@ def convert(request: ConvertRequest) -> ConversionResult:
     summary.sort()
     result = ConversionResult(summary, changes, recovered)
     verify.apply(verify.verify(request, result), result)
+    _account(request, result, runner.content, read)
     summary.wall_seconds = time.monotonic() - start
     return result
+
+
+def _files_read(request: ConvertRequest, mine: set[str], grouped: set[str]) -> set[str]:
+    """The files of this run (of its shard) and every other file under its
+    paths that has an ioctl member."""
+    read = set(mine)
+    for rel in accounting.files_with_members(list(request.paths), request.root):
+        if rel in grouped and rel not in mine:
+            continue            # another shard's
+        if rel not in grouped and request.shard is not None and not request.shard.owns(rel):
+            continue
+        read.add(rel)
+    return read
+
+
+def _forward(request: ConvertRequest, final: dict[str, FileRun], read: set[str],
+             content) -> forwarding.Forwarded:
+    """Calls through ->ioctl in the files read follow the conversion; FINAL
+    gets the rewritten texts."""
+    texts = {}
+    for rel in sorted(read | set(final)):
+        run = final.get(rel)
+        if run is not None and not run.ok:
+            continue
+        try:
+            old = content(rel)
+        except OSError:
+            continue
+        current = run.new if run is not None else old
+        if forwarding.calls_through_member(current):
+            texts[rel] = (old, current)
+    if not texts:
+        return forwarding.Forwarded()
+    done = forwarding.forward(texts, request.options.multi_kernel, request.timeout)
+    for rel, new in done.texts.items():
+        final[rel] = replace(final[rel], new=new) if rel in final else \
+            FileRun(rel, (), (), texts[rel][0], new, None)
+    return done
+
+
+def _account(request: ConvertRequest, result: ConversionResult, content,
+             read: set[str]) -> None:
+    """Every ioctl member of the files read, accounted for (accounting.py),
+    and the multi-kernel glue the target cannot build (bkl_glue.py)."""
+    summary = result.summary
+    texts = {}
+    for rel in sorted(read | set(result.changes)):
+        try:
+            old = content(rel)
+        except OSError:
+            continue            # listed as skipped by the tree scan
+        texts[rel] = (old, result.changes[rel][1] if rel in result.changes else old)
+    found = accounting.account(summary, texts)
+    summary.handlers += found.records
+    summary.tokens += found.tokens
+    target = request.options.target
+    for rel, (old, _) in texts.items():
+        summary.handlers += bkl_glue.refusals(rel, old.decode("utf-8", "surrogateescape"),
+                                              target)
+    summary.sort()
 
 
 def _unwritable(request: ConvertRequest, rels: list[str]) -> dict[str, str]:

@@ -83,6 +83,18 @@ class ChangeRecord:
     reason: str
 
 
+@dataclass(frozen=True)
+class TokenRecord:
+    """An ioctl member left in compiled code that is no .ioctl entry of a
+    file_operations (accounting.py): kind "other-structure", "data" or
+    "legacy-half", and why."""
+
+    file: str
+    line: int
+    kind: str
+    reason: str
+
+
 @dataclass
 class Summary:
     root: str
@@ -95,11 +107,14 @@ class Summary:
     handlers: list[HandlerRecord] = field(default_factory=list)
     files: list[FileRecord] = field(default_factory=list)
     changes: list[ChangeRecord] = field(default_factory=list)
+    # Every other ioctl member the run read, accounted for (accounting.py).
+    tokens: list[TokenRecord] = field(default_factory=list)
 
     def sort(self) -> None:
         self.handlers.sort(key=lambda h: h.sort_key)
         self.files.sort(key=lambda f: f.file)
         self.changes = sorted(set(self.changes), key=lambda c: (c.file, c.line, c.kind))
+        self.tokens = sorted(set(self.tokens), key=lambda t: (t.file, t.line, t.kind))
 
     @property
     def changed_files(self) -> list[FileRecord]:
@@ -128,6 +143,7 @@ class Summary:
             "lines_added": added,
             "lines_removed": removed,
             "changes": dict(sorted(collections.Counter(c.kind for c in self.changes).items())),
+            "tokens": dict(sorted(collections.Counter(t.kind for t in self.tokens).items())),
         }
 
 
@@ -198,6 +214,7 @@ def to_json(summary: Summary) -> dict:
         "handlers": [plain(h) for h in summary.handlers],
         "files": [plain(f) for f in summary.files],
         "changes": [asdict(c) for c in summary.changes],
+        "tokens": [asdict(t) for t in summary.tokens],
     }
 
 
@@ -222,7 +239,8 @@ def from_json(data: dict, where: str = "summary") -> Summary:
                        spatch_version=data["spatch_version"], started=data["started"],
                        wall_seconds=data["wall_seconds"], shard=data.get("shard"),
                        handlers=handlers, files=files,
-                       changes=[ChangeRecord(**c) for c in data.get("changes", [])])
+                       changes=[ChangeRecord(**c) for c in data.get("changes", [])],
+                       tokens=[TokenRecord(**t) for t in data.get("tokens", [])])
     except (KeyError, TypeError, ValueError) as err:
         raise SummaryError(f"{where}: malformed summary: {err}") from err
 
@@ -244,9 +262,16 @@ def text_report(summary: Summary) -> str:
              f"files: {f['converted']} rewritten, {f['unchanged']} unchanged, "
              f"{f['failed']} failed, {f['skipped']} skipped "
              f"(+{totals['lines_added']} -{totals['lines_removed']} lines)"]
-    for title, key in (("skipped", "skipped_by_reason"), ("failed", "failed_by_reason")):
-        for reason, count in totals[key].items():
-            lines.append(f"  {title} {count}: {reason}")
+    # Every entry not converted, by where it is: file:line, fops, handler, why.
+    for status in (HandlerStatus.SKIPPED, HandlerStatus.FAILED):
+        for record in summary.handlers:
+            if record.status is status:
+                lines.append(f"  {status.value}: {record.file}:{record.line}: {record.fops}: "
+                             f"{record.handler}: {record.reason or 'no reason given'}")
+    if summary.tokens:
+        kinds = ", ".join(f"{kind} {count}" for kind, count in totals["tokens"].items())
+        lines.append(f"  other ioctl members, no .ioctl entry of a file_operations "
+                     f"({kinds}): listed in the JSON summary")
     for record in summary.handlers:
         if record.compat:
             lines.append(f"  compat: {record.file}: {record.fops}: {record.compat}")
