@@ -67,10 +67,11 @@ demo: deps
 
 # As coccicheck does: the options are the ones the rule's header asks for,
 # with the macro file the wrappers pass too (rules.spatch_options), and the
-# rule's directory on PYTHONPATH for its package (rules.spatch_environment).
+# rule's directory and wrappers/ on PYTHONPATH for its package
+# (rules.spatch_environment).
 cocci: deps
 	@test -f $(MACROS) || { echo "cocci: $(MACROS) is missing" >&2; exit 2; }
-	@PYTHONPATH=$(abspath $(dir $(COCCI)))$${PYTHONPATH:+:$$PYTHONPATH} \
+	@PYTHONPATH=$(abspath $(dir $(COCCI))):$(abspath wrappers)$${PYTHONPATH:+:$$PYTHONPATH} \
 	spatch --sp-file $(COCCI) -D $(MODE) --very-quiet \
 		$$(sed -n 's#^// Options:##p' $(COCCI)) --macro-file $(MACROS) \
 		$$(builtins=$$(PYTHONPATH=wrappers $(PYTHON) -m ioctl_rework.spatch.macro_builtins $(MACROS)) && \

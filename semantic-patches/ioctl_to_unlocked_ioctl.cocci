@@ -168,6 +168,11 @@ names << virtual.keep;
 @@
 matches.kept_names(names)
 
+@script:python wrapper_list@
+names << virtual.wrapper_for;
+@@
+matches.wrapper_names(names)
+
 // ---------------------------------------------------------------- facts
 
 // A file_operations is spelled "struct file_operations" or through a
@@ -281,6 +286,18 @@ position p;
 p << include.p;
 @@
 matches.include(p)
+
+// A file whose only includes are quoted (an umbrella header of the
+// driver) gets the new header after the last of them.
+@ quoted_include @
+position p;
+@@
+#include "..."@p
+
+@ script:python @
+p << quoted_include.p;
+@@
+matches.quoted_include(p)
 
 @ has_smp_lock_h @
 position p;
@@ -1318,6 +1335,12 @@ position p : script:python () { placement.needs_header(p, "smp_lock.h") };
 #include <...>@p
 +#include <linux/smp_lock.h>
 
+@ add_smp_lock_h_after_quoted depends on patch && !mutex @
+position p : script:python () { placement.needs_header(p, "smp_lock.h") };
+@@
+#include "..."@p
++#include <linux/smp_lock.h>
+
 @ script:python mutex_of_file depends on patch && mutex @
 h << any_function.f;
 p << any_function.p;
@@ -1343,6 +1366,12 @@ position p : script:python () { placement.drops_smp_lock_h(p) and placement.need
 position p : script:python () { placement.needs_header(p, "mutex.h") and not placement.drops_smp_lock_h(p) };
 @@
 #include <...>@p
++#include <linux/mutex.h>
+
+@ add_mutex_h_after_quoted depends on patch && mutex @
+position p : script:python () { placement.needs_header(p, "mutex.h") and not placement.drops_smp_lock_h(p) };
+@@
+#include "..."@p
 +#include <linux/mutex.h>
 
 // Before the first converted handler, which a comment may precede; or,

@@ -6,13 +6,15 @@ import itertools
 
 from .state import (calls, compared, decisions, definitions, expr_uses, facts, flags, fops_entries,
                     has, inode_passed_to, inode_uses, kept, known_uses, listed, origin, other_defs,
-                    per_file, runtime_unlocked, unlocked_defs)
+                    per_file, runtime_unlocked, unlocked_defs, variables, wrapper_for)
 from .ctext import IDENTIFIER, code_only
 from .source import source_lines
 from .conditionals import never_compiled, why_never_compiled
-from .macros import macros_of, unmatched_definition, unseen_return
+from .macros import (body_include_exit, macros_of, unmatched_definition, unread_name,
+                     unseen_return)
 from .entries import hidden_entries, live_entries
-from .handler_body import impure_declaration, needs_temporary, ret_free, ret_reusable
+from .handler_body import (impure_declaration, needs_temporary, parameter_names, ret_free,
+                           ret_reusable, shared_read_declaration)
 from .locking import bkl_in_callee, is_handler, mutex_name, shadowed_lock, waits_for_another_call
 from .placement import placement_problem
 
@@ -37,6 +39,14 @@ def temp_name(file):
             _temp_names[file] = next(name for name in ("ret%d" % n for n in itertools.count(2))
                                      if name not in taken)
     return _temp_names[file]
+
+
+def unread_headers(file):
+    """What could not be read, for the reason a name was not found."""
+    table = macros_of(file)
+    missing = table.missing + table.unread
+    return "; not found: " + ", ".join(missing[:4]) + (", ..." if len(missing) > 4 else "") \
+        if missing else ""
 
 
 def declares_temporary(file, h):
@@ -111,6 +121,8 @@ def decide(file, h):
     escape = None
     unseen = unseen_return(file, h)
     shadowed = shadowed_lock(file, h)
+    unread = unread_name(file, h, parameter_names(file, h) |
+                         {v.name for v in variables.get(key, [])})
     if "stmt_expr" in f:
         escape = "a statement expression at line %d" % f["stmt_expr"]
     elif "computed_goto" in f:
@@ -126,6 +138,13 @@ def decide(file, h):
         escape = "%s at line %d may be a macro that returns, from %s, which " \
                  "was not found" % (f["unknown_macro_name"], f["unknown_macro"],
                                     ", ".join(macros_of(file).missing))
+    elif body_include_exit(file, h):
+        escape = "its body %s (line %d)" % body_include_exit(file, h)[::-1]
+    elif unread:
+        escape = "%s at line %d may be a macro that returns: its definition was not read " \
+                 "(it is not in the file, in a header found, or among the kernel " \
+                 "interfaces known not to return)%s" % (unread[0], unread[1],
+                                                        unread_headers(file))
     elif shadowed:
         escape = "%s at line %d hides the %s the lock needs" % (
             shadowed[0], shadowed[1], "mutex" if shadowed[0] == mutex_name(file)
@@ -141,6 +160,9 @@ def decide(file, h):
     elif impure_declaration(file, h):
         escape = "a declaration at line %d %s before the lock could be taken" \
                  % impure_declaration(file, h)
+    elif shared_read_declaration(file, h):
+        escape = "a declaration at line %d reads %s before the lock could be taken" \
+                 % shared_read_declaration(file, h)
     elif "lock_in_conditional" in f:
         escape = "its first statement, where the lock would be taken, is inside " \
                  "the #if at line %d" % f["lock_in_conditional"]
@@ -194,6 +216,9 @@ def decide(file, h):
         result = (None, "the multi-kernel output needs the fops in the same file")
     elif flags.multi_kernel:
         result = ("multi-kernel", None)
+    elif h in wrapper_for and not flags.pushdown and escape is None and \
+            not (h in listed and not referenced):
+        result = ("wrapper", "the proof rejected its pushdown (-D wrapper_for)")
     elif flags.pushdown or (not flags.wrapper and (escape is None or (h in listed and not referenced))):
         if escape:
             result = (None, "pushdown is not safe: " + escape)

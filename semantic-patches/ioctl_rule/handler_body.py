@@ -14,6 +14,7 @@ from .ctext import (COMMENT_END, COMMENT_START, IDENTIFIER, INT, INT_LITERAL, LI
                     plain_type)
 from .source import block_depth, source_lines
 from .macros import macros_of
+from .kernel_interfaces import CONSTANTS as KERNEL_CONSTANTS
 
 
 # Calls that may run before lock_kernel() in a declaration: they only
@@ -186,10 +187,9 @@ def initializer_effect(init):
     return None
 
 
-def impure_declaration(file, h):
-    """(line, what it does) for the first declaration of h's outermost block
-    whose initializer needs the lock in a way the early_call rule does not
-    see, or None."""
+def top_initializers(file, h):
+    """(line, initializer text) of each declaration of h's outermost block
+    that has one, in order: what runs before the lock would."""
     lines = source_lines(file)
     for (line, column), (end, end_column) in sorted(declarations.get((file, h), {}).items()):
         if line < definitions[(file, h)] or \
@@ -199,7 +199,81 @@ def impure_declaration(file, h):
         text[-1] = text[-1][:end_column]
         text[0] = text[0][column:]
         parts = code_only("\n".join(text)).split("=", 1)
-        what = initializer_effect(parts[1]) if len(parts) == 2 else None
+        if len(parts) == 2:
+            yield line, parts[1]
+
+
+def impure_declaration(file, h):
+    """(line, what it does) for the first declaration of h's outermost block
+    whose initializer needs the lock in a way the early_call rule does not
+    see, or None."""
+    for line, init in top_initializers(file, h):
+        what = initializer_effect(init)
         if what:
             return line, what
+    return None
+
+
+# Before the lock a declaration may read the parameters, the file's
+# private_data and what they point to through a member (the inode's
+# number, the file's flags), constants, and the locals declared before it.
+# Anything else (shared state through a pointer of the driver, a global, a
+# macro this reading cannot see into) was read under the BKL: a racing
+# ioctl's update between that read and a later write would be lost.
+CAST = re.compile(r"\(\s*(?:[\w\s]*\b(?:struct|union|enum|unsigned|signed|int|long|short|char|"
+                  r"void|const)\b[\w\s]*\**|[\w\s]+\*+)\s*\)")
+SIZEOF = re.compile(r"\bsizeof\s*(?:\([^()]*\)|\w+)")
+
+
+def memory_read(init, params, locals_, table):
+    """What the initializer text INIT reads that is not a parameter (or a
+    member of what one points to), a local declared before it, or a
+    constant, or None.  TABLE: the file's MacroTable."""
+    text = CAST.sub(" ", SIZEOF.sub(" ", init))
+    for match in re.finditer(r"\*\s*[(\w]", text):
+        before = text[:match.start()].rstrip()
+        if not before or before[-1] in "=(,?:!&|+-*/%<>~":
+            return "a value through a pointer"
+    for match in IDENTIFIER.finditer(text):
+        name = match.group(0)
+        before, after = text[:match.start()].rstrip(), text[match.end():].lstrip()
+        if before.endswith(".") or before.endswith("->") or after.startswith("(") or \
+                name in params or name in KERNEL_CONSTANTS or name in NOT_CALLS or \
+                name in TYPE_WORDS or re.fullmatch(r"E[A-Z0-9]+", name):
+            continue
+        address = before.endswith("&") and not before.endswith("&&")
+        if name in locals_:
+            if not address and (after.startswith("->") or after.startswith("[")):
+                member = re.match(r"(->\s*\w+|\[)", after).group(1).replace(" ", "")
+                return "%s%s, shared state through a local pointer" % (
+                    name, member if member != "[" else "[...]")
+            continue
+        texts = table.texts.get(name)
+        if texts and all(re.fullmatch(r"\s*\(?\s*-?\s*(0[xX][0-9a-fA-F]+|\d+)[uUlL]*\s*\)?\s*",
+                                      t) for t in texts):
+            continue
+        if texts:
+            return "macro %s, which may read shared state or hardware" % name
+        if not address:
+            return "%s, which is neither a parameter nor a local" % name
+    return None
+
+
+TYPE_WORDS = {"int", "long", "short", "char", "unsigned", "signed", "void", "const", "struct",
+              "union", "enum", "volatile", "__user", "__iomem", "u8", "u16", "u32", "u64",
+              "s8", "s16", "s32", "s64", "__u8", "__u16", "__u32", "__u64", "size_t",
+              "ssize_t", "loff_t", "bool", "uint", "ulong", "dev_t"}
+
+
+def shared_read_declaration(file, h):
+    """(line, what it reads) for the first declaration of h's outermost
+    block whose initializer reads memory other than the parameters and
+    the file's private_data, or None."""
+    params = parameter_names(file, h) - {None}
+    locals_ = set()
+    for line, init in top_initializers(file, h):
+        what = memory_read(init, params, locals_, macros_of(file))
+        if what:
+            return line, what
+        locals_ |= {v.name for v in variables.get((file, h), []) if v.line <= line}
     return None

@@ -26,6 +26,12 @@ def kept_names(names):
     state.kept.update(n for n in names.split(",") if n)
 
 
+def wrapper_names(names):
+    """-D wrapper_for=a,b: auto gives these the wrapper (convert's verify
+    stage rejected their pushdown)."""
+    state.wrapper_for.update(n for n in names.split(",") if n)
+
+
 def fops_typedef(t):
     state.fops_types.add(t)
 
@@ -69,6 +75,10 @@ def fops_positional(t, fops, h, p):
 
 def include(p):
     state.include_lines.setdefault(p[0].file, []).append(int(p[0].line))
+
+
+def quoted_include(p):
+    state.quoted_include_lines.setdefault(p[0].file, []).append(int(p[0].line))
 
 
 def has_smp_lock_h(p):

@@ -112,10 +112,49 @@ def convert(request: ConvertRequest) -> ConversionResult:
                       if request.shard is None or request.shard.owns(r.file)]
     summary.sort()
     result = ConversionResult(summary, changes, recovered)
-    verify.apply(verify.verify(request, result), result)
+    verification = verify.verify(request, result)
+    fallback = _rejected_pushdowns(request, result.summary, verification)
+    if fallback:
+        # auto: a pushdown the verify stage rejects falls back to the wrapper,
+        # and the whole run (the wrapper's proof included) goes again before
+        # anything is written.
+        wrapper_for = tuple(sorted({*request.options.wrapper_for, *fallback}))
+        again = convert(replace(request, options=replace(request.options,
+                                                         wrapper_for=wrapper_for)))
+        again.recovered[:0] = recovered
+        _explain_fallback(again.summary, fallback)
+        again.summary.wall_seconds = time.monotonic() - start
+        return again
+    verify.apply(verification, result)
     _account(request, result, runner.content, read)
     summary.wall_seconds = time.monotonic() - start
     return result
+
+
+def _rejected_pushdowns(request: ConvertRequest, summary: Summary,
+                        verification: verify.Verification) -> dict[str, str]:
+    """Handlers auto pushed down that the verify stage rejected (and have
+    not had the wrapper yet) -> why; empty unless the strategy is auto."""
+    if request.options.strategy is not rules.Strategy.AUTO:
+        return {}
+    found = {}
+    for h in summary.handlers:
+        if h.status is not HandlerStatus.CONVERTED or h.strategy != "pushdown" or \
+                h.handler in request.options.wrapper_for:
+            continue
+        hit = [verification.rejected[f] for f in (h.file, *h.other_files)
+               if f in verification.rejected]
+        if hit and hit[0].handler in (None, h.handler):
+            found[h.handler] = f"{hit[0].check} rejected its pushdown: {hit[0].reason}"
+    return found
+
+
+def _explain_fallback(summary: Summary, fallback: dict[str, str]) -> None:
+    """The wrapper records of a fallback say why the pushdown was not kept."""
+    summary.handlers = [
+        replace(h, reason=f"{fallback[h.handler]}; the wrapper was proven instead")
+        if h.handler in fallback and h.status is HandlerStatus.CONVERTED and
+        h.strategy == "wrapper" else h for h in summary.handlers]
 
 
 def _files_read(request: ConvertRequest, mine: set[str], grouped: set[str]) -> set[str]:

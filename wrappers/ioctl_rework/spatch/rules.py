@@ -117,6 +117,9 @@ class ConversionOptions:
     compat: bool = False
     handlers: tuple[str, ...] = ()
     kept: tuple[str, ...] = ()  # left legacy: convert found a file that cannot follow
+    # With auto: handlers whose pushdown the verify stage rejected get the
+    # wrapper (-D wrapper_for=a,b), and are proven again.
+    wrapper_for: tuple[str, ...] = ()
 
     @classmethod
     def for_target(cls, target: Target, **fields) -> "ConversionOptions":
@@ -152,6 +155,8 @@ class ConversionOptions:
             args += ["-D", "handlers=" + ",".join(self.handlers)]
         if self.kept:
             args += ["-D", "keep=" + ",".join(self.kept)]
+        if self.wrapper_for:
+            args += ["-D", "wrapper_for=" + ",".join(self.wrapper_for)]
         return args
 
     def warnings(self) -> list[str]:
@@ -201,12 +206,17 @@ def spatch_options(rule: Path, macro_file: Path | None = None) -> list[str]:
 
 def spatch_environment(rule: Path, environ: dict[str, str] | None = None) -> dict[str, str]:
     """ENVIRON (the process's own unless given) with the directory of RULE
-    first on PYTHONPATH: the Python of a rule imports its logic from a
-    package beside it (semantic-patches/ioctl_rule/).  The one place an
+    first on PYTHONPATH, then that of ioctl_rework: the Python of a rule
+    imports its logic from a package beside it (semantic-patches/ioctl_rule/),
+    which imports the C-text helpers of ioctl_rework.ctext.  The one place an
     environment for spatch is made."""
     env = dict(os.environ if environ is None else environ)
     rules_dir = str(Path(rule).resolve().parent)
-    env["PYTHONPATH"] = os.pathsep.join([rules_dir, *filter(None, [env.get("PYTHONPATH")])])
+    # The rule's package also imports ioctl_rework.ctext (include_search):
+    # the directory that holds this package goes on the path too.
+    wrappers_dir = str(Path(__file__).resolve().parents[2])
+    env["PYTHONPATH"] = os.pathsep.join([rules_dir, wrappers_dir,
+                                         *filter(None, [env.get("PYTHONPATH")])])
     return env
 
 
