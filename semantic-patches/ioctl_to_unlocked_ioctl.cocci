@@ -706,14 +706,17 @@ p << exported.p;
 @@
 matches.exported(p)
 
-// A call that passes NULL for the inode: the handler may rely on it being
-// NULL there, and the new signature derives the inode from the file.
+// A call that passes NULL for the inode (or 0, cast or not): a handler
+// that uses its inode may rely on it being NULL there, and the new
+// signature derives the inode from the file.  One that never uses it
+// converts, and the call drops the argument, as upstream did.
 @ null_inode_call depends on definition || name_list @
 identifier nh : script:python () { nh in state.handler_names or nh in state.listed };
 expression E2, E3, E4;
+type T;
 position p;
 @@
-nh@p(NULL, E2, E3, E4)
+nh@p(\(NULL\|0\|(T)NULL\|(T)0\), E2, E3, E4)
 
 @ script:python @
 p << null_inode_call.p;
@@ -737,6 +740,8 @@ rh2;
 rname;
 ch;
 newh;
+sph;
+split_var;
 lock;
 unlock;
 ie;
@@ -815,6 +820,25 @@ type TC, TA;
   ph(
 -   struct inode *ino,
     struct file *filp, TC cmd, TA arg) { ... }
+
+// A declaration whose initializer needs the lock (split_declaration())
+// stays without it, and the assignment follows the lock just added.
+@ split_initializer depends on patch @
+identifier as_converted.sph, as_converted.split_var;
+statement as_converted.lock;
+type T;
+expression E;
+@@
+sph(...) {
+  ... when any
+  T split_var
+- = E
+  ;
+  ... when any
+  lock
++ split_var = E;
+  ... when any
+}
 
 // A value the legacy int handler returned as a negative errno would come
 // back zero-extended from a long one: (int) keeps it.  Before the unlocks,

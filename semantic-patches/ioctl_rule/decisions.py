@@ -6,7 +6,7 @@ import itertools
 
 from .state import (calls, compared, decisions, definitions, expr_uses, facts, flags, fops_entries,
                     has, inode_passed_to, inode_uses, kept, known_uses, listed, origin, other_defs,
-                    per_file, runtime_unlocked, unlocked_defs, variables, wrapper_for)
+                    per_file, runtime_unlocked, splits, unlocked_defs, variables, wrapper_for)
 from .ctext import IDENTIFIER, code_only
 from .source import source_lines
 from .conditionals import never_compiled, why_never_compiled
@@ -14,7 +14,7 @@ from .macros import (body_include_exit, macros_of, unmatched_definition, unread_
                      unseen_return)
 from .entries import hidden_entries, live_entries
 from .handler_body import (impure_declaration, needs_temporary, parameter_names, ret_free,
-                           ret_reusable, shared_read_declaration)
+                           ret_reusable, shared_read_declaration, split_declaration)
 from .locking import bkl_in_callee, is_handler, mutex_name, shadowed_lock, waits_for_another_call
 from .placement import placement_problem
 
@@ -65,7 +65,7 @@ def decide(file, h):
         # convert found a file naming it that cannot follow the new signature.
         decisions[key] = (None, "kept with the old signature (-D keep)")
         return decisions[key]
-    if "null_inode" in f:
+    if "null_inode" in f and uses_inode(file, h):
         decisions[key] = (None, "the call at line %d passes NULL as its inode, which the "
                           "new signature cannot pass on" % f["null_inode"])
         return decisions[key]
@@ -151,21 +151,18 @@ def decide(file, h):
             else "function")
         if shadowed[1] == definitions[key]:
             escape = "its parameter " + escape.replace(" at line %d" % shadowed[1], "")
-    elif "early_call" in f:
-        escape = "a declaration at line %d calls a function before the lock " \
-                 "could be taken" % f["early_call"]
-    elif "early_effect" in f:
-        escape = "a declaration at line %d %s before the lock could be taken" \
-                 % (f["early_effect"], f["early_effect_name"])
-    elif impure_declaration(file, h):
-        escape = "a declaration at line %d %s before the lock could be taken" \
-                 % impure_declaration(file, h)
-    elif shared_read_declaration(file, h):
-        escape = "a declaration at line %d reads %s before the lock could be taken" \
-                 % shared_read_declaration(file, h)
     elif "lock_in_conditional" in f:
         escape = "its first statement, where the lock would be taken, is inside " \
                  "the #if at line %d" % f["lock_in_conditional"]
+    early = early_declaration(file, h, f)
+    split = None
+    if escape is None and early and not flags.wrapper and not flags.multi_kernel:
+        # The initializer is the only obstacle: split it, when it can be.
+        split = split_declaration(file, h, {f.get("early_call"), f.get("early_effect")})
+        if split:
+            splits[key] = split
+    if escape is None and early and not split:
+        escape = early
     runtime = sorted(e.line for e in live_entries(file, h) if e.container is None)
     hidden = [(line, why) for _, name, line, why in hidden_entries(file) if name == h]
     if hidden:
@@ -222,6 +219,9 @@ def decide(file, h):
     elif flags.pushdown or (not flags.wrapper and (escape is None or (h in listed and not referenced))):
         if escape:
             result = (None, "pushdown is not safe: " + escape)
+        elif split:
+            result = ("pushdown", "the initializer of %s at line %d runs under the lock: "
+                      "%s" % (split[1], split[0], early[0].lower() + early[1:]))
         else:
             result = ("pushdown", None)
     elif h in listed and not referenced:
@@ -233,6 +233,32 @@ def decide(file, h):
         result = (None, placement_problem(file, h, result[0]))
     decisions[key] = result
     return result
+
+
+def early_declaration(file, h, f):
+    """Why a declaration of h's outermost block must not run before the
+    lock (the first one), or None."""
+    if "early_call" in f:
+        return "a declaration at line %d calls a function before the lock " \
+               "could be taken" % f["early_call"]
+    if "early_effect" in f:
+        return "a declaration at line %d %s before the lock could be taken" \
+            % (f["early_effect"], f["early_effect_name"])
+    if impure_declaration(file, h):
+        return "a declaration at line %d %s before the lock could be taken" \
+            % impure_declaration(file, h)
+    if shared_read_declaration(file, h):
+        return "a declaration at line %d reads %s before the lock could be taken" \
+            % shared_read_declaration(file, h)
+    return None
+
+
+def split_at(p):
+    """The variable whose initializer moves under the lock in the pushed-down
+    handler around p, or None (the rewriting rules' constraint)."""
+    key = (origin(p), p[0].current_element)
+    return splits.get(key, (None, None))[1] if key in definitions and \
+        decide(*key)[0] == "pushdown" else None
 
 
 def renamed(h, p, file=None):

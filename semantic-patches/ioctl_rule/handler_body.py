@@ -187,9 +187,9 @@ def initializer_effect(init):
     return None
 
 
-def top_initializers(file, h):
-    """(line, initializer text) of each declaration of h's outermost block
-    that has one, in order: what runs before the lock would."""
+def top_declarations(file, h):
+    """(line, declarator text, initializer text or None) of each declaration
+    of h's outermost block, in order."""
     lines = source_lines(file)
     for (line, column), (end, end_column) in sorted(declarations.get((file, h), {}).items()):
         if line < definitions[(file, h)] or \
@@ -199,8 +199,15 @@ def top_initializers(file, h):
         text[-1] = text[-1][:end_column]
         text[0] = text[0][column:]
         parts = code_only("\n".join(text)).split("=", 1)
-        if len(parts) == 2:
-            yield line, parts[1]
+        yield line, parts[0], parts[1] if len(parts) == 2 else None
+
+
+def top_initializers(file, h):
+    """(line, initializer text) of each declaration of h's outermost block
+    that has one, in order: what runs before the lock would."""
+    for line, _, init in top_declarations(file, h):
+        if init is not None:
+            yield line, init
 
 
 def impure_declaration(file, h):
@@ -277,3 +284,54 @@ def shared_read_declaration(file, h):
             return line, what
         locals_ |= {v.name for v in variables.get((file, h), []) if v.line <= line}
     return None
+
+
+# A declaration whose initializer must not run before the lock can still
+# be pushed down when it is the only one: the declaration stays, without
+# its initializer, and the assignment goes right after the lock (ext2's
+# "struct ext2_inode_info *ei = EXT2_I(inode);").  Only one per handler:
+# the rewriting rule adds one assignment after the lock.
+CALL_IN_INIT = re.compile(r"(\b\w+|[)\]])\s*\(")
+
+
+def initializer_needs_lock(init, params, locals_, table):
+    """Whether the initializer text INIT must run under the lock."""
+    for match in CALL_IN_INIT.finditer(CAST.sub(" ", SIZEOF.sub(" ", init))):
+        if match.group(1) not in NOT_CALLS and match.group(1) not in PURE_CALLS and \
+                match.group(1) not in TYPE_WORDS:
+            return True
+    return bool(initializer_effect(init) or memory_read(init, params, locals_, table))
+
+
+def without_parentheses(text):
+    while re.search(r"\([^()]*\)", text):
+        text = re.sub(r"\([^()]*\)", "", text)
+    return text
+
+
+def split_declaration(file, h, early_lines):
+    """(line, name) of the one declaration of h's outermost block whose
+    initializer needs the lock, when it can be split (one plain, non-static,
+    non-const variable with an expression initializer that no later
+    initializer names); None when none needs it or it cannot be split.
+    EARLY_LINES: lines spatch found calling before the lock."""
+    params = parameter_names(file, h) - {None}
+    locals_, needing = set(), []
+    declared = list(top_declarations(file, h))
+    for line, declarator, init in declared:
+        if init is not None and (line in early_lines or
+                                 initializer_needs_lock(init, params, locals_, macros_of(file))):
+            needing.append((line, declarator, init))
+        locals_ |= {v.name for v in variables.get((file, h), []) if v.line <= line}
+    if len(needing) != 1:
+        return None
+    line, declarator, init = needing[0]
+    names = IDENTIFIER.findall(declarator)
+    if not names or re.search(r"\b(static|const|register)\b|[\[,(]", declarator) or \
+            init.lstrip().startswith("{") or "," in without_parentheses(init):
+        return None
+    name = names[-1]
+    later = [i for l, _, i in declared if l > line and i is not None]
+    if any(re.search(r"\b%s\b" % re.escape(name), i) for i in later):
+        return None
+    return line, name

@@ -10,6 +10,7 @@ from .state import (calls_in, definitions, downs, facts, flags, functions, has, 
 from .ctext import CASE_LABEL, NOT_CODE
 from .source import source_lines
 from .handler_body import parameter_names
+from .macros import macros_of
 
 
 _mutex_names = per_file({})
@@ -20,7 +21,7 @@ def mutex_name(file):
     uses for something else (its own mutex, a variable) is never taken."""
     if file not in _mutex_names:
         stem = re.sub(r"\W", "_", os.path.splitext(os.path.basename(file))[0])
-        taken = set(re.findall(r"\w+", "\n".join(source_lines(file))))
+        taken = set(re.findall(r"\w+", "\n".join(source_lines(file)))) | macros_of(file).words
         names = [stem + "_mutex", stem + "_ioctl_mutex"]
         names += ["%s_ioctl_mutex%d" % (stem, n) for n in range(2, len(taken) + 3)]
         _mutex_names[file] = next(n for n in names if n not in taken)

@@ -44,6 +44,7 @@ class MacroTable:
         self.missing = []      # quoted headers that could not be found
         self.unread = []       # angle-bracket headers that could not be found
         self.search = None     # the include_search.SearchPath of the file
+        self.words = set()     # every identifier of the headers read: names a new one avoids
 
 
 def file_scope(code):
@@ -79,8 +80,10 @@ def read_macros(file):
     root, rel = root_and_path(file)
     headers = include_search.read_headers(root, rel, MAX_HEADERS)
     table.search, table.missing, table.unread = headers.search, headers.missing, headers.unread
-    for raw in headers.texts.values():
+    for path, raw in headers.texts.items():
         code = CONTINUATION.sub(" ", code_only(raw))
+        if path != rel:
+            table.words.update(IDENTIFIER.findall(code))
         for name, paren, body in DEFINE.findall(code):
             if paren:
                 table.function_like.add(name)

@@ -44,6 +44,7 @@ definitions = per_file({})        # (file, handler) -> line
 other_defs = per_file({})         # (file, handler) -> line: same name, not the .ioctl signature
 listed = per_file(set())          # -D handlers=...
 kept = per_file(set())            # -D keep=...: left legacy, whatever else holds
+splits = per_file({})             # (file, handler) -> (line, variable): initializer moved under the lock
 wrapper_for = per_file(set())     # -D wrapper_for=...: auto takes the wrapper for these
 facts = per_file({})              # (file, handler) -> {fact: line}
 functions = per_file({})          # file -> set of defined function names
