@@ -1345,6 +1345,27 @@ expression F;
   ... when != fed_local
   }
 
+// The same local set by a statement ("inode = file->f_dentry->d_inode;",
+// a 2.6.34 SCSI driver): the statement and the declaration go, or the
+// local would be set but not used.
+@ drop_fed_inode_assigned depends on patch @
+identifier fed_inode_local.fed_fn, fed_inode_local.fed_local;
+expression F;
+@@
+  fed_fn(...) {
+  ... when any
+- struct inode *fed_local;
+  ... when != fed_local
+(
+- fed_local = F->f_dentry->d_inode;
+|
+- fed_local = F->f_path.dentry->d_inode;
+|
+- fed_local = file_inode(F);
+)
+  ... when != fed_local
+  }
+
 @ einval depends on patch && enoioctlcmd_einval @
 position p : script:python () { decisions.strategy_at(p) in ("pushdown", "wrapper") };
 @@

@@ -10,8 +10,8 @@ from .state import (calls, compared, decisions, definitions, expr_uses, facts, f
 from .ctext import IDENTIFIER, code_only
 from .source import source_lines
 from .conditionals import never_compiled, why_never_compiled
-from .macros import (body_include_exit, macros_of, unmatched_definition, unread_name,
-                     unseen_return)
+from .macros import (body_include_exit, defining_macro, macros_of, old_style_definition,
+                     unmatched_definition, unread_name, unseen_return)
 from .entries import hidden_entries, live_entries
 from .handler_body import (impure_declaration, needs_temporary, parameter_names, ret_free,
                            ret_reusable, shared_read_declaration, split_declaration)
@@ -94,9 +94,16 @@ def decide(file, h):
         decisions[key] = result
         return result
     if key not in definitions:
-        if key in other_defs:
+        if old_style_definition(file, h):
+            result = (None, "its definition at line %d is old-style (K&R), which the "
+                      "rule does not rewrite: give it a prototype-style parameter list, "
+                      "or convert it by hand" % old_style_definition(file, h))
+        elif key in other_defs:
             result = (None, "its definition at line %d does not have the .ioctl "
                       "signature" % other_defs[key])
+        elif defining_macro(file, h):
+            result = (None, "it is defined by the macro %s at line %d, which the rule "
+                      "does not expand: convert the macro by hand" % defining_macro(file, h))
         elif h in listed and (flags.wrapper or flags.multi_kernel):
             # The file of the definition refuses it too: every file agrees.
             result = (None, "the wrapper strategy needs the fops in the same file")

@@ -284,3 +284,34 @@ def inode_in_macros(file, h, first, last):
     for number, text in enumerate(source_lines(file)[first - 1:last], first):
         if uses.search(re.sub(r"/\*.*?\*/|//.*$|\"(?:\\.|[^\"\\])*\"", "", text)):
             fact(file, h, "inode_in_macro", number)
+
+
+def old_style_definition(file, h):
+    """The line of an old-style (K&R) definition of h, whose parameters are
+    names only, declared between the parentheses and the body; or None."""
+    code = code_only("\n".join(source_lines(file)))
+    found = re.search(r"\b%s\s*\(\s*\w+(?:\s*,\s*\w+)*\s*\)\s*(?:[^;{}()]+;\s*)+\{"
+                      % re.escape(h), code)
+    return code.count("\n", 0, found.start()) + 1 if found else None
+
+
+def defining_macro(file, h):
+    """(macro, line) when a macro of the file or its headers defines h: the
+    macro's body defines a function named by its parameter, and the file
+    calls it with h at file scope (DEFINE_IOCTL(h)); or None."""
+    table = macros_of(file)
+    code = code_only("\n".join(source_lines(file)))
+    for match in re.finditer(r"^[ \t]*(\w+)\s*\(([^()]*)\)\s*;?[ \t]*$", code, re.MULTILINE):
+        name, arguments = match.group(1), [a.strip() for a in match.group(2).split(",")]
+        if h not in arguments:
+            continue
+        for text in table.texts.get(name, ()):
+            params = re.match(r"\(([^)]*)\)(.*)", text, re.DOTALL)
+            if not params:
+                continue
+            names = [p.strip() for p in params.group(1).split(",")]
+            position = arguments.index(h)
+            if position < len(names) and re.search(
+                    r"\b%s\s*\([^;{}]*\)\s*\{" % re.escape(names[position]), params.group(2)):
+                return name, code.count("\n", 0, match.start()) + 1
+    return None
