@@ -254,10 +254,13 @@ def _handler_records(tree: Tree, fops_files: list[str], final: dict[str, FileRun
     for rel in fops_files:
         run = final[rel]
         decided = {d.handler for d in run.decisions}
+        # A dead or NULL entry the rule removed is a change, not an entry left alone.
+        removed = {(c.line, c.handler) for c in run.changes
+                   if c.kind is rules.ChangeKind.REMOVED_ENTRY}
         for d in run.decisions:
             records.append(_record(d, run, final, cross, blocked, content))
         for entry in tree.fops_names.get(rel, []):
-            if entry.handler in decided:
+            if entry.handler in decided or (entry.line, entry.handler) in removed:
                 continue
             if run.ok and not run.reason:
                 # The rule saw the file whole and no fops of it has this
