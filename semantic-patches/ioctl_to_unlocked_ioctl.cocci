@@ -29,15 +29,22 @@
 //   NAME_unlocked_ioctl, before the first fops that names it, takes the
 //   lock around a call to it, whose value it keeps in an int (what the
 //   legacy int handler returned, whatever the type of a return).
-// - auto (neither -D pushdown nor -D wrapper): pushdown unless an exit
-//   or an early side effect would escape it: a macro that returns (of the
-//   file or of a header it includes with quotes, directly or through
-//   another macro), a return spatch does not see (a macro argument), a
-//   statement expression, a computed goto, a macro of a header that was
-//   not found, a local or parameter that hides the lock, a declaration
-//   initializer that calls a function not known to be pure, calls
-//   through a pointer, writes a variable or reads a volatile one, a
-//   first statement inside an #if.  -D pushdown refuses those handlers.
+// - auto (neither -D pushdown nor -D wrapper) is default-deny: pushdown
+//   only where every exit and early side effect is accounted for, else the
+//   wrapper.  Every name the handler calls or states alone has its
+//   definition read (the file, its headers found as the compiler finds
+//   them: next to it, on the kbuild -I path, a tree's include dirs; a file
+//   included in the body), or is a local, a parameter or a kernel
+//   interface known not to return (ioctl_rule/kernel_interfaces.py); no
+//   macro returns, no return is hidden from spatch (a macro argument), no
+//   statement expression or computed goto; no local or parameter hides the
+//   lock; the first statement is inside no #if; and no declaration's
+//   initializer calls a function not known to be pure, calls through a
+//   pointer, writes a variable, or reads anything but the parameters, what
+//   they point to, constants and earlier locals.  One such initializer
+//   alone is split: the declaration stays, the assignment follows the
+//   lock.  -D pushdown refuses the other handlers; -D wrapper_for=a,b
+//   gives these the wrapper (convert's proof rejected their pushdown).
 // - Every spelling of an entry: C99 or GNU, in a structure, an array of
 //   them or through a typedef of this file; "h", "&h" or a cast of h (the
 //   new entry names the function, uncast); a run-time "fops.ioctl = h;" or
