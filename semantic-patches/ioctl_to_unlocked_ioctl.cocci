@@ -68,7 +68,10 @@
 //   (wait_event*(), sleep_on*(), schedule*(), wait_for_completion*(),
 //   down*() on a semaphore that code of the file ups without downing it):
 //   the BKL was dropped while its holder slept, the mutex is not, so that
-//   call would wait for it forever; an entry named through a macro, in a
+//   call would wait for it forever; -D mutex and it, or a function of its
+//   file that it calls, waits or delays in a loop whose condition reads
+//   shared state (a global, through a pointer, an element), which another
+//   call sets under the same mutex; an entry named through a macro, in a
 //   positional initializer, or a run-time assignment spatch cannot type;
 //   code the conversion adds would land inside an #if that leaves out one
 //   of its uses (the wrapper before the first of its fops, a header after
@@ -465,6 +468,19 @@ sleeper@p(...)
 sleeper << sleeps_until_woken.sleeper; p << sleeps_until_woken.p;
 @@
 matches.sleeps_until_woken(sleeper, p)
+
+// With -D mutex, a wait or a delay in a loop polls for what another call
+// may set (while (!dev->ready) msleep(10);): the decision reads the loop.
+@ polls depends on mutex @
+identifier poller =~ "^(msleep|msleep_interruptible|ssleep|udelay|mdelay|ndelay|cpu_relax|schedule_timeout[a-z_]*|yield)$";
+position p;
+@@
+poller@p(...)
+
+@ script:python @
+poller << polls.poller; p << polls.p;
+@@
+matches.polls(poller, p)
 
 @ semaphore_down depends on mutex @
 identifier downer =~ "^down(_interruptible|_killable|_timeout)?$";

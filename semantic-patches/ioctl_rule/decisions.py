@@ -15,7 +15,8 @@ from .macros import (body_include_exit, defining_macro, macros_of, old_style_def
 from .entries import hidden_entries, live_entries
 from .handler_body import (impure_declaration, needs_temporary, parameter_names, ret_free,
                            ret_reusable, shared_read_declaration, split_declaration)
-from .locking import bkl_in_callee, is_handler, mutex_name, shadowed_lock, waits_for_another_call
+from .locking import (bkl_in_callee, is_handler, mutex_name, polls_shared_state, shadowed_lock,
+                      waits_for_another_call)
 from .placement import placement_problem
 
 
@@ -206,6 +207,10 @@ def decide(file, h):
                   "the BKL, the private mutex is not dropped while it sleeps: "
                   "the call that would wake it would wait for the mutex"
                   % waits_for_another_call(file, h))
+    elif flags.mutex and polls_shared_state(file, h):
+        result = (None, "it polls shared state (%s) that another call sets and, unlike "
+                  "the BKL, the private mutex is not dropped while it waits: the call "
+                  "that would set it would wait for the mutex" % polls_shared_state(file, h))
     elif runtime and runtime_unlocked.get(file):
         result = (None, "it is assigned at run time at line %d and the file also "
                   "assigns .unlocked_ioctl at run time at line %d: which one the VFS "

@@ -152,6 +152,11 @@ def sleeps_until_woken(sleeper, p):
         (int(p[0].line), sleeper))
 
 
+def polls(poller, p):
+    state.poll_calls.setdefault((p[0].file, p[0].current_element), []).append(
+        (int(p[0].line), int(p[0].column), poller))
+
+
 def semaphore_down(downer, sem, p):
     state.downs.setdefault((p[0].file, p[0].current_element), []).append(
         ((int(p[0].line), int(p[0].column)), downer, re.sub(r"\s+", "", sem)))

@@ -69,6 +69,7 @@ smp_lock_h_line = per_file({})    # file -> line of its #include <linux/smp_lock
 declarations = per_file({})       # (file, handler) -> {(line, column): (line, column) where it ends}
 first_statement_at = per_file({}) # (file, handler) -> (line, column) where its first statement starts
 sleeps_at = per_file({})          # (file, function) -> [(line, primitive)] where it sleeps until woken
+poll_calls = per_file({})         # (file, function) -> [(line, column, delay or wait called)]
 downs = per_file({})              # (file, function) -> [((line, column), primitive, semaphore)]
 ups = per_file({})                # (file, function) -> {((line, column), semaphore)} it ups
 calls_in = per_file({})           # (file, function) -> names it calls (-D mutex only)
