@@ -42,6 +42,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "wrappers"))
 
+from ioctl_rework import settings  # noqa: E402
 from ioctl_rework.spatch import rules
 from ioctl_rework.spatch import runner as spatch  # noqa: E402
 
@@ -195,8 +196,8 @@ def run_scenario(name: str, tree: Path, files: list[Path], mode: str, repeat: in
 def _version(tree: Path) -> str:
     """The tree by its version: no path of this machine in the report."""
     try:
-        return str(rules.Target.from_makefile(tree))
-    except rules.TargetError:
+        return str(settings.Target.from_makefile(tree))
+    except settings.TargetError:
         return tree.name
 
 

@@ -14,7 +14,7 @@ from ioctl_rework.convert import summary as summary_mod
 from ioctl_rework.convert.summary import HandlerRecord, HandlerStatus, Summary
 from ioctl_rework.ctext import ioctl_tokens
 from ioctl_rework.ctext.ioctl_tokens import Use
-from ioctl_rework.spatch.rules import Target
+from ioctl_rework.settings import Target
 
 HAVE_SPATCH = shutil.which(os.environ.get("SPATCH", "spatch")) is not None
 

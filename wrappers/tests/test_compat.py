@@ -326,14 +326,15 @@ class ConvertCompatTest(unittest.TestCase):
         import shutil
 
         from ioctl_rework.convert import cli as convert
-        from ioctl_rework.spatch import rules
+        from ioctl_rework import settings
         with tempfile.TemporaryDirectory() as tmp:
             root = Path(tmp) / "drivers"
             root.mkdir()
             shutil.copytree(DRIVERS / "include", root / "include")
             for name in ("fx_abi_level.c", "fx_abi_clean.c", "fx_abi_unclean.c"):
                 shutil.copy(DRIVERS / name, root / name)
-            options = rules.ConversionOptions(target=rules.Target.parse(target), compat=True)
+            options = settings.ConversionOptions.for_target(settings.Target.parse(target),
+                                                            lock=settings.LockMode.BKL, compat=True)
             result = convert.convert(convert.ConvertRequest(paths=(root,), options=options,
                                                             root=root))
         new = {rel: text.decode() for rel, (_, text) in result.changes.items()}

@@ -94,7 +94,7 @@ class ConvertCase(unittest.TestCase):
 class WholeRunTest(ConvertCase):
     def test_every_handler_is_recorded_with_its_fate(self):
         result = self.run_convert()
-        self.assertEqual(str(result.summary.target), "2.6.9")  # from the tree's Makefile
+        self.assertEqual(str(result.summary.target), "2.6.11")  # from the tree's Makefile
         h = self.handlers(result)
         self.assertEqual(sorted(h), ["ds1620_ioctl", "flash_ioctl", "iw_ioctl", "widget_ioctl"])
         ds = h["ds1620_ioctl"]
@@ -116,7 +116,7 @@ class WholeRunTest(ConvertCase):
         # The header's prototype follows the definition, or nwflash.c would not build.
         self.assertEqual(files["drivers/char/nwflash.h"].status, FileStatus.CONVERTED)
         self.assertIn("+long flash_ioctl(struct file *file, unsigned int cmd,", result.diff)
-        # 2.6.9 has the BKL and reaches the inode through f_dentry.
+        # 2.6.11 has the BKL and reaches the inode through f_dentry.
         self.assertIn("+\tstruct inode *inode = file->f_dentry->d_inode;", result.diff)
         self.assertIn("+\tlock_kernel();", result.diff)
         self.assertIn("-\tioctl:\t\twidget_ioctl,", result.diff)
@@ -457,7 +457,7 @@ class ReliabilityTest(ConvertCase):
             else:
                 (directory / f"f{i}.c").write_bytes(b"int f%d(void) { return %d; }\n" % (i, i))
         start = time.monotonic()
-        result = self.run_convert("--target", "2.6.9", paths=[big])
+        result = self.run_convert("--target", "2.6.11", paths=[big])
         elapsed = time.monotonic() - start
         converted = [h for h in result.summary.handlers if h.status is HandlerStatus.CONVERTED]
         self.assertEqual(len(converted), 10)
@@ -475,7 +475,7 @@ class OptionsTest(unittest.TestCase):
         self.assertEqual(request.options.target.inode_style, "file_inode")
         request = convert.request_from_args(parse_args([str(tree)]))
         self.assertEqual((str(request.options.target), request.options.lock.value),
-                         ("2.6.9", "bkl"))
+                         ("2.6.11", "bkl"))
         self.assertEqual(request.root, tree)
         request = convert.request_from_args(parse_args(["--lock", "bkl", "--target", "3.0",
                                                         str(tree / "drivers/char")]))
@@ -492,7 +492,7 @@ class OptionsTest(unittest.TestCase):
         self.assertTrue(compat("--target", "2.6.36"))
         self.assertFalse(compat("--target", "6.1", "--no-compat"))
         self.assertFalse(compat("--target", "6.1", "--multi-kernel"))
-        self.assertFalse(compat())                      # 2.6.9, read from the tree
+        self.assertFalse(compat())                      # 2.6.11, read from the tree
         self.assertTrue(compat("--compat"))
 
     def test_bad_input_is_a_clear_error_with_status_2(self):

@@ -4,11 +4,14 @@ import argparse
 import sys
 from pathlib import Path
 
-from ioctl_rework import options
+from ioctl_rework import options, settings
 from ioctl_rework.spatch import runner as spatch
-from ioctl_rework.cache import Cache, default_directory
 from ioctl_rework.audit.report import AuditError, load_json
-from ioctl_rework.audit.scan import DEFAULT_TIMEOUT, FORMATS, _version_key, audit_trees
+from ioctl_rework.audit.scan import DEFAULT_TIMEOUT, _version_key, audit_trees, kernel_trees
+
+FORMATS = {"text": "grouped by subsystem", "json": "re-read by --from-json", "csv": "a row "
+           "per finding", "markdown": "tables", "html": "a self-contained page with charts",
+           "sarif": "SARIF 2.1.0 for code-scanning views"}
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -29,17 +32,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--from-json", action="append", type=Path, default=[], metavar="FILE",
                         help="use the results of earlier `--format json` runs instead of "
                              "running the rules (repeat for a trend)")
-    parser.add_argument("--format", choices=FORMATS, default="text",
-                        help="text grouped by subsystem (default); json (re-read by "
-                             "--from-json), csv, markdown, a self-contained html page with "
-                             "charts, or SARIF 2.1.0")
-    parser.add_argument("-o", "--output", type=Path, metavar="FILE",
-                        help="write the report here (atomically) instead of stdout")
-    options.add_jobs_argument(parser)
+    options.add_output_group(parser, FORMATS, "text")
+    options.add_target_group(parser, "target")
+    options.add_parallel_group(parser)
     options.add_timeout_argument(parser, DEFAULT_TIMEOUT, "per file")
-    options.add_cache_dir_argument(parser)
-    parser.add_argument("--no-cache", action="store_true",
-                        help="neither read nor write the cache")
+    options.add_cache_group(parser)
     parser.add_argument("--no-compat-classes", action="store_true",
                         help="do not classify missing-compat findings (same-handler, "
                              "compat-ptr, needs-translation, unknown)")
@@ -52,14 +49,21 @@ def main(args: argparse.Namespace) -> int:
         print("ioctl-rework audit: error: give a PATH to audit or --from-json FILE",
               file=sys.stderr)
         return 2
-    cache = Cache(None if args.no_cache else args.cache_dir or default_directory(), "audit")
     try:
+        trees = kernel_trees(args.paths)
+        # Each tree is audited for its own version, unless --target names one.
+        run = settings.resolve(args, settings.KernelTree(None), converts=False,
+                               outputs=options.output_paths(args))
+        for tree in trees:
+            if tree.version is not None:
+                settings.validated(tree.version, f"{tree.root}/Makefile", False, converts=False)
         results = [r for path in args.from_json for r in load_json(path)]
         if args.paths:
-            results += audit_trees(args.paths, args.jobs, args.timeout, cache,
-                                   not args.no_compat_classes)
+            results += audit_trees(args.paths, run.jobs, args.timeout, run.cache("audit"),
+                                   not args.no_compat_classes,
+                                   run.target if args.target != "auto" else None, trees)
         results.sort(key=_version_key)
-    except (AuditError, spatch.SpatchMissing) as err:
+    except (AuditError, spatch.SpatchMissing, settings.SettingsError) as err:
         print(f"ioctl-rework audit: error: {err}", file=sys.stderr)
         return 2
     for result in results:

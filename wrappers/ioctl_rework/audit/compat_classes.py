@@ -6,14 +6,14 @@ tree's own compat table passes is no finding (compat.era)."""
 from dataclasses import replace
 from pathlib import Path
 
-from ioctl_rework.spatch import rules
+from ioctl_rework import settings
 from ioctl_rework.cache import Cache
 from ioctl_rework.compat import Classification, CompatClass, classify_files
 from ioctl_rework.compat.apply import expected_line
 from ioctl_rework.audit.findings import Finding, Kind
 
 
-def line_to_add(classification: Classification, handler: str, target: rules.Target) -> str | None:
+def line_to_add(classification: Classification, handler: str, target: settings.Target) -> str | None:
     """The .compat_ioctl line for a clean class, None otherwise.  Before 5.5
     a compat-ptr handler needs the NAME_compat_ioctl entry that
     semantic-patches/add_compat_ioctl.cocci writes."""
@@ -22,7 +22,7 @@ def line_to_add(classification: Classification, handler: str, target: rules.Targ
     return expected_line(classification.compat_class, handler, target)
 
 
-def detail(classification: Classification, handler: str, target: rules.Target) -> str:
+def detail(classification: Classification, handler: str, target: settings.Target) -> str:
     line = line_to_add(classification, handler, target)
     if line:
         return f"add `{line}` ({classification.reason})"
@@ -32,16 +32,13 @@ def detail(classification: Classification, handler: str, target: rules.Target) -
 
 
 def classify_findings(findings: list[Finding], tree: Path | None, jobs: int = 2,
-                      timeout: int = 120, cache: Cache | None = None) -> list[Finding]:
+                      timeout: int = 120, cache: Cache | None = None, *,
+                      target: settings.Target) -> list[Finding]:
     """FINDINGS with compat_class, compat_detail and compat_source set on each
     missing-compat one, without those the tree's compat table passes."""
     missing = [f for f in findings if f.kind is Kind.MISSING_COMPAT]
     if not missing:
         return findings
-    try:
-        target = rules.Target.from_makefile(tree) if tree else rules.DEFAULT_TARGET
-    except rules.TargetError:
-        target = rules.DEFAULT_TARGET
     files = sorted({f.file for f in missing})
     where = {file: (tree / file if tree and not Path(file).is_absolute() else Path(file))
              for file in files}

@@ -24,6 +24,7 @@ from dataclasses import dataclass, replace
 from typing import Callable
 from pathlib import Path
 
+from ioctl_rework import settings
 from ioctl_rework.spatch import rules
 from ioctl_rework.spatch import runner as spatch
 from ioctl_rework.ctext import candidates as candidates_module
@@ -42,7 +43,6 @@ AUDIT_RULES = tuple(rules.RULES_DIR / name for name in (
     "unlocked_ioctl_takes_bkl.cocci",
     "unlocked_ioctl_returns_enoioctlcmd.cocci",
 ))
-FORMATS = ("text", "json", "csv", "markdown", "html", "sarif")
 DEFAULT_TIMEOUT = 120
 CACHE_FORMAT = "audit-1"        # bump when what is stored changes
 
@@ -75,18 +75,8 @@ class RuleRun:
 # ---------------------------------------------------------------- trees
 
 def find_tree(path: Path) -> Path | None:
-    """The kernel tree PATH is in: the nearest directory with MAINTAINERS
-    or a top Makefile that sets VERSION."""
-    path = path.resolve()
-    for directory in [path, *path.parents] if path.is_dir() else path.parents:
-        if (directory / "MAINTAINERS").is_file():
-            return directory
-        try:
-            rules.Target.from_makefile(directory)
-            return directory
-        except rules.TargetError:
-            continue
-    return None
+    """The top of the kernel tree PATH is in (settings.find_tree)."""
+    return settings.find_tree(path).root
 
 
 def _display_path(file: Path, tree: Path | None) -> str:
@@ -99,12 +89,8 @@ def _display_path(file: Path, tree: Path | None) -> str:
 
 
 def _tree_version(tree: Path | None) -> str | None:
-    if tree is None:
-        return None
-    try:
-        return str(rules.Target.from_makefile(tree))
-    except rules.TargetError:
-        return None
+    version = settings.tree_version(tree) if tree is not None else None
+    return str(version) if version else None
 
 
 # ---------------------------------------------------------------- rules
@@ -128,17 +114,14 @@ def bundle_rules(paths: tuple[Path, ...]) -> str:
     return "\n".join(virtuals) + "\n\n" + "\n\n".join(bodies) + "\n"
 
 
-def _rule_runs(tree: Path | None, workdir: Path) -> list[RuleRun]:
+def _rule_runs(target: settings.Target, workdir: Path) -> list[RuleRun]:
     bundle = workdir / "audit_rules.cocci"
     bundle.write_text(bundle_rules(AUDIT_RULES))
     options = []
     for path in AUDIT_RULES:
         options += [o for o in rules.rule_options(path) if o not in options]
-    try:
-        target = rules.Target.from_makefile(tree) if tree else rules.DEFAULT_TARGET
-    except rules.TargetError:
-        target = rules.DEFAULT_TARGET
-    conversion = rules.ConversionOptions(target=target)
+    # The entries are judged as convert would judge them for TARGET (its lock).
+    conversion = settings.ConversionOptions.for_target(target)
     return [
         RuleRun("legacy", rules.CONVERSION_RULE,
                 tuple(rules.rule_options(rules.CONVERSION_RULE) + conversion.spatch_args("report")),
@@ -228,20 +211,27 @@ def _attach_maintainers(findings: list[Finding], maintainers: Maintainers | None
 
 
 def audit(paths: list[Path], jobs: int = 2, timeout: int = DEFAULT_TIMEOUT,
-          cache: Cache | None = None, compat_classes: bool = True) -> AuditResult:
-    """Audit PATHS (files or directories of one tree); COMPAT_CLASSES gives
-    each missing-compat finding its class (ioctl_rework.compat)."""
+          cache: Cache | None = None, compat_classes: bool = True,
+          kernel: settings.KernelTree | None = None,
+          target: settings.Target | None = None) -> AuditResult:
+    """Audit PATHS (files or directories of one tree, KERNEL: found from the
+    first path when not given); COMPAT_CLASSES gives each missing-compat
+    finding its class (ioctl_rework.compat).  The entries are judged for
+    TARGET, default the tree's version (settings.DEFAULT_TARGET without one)."""
     paths = [Path(p) for p in paths]
     for path in paths:
         if not path.exists():
             raise AuditError(f"{path}: no such file or directory")
     start = time.monotonic()
     cache = cache if cache is not None else Cache(default_directory(), "audit")
-    tree = find_tree(paths[0]) if paths else None
+    if kernel is None:
+        kernel = settings.find_tree(paths[0]) if paths else settings.KernelTree(None)
+    tree = kernel.root
+    target = target or kernel.version or settings.DEFAULT_TARGET
     stats = AuditStats()
     with tempfile.TemporaryDirectory(prefix="ioctl-rework-audit-") as tmp:
         workdir = Path(tmp)
-        runs = _rule_runs(tree, workdir)
+        runs = _rule_runs(target, workdir)
         unreadable: list[tuple[Path, str]] = []
         candidates = _candidates(paths, runs, cache, unreadable)
         stats.candidates = len(candidates)
@@ -291,28 +281,39 @@ def audit(paths: list[Path], jobs: int = 2, timeout: int = DEFAULT_TIMEOUT,
     if compat_classes:
         from ioctl_rework.audit.compat_classes import classify_findings
         before = len(findings)
-        findings = classify_findings(findings, tree, jobs, timeout, cache)
+        findings = classify_findings(findings, tree, jobs, timeout, cache, target=target)
         stats.passed_by_table = before - len(findings)
     findings = _attach_maintainers(findings, Maintainers.load(tree) if tree else None)
     skipped = sorted(set(skipped), key=lambda s: (s.file, s.reason))
     stats.seconds = time.monotonic() - start
-    return AuditResult(findings, skipped, tree, _tree_version(tree), stats)
+    return AuditResult(findings, skipped, tree,
+                       str(kernel.version) if kernel.version else None, stats)
 
 
-def audit_trees(paths: list[Path], jobs: int = 2, timeout: int = DEFAULT_TIMEOUT,
-                cache: Cache | None = None, compat_classes: bool = True) -> list[AuditResult]:
-    """One audit per kernel tree among PATHS, oldest version first.  Paths
-    inside the same tree (or in no tree) are audited together."""
-    groups: dict[Path | None, list[Path]] = {}
+def kernel_trees(paths: list[Path]) -> dict[settings.KernelTree, list[Path]]:
+    """PATHS by the kernel tree each is in (each tree and its version read once)."""
+    groups: dict[settings.KernelTree, list[Path]] = {}
     for path in paths:
         if not Path(path).exists():
             raise AuditError(f"{path}: no such file or directory")
-        groups.setdefault(find_tree(Path(path)), []).append(Path(path))
-    results = [audit(group, jobs, timeout, cache, compat_classes) for group in groups.values()]
+        groups.setdefault(settings.find_tree(Path(path)), []).append(Path(path))
+    return groups
+
+
+def audit_trees(paths: list[Path], jobs: int = 2, timeout: int = DEFAULT_TIMEOUT,
+                cache: Cache | None = None, compat_classes: bool = True,
+                target: settings.Target | None = None,
+                trees: dict[settings.KernelTree, list[Path]] | None = None) -> list[AuditResult]:
+    """One audit per kernel tree among PATHS (TREES: kernel_trees(PATHS)), oldest
+    version first.  Paths inside the same tree (or in no tree) are audited
+    together, each tree for its own version unless TARGET says otherwise."""
+    groups = trees if trees is not None else kernel_trees(paths)
+    results = [audit(group, jobs, timeout, cache, compat_classes, kernel, target)
+               for kernel, group in groups.items()]
     return sorted(results, key=_version_key)
 
 
 def _version_key(result: AuditResult):
     if result.version is None:
         return (1, ())
-    return (0, rules.Target.parse(result.version).version)
+    return (0, settings.Target.parse(result.version).version)

@@ -18,9 +18,8 @@ import tempfile
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from ioctl_rework import options, scratch
+from ioctl_rework import options, safe_write, scratch, settings
 from ioctl_rework.check import hook
-from ioctl_rework.spatch import rules
 from ioctl_rework.spatch import runner as spatch
 from ioctl_rework.ctext.spans import LEGACY_MEMBER, ioctl_lines, unparsed_region
 from ioctl_rework.check.input import (InputError, PatchInput, SourceKind, read_inputs,
@@ -55,6 +54,10 @@ class CheckRequest:
     squash: bool = False                # a range as one diff, not commit by commit
     allow_unchecked: bool = False       # NOT_CHECKED is a warning, not an error
     kdir: KernelDir | None = None       # --fix: build each conversion before and after
+    # How the conversions shown (and --fix's) are made: for the tree's
+    # version (settings.resolve); without a tree, for settings.DEFAULT_TARGET.
+    conversion: settings.ConversionOptions = settings.ConversionOptions.for_target(
+        settings.DEFAULT_TARGET)
 
 
 @dataclass
@@ -71,10 +74,9 @@ class _Unit:
     conversions: dict[str, Conversion] = field(default_factory=dict)
     staged: bool = False                # from the pre-commit hook, most likely
 
-    def conversion_job(self, paths, target: rules.Target,
+    def conversion_job(self, paths, options: settings.ConversionOptions,
                        verify: VerifyOptions = VerifyOptions()) -> ConversionJob:
-        return ConversionJob(self.root, tuple(paths), rules.ConversionOptions(target=target),
-                             verify)
+        return ConversionJob(self.root, tuple(paths), options, verify)
 
 
 def _lay_out(patch: PatchInput, root: Path, level: Level, staged: bool) -> _Unit:
@@ -119,15 +121,6 @@ def _binary_source(f: FinalFile, level: Level, patch_file: bool) -> Problem:
     return Problem(level, NOT_CHECKED, why, f.path, 0, f.patches[-1].patch_line, header)
 
 
-def _conversion_target(request: CheckRequest, patch: PatchInput) -> rules.Target:
-    if request.tree is not None and not patch.reconstructed:
-        try:
-            return rules.Target.from_makefile(request.tree)
-        except rules.TargetError:
-            pass
-    return rules.DEFAULT_TARGET
-
-
 def run_check(request: CheckRequest) -> CheckReport:
     level = unchecked_level(request.allow_unchecked)
     with tempfile.TemporaryDirectory(prefix="ioctl-rework-check.") as tmp:
@@ -137,21 +130,19 @@ def run_check(request: CheckRequest) -> CheckReport:
         staged = request.source is SourceKind.STAGED
         units = [_lay_out(p, work / f"patch-{i}", level, staged)
                  for i, p in enumerate(patches)]
-        target = _conversion_target(request, patches[0])
         if any(u.relevant for u in units):
-            _run_rules(units, request, target, work)
+            _run_rules(units, request, work)
         for unit in units:
             _judge(unit, level)
-        _show_conversions(units, request, target)
+        _show_conversions(units, request)
         if request.fix:
             for unit in units:
-                _fix(unit, request, target)
+                _fix(unit, request)
     name = request.value if len(units) > 1 else units[0].result.name
     return CheckReport(name or units[0].result.name, [u.result for u in units])
 
 
-def _run_rules(units: list[_Unit], request: CheckRequest, target: rules.Target,
-               work: Path) -> None:
+def _run_rules(units: list[_Unit], request: CheckRequest, work: Path) -> None:
     # A file with a legacy member will most likely need its conversion
     # shown: convert starts next to the rules.  (--fix converts every
     # file afterwards.)
@@ -160,9 +151,11 @@ def _run_rules(units: list[_Unit], request: CheckRequest, target: rules.Target,
         likely = [p for p in unit.relevant if LEGACY_MEMBER.search(unit.patch.post_images[p])]
         first.append(likely[:max(0, budget)])
         budget -= len(first[-1])
-    jobs = [u.conversion_job(paths, target) for u, paths in zip(units, first) if paths]
+    jobs = [u.conversion_job(paths, request.conversion)
+            for u, paths in zip(units, first) if paths]
     paths = [u.root / p for u in units for p in u.relevant]
-    found, converted = run_rules(paths, jobs, request.jobs, request.timeout, work)
+    found, converted = run_rules(paths, jobs, request.jobs, request.timeout, work,
+                                 request.conversion.target)
     for job, result in zip(jobs, converted):
         next(u for u in units if u.root == job.root).conversions.update(result)
     for unit in units:
@@ -242,8 +235,7 @@ def _judge(unit: _Unit, level: Level) -> None:
             unit.result.problems.append(problem)
 
 
-def _show_conversions(units: list[_Unit], request: CheckRequest,
-                      target: rules.Target) -> None:
+def _show_conversions(units: list[_Unit], request: CheckRequest) -> None:
     """The conversion of each file with a new legacy .ioctl, at its first
     one (one diff converts them all), for the first files of the run."""
     legacy = [(u, p) for u in units for p in dict.fromkeys(
@@ -252,7 +244,7 @@ def _show_conversions(units: list[_Unit], request: CheckRequest,
     for unit in units:
         todo = [p for u, p in shown if u is unit and p not in unit.conversions]
         if todo and not request.fix:
-            unit.conversions.update(conversions(unit.conversion_job(todo, target),
+            unit.conversions.update(conversions(unit.conversion_job(todo, request.conversion),
                                                 request.jobs, request.timeout)[0])
     if len(legacy) > len(shown):
         units[-1].result.notes.append(
@@ -271,12 +263,13 @@ def _show_conversions(units: list[_Unit], request: CheckRequest,
         unit.result.problems = problems
 
 
-def _fix(unit: _Unit, request: CheckRequest, target: rules.Target) -> None:
+def _fix(unit: _Unit, request: CheckRequest) -> None:
     paths = list(unit.finals)
     # The files around the patch's are the tree's: the scratch copy has only the patch's.
     tree = request.tree or (None if request.source is SourceKind.DIFF else Path.cwd())
     verify = VerifyOptions(kdir=request.kdir, context_root=tree)
-    found, notes = conversions(unit.conversion_job(paths, target, verify), request.jobs,
+    found, notes = conversions(unit.conversion_job(paths, request.conversion, verify),
+                               request.jobs,
                                request.timeout)
     result = unit.result
     result.fix_diff = "".join(found[p].diff for p in paths)
@@ -322,9 +315,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="the git work tree (default: the current directory); with "
                              "--diff, the tree the patch applies to (default: none, the "
                              "patch's own lines are checked)")
-    parser.add_argument("--format", choices=sorted(FORMATS), default="text",
-                        help="text as checkpatch.pl prints it (default), json, or SARIF "
-                             "2.1.0 for code-scanning views")
+    options.add_output_group(parser, OUTPUT_FORMATS, "text")
     parser.add_argument("--fix", action="store_true",
                         help="also print the conversion of every file the patch touches")
     parser.add_argument("--kdir", type=Path, metavar="KDIR",
@@ -334,17 +325,30 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--allow-unchecked", action="store_true",
                         help="report ioctl code no rule could read (NOT_CHECKED) as a "
                              "warning instead of an error")
-    options.add_jobs_argument(parser)
+    options.add_target_group(parser)
+    options.add_parallel_group(parser)
     options.add_timeout_argument(parser, DEFAULT_TIMEOUT, "per file and rule")
 
 
+OUTPUT_FORMATS = {"text": "as checkpatch.pl prints it", "json": "one record per patch",
+                  "sarif": "SARIF 2.1.0 for code-scanning views"}
+
+
 def _request(args: argparse.Namespace) -> CheckRequest | None:
+    """The request ARGS make, resolved once: the conversions are for the
+    version of the tree the patches go to (--target overrides)."""
     for source, value in ((SourceKind.GIT, args.git), (SourceKind.DIFF, args.diff),
                           (SourceKind.STAGED, True if args.staged else None)):
         if value is not None:
+            kdir = _kdir(args)
+            # The git work tree is the current directory without --tree; a
+            # patch file has a tree only when --tree names one.
+            base = args.tree or (None if source is SourceKind.DIFF else Path.cwd())
+            tree = settings.find_tree(base) if base else settings.KernelTree(None)
+            run = settings.resolve(args, tree, outputs=options.output_paths(args))
             return CheckRequest(source, None if source is SourceKind.STAGED else value,
-                                args.tree, args.fix, args.jobs, args.timeout, args.squash,
-                                args.allow_unchecked, _kdir(args))
+                                args.tree, args.fix, run.jobs, args.timeout, args.squash,
+                                args.allow_unchecked, kdir, run.conversion)
     return None
 
 
@@ -367,7 +371,7 @@ def main(args: argparse.Namespace) -> int:
         return 0
     try:
         request = _request(args)
-    except KdirError as err:
+    except (KdirError, settings.SettingsError) as err:
         print(f"ioctl-rework check: {err}", file=sys.stderr)
         return 2
     if request is None:
@@ -388,9 +392,20 @@ def main(args: argparse.Namespace) -> int:
     except MalformedPatch as err:
         print(f"ioctl-rework check: malformed patch: {err}", file=sys.stderr)
         return 2
-    sys.stdout.write(FORMATS[args.format](report))
+    try:
+        _write(FORMATS[args.format](report), args.output)
+    except safe_write.WriteError as err:
+        print(f"ioctl-rework check: {err}", file=sys.stderr)
+        return 2
     if args.format != "text":
         for result in report.results:
             for s in result.skipped:
                 print(f"check: {s.describe()}", file=sys.stderr)
     return report.exit_status
+
+
+def _write(text: str, output: Path | None) -> None:
+    if output is None:
+        sys.stdout.write(text)
+    else:
+        safe_write.write_atomic(output, text.encode("utf-8", "surrogateescape"))

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ioctl_rework.convert import cli as convert
+from ioctl_rework import settings
 from ioctl_rework.spatch import rules
 from ioctl_rework.spatch import runner as spatch
 from ioctl_rework.audit.scan import RuleRun, audit, run_batched
@@ -78,9 +79,11 @@ def _absolute(file: str, tree: Path | None) -> Path:
     return path if path.is_absolute() or tree is None else tree / path
 
 
-def _run_audit(paths: list[Path], jobs: int, timeout: int) -> RuleFindings:
+def _run_audit(paths: list[Path], jobs: int, timeout: int,
+               target: settings.Target | None = None) -> RuleFindings:
     # No cache: the files live in a temporary directory, never seen again.
-    result = audit(paths, jobs, timeout, cache=Cache(None))
+    # TARGET: the check's (the scratch directory is in no tree of its own).
+    result = audit(paths, jobs, timeout, cache=Cache(None), target=target)
     found = RuleFindings()
     for finding in result.findings:
         level, template = AUDIT_MESSAGES[finding.kind]
@@ -145,7 +148,7 @@ class ConversionJob:
     """The files of one patch to convert: PATHS relative to ROOT."""
     root: Path
     paths: tuple[str, ...]
-    options: rules.ConversionOptions
+    options: settings.ConversionOptions
     verify: VerifyOptions = VerifyOptions()
 
 
@@ -173,13 +176,14 @@ def conversions(job: ConversionJob, jobs: int, timeout: int
 
 
 def run_rules(paths: list[Path], convert_first: list[ConversionJob], jobs: int,
-              timeout: int, work: Path) -> tuple[RuleFindings, list[dict[str, Conversion]]]:
+              timeout: int, work: Path, target: settings.Target | None = None
+              ) -> tuple[RuleFindings, list[dict[str, Conversion]]]:
     """The audit and the signature rule over PATHS (absolute), with the
     conversions of CONVERT_FIRST alongside: a file with a legacy member
     will most likely need its conversion shown, so convert starts at once
     rather than after the rules."""
     with ThreadPoolExecutor(max_workers=3) as pool:
-        audit_run = pool.submit(_run_audit, paths, jobs, timeout)
+        audit_run = pool.submit(_run_audit, paths, jobs, timeout, target)
         signature_run = pool.submit(_run_signature_rule, paths, jobs, timeout, work)
         converted = pool.submit(lambda: [conversions(job, jobs, timeout)[0]
                                          for job in convert_first])

@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ioctl_rework import paths
-from ioctl_rework.spatch import rules
+from ioctl_rework import settings
 from ioctl_rework.spatch import runner as spatch
 from ioctl_rework.patches import tidy
 from ioctl_rework.compat import Classification, CompatClass, classify_files
@@ -44,7 +44,7 @@ class CompatDecision:
         return f"{text}; no .compat_ioctl"
 
 
-def expected_line(compat_class: CompatClass, entry: str, target: rules.Target) -> str:
+def expected_line(compat_class: CompatClass, entry: str, target: settings.Target) -> str:
     """The .compat_ioctl line add_compat_ioctl.cocci writes for ENTRY."""
     if compat_class is CompatClass.SAME_HANDLER:
         return f".compat_ioctl = {entry},"
@@ -71,7 +71,7 @@ def _entry_of(new: bytes, fops: str) -> str | None:
     return found.group(1) if found else None
 
 
-def classify_converted(root: Path, runs: dict, options: rules.ConversionOptions, jobs: int,
+def classify_converted(root: Path, runs: dict, options: settings.ConversionOptions, jobs: int,
                        timeout: int, cache=None) -> dict[tuple[str, str], Classification]:
     """(file, handler) -> class, for every handler the conversion converted."""
     files = [rel for rel, run in runs.items()
@@ -82,7 +82,7 @@ def classify_converted(root: Path, runs: dict, options: rules.ConversionOptions,
     return {(by_path.get(c.file, c.file), c.handler): c for c in found}
 
 
-def add_compat(root: Path, runs: dict, options: rules.ConversionOptions, jobs: int = 2,
+def add_compat(root: Path, runs: dict, options: settings.ConversionOptions, jobs: int = 2,
                timeout: int = 120, cache=None) -> tuple[dict, list[CompatDecision]]:
     """RUNS (relpath -> FileRun) with .compat_ioctl added where it is
     proven right, and one decision per converted fops entry."""
@@ -120,7 +120,7 @@ def add_compat(root: Path, runs: dict, options: rules.ConversionOptions, jobs: i
     return updated, decisions
 
 
-def _run_rule(rel: str, text: bytes, wanted: dict, options: rules.ConversionOptions,
+def _run_rule(rel: str, text: bytes, wanted: dict, options: settings.ConversionOptions,
               timeout: int) -> bytes:
     if not any(c.adds_compat for c in wanted):
         return text

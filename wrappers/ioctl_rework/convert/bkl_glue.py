@@ -13,7 +13,7 @@ import re
 from ioctl_rework.ctext import ioctl_tokens
 from ioctl_rework.ctext import spans as c_spans
 from ioctl_rework.convert.summary import HandlerRecord, HandlerStatus
-from ioctl_rework.spatch.rules import Target
+from ioctl_rework.settings import Target
 
 _BKL_CALL = re.compile(r"\b(?:un)?lock_kernel\s*\(")
 _F_DENTRY = re.compile(r"\bf_dentry\b")

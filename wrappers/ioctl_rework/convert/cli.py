@@ -24,14 +24,13 @@ import sys
 from pathlib import Path
 
 from ioctl_rework import cache as cache_mod
-from ioctl_rework import options, safe_write
-from ioctl_rework.spatch import rules
+from ioctl_rework import options, safe_write, settings
 from ioctl_rework.convert import series
 from ioctl_rework.convert import shard as shard_mod
 from ioctl_rework.spatch import runner as spatch
-from ioctl_rework.verify import kdir_target
 from ioctl_rework.verify import module_build as port
 from ioctl_rework.verify import build as verify_build
+from ioctl_rework.convert import output as output_mod
 from ioctl_rework.convert.output import emit, write_in_place
 from ioctl_rework.convert.plan import convert
 from ioctl_rework.convert.request import (ConversionResult, ConvertRequest, InputError, Output,
@@ -67,23 +66,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("paths", nargs="*", type=Path, metavar="PATH",
                         help="files or directories to convert (a file name starting with "
                              "'-' needs '--' before it)")
-    parser.add_argument("--strategy", choices=[s.value for s in rules.Strategy], default="auto",
-                        help="pushdown: lock inside the handler; wrapper: a new locked "
-                             "wrapper calls it; auto: pushdown where it is safe (default)")
-    parser.add_argument("--lock", choices=[m.value for m in rules.LockMode],
-                        help="bkl: lock_kernel(); mutex: a per-file mutex (default: bkl, "
-                             "or mutex when the target has no BKL, >= 2.6.39)")
-    parser.add_argument("--target", default="auto", metavar="auto|VERSION",
-                        help="kernel version the result is for; auto reads the tree's top "
-                             "Makefile (use VERSION for a driver outside a tree)")
-    parser.add_argument("--multi-kernel", action="store_true",
-                        help="keep .ioctl under #ifndef HAVE_UNLOCKED_IOCTL for older kernels")
-    parser.add_argument("--compat", action=argparse.BooleanOptionalAction, default=None,
-                        help="also set .compat_ioctl where the compat classifier proves "
-                             "every command the same for 32-bit callers (same handler, or "
-                             "compat_ptr); the summary says why elsewhere (default: on for "
-                             "targets >= 2.6.36, without --multi-kernel)")
-    options.add_jobs_argument(parser)
+    options.add_target_group(parser)
+    options.add_parallel_group(parser)
     options.add_timeout_argument(parser, 120, "per file")
     out = parser.add_mutually_exclusive_group()
     out.add_argument("--in-place", action="store_true",
@@ -91,8 +75,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     out.add_argument("--series", type=Path, metavar="DIR",
                      help="write a git format-patch series into DIR")
     series.add_split_argument(parser)
-    parser.add_argument("--json", type=Path, metavar="FILE",
-                        help="write the summary (every handler and file, totals, wall time)")
+    options.add_output_group(parser, output_mod.FORMATS, "diff", json_alias=output_mod.SUMMARY)
     parser.add_argument("--shard", type=_shard, metavar="K/N",
                         help="do part K of N of the run (each group of files that share a "
                              "handler goes to the part a hash of its first file's path picks); "
@@ -104,11 +87,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "files of a handler that gain an error, a warning or a sparse "
                              "context imbalance; the lock proof then reads the preprocessed "
                              "file")
-    parser.add_argument("--no-cache", action="store_true",
-                        help="run spatch on every file even when a cached result exists")
+    options.add_cache_group(parser)
     parser.add_argument("--clear-cache", action="store_true",
                         help="delete the cache (then convert PATHs, if any)")
-    options.add_cache_dir_argument(parser)
 
 
 def _shard(text: str) -> shard_mod.Shard:
@@ -119,6 +100,8 @@ def _shard(text: str) -> shard_mod.Shard:
 
 
 def request_from_args(args) -> ConvertRequest:
+    """The request ARGS make, resolved once (settings.resolve): refused with
+    InputError before any work when it cannot be right."""
     for path in args.paths:
         if not os.path.lexists(path):
             raise InputError(f"{path}: no such file or directory")
@@ -130,25 +113,24 @@ def request_from_args(args) -> ConvertRequest:
         kernel_dir = verify_build.KernelDir.open(kdir) if kdir else None
     except verify_build.KdirError as err:
         raise InputError(str(err)) from err
-    # --kdir (an out-of-tree module's kernel) says the target when --target does not.
     try:
-        target = rules.Target.parse(args.target) if args.target != "auto" else \
-            kdir_target.target_of(kdir) if kdir else rules.Target.from_makefile(root)
-    except rules.TargetError as err:
-        hint = "; outside a kernel tree, pass --target VERSION" \
-            if args.target == "auto" and "--target" not in str(err) else ""
-        raise InputError(f"{err}{hint}") from err
-    chosen = {name: value for name, value in (("lock", args.lock and rules.LockMode(args.lock)),
-                                              ("compat", args.compat)) if value is not None}
-    options = rules.ConversionOptions.for_target(target, strategy=rules.Strategy(args.strategy),
-                                                 multi_kernel=args.multi_kernel, **chosen)
-    output = Output.IN_PLACE if args.in_place else Output.SERIES if args.series else Output.DIFF
-    directory = args.cache_dir or cache_mod.default_directory()
-    return ConvertRequest(paths=paths, options=options, root=root, jobs=args.jobs,
-                          timeout=args.timeout, output=output, series_dir=args.series,
-                          split=series.Split(args.split), shard=args.shard,
-                          cache=cache_mod.Cache(None if args.no_cache else directory, "convert"),
-                          progress=sys.stderr.isatty(), verify=VerifyOptions(kdir=kernel_dir))
+        series.check_split(args)
+        # --kdir (an out-of-tree module's kernel) says the target when --target does not.
+        run = settings.resolve(args, settings.KernelTree(root, settings.tree_version(root)),
+                               kdir=kdir, fallback=None,
+                               outputs=options.output_paths(args))
+        if args.series:
+            safe_write.check_output_dir(args.series)
+    except (settings.SettingsError, series.SeriesError, safe_write.WriteError) as err:
+        raise InputError(str(err)) from err
+    mode = Output.IN_PLACE if args.in_place else Output.SERIES if args.series else Output.DIFF
+    return ConvertRequest(paths=paths, options=run.conversion, root=root, jobs=run.jobs,
+                          timeout=args.timeout, output=mode, series_dir=args.series,
+                          split=series.Split(args.split or "file"), shard=args.shard,
+                          cache=run.cache("convert"), progress=sys.stderr.isatty(),
+                          verify=VerifyOptions(kdir=kernel_dir),
+                          reports=output_mod.reports(args.format, args.output, args.json,
+                                                     diff_on_stdout=mode is Output.DIFF))
 
 
 def clear_cache(directory: Path) -> int:
@@ -183,7 +165,7 @@ def main(args) -> int:
         print(f"convert: completed the interrupted write of {path}", file=sys.stderr)
     status = 1 if result.failed else 0
     try:
-        emit(result, request, args.json)
+        emit(result, request)
     except (safe_write.WriteError, series.SeriesError) as err:
         print(f"ioctl-rework convert: error: {err}", file=sys.stderr)
         print("convert: nothing was written", file=sys.stderr)

@@ -10,8 +10,9 @@ import argparse
 import sys
 from pathlib import Path
 
-from ioctl_rework import safe_write
+from ioctl_rework import options, safe_write, settings
 from ioctl_rework.convert import series
+from ioctl_rework.convert import output as output_mod
 from ioctl_rework.convert import summary as summary_mod
 from ioctl_rework.convert.summary import Summary, SummaryError
 
@@ -74,10 +75,12 @@ examples:
 """
     parser.add_argument("summaries", nargs="+", type=Path, metavar="SUMMARY.json",
                         help="summaries written by `convert --shard K/N --json FILE`")
-    parser.add_argument("--json", type=Path, metavar="FILE", help="write the merged summary")
     parser.add_argument("--series", type=Path, metavar="DIR",
                         help="write the merged git format-patch series into DIR")
     series.add_split_argument(parser)
+    options.add_output_group(parser, output_mod.FORMATS, "diff",
+                             json_alias=output_mod.SUMMARY.replace("the summary",
+                                                                   "the merged summary", 1))
     parser.add_argument("--tree", type=Path, metavar="DIR",
                         help="the tree, for MAINTAINERS (default: the root the runs recorded)")
     parser.add_argument("--allow-partial", action="store_true",
@@ -86,16 +89,24 @@ examples:
 
 def main(args) -> int:
     try:
+        # Every output is checked before anything is read or merged.
+        series.check_split(args)
+        settings.check_outputs(options.output_paths(args))
+        if args.series:
+            safe_write.check_output_dir(args.series)
+    except (settings.SettingsError, series.SeriesError, safe_write.WriteError) as err:
+        print(f"ioctl-rework merge: error: {err}", file=sys.stderr)
+        return 2
+    # The diff goes to stdout when nothing else was asked for.
+    reports = output_mod.reports(args.format, args.output, args.json,
+                                 diff_on_stdout=not args.series and not args.json)
+    try:
         merged = merge([summary_mod.load(p) for p in args.summaries], args.allow_partial)
         if args.series:
-            paths = series.write_for_tree(merged, args.series, series.Split(args.split),
+            paths = series.write_for_tree(merged, args.series, series.Split(args.split or "file"),
                                           args.tree or Path(merged.root))
             print(f"merge: series of {len(paths) - 1} patches in {args.series}", file=sys.stderr)
-        if args.json:
-            summary_mod.write(merged, args.json)
-        if not args.series and not args.json:
-            diff = "".join(f.diff for f in merged.files)
-            sys.stdout.buffer.write(diff.encode("utf-8", "surrogateescape"))
+        output_mod.write_reports(merged, reports)
     except (SummaryError, safe_write.WriteError, series.SeriesError) as err:
         print(f"ioctl-rework merge: error: {err}", file=sys.stderr)
         return 2

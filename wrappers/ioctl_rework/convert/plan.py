@@ -15,6 +15,7 @@ from ioctl_rework import safe_write
 from ioctl_rework.ctext import spans as c_spans
 from ioctl_rework.convert import accounting, bkl_glue, forwarding
 from ioctl_rework.convert import groups as convert_groups
+from ioctl_rework import settings
 from ioctl_rework.spatch import rules
 from ioctl_rework.convert import series
 from ioctl_rework.convert import verification as verify
@@ -56,7 +57,7 @@ def convert(request: ConvertRequest) -> ConversionResult:
         failures.update({run.file: run.reason for run in second.values() if not run.ok})
         newly = convert_groups.check(cross, final, blocked, runner.content,
                                      _cross_file_refusal(request.options),
-                                     request.options.lock is rules.LockMode.MUTEX)
+                                     request.options.lock is settings.LockMode.MUTEX)
         failures.update({v.file: v.reason for v in newly.values()
                          if v.file and v.status is HandlerStatus.FAILED})
         if not newly:
@@ -135,7 +136,7 @@ def _rejected_pushdowns(request: ConvertRequest, summary: Summary,
                         verification: verify.Verification) -> dict[str, str]:
     """Handlers auto pushed down that the verify stage rejected (and have
     not had the wrapper yet) -> why; empty unless the strategy is auto."""
-    if request.options.strategy is not rules.Strategy.AUTO:
+    if request.options.strategy is not settings.Strategy.AUTO:
         return {}
     found = {}
     for h in summary.handlers:
@@ -230,9 +231,9 @@ def _unwritable(request: ConvertRequest, rels: list[str]) -> dict[str, str]:
     return blocked
 
 
-def _cross_file_refusal(options: rules.ConversionOptions) -> str | None:
+def _cross_file_refusal(options: settings.ConversionOptions) -> str | None:
     """Why no handler defined away from its fops converts under OPTIONS."""
-    if options.multi_kernel or options.strategy is rules.Strategy.WRAPPER:
+    if options.multi_kernel or options.strategy is settings.Strategy.WRAPPER:
         return ("the wrapper (and the multi-kernel output) needs the handler in the file "
                 "of its fops; --strategy pushdown converts it there")
     return None
@@ -337,7 +338,7 @@ def _record(d: rules.HandlerDecision, run: FileRun, final: dict[str, FileRun],
                   unparsed=convert_groups.unparsed_notes(group, final), named_in=named_in)
 
 
-def _options_json(options: rules.ConversionOptions) -> dict:
+def _options_json(options: settings.ConversionOptions) -> dict:
     return {"strategy": options.strategy.value, "lock": options.lock.value,
             "target": str(options.target), "multi_kernel": options.multi_kernel,
             "compat": options.compat}

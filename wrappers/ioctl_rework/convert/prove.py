@@ -6,12 +6,12 @@ tree it was made from.  Prints one line per problem, then the counts.
 """
 
 import argparse
+import dataclasses
 import sys
 from pathlib import Path
 
-from ioctl_rework import cache as cache_mod
-from ioctl_rework import lockproof
-from ioctl_rework.spatch import rules
+from ioctl_rework import lockproof, options
+from ioctl_rework import settings
 from ioctl_rework.patches import unified
 from ioctl_rework.convert import summary as summary_mod
 from ioctl_rework.lockproof.entries import entry_points
@@ -37,8 +37,7 @@ lock problem or cannot be analysed, 2 on bad input.
                              "--summary the TREE the run converted")
     parser.add_argument("--summary", type=Path, metavar="FILE",
                         help="prove every file of this `convert --json` summary")
-    parser.add_argument("--lock", choices=[m.value for m in rules.LockMode],
-                        help="the lock the conversion takes (default: the summary's, or bkl)")
+    options.add_target_group(parser, "lock", lock_default="the summary's, or bkl")
     parser.add_argument("--handler", action="append", default=[], metavar="H[=ENTRY]",
                         help="a converted handler and its new entry point (default: read "
                              "from the file_operations of both files; ENTRY defaults to H)")
@@ -47,11 +46,7 @@ lock problem or cannot be analysed, 2 on bad input.
                              "headers (default: OLD's name, headers next to OLD)")
     parser.add_argument("--reads", action="store_true",
                         help="also count reads of shared memory as needing the lock")
-    parser.add_argument("--no-cache", action="store_true",
-                        help="with --summary: prove every file even when a verdict is cached")
-    parser.add_argument("--cache-dir", type=Path, metavar="DIR",
-                        help="where verdicts are cached (default $XDG_CACHE_HOME/ioctl-rework, "
-                             "~/.cache/ioctl-rework without it)")
+    options.add_cache_group(parser)
 
 
 def _read(path: Path) -> bytes:
@@ -80,8 +75,10 @@ def _prove_pair(args) -> list[lockproof.FileProof]:
     root = old_path.resolve().parent
     for _ in Path(rel).parent.parts:
         root = root.parent
-    lock = lockproof.lock_for_text(lockproof.LockCalls.for_options(
-        rules.ConversionOptions(lock=rules.LockMode(args.lock or "bkl")), rel), rel, old)
+    # Two files name no kernel: the lock is what --lock says, the BKL without it.
+    conversion = settings.ConversionOptions.for_target(
+        settings.DEFAULT_TARGET, lock=settings.LockMode(args.lock or "bkl"))
+    lock = lockproof.lock_for_text(lockproof.LockCalls.for_options(conversion, rel), rel, old)
     entries = _handlers(args.handler) or entry_points(old, new)
     if not entries:
         raise ProveError(f"{new_path}: no file_operations switched from .ioctl to "
@@ -106,19 +103,24 @@ def _prove_summary(args) -> list[lockproof.FileProof]:
         except ValueError as err:
             raise ProveError(f"{record.file}: the summary's diff does not apply to "
                              f"{tree}: {err}") from err
-    mode = rules.LockMode(args.lock or summary.options.get("lock", "bkl"))
-    options = rules.ConversionOptions(lock=mode)
-    cache = None if args.no_cache else \
-        cache_mod.Cache(args.cache_dir or cache_mod.default_directory(), "lockproof")
+    try:
+        target = settings.Target.parse(summary.target)
+    except settings.TargetError as err:
+        raise ProveError(f"{args.summary}: {err}") from err
+    run = settings.resolve(args, settings.KernelTree(Path(tree), target), converts=False)
+    # The lock the run took, unless --lock says otherwise.
+    conversion = dataclasses.replace(
+        run.conversion, lock=settings.LockMode(args.lock or summary.options.get("lock", "bkl")))
+    cache = run.cache("lockproof") if run.cache_dir else None
     return lockproof.prove_changes(tree, changes,
-                                   lambda rel: lockproof.LockCalls.for_options(options, rel),
+                                   lambda rel: lockproof.LockCalls.for_options(conversion, rel),
                                    args.reads, cache)
 
 
 def main(args) -> int:
     try:
         proofs = _prove_summary(args) if args.summary else _prove_pair(args)
-    except (ProveError, SummaryError) as err:
+    except (ProveError, SummaryError, settings.SettingsError) as err:
         print(f"ioctl-rework prove: error: {err}", file=sys.stderr)
         return 2
     for problem in sorted((p for item in proofs for p in item.proof.problems),

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ioctl_rework import cache as cache_mod
-from ioctl_rework.spatch import rules
+from ioctl_rework import settings
 from ioctl_rework.convert import series
 from ioctl_rework.convert import shard as shard_mod
 from ioctl_rework.convert.summary import FileStatus, HandlerStatus, Summary
@@ -35,9 +35,17 @@ class VerifyOptions:
 
 
 @dataclass(frozen=True)
+class Report:
+    """One output of a run: what (a format of output.FORMATS) and where (None: stdout)."""
+
+    format: str
+    path: Path | None = None
+
+
+@dataclass(frozen=True)
 class ConvertRequest:
     paths: tuple[Path, ...]
-    options: rules.ConversionOptions
+    options: settings.ConversionOptions
     root: Path
     jobs: int = 2
     timeout: int = 120
@@ -48,6 +56,7 @@ class ConvertRequest:
     cache: cache_mod.Cache = field(default_factory=lambda: cache_mod.Cache(None))
     progress: bool = False
     verify: VerifyOptions = VerifyOptions()
+    reports: tuple[Report, ...] = ()    # written by output.emit after the run
 
 
 @dataclass

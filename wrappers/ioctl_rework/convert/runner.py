@@ -68,7 +68,7 @@ class _Pending:
     task: RunTask
     data: bytes
     args: tuple[str, ...]
-    resolve_have_ioctl: bool = False     # rules.ConversionOptions.resolves_have_ioctl
+    resolve_have_ioctl: bool = False     # settings.ConversionOptions.resolves_have_ioctl
 
 
 class Runner:
@@ -90,8 +90,7 @@ class Runner:
         return self._contents[rel]
 
     def _args(self, task: RunTask) -> list[str]:
-        options = rules.ConversionOptions(**{**self.request.options.__dict__,
-                                             "handlers": task.listed, "kept": task.kept})
+        options = replace(self.request.options, handlers=task.listed, kept=task.kept)
         # Report and patch at once: one spatch start gives decisions and diff.
         return options.spatch_args("patch") + ["-D", "report"]
 

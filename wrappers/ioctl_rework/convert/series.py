@@ -359,9 +359,16 @@ def write(summary: Summary, directory: Path, split: Split, maintainers=None,
 
 
 def add_split_argument(parser) -> None:
-    parser.add_argument("--split", choices=[s.value for s in Split], default="file",
+    parser.add_argument("--split", choices=[s.value for s in Split],
                         help="with --series: one patch per file, directory or "
-                             "MAINTAINERS section (default file)")
+                             "MAINTAINERS section (default: file)")
+
+
+def check_split(args) -> None:
+    """--split says how to cut a series: without --series it is a mistake."""
+    if getattr(args, "split", None) and not getattr(args, "series", None):
+        raise SeriesError(f"--split {args.split} goes with --series DIR (it says how "
+                          "the series is cut)")
 
 
 def write_for_tree(summary: Summary, directory: Path, split: Split,

@@ -236,11 +236,14 @@ def to_json(summary: Summary) -> dict:
     }
 
 
+def to_json_bytes(summary: Summary) -> bytes:
+    # ensure_ascii keeps bytes that are not UTF-8 (surrogate escapes) readable back.
+    return (json.dumps(to_json(summary), indent=1, ensure_ascii=True) + "\n").encode("ascii")
+
+
 def write(summary: Summary, path: Path) -> None:
     from ioctl_rework import safe_write
-    # ensure_ascii keeps bytes that are not UTF-8 (surrogate escapes) readable back.
-    text = json.dumps(to_json(summary), indent=1, ensure_ascii=True) + "\n"
-    safe_write.write_atomic(Path(path), text.encode("ascii"))
+    safe_write.write_atomic(Path(path), to_json_bytes(summary))
 
 
 def from_json(data: dict, where: str = "summary") -> Summary:

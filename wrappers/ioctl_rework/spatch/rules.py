@@ -2,8 +2,9 @@
 options they take, and what their report mode says.
 
 Everything the rules decide (convert or refuse, which strategy, whether the
-handler uses the inode) is decided in SmPL; this module only maps typed
-options to spatch arguments and parses the report lines back into values.
+handler uses the inode) is decided in SmPL; this module only gives spatch
+its options and parses the report lines back into values (the typed
+conversion options and their -D flags are ioctl_rework.settings).
 """
 
 import enum
@@ -20,157 +21,6 @@ RULES_DIR = paths.rules_dir()
 CONVERSION_RULE = RULES_DIR / "ioctl_to_unlocked_ioctl.cocci"
 # Hints for spatch's parser about kernel macros; every run passes it.
 MACRO_FILE = RULES_DIR / "macros.h"
-
-MODES = ("patch", "report", "context", "org")
-
-
-class TargetError(ValueError):
-    """A kernel version that cannot be read or understood."""
-
-
-class Strategy(enum.Enum):
-    AUTO = "auto"
-    PUSHDOWN = "pushdown"
-    WRAPPER = "wrapper"
-
-
-class LockMode(enum.Enum):
-    BKL = "bkl"
-    MUTEX = "mutex"
-
-
-@dataclass(frozen=True, order=True)
-class Target:
-    """The kernel a conversion is written for."""
-
-    version: tuple[int, int, int]
-
-    @classmethod
-    def parse(cls, text: str) -> "Target":
-        match = re.fullmatch(r"(\d+)\.(\d+)(?:\.(\d+))?(?:[-.+~].*)?", text.strip())
-        if not match:
-            raise TargetError(f"not a kernel version: {text!r} (want e.g. 2.6.20 or 6.1)")
-        major, minor, sub = match.groups()
-        return cls((int(major), int(minor), int(sub or 0)))
-
-    @classmethod
-    def from_makefile(cls, tree: Path) -> "Target":
-        makefile = Path(tree) / "Makefile"
-        try:
-            text = makefile.read_text(errors="replace")
-        except OSError as err:
-            raise TargetError(f"{makefile}: cannot read the kernel version: {err.strerror}") from err
-        fields = {}
-        for name in ("VERSION", "PATCHLEVEL", "SUBLEVEL"):
-            match = re.search(rf"^{name}\s*=\s*(\d+)\s*$", text, re.MULTILINE)
-            if not match:
-                raise TargetError(f"{makefile}: no {name} line; pass --target VERSION")
-            fields[name] = int(match.group(1))
-        return cls((fields["VERSION"], fields["PATCHLEVEL"], fields["SUBLEVEL"]))
-
-    def __str__(self) -> str:
-        return "%d.%d.%d" % self.version
-
-    @property
-    def inode_style(self) -> str:
-        """How a handler reaches the inode from its file on this kernel."""
-        if self.version >= (3, 9, 0):
-            return "file_inode"
-        if self.version >= (2, 6, 20):
-            return "f_path"
-        return "f_dentry"
-
-    @property
-    def has_bkl(self) -> bool:
-        # 2.6.39 removed the BKL (and <linux/smp_lock.h>).
-        return self.version < (2, 6, 39)
-
-    @property
-    def has_legacy_ioctl(self) -> bool:
-        # 2.6.36 removed file_operations.ioctl: from then on
-        # "#ifdef HAVE_UNLOCKED_IOCTL" is always true (and 5.9 removed the
-        # macro, so left in place it would pick the legacy branch).
-        return self.version < (2, 6, 36)
-
-    @property
-    def default_lock(self) -> "LockMode":
-        return LockMode.BKL if self.has_bkl else LockMode.MUTEX
-
-    @property
-    def classifies_compat_by_default(self) -> bool:
-        # A target without the legacy .ioctl is a port to a current kernel:
-        # its 32-bit callers get .compat_ioctl wherever the classifier proves it.
-        return not self.has_legacy_ioctl
-
-
-DEFAULT_TARGET = Target((6, 1, 0))
-
-
-@dataclass(frozen=True)
-class ConversionOptions:
-    strategy: Strategy = Strategy.AUTO
-    lock: LockMode = LockMode.BKL
-    target: Target = DEFAULT_TARGET
-    multi_kernel: bool = False
-    # Classify each converted handler and add .compat_ioctl where it is
-    # proven right (ioctl_rework.compat); never the rule's blanket -D compat.
-    compat: bool = False
-    handlers: tuple[str, ...] = ()
-    kept: tuple[str, ...] = ()  # left legacy: convert found a file that cannot follow
-    # With auto: handlers whose pushdown the verify stage rejected get the
-    # wrapper (-D wrapper_for=a,b), and are proven again.
-    wrapper_for: tuple[str, ...] = ()
-
-    @classmethod
-    def for_target(cls, target: Target, **fields) -> "ConversionOptions":
-        """The options for TARGET: its lock (the private mutex without a BKL)
-        and, on a target without the legacy .ioctl, the compat classification
-        (not for --multi-kernel output, whose entry is conditional), unless
-        FIELDS say otherwise."""
-        compat = target.classifies_compat_by_default and not fields.get("multi_kernel", False)
-        return cls(**{"lock": target.default_lock, "target": target, "compat": compat, **fields})
-
-    @property
-    def resolves_have_ioctl(self) -> bool:
-        """Whether HAVE_UNLOCKED_IOCTL/HAVE_COMPAT_IOCTL conditionals are
-        resolved to their true branch (have_ioctl.py): no legacy .ioctl
-        on the target, and no output that keeps one for older kernels."""
-        return not self.target.has_legacy_ioctl and not self.multi_kernel
-
-    def spatch_args(self, mode: str) -> list[str]:
-        if mode not in MODES:
-            raise ValueError(f"unknown spatch mode {mode!r}")
-        args = ["-D", mode]
-        if self.strategy is not Strategy.AUTO:
-            args += ["-D", self.strategy.value]
-        if self.lock is LockMode.MUTEX:
-            args += ["-D", "mutex"]
-            if not self.target.has_bkl:
-                args += ["-D", "no_bkl"]
-        if self.target.inode_style != "file_inode":
-            args += ["-D", "inode_" + self.target.inode_style]
-        if self.multi_kernel:
-            args += ["-D", "multi_kernel"]
-        if self.handlers:
-            args += ["-D", "handlers=" + ",".join(self.handlers)]
-        if self.kept:
-            args += ["-D", "keep=" + ",".join(self.kept)]
-        if self.wrapper_for:
-            args += ["-D", "wrapper_for=" + ",".join(self.wrapper_for)]
-        return args
-
-    def warnings(self) -> list[str]:
-        """Option combinations that are allowed but almost certainly wrong."""
-        found = []
-        if self.lock is LockMode.BKL and not self.target.has_bkl:
-            found.append(f"--lock bkl on {self.target}: that kernel has no BKL "
-                         "(removed in 2.6.39); the output will not build there")
-        if not self.compat and self.target.classifies_compat_by_default and not self.multi_kernel:
-            found.append(f"--no-compat on {self.target}: no .compat_ioctl is added, so 32-bit "
-                         "callers of the converted drivers get ENOTTY even where the compat "
-                         "classifier would prove compat_ptr_ioctl or the handler itself right")
-        return found
-
 
 def rule_options(rule: Path) -> list[str]:
     """The spatch options a rule's header asks for (`// Options: ...`)."""

@@ -15,21 +15,21 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ioctl_rework.ctext import spans as c_spans
-from ioctl_rework.spatch import rules
+from ioctl_rework import settings
 
 
 @dataclass(frozen=True)
 class Drift:
     what: str                      # the old interface, as a reader knows it
     pattern: re.Pattern
-    changed_in: rules.Target       # the first kernel without it (or with the new form)
+    changed_in: settings.Target       # the first kernel without it (or with the new form)
     instead: str                   # what replaced it
     # Whether a match really is the old form (code of the file, the match).
     confirm: Callable[[str, re.Match], bool] | None = None
 
 
 def _drift(what: str, pattern: str, version: str, instead: str, confirm=None) -> Drift:
-    return Drift(what, re.compile(pattern), rules.Target.parse(version), instead, confirm)
+    return Drift(what, re.compile(pattern), settings.Target.parse(version), instead, confirm)
 
 
 def _passes_file_operations(code: str, match: re.Match) -> bool:
@@ -83,7 +83,7 @@ class Finding:
                 f"{self.drift.changed_in}; use {self.drift.instead}")
 
 
-def scan_text(text: str, file: str, target: rules.Target) -> list[Finding]:
+def scan_text(text: str, file: str, target: settings.Target) -> list[Finding]:
     """Every use in TEXT of an interface TARGET no longer has, in line order."""
     code = c_spans.code_only(text)
     lines = text.split("\n")
@@ -99,7 +99,7 @@ def scan_text(text: str, file: str, target: rules.Target) -> list[Finding]:
     return sorted(found, key=lambda f: (f.line, f.drift.changed_in.version))
 
 
-def scan(paths: list[Path], root: Path, target: rules.Target) -> list[Finding]:
+def scan(paths: list[Path], root: Path, target: settings.Target) -> list[Finding]:
     """scan_text over the .c and .h files under PATHS (names relative to ROOT)."""
     files = []
     for path in paths:

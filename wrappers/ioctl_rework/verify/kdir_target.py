@@ -10,25 +10,25 @@ that was never prepared still has its top Makefile.
 
 from pathlib import Path
 
-from ioctl_rework.spatch import rules
+from ioctl_rework import settings
 
 RELEASE_FILES = ("include/config/kernel.release", "include/generated/utsrelease.h")
 
 
-def target_of(kdir: Path) -> rules.Target:
+def target_of(kdir: Path) -> settings.Target:
     """The Target KDIR builds modules for; TargetError when it cannot tell."""
     kdir = Path(kdir)
     if not kdir.is_dir():
-        raise rules.TargetError(f"{kdir}: --kdir is not a directory")
+        raise settings.TargetError(f"{kdir}: --kdir is not a directory")
     for name in RELEASE_FILES:
         path = kdir / name
         if path.is_file():
             text = path.read_text(errors="replace").strip()
             # utsrelease.h: #define UTS_RELEASE "6.1.0-fixture"
             release = text.split('"')[1] if '"' in text else text
-            return rules.Target.parse(release)
+            return settings.Target.parse(release)
     try:
-        return rules.Target.from_makefile(kdir)
-    except rules.TargetError as err:
-        raise rules.TargetError(f"{kdir}: not a prepared kernel (no {RELEASE_FILES[0]}) and "
+        return settings.Target.from_makefile(kdir)
+    except settings.TargetError as err:
+        raise settings.TargetError(f"{kdir}: not a prepared kernel (no {RELEASE_FILES[0]}) and "
                                 f"{err}") from err

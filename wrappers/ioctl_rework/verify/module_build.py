@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ioctl_rework.verify import api_drift
-from ioctl_rework.spatch import rules
+from ioctl_rework import settings
 
 MAKE_TIMEOUT = 1800
 _ERROR = re.compile(r"^(?P<file>[^:\s]+):(?P<line>\d+):(?:\d+:)? (?:fatal )?error: (?P<message>.*)$")
@@ -34,7 +34,7 @@ class BuildError:
 class PortReport:
     directory: Path
     kdir: Path
-    target: rules.Target
+    target: settings.Target
     status: int                    # make's exit status
     modules: tuple[str, ...]       # the .ko files built, relative to DIRECTORY
     errors: tuple[BuildError, ...]
@@ -81,7 +81,7 @@ def parse_errors(log: str, directory: Path) -> list[BuildError]:
     return found
 
 
-def build_and_report(directory: Path, kdir: Path, target: rules.Target,
+def build_and_report(directory: Path, kdir: Path, target: settings.Target,
                      jobs: int = 2) -> PortReport:
     directory, kdir = Path(directory).resolve(), Path(kdir).resolve()
     command = ["make", "-k", "-C", str(kdir), f"M={directory}", f"-j{jobs}", "modules"]

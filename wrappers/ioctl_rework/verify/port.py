@@ -27,7 +27,7 @@ from pathlib import Path
 
 from ioctl_rework.verify import api_drift
 from ioctl_rework.ctext import spans as c_spans
-from ioctl_rework.spatch import rules
+from ioctl_rework import settings
 from ioctl_rework.verify.diagnostics import Diagnostic
 
 _QUOTED = re.compile(r"['\u2018](\w+)['\u2019]")
@@ -67,7 +67,7 @@ def _text(data: bytes) -> str:
 
 
 def _view(rel: str, old: bytes, new: bytes, handlers: frozenset[str],
-          target: rules.Target) -> _FileView:
+          target: settings.Target) -> _FileView:
     old_text, new_text = _text(old), _text(new)
     old_lines, new_lines = old_text.split("\n"), new_text.split("\n")
     changed: set[int] = set()
@@ -92,7 +92,7 @@ def _view(rel: str, old: bytes, new: bytes, handlers: frozenset[str],
 
 
 def judge(new: list[Diagnostic], changes: dict[str, tuple[bytes, bytes]], context_root: Path,
-          handlers: frozenset[str], target: rules.Target) -> PortJudgement:
+          handlers: frozenset[str], target: settings.Target) -> PortJudgement:
     """Split NEW (the messages a port's new build added) into the
     conversion's and the others.  CHANGES: relpath -> (old, new) of the
     run; HANDLERS: the converted handlers of the files built."""
@@ -112,7 +112,7 @@ def judge(new: list[Diagnostic], changes: dict[str, tuple[bytes, bytes]], contex
 
 
 def _load(rel: str, changes: dict[str, tuple[bytes, bytes]], context_root: Path,
-          handlers: frozenset[str], target: rules.Target) -> _FileView | None:
+          handlers: frozenset[str], target: settings.Target) -> _FileView | None:
     if rel in changes:
         old, new = changes[rel]
         return _view(rel, old, new, handlers, target)
