@@ -165,6 +165,25 @@ class DefaultDenyConvertTest(unittest.TestCase):
                 if strategy == "wrapper":
                     self.assertIn("bd_cases.h", record.reason)
 
+    def test_split_initializer_is_pushed_down_and_proven(self):
+        # ext2's class: a declaration that calls a function before the lock
+        # could be taken, the only obstacle; and a read-modify-write.
+        for declaration, statement in (
+                ("struct bd_dev *ei = bd_info(inode);", "ei = bd_info(inode);"),
+                ("int level = dev->level;", "level = dev->level;")):
+            with self.subTest(declaration=declaration):
+                source = DRIVER.format(include='"bd.h"', use="dev->level = 2").replace(
+                    "\tstruct bd_dev *dev = file->private_data;\n",
+                    "\tstruct bd_dev *dev = file->private_data;\n\t%s\n" % declaration)
+                result = self.convert({
+                    "bd.h": HEADER.format(define="struct bd_dev *bd_info(struct inode *);\n"),
+                    "bd.c": source})
+                record = self.handler(result)
+                self.assertEqual((record.status, record.strategy),
+                                 (HandlerStatus.CONVERTED, "pushdown"), record)
+                self.assertIn("runs under the lock", record.reason)
+                self.assertIn("+\tlock_kernel();\n+\t%s\n" % statement, result.diff)
+
     def test_summary_counts_each_strategy_and_why(self):
         result = self.convert({
             "bd.h": HEADER.format(define=RETURNING.format(name="BD_CHECK")),
