@@ -526,6 +526,19 @@ p << enoioctlcmd.p;
 @@
 matches.enoioctlcmd(p)
 
+// Without -D mutex the calls between functions are read only where some
+// function returns -ENOIOCTLCMD: a helper of the file may pass it back.
+@ call_for_enoioctlcmd depends on enoioctlcmd && !mutex @
+identifier callee;
+position p;
+@@
+callee@p(...)
+
+@ script:python @
+callee << call_for_enoioctlcmd.callee; p << call_for_enoioctlcmd.p;
+@@
+matches.call_in_function(callee, p)
+
 // A declaration of the outermost block runs before lock_kernel() would:
 // only calls known to be pure may run there (PURE_CALLS); a call through
 // a function pointer never is.

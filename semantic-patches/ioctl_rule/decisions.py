@@ -15,8 +15,8 @@ from .macros import (body_include_exit, defining_macro, macros_of, old_style_def
 from .entries import hidden_entries, live_entries
 from .handler_body import (impure_declaration, needs_temporary, parameter_names, ret_free,
                            ret_reusable, shared_read_declaration, split_declaration)
-from .locking import (bkl_in_callee, is_handler, mutex_name, polls_shared_state, shadowed_lock,
-                      waits_for_another_call)
+from .locking import (bkl_in_callee, is_handler, mutex_name, polls_shared_state, reachable,
+                      shadowed_lock, waits_for_another_call)
 from .placement import placement_problem
 
 
@@ -221,6 +221,9 @@ def decide(file, h):
     elif flags.enoioctlcmd_refuse and "enoioctlcmd" in f:
         result = (None, "returns -ENOIOCTLCMD at line %d (-D enoioctlcmd_refuse)"
                   % f["enoioctlcmd"])
+    elif flags.enoioctlcmd_refuse and enoioctlcmd_helper(file, h):
+        result = (None, "may return -ENOIOCTLCMD through %s() (-D enoioctlcmd_refuse)"
+                  % enoioctlcmd_helper(file, h))
     elif flags.multi_kernel and h in listed and not referenced:
         result = (None, "the multi-kernel output needs the fops in the same file")
     elif flags.multi_kernel:
@@ -298,4 +301,13 @@ def details(file, h):
         out.append("uses inode")
     if has(file, h, "enoioctlcmd"):
         out.append("returns -ENOIOCTLCMD")
+    elif enoioctlcmd_helper(file, h):
+        out.append("returns -ENOIOCTLCMD through %s()" % enoioctlcmd_helper(file, h))
     return ", ".join(out)
+
+
+def enoioctlcmd_helper(file, h):
+    """A function of the file that h calls (directly or not) and that
+    returns -ENOIOCTLCMD, or None: the handler may pass it back."""
+    return next((fn for fn in reachable(file, h) if fn != h and has(file, fn, "enoioctlcmd")),
+                None)
