@@ -232,11 +232,30 @@ CAST = re.compile(r"\(\s*(?:[\w\s]*\b(?:struct|union|enum|unsigned|signed|int|lo
 SIZEOF = re.compile(r"\bsizeof\s*(?:\([^()]*\)|\w+)")
 
 
+def initializer_parts(init):
+    """The initializers in the text after a declaration's first "=": that
+    of the first declarator, then of each later one that has one
+    ("u32 sum = 0, i;" has only "0")."""
+    parts, depth, start = [], 0, 0
+    for offset, char in enumerate(init):
+        depth += char in "([{"
+        depth -= char in ")]}"
+        if char == "," and depth == 0:
+            parts.append(init[start:offset])
+            start = offset + 1
+    parts.append(init[start:])
+    return [parts[0]] + [p.split("=", 1)[1] for p in parts[1:] if "=" in p]
+
+
 def memory_read(init, params, locals_, table):
     """What the initializer text INIT reads that is not a parameter (or a
     member of what one points to), a local declared before it, or a
     constant, or None.  TABLE: the file's MacroTable."""
-    text = CAST.sub(" ", SIZEOF.sub(" ", init))
+    for part in initializer_parts(init)[1:]:
+        what = memory_read(part, params, locals_, table)
+        if what:
+            return what
+    text = CAST.sub(" ", SIZEOF.sub(" ", initializer_parts(init)[0]))
     for match in re.finditer(r"\*\s*[(\w]", text):
         before = text[:match.start()].rstrip()
         if not before or before[-1] in "=(,?:!&|+-*/%<>~":

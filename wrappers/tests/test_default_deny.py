@@ -65,6 +65,22 @@ class SearchPathTest(unittest.TestCase):
                 search = include_search.search_path(tmp, "drivers/bd/bd.c")
                 self.assertEqual(search.kbuild, (expect,))
 
+    def test_kbuild_variables_of_the_makefile(self):
+        # A variable the Makefile assigns, and one it computes (the fixture
+        # Kbuild's $(if ...)): the latter is the Makefile's directory or the
+        # tree's top, whichever has the rest of the path.
+        for makefile in ("BD_INC := $(src)/include\nccflags-y += -I$(BD_INC)\n",
+                         "bd_dir := $(if $(filter /%,$(src)),$(src),$(srctree)/$(src))\n"
+                         "ccflags-y := -I$(bd_dir)/include\n"):
+            with self.subTest(makefile=makefile), tempfile.TemporaryDirectory() as tmp:
+                write(Path(tmp), {"drivers/bd/Makefile": makefile,
+                                  "drivers/bd/include/board.h": ""})
+                search = include_search.search_path(tmp, "drivers/bd/bd.c")
+                self.assertEqual(search.kbuild, ("drivers/bd/include",))
+        with tempfile.TemporaryDirectory() as tmp:      # nowhere: nothing guessed
+            write(Path(tmp), {"drivers/bd/Makefile": "ccflags-y := -I$(shell pwd)/inc\n"})
+            self.assertEqual(include_search.search_path(tmp, "drivers/bd/bd.c").kbuild, ())
+
     def test_tree_include_dirs_old_and_new_layouts(self):
         with tempfile.TemporaryDirectory() as tmp:
             write(Path(tmp), {"Makefile": TREE_MAKEFILE, "include/linux/x.h": "",

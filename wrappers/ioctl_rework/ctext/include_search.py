@@ -56,23 +56,47 @@ _FLAGS = re.compile(r"^(?:EXTRA_CFLAGS|EXTRA_CPPFLAGS|ccflags-[\w$()]+|subdir-cc
 _INCLUDE_FLAG = re.compile(r"-I\s*(\S+)")
 
 
-def kbuild_includes(text, directory, top):
+_ASSIGNMENT = re.compile(r"^([A-Za-z_][\w-]*)\s*[:?]?=(.*)$", re.M)
+_LEADING_VARIABLE = re.compile(r"^\$\([^()]*(?:\([^()]*\)[^()]*)*\)/?")
+
+
+def kbuild_includes(text, directory, top, exists=None):
     """The -I directories a kbuild Makefile's flags add, relative to the
     root (make runs at the tree's top: a plain relative directory is the
-    top's)."""
+    top's).  A variable the Makefile assigns is expanded; one it computes
+    ("fixture_dir := $(if ...,$(src),$(srctree)/$(src))") is taken for the
+    directory of the Makefile or the top, whichever EXISTS (a callable
+    that says whether a directory is there) has the rest of the path."""
     text = re.sub(r"\\\n", " ", text)
+    variables = {name: value.strip() for name, value in _ASSIGNMENT.findall(text)}
     found = []
     for value in _FLAGS.findall(text):
         for flag in _INCLUDE_FLAG.findall(value):
+            for _ in range(8):      # the Makefile's own variables, a few levels deep
+                expanded = re.sub(r"\$\((\w[\w-]*)\)", lambda m: variables.get(m.group(1), m.group(0))
+                                  if m.group(1) not in ("src", "obj", "srctree", "objtree", "TOPDIR")
+                                  else m.group(0), flag)
+                if expanded == flag:
+                    break
+                flag = expanded
             spelled = flag.replace("$(src)", "$(obj)").replace("$(obj)", "/" + directory) \
                 .replace("$(srctree)", "/" + top).replace("$(objtree)", "/" + top) \
                 .replace("$(TOPDIR)", "/" + top)
+            choices = [spelled]
             if "$" in spelled:
-                continue                   # a variable this reading does not know
-            path = os.path.normpath(spelled.lstrip("/") if spelled.startswith("/")
-                                    else os.path.join(top, spelled))
-            if not path.startswith("..") and not os.path.isabs(path) and path not in found:
-                found.append("" if path == "." else path)
+                rest = _LEADING_VARIABLE.sub("", spelled)
+                if "$" in rest or exists is None:
+                    continue                   # a variable this reading does not know
+                choices = ["/" + os.path.join(directory, rest), "/" + os.path.join(top, rest)]
+            for spelled in choices:
+                path = os.path.normpath(spelled.lstrip("/") if spelled.startswith("/")
+                                        else os.path.join(top, spelled))
+                path = "" if path == "." else path
+                if path.startswith("..") or os.path.isabs(path) or path in found:
+                    continue
+                if len(choices) == 1 or exists(path):
+                    found.append(path)
+                    break
     return found
 
 
@@ -117,7 +141,9 @@ def search_path(root, rel):
         except OSError:
             continue
         makefiles.append(path)
-        kbuild += [d for d in kbuild_includes(text, directory, top or "") if d not in kbuild]
+        kbuild += [d for d in kbuild_includes(text, directory, top or "",
+                                              lambda d: (root / d).is_dir())
+                   if d not in kbuild]
     if top is None:
         return SearchPath(tuple(kbuild), (), None, tuple(makefiles))
     system, asm = system_dirs(root, top, rel)
