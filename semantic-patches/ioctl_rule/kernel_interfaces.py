@@ -54,6 +54,8 @@ do_gettimeofday
 mod_timer del_timer del_timer_sync add_timer
 request_irq free_irq disable_irq enable_irq
 lock_kernel unlock_kernel
+DECLARE_WAITQUEUE DECLARE_WAIT_QUEUE_HEAD DECLARE_COMPLETION DEFINE_MUTEX DEFINE_SPINLOCK
+EXPORT_SYMBOL EXPORT_SYMBOL_GPL KERNEL_VERSION LINUX_VERSION_CODE
 """.split())
 
 # Object-like names: constants and the current task, which a declaration

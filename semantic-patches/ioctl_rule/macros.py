@@ -140,9 +140,9 @@ def hidden_exits(file, h, first, last):
                 found("unknown_macro", match.start(1), match.group(1))
                 break
     used = used_names.setdefault((file, h), [])
-    for name, offset in names_used(body):
+    for name, offset, called in names_used(body):
         if name not in NOT_NAMES:
-            used.append((name, first + body.count("\n", 0, offset)))
+            used.append((name, first + body.count("\n", 0, offset), called))
     # Strings are blanked in BODY: the include's name is read from the source.
     included_in_body(file, h, first, "\n".join(source_lines(file)[first - 1:last]), table)
     # Each return spatch matched is counted per line (seen_return); one
@@ -163,13 +163,14 @@ STATEMENT_NAME = re.compile(r"(?:[;{}:)]|\belse\b|\bdo\b)\s*([A-Za-z_]\w*)\s*;")
 
 
 def names_used(code):
-    """(name, offset) of each name CODE calls or states alone, members aside."""
+    """(name, offset, whether called) of each name CODE calls or states
+    alone, members aside."""
     for match in CALLED.finditer(code):
         before = code[:match.start()].rstrip()
         if not before.endswith(".") and not before.endswith("->"):
-            yield match.group(1), match.start()
+            yield match.group(1), match.start(), True
     for match in STATEMENT_NAME.finditer(code):
-        yield match.group(1), match.start(1)
+        yield match.group(1), match.start(1), False
 
 
 C_WORDS = set("""if else while for do switch case default return break continue goto sizeof
@@ -196,9 +197,9 @@ def included_in_body(file, h, first, body, table):
         if text is None:
             continue
         code = code_only(text)
-        for used, _ in names_used(code):
+        for used, _, called in names_used(code):
             if used not in NOT_NAMES:
-                used_names.setdefault((file, h), []).append((used, line))
+                used_names.setdefault((file, h), []).append((used, line, called))
 
 
 def body_include_exit(file, h):
@@ -218,12 +219,18 @@ def unread_name(file, h, known_locals):
     """(name, line) of the first name h uses whose definition was not read:
     not a macro, function or declaration of the file or of a header found,
     not a local or parameter (a pointer to a function), and not a kernel
-    interface known not to leave its caller; or None."""
+    interface known not to leave its caller; or None.  Outside a kernel
+    tree no kernel header can be read: there a lower-case name called is
+    taken for the function kernel style makes it, and only a name standing
+    alone as a statement or an upper-case one must be read."""
     table = macros_of(file)
+    in_tree = bool(table.search and table.search.system)
     known = set(table.bodies) | table.declared | functions.get(file, set()) | \
         KERNEL_CALLS | set(known_locals)
-    for name, line in used_names.get((file, h), ()):
-        if name not in known and not name.startswith("__builtin_"):
+    for name, line, called in used_names.get((file, h), ()):
+        if name in known or name.startswith("__builtin_"):
+            continue
+        if in_tree or not called or not re.search(r"[a-z]", name):
             return name, line
     return None
 

@@ -1,12 +1,12 @@
 // mode: report
 /*
  * Default-deny auto: a name a handler uses whose definition was not read
- * may be a macro that returns.  Each spelling gets the wrapper: a
- * lower-case statement macro, an upper-case call, a function the file
- * neither defines nor declares, a call in a declaration's initializer.
- * A function the file declares or defines, a macro of the file that does
- * not return and a kernel interface are read: those handlers are pushed
- * down.
+ * may be a macro that returns: a lower-case name standing alone as a
+ * statement or an upper-case call gets the wrapper.  Outside a kernel tree
+ * (here) a lower-case call is taken for a function (in a tree it must be
+ * read too: test_default_deny.py); in an initializer it is split.  What
+ * the file declares or defines, a macro of it that does not return, or a
+ * kernel interface is read: those handlers are pushed down.
  */
 #include <linux/fs.h>
 #include <asm/uaccess.h>
