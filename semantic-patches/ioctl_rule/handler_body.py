@@ -256,6 +256,11 @@ def memory_read(init, params, locals_, table):
         if what:
             return what
     text = CAST.sub(" ", SIZEOF.sub(" ", initializer_parts(init)[0]))
+    # A type named in a macro's arguments (container_of(p, struct t, member))
+    # and the member it names are no reads.
+    text = re.sub(r"\b(?:struct|union|enum)\s+\w+", " ", text)
+    text = re.sub(r"\b((?:container_of|list_entry|list_first_entry|offsetof)\s*\(.*),\s*\w+\s*\)",
+                  r"\1)", text)
     for match in re.finditer(r"\*\s*[(\w]", text):
         before = text[:match.start()].rstrip()
         if not before or before[-1] in "=(,?:!&|+-*/%<>~":
