@@ -4,9 +4,9 @@
  * One that reads memory other than the parameters, what they point to and
  * the locals before it was read under the BKL: a read-modify-write of
  * shared state, a global, a hardware register behind a macro, a value
- * through a pointer.  Each of those handlers gets the wrapper.  Reading
- * the parameters, private_data, an address, a constant macro and a sizeof
- * is pushed down.
+ * through a pointer.  Each, the only one of its handler, is split: the
+ * assignment follows the lock (auto_split_refused: when it cannot be).
+ * Reading the parameters, an address, a constant macro, a sizeof stays.
  */
 #include <linux/fs.h>
 
