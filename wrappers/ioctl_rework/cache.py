@@ -93,3 +93,34 @@ def stat_index(cache: "Cache | None", key: str, files, classify) -> dict:
     if cache is not None and index != old:
         cache.put_json(key, index)
     return {path: verdict for path, (_, verdict) in index.items()}
+
+
+class FileDigests:
+    """The content digest of each file, read once per instance (one run):
+    a cache entry computed from several files records their digests
+    (record) and is used again only while every one is unchanged
+    (unchanged).  Unlike stat_index, the content decides, so a header
+    rewritten within the same second is never taken for the old one."""
+
+    def __init__(self):
+        self._known: dict[str, str] = {}
+
+    def digest(self, path: Path | str) -> str:
+        name = str(path)
+        if name not in self._known:
+            try:
+                self._known[name] = hashlib.sha256(Path(name).read_bytes()).hexdigest()
+            except OSError:
+                self._known[name] = "unreadable"
+        return self._known[name]
+
+    def known(self) -> list[str]:
+        """Every file digested so far: all that the checked entries of a
+        run depend on."""
+        return sorted(self._known)
+
+    def record(self, paths) -> dict[str, str]:
+        return {str(path): self.digest(path) for path in sorted(set(map(str, paths)))}
+
+    def unchanged(self, recorded: dict[str, str]) -> bool:
+        return all(self.digest(path) == digest for path, digest in recorded.items())

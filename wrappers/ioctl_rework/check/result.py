@@ -75,7 +75,8 @@ class CheckReport:
 
     @property
     def by_commit(self) -> bool:
-        return any(r.commit for r in self.results)
+        """Reported part by part: the commits of a range, the mails of an mbox."""
+        return len(self.results) > 1 or any(r.commit for r in self.results)
 
     @property
     def exit_status(self) -> int:
@@ -96,8 +97,10 @@ def _body(result: CheckResult) -> list[str]:
     out = []
     for p in result.problems:
         out.append(f"{p.level.name}:{p.type}: {p.message}")
-        out.append(f"#{p.patch_line}: FILE: {shown(p.file)}" + (f":{p.line}:" if p.line else ""))
-        out.append(p.text)
+        if p.file:
+            out.append(f"#{p.patch_line}: FILE: {shown(p.file)}"
+                       + (f":{p.line}:" if p.line else ""))
+            out.append(p.text)
         if p.note:
             out.append(f"NOTE: {p.note}")
         if p.conversion:
@@ -180,7 +183,7 @@ def _sarif_result(p: Problem, rule_ids: list[str], commit: str | None) -> dict:
         "level": p.level.value,
         "message": {"text": p.message + (f" ({p.note})" if p.note else "")},
         "locations": [{"physicalLocation": {**location, **({"region": region} if region
-                                                            else {})}}],
+                                                            else {})}}] if p.file else [],
         # Stable when lines move, as the audit's SARIF is.
         "partialFingerprints": {"ioctlReworkCheck/v1": hashlib.sha256(identity).hexdigest()},
     }

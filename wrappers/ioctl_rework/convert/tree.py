@@ -6,10 +6,10 @@ names link.  Nothing here runs spatch; it reads text and asks grep.
 
 import os
 import re
-import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ioctl_rework import children
 from ioctl_rework import cache as cache_mod
 from ioctl_rework.ctext import spans as c_spans
 from ioctl_rework.ctext import candidates
@@ -202,7 +202,7 @@ def _mentions(root: Path, names: list[str]) -> dict[str, set[str]]:
     found: dict[str, set[str]] = {}
     if not names:
         return found
-    proc = subprocess.run(
+    proc = children.run(
         ["grep", "-r", "-o", "-w", "-F", "-Z", "--include=*.c", "--include=*.h",
          "--exclude-dir=.[!.]*", "-f", "-", "--", "."],
         input="\n".join(names).encode(), capture_output=True, cwd=root,
