@@ -66,12 +66,14 @@ demo: deps
 	[ -n "$$first" ] && { echo "--- $$first"; cat "$$first"; }; exit $$status
 
 # As coccicheck does: the options are the ones the rule's header asks for,
-# with the macro file the wrappers pass too (rules.spatch_options).
+# with the macro file the wrappers pass too (rules.spatch_options), and the
+# rule's directory on PYTHONPATH for its package (rules.spatch_environment).
 cocci: deps
 	@test -f $(MACROS) || { echo "cocci: $(MACROS) is missing" >&2; exit 2; }
-	@spatch --sp-file $(COCCI) -D $(MODE) --very-quiet \
+	@PYTHONPATH=$(abspath $(dir $(COCCI)))$${PYTHONPATH:+:$$PYTHONPATH} \
+	spatch --sp-file $(COCCI) -D $(MODE) --very-quiet \
 		$$(sed -n 's#^// Options:##p' $(COCCI)) --macro-file $(MACROS) \
-		$$(builtins=$$(PYTHONPATH=wrappers $(PYTHON) -m ioctl_rework.macro_builtins $(MACROS)) && \
+		$$(builtins=$$(PYTHONPATH=wrappers $(PYTHON) -m ioctl_rework.spatch.macro_builtins $(MACROS)) && \
 		   test -n "$$builtins" && echo --macro-file-builtins "$$builtins") \
 		$(SPFLAGS) --dir $(DIR)
 
@@ -99,6 +101,7 @@ install:
 	@dest=$(DESTDIR)$(PREFIX)/share/ioctl-rework; \
 	rm -rf "$$dest.new" && mkdir -p "$$dest.new/semantic-patches" "$(DESTDIR)$(PREFIX)/bin" && \
 	find semantic-patches -maxdepth 1 -type f -exec cp {} "$$dest.new/semantic-patches/" ';' && \
+	tar -c -C semantic-patches --exclude=__pycache__ ioctl_rule | tar -x -C "$$dest.new/semantic-patches" && \
 	tar -c --exclude=__pycache__ kernel-fixtures | tar -x -C "$$dest.new" && \
 	tar -c -C wrappers --exclude=__pycache__ --exclude='*.egg-info' ioctl-rework ioctl_rework | \
 		tar -x -C "$$dest.new" && \

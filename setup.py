@@ -24,12 +24,15 @@ class BuildPyWithData(build_py):
         target = Path(self.build_lib) / "ioctl_rework" / "data"
         if target.exists():
             shutil.rmtree(target)
-        # The rules and whatever else sits beside them (not their tests/).
+        # The rules and whatever else sits beside them: the macro file, the
+        # Python package the rules import (not their tests/).
         rules = target / "semantic-patches"
         rules.mkdir(parents=True)
         for rule in sorted((HERE / "semantic-patches").iterdir()):
             if rule.is_file():
                 shutil.copy2(rule, rules / rule.name)
+            elif (rule / "__init__.py").is_file():
+                shutil.copytree(rule, rules / rule.name, ignore=SKIP)
         shutil.copytree(HERE / "kernel-fixtures", target / "kernel-fixtures", ignore=SKIP)
 
 

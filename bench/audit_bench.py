@@ -38,8 +38,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "wrappers"))
 
-from ioctl_rework import audit, rules, spatch  # noqa: E402
-from ioctl_rework.findings import Kind  # noqa: E402
+from ioctl_rework.audit import scan as audit
+from ioctl_rework.spatch import rules
+from ioctl_rework.spatch import runner as spatch  # noqa: E402
+from ioctl_rework.audit.findings import Kind  # noqa: E402
 
 ENTRY = ROOT / "wrappers" / "ioctl-rework"
 PLAIN_RULES = (rules.CONVERSION_RULE, *audit.AUDIT_RULES)
@@ -112,7 +114,8 @@ def plain_findings(tree: Path, rule: Path, jobs: int,
                "--chunksize", "1"]
     # spatch --jobs keeps its work files in the current directory.
     with tempfile.TemporaryDirectory(prefix="audit-bench-plain-") as cwd:
-        seconds, peak, proc = timed(command, limit=limit, cwd=Path(cwd))
+        seconds, peak, proc = timed(command, env=rules.spatch_environment(rule), limit=limit,
+                                    cwd=Path(cwd))
     if proc is None:
         return seconds, peak, None
     stdout = proc.stdout.decode(errors="replace")
@@ -156,7 +159,7 @@ def main() -> int:
               f"{'stopped' if found is None else len(found)} findings", file=sys.stderr)
     stopped = [p[0] for p in plain if p[3] is None]
 
-    from ioctl_rework.findings import Finding
+    from ioctl_rework.audit.findings import Finding
     ours = [Finding.from_json(f) for f in value["trees"][0]["findings"]]
     same_warm = value["trees"][0]["findings"] == warm_value["trees"][0]["findings"]
 

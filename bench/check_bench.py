@@ -42,7 +42,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "wrappers"))
 
-from ioctl_rework import rules, spatch  # noqa: E402
+from ioctl_rework import settings  # noqa: E402
+from ioctl_rework.spatch import rules
+from ioctl_rework.spatch import runner as spatch  # noqa: E402
 
 ENTRY = ROOT / "wrappers" / "ioctl-rework"
 # A file_operations initializer that sets the legacy member (other ops
@@ -74,7 +76,7 @@ def typical_driver(files: list[Path]) -> Path:
         command = ["spatch", "--sp-file", str(rules.CONVERSION_RULE), "-D", "report",
                    "--very-quiet", *rules.spatch_options(rules.CONVERSION_RULE), path.name]
         proc = subprocess.run(command, cwd=path.parent, capture_output=True, text=True,
-                              check=False)
+                              env=rules.spatch_environment(rules.CONVERSION_RULE), check=False)
         if proc.returncode == 0 and ": convert (" in proc.stdout:
             return path
     sys.exit("no driver the conversion rule converts")
@@ -127,8 +129,10 @@ def timed(command: list[str], cwd: Path, limit: float | None = None
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.monotonic()
     try:
-        proc = subprocess.run(command, cwd=cwd, env=GIT_ENV, capture_output=True, text=True,
-                              check=False, timeout=limit)
+        # The plain baseline is spatch itself, which needs the rule's package.
+        proc = subprocess.run(command, cwd=cwd, capture_output=True, text=True, check=False,
+                              env=rules.spatch_environment(rules.CONVERSION_RULE, GIT_ENV),
+                              timeout=limit)
     except subprocess.TimeoutExpired:
         proc = None                     # stopped: the wall time is a lower bound
     wall = time.monotonic() - start
@@ -192,8 +196,8 @@ def run_scenario(name: str, tree: Path, files: list[Path], mode: str, repeat: in
 def _version(tree: Path) -> str:
     """The tree by its version: no path of this machine in the report."""
     try:
-        return str(rules.Target.from_makefile(tree))
-    except rules.TargetError:
+        return str(settings.Target.from_makefile(tree))
+    except settings.TargetError:
         return tree.name
 
 

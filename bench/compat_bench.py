@@ -23,9 +23,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "wrappers"))
 
-from ioctl_rework import audit, spatch  # noqa: E402
+from ioctl_rework.audit import scan as audit
+from ioctl_rework.spatch import runner as spatch  # noqa: E402
 from ioctl_rework.cache import Cache  # noqa: E402
-from ioctl_rework.findings import Kind  # noqa: E402
+from ioctl_rework.audit.findings import Kind  # noqa: E402
 
 GOAL = 2.0
 

@@ -32,15 +32,20 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "wrappers"))
 
-from ioctl_rework import rules, spatch, tidy  # noqa: E402
-from ioctl_rework.unified import apply_hunks  # noqa: E402
+from ioctl_rework import settings  # noqa: E402
+from ioctl_rework.spatch import rules
+from ioctl_rework.spatch import runner as spatch
+from ioctl_rework.patches import tidy  # noqa: E402
+from ioctl_rework.patches.unified import apply_hunks  # noqa: E402
 
 ENTRY = ROOT / "wrappers" / "ioctl-rework"
 
 
 def timed_convert(tree: Path, cache: Path, jobs: int, summary: Path) -> float:
     start = time.monotonic()
-    proc = subprocess.run([sys.executable, str(ENTRY), "convert", "--jobs", str(jobs),
+    target = settings.conversion_target(settings.Target.from_makefile(tree))
+    proc = subprocess.run([sys.executable, str(ENTRY), "convert", "--target", str(target),
+                           "--jobs", str(jobs),
                            "--cache-dir", str(cache), "--json", str(summary), "--", str(tree)],
                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     if proc.returncode not in (0, 1):
@@ -52,9 +57,8 @@ def plain_run(tree: Path, jobs: int, limit: float, out: Path) -> tuple[float, bo
     """spatch --dir with a time limit; returns (seconds, finished)."""
     # The same rule with the same flags as convert chooses for the tree's
     # target (the inode spelling, the lock), as make coccicheck would run it.
-    options = rules.ConversionOptions(target=rules.Target.from_makefile(tree))
-    if not options.target.has_bkl:
-        options = rules.ConversionOptions(target=options.target, lock=rules.LockMode.MUTEX)
+    options = settings.ConversionOptions.for_target(
+        settings.conversion_target(settings.Target.from_makefile(tree)))
     command = ["spatch", "--sp-file", str(rules.CONVERSION_RULE),
                *options.spatch_args("patch"),
                "--very-quiet", *rules.spatch_options(rules.CONVERSION_RULE),
@@ -62,6 +66,7 @@ def plain_run(tree: Path, jobs: int, limit: float, out: Path) -> tuple[float, bo
     start = time.monotonic()
     with open(out, "wb") as stream:
         proc = subprocess.Popen(command, stdout=stream, stderr=subprocess.DEVNULL,
+                                env=rules.spatch_environment(rules.CONVERSION_RULE),
                                 start_new_session=True)
         try:
             proc.wait(timeout=limit)

@@ -27,6 +27,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 ENTRY = ROOT / "wrappers" / "ioctl-rework"
+sys.path.insert(0, str(ROOT / "wrappers"))
+
+from ioctl_rework import settings  # noqa: E402
 
 
 def timed(command: list[str], ok=(0, 1)) -> tuple[float, str]:
@@ -46,7 +49,9 @@ def main() -> int:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="lockproof-bench-") as tmp:
         cache, summary = Path(tmp) / "cache", Path(tmp) / "run.json"
-        convert = [sys.executable, str(ENTRY), "convert", "--jobs", str(args.jobs),
+        target = settings.conversion_target(settings.Target.from_makefile(args.tree))
+        convert = [sys.executable, str(ENTRY), "convert", "--target", str(target),
+                   "--jobs", str(args.jobs),
                    "--cache-dir", str(cache), "--json", str(summary), "--", str(args.tree)]
         cold, _ = timed(convert)
         cached, _ = timed(convert)

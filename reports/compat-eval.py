@@ -21,7 +21,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "wrappers"))
 
-from ioctl_rework import audit, compat, spatch  # noqa: E402
+from ioctl_rework import compat
+from ioctl_rework.audit import scan as audit
+from ioctl_rework.spatch import runner as spatch  # noqa: E402
 from ioctl_rework.cache import Cache, default_directory  # noqa: E402
 
 _UNLOCKED = re.compile(rb"\.unlocked_ioctl\s*=\s*&?\s*(\w+)")

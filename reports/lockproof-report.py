@@ -19,8 +19,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "wrappers"))
 
-from ioctl_rework import lockproof, rules, unified  # noqa: E402
-from ioctl_rework import summary as summary_mod  # noqa: E402
+from ioctl_rework import lockproof
+from ioctl_rework import settings
+from ioctl_rework.patches import unified  # noqa: E402
+from ioctl_rework.convert import summary as summary_mod  # noqa: E402
 
 # How a failure reads, in the prover's words (the judgement is in NOTE.md).
 CLASSES = (
@@ -74,7 +76,9 @@ def main() -> int:
     for record in summary.changed_files:
         old = (tree / record.file).read_bytes()
         changes[record.file] = (old, unified.apply_hunks(old, record.diff).new)
-    options = rules.ConversionOptions(lock=rules.LockMode(summary.options.get("lock", "bkl")))
+    options = settings.ConversionOptions.for_target(
+        settings.Target.parse(summary.target),
+        lock=settings.LockMode(summary.options.get("lock", "bkl")))
     proofs, wall, cpu = prove(tree, changes, options, reads=False)
     strict, strict_wall, strict_cpu = prove(tree, changes, options, reads=True)
     failed, strict_failed = failures(proofs), failures(strict)

@@ -33,43 +33,38 @@ virtual compat_ptr_ioctl
 
 @initialize:python@
 @@
-import re
-
-classes = {}        # fops name -> class, from the -D lists
-has_compat = set()  # (file, fops) already setting .compat_ioctl
-has_fs_h = set()    # files including <linux/fs.h>
-wrapped = set()     # (file, entry) whose compat_ptr() entry is written already
-NO_MATCH = "ioctl_rework_no_match_"
-compat_ptr_ioctl_on = False
-
-def listed(names, compat_class):
-    for name in names.split(","):
-        if name:
-            classes[name] = compat_class
+# The logic is ioctl_rule/compat_entries.py beside this file, on PYTHONPATH
+# (rules.spatch_environment, make cocci).
+try:
+    from ioctl_rule import bindings, compat_entries
+except ImportError as error:
+    raise ImportError("ioctl-rework: cannot import the package ioctl_rule (%s): put "
+                      "the directory of this rule, semantic-patches, on PYTHONPATH"
+                      % error) from error
 
 @script:python@
 names << virtual.same_handler;
 @@
-listed(names, "same-handler")
+compat_entries.listed(names, "same-handler")
 
 @script:python@
 names << virtual.compat_ptr;
 @@
-listed(names, "compat-ptr")
+compat_entries.listed(names, "compat-ptr")
 
 @script:python@
 names << virtual.needs_translation;
 @@
-listed(names, "needs-translation")
+compat_entries.listed(names, "needs-translation")
 
 @script:python@
 names << virtual.unknown;
 @@
-listed(names, "unknown")
+compat_entries.listed(names, "unknown")
 
 @script:python depends on compat_ptr_ioctl@
 @@
-compat_ptr_ioctl_on = True
+compat_entries.flags.compat_ptr_ioctl = True
 
 @ ac_present @
 identifier fops, c;
@@ -80,7 +75,7 @@ struct file_operations fops = { ..., .compat_ioctl = c@p, ... };
 @ script:python @
 fops << ac_present.fops; p << ac_present.p;
 @@
-has_compat.add((p[0].file, fops))
+compat_entries.compat_present(fops, p)
 
 @ ac_fs_h @
 position p;
@@ -90,7 +85,7 @@ position p;
 @ script:python @
 p << ac_fs_h.p;
 @@
-has_fs_h.add(p[0].file)
+compat_entries.fs_h_included(p)
 
 @ ac_fops @
 identifier fops, entry;
@@ -102,21 +97,7 @@ struct file_operations fops = { ..., .unlocked_ioctl = entry@p, ... };
 fops << ac_fops.fops; entry << ac_fops.entry; p << ac_fops.p;
 same; ptr; wrap_new; wrap_again; wfn;
 @@
-compat_class = classes.get(fops)
-if (p[0].file, fops) in has_compat:
-    compat_class = None
-wrap = compat_class == "compat-ptr" and not compat_ptr_ioctl_on
-if wrap and p[0].file not in has_fs_h:
-    compat_class = wrap = None
-coccinelle.same = cocci.make_ident(entry if compat_class == "same-handler" else NO_MATCH)
-coccinelle.ptr = cocci.make_ident(entry if compat_class == "compat-ptr" and not wrap else NO_MATCH)
-first = wrap and (p[0].file, entry) not in wrapped
-if wrap:
-    wrapped.add((p[0].file, entry))
-coccinelle.wrap_new = cocci.make_ident(entry if first else NO_MATCH)
-coccinelle.wrap_again = cocci.make_ident(entry if wrap and not first else NO_MATCH)
-stem = re.sub(r"(_unlocked)?(_ioctl)?$", "", entry)
-coccinelle.wfn = cocci.make_ident(stem + "_compat_ioctl")
+bindings.bind(cocci, coccinelle, compat_entries.decide(fops, entry, p))
 
 @ ac_same depends on patch @
 identifier ac_fops.fops, ac_decide.same;
@@ -171,6 +152,4 @@ identifier ac_fops.fops, ac_decide.wrap_again, ac_decide.wfn;
 @ script:python depends on report @
 fops << ac_fops.fops; entry << ac_fops.entry; p << ac_fops.p;
 @@
-if (p[0].file, fops) not in has_compat:
-    print("%s:%s: %s: .unlocked_ioctl = %s: compat: %s" % (
-        p[0].file, p[0].line, fops, entry, classes.get(fops, "unclassified")))
+compat_entries.report(fops, entry, p)

@@ -26,17 +26,17 @@ class Subcommand:
 
 
 SUBCOMMANDS = (
-    Subcommand("audit", "ioctl_rework.audit",
+    Subcommand("audit", "ioctl_rework.audit.cli",
                "list drivers that still use .ioctl (and related problems), by maintainer"),
-    Subcommand("convert", "ioctl_rework.convert",
+    Subcommand("convert", "ioctl_rework.convert.cli",
                "rewrite .ioctl handlers to .unlocked_ioctl/.compat_ioctl"),
-    Subcommand("merge", "ioctl_rework.merge",
+    Subcommand("merge", "ioctl_rework.convert.merge",
                "combine the JSON summaries and series of sharded convert runs"),
-    Subcommand("check", "ioctl_rework.check",
+    Subcommand("check", "ioctl_rework.check.cli",
                "pre-merge gate: fail when a patch adds or keeps legacy ioctl code"),
     Subcommand("fixture", "ioctl_rework.fixture",
                "build and boot the fixture kernel that proves converted drivers"),
-    Subcommand("prove", "ioctl_rework.prove",
+    Subcommand("prove", "ioctl_rework.convert.prove",
                "check a conversion's locking on every path, without trusting the rule"),
 )
 

@@ -7,11 +7,19 @@ together go through a Transaction: every new file is staged first, then a
 journal line says COMMIT, then the renames happen.  A run killed before
 COMMIT leaves only old files (the staged ones are removed by recover()); a
 run killed after it is completed by recover() on the next run.
+
+An output that is not a regular file (/dev/null, a FIFO, a terminal,
+/dev/stdout) is written where it is, never replaced: renaming over a
+device would turn it into a file, and nothing is created beside it.
 """
 
 import errno
+import fcntl
 import json
 import os
+import re
+import stat
+import sys
 from pathlib import Path
 
 JOURNAL_NAME = ".ioctl-rework-journal"
@@ -147,8 +155,98 @@ def stage(path: Path, data: bytes, root: Path | None = None,
     return Path(tmp), target
 
 
+# The names of a descriptor of this process: what the shell opened for it.
+_OWN_DESCRIPTOR = re.compile(r"/dev/(?:(?P<std>stdout|stderr)|fd/(?P<fd>\d+))"
+                             r"|/proc/(?:self|thread-self|(?P<pid>\d+))/fd/(?P<pfd>\d+)")
+_STANDARD = {"stdout": 1, "stderr": 2}
+
+
+def own_descriptor(path: Path) -> int | None:
+    """The descriptor PATH names (/dev/stdout, /dev/fd/3, /proc/self/fd/1), or None."""
+    match = _OWN_DESCRIPTOR.fullmatch(os.path.normpath(os.path.abspath(path)))
+    if not match or (match["pid"] and int(match["pid"]) != os.getpid()):
+        return None
+    return _STANDARD[match["std"]] if match["std"] else int(match["fd"] or match["pfd"])
+
+
+def is_special(path: Path) -> bool:
+    """Whether PATH names something that is written where it is, not
+    replaced: a descriptor of this process, or an existing file that is
+    not a regular one (a device, a FIFO, a socket)."""
+    if own_descriptor(path) is not None:
+        return True
+    try:
+        return not stat.S_ISREG(os.stat(path).st_mode)
+    except OSError:
+        return False
+
+
+def check_output(path: Path) -> None:
+    """Refuse now, before any work, an output PATH that cannot be written:
+    a directory, a missing or read-only directory, a read-only file."""
+    path = Path(path)
+    fd = own_descriptor(path)
+    if fd is not None:
+        try:
+            flags = fcntl.fcntl(fd, fcntl.F_GETFL)
+        except OSError as err:
+            raise WriteError(path, f"not an open descriptor here: {err.strerror}") from err
+        if flags & os.O_ACCMODE == os.O_RDONLY:
+            raise ReadOnlyFile(path, "the descriptor is open for reading only")
+        return
+    if os.path.isdir(path):
+        raise WriteError(path, "is a directory; name a file")
+    if is_special(path):
+        if not os.access(path, os.W_OK):
+            raise ReadOnlyFile(path, "not writable")
+        return
+    real = Path(os.path.realpath(path))
+    if not real.parent.is_dir():
+        raise WriteError(path, f"no such directory: {real.parent}")
+    checked_target(path, None)
+
+
+def check_output_dir(path: Path) -> None:
+    """Refuse now an output directory PATH (a series) that cannot be made
+    or written: a file, or no writable directory where it would be made."""
+    path = Path(os.path.abspath(path))
+    existing = next(p for p in (path, *path.parents) if os.path.lexists(p))
+    if not existing.is_dir():
+        raise WriteError(path, f"{existing} is not a directory")
+    if not os.access(existing, os.W_OK | os.X_OK):
+        raise ReadOnlyFile(path, f"{existing} is not writable")
+
+
+def _write_in_place(path: Path, data: bytes) -> None:
+    """DATA into PATH, a descriptor of ours or a file that is not a regular one."""
+    fd = own_descriptor(path)
+    try:
+        if fd is not None:
+            # What was printed before goes first.
+            sys.stdout.flush()
+            sys.stderr.flush()
+            _write_all(fd, data)
+            return
+        # No O_CREAT, no O_TRUNC: it exists, and a device or FIFO is never
+        # truncated or made a file; a FIFO waits here for its reader.
+        fd = os.open(path, os.O_WRONLY | os.O_NOCTTY)
+        try:
+            _write_all(fd, data)
+        finally:
+            os.close(fd)
+    except OSError as err:
+        raise _error(path, err) from err
+
+
 def write_atomic(path: Path, data: bytes, root: Path | None = None) -> None:
-    """Replace PATH's content with DATA in one step (temp file, fsync, rename)."""
+    """Replace PATH's content with DATA in one step (temp file, fsync, rename).
+    A PATH that is not a regular file (a device, a FIFO, /dev/stdout) is
+    written where it is: a rename would replace it."""
+    if is_special(path):
+        if root is not None:
+            checked_target(path, root)
+        _write_in_place(Path(path), data)
+        return
     tmp, target = stage(path, data, root)
     try:
         os.replace(tmp, target)

@@ -5,9 +5,10 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from ioctl_rework import api_drift, rules
+from ioctl_rework.verify import api_drift
+from ioctl_rework import settings
 
-MODERN = rules.Target.parse("6.1")
+MODERN = settings.Target.parse("6.1")
 
 OLD_DRIVER = """#include <linux/module.h>
 #include <linux/smp_lock.h>
@@ -47,12 +48,12 @@ class Scan(unittest.TestCase):
         ])
 
     def test_only_what_the_target_lacks(self):
-        self.assertEqual(self.findings(OLD_DRIVER, rules.Target.parse("3.10")), [
+        self.assertEqual(self.findings(OLD_DRIVER, settings.Target.parse("3.10")), [
             (2, "the BKL (<linux/smp_lock.h>)", "2.6.39"),
             (8, "__devinit/__devexit/__devexit_p()", "3.8.0"),
             (13, "INIT_WORK() with three arguments", "2.6.20"),
         ])
-        self.assertEqual(self.findings(OLD_DRIVER, rules.Target.parse("2.6.11")), [])
+        self.assertEqual(self.findings(OLD_DRIVER, settings.Target.parse("2.6.11")), [])
 
     def test_new_forms_are_not_findings(self):
         text = """static const struct proc_ops pot_proc_ops = { .proc_read = pot_read };
@@ -71,7 +72,7 @@ void f(void)
     def test_class_create_lost_its_owner_in_6_4(self):
         text = "void f(void)\n{\n\tc = class_create(THIS_MODULE, \"pot\");\n" \
                "\td = class_create(\"pot\");\n}\n"
-        self.assertEqual(self.findings(text, rules.Target.parse("6.12")), [
+        self.assertEqual(self.findings(text, settings.Target.parse("6.12")), [
             (3, "class_create() with a module owner", "6.4.0")])
         self.assertEqual(self.findings(text), [])          # 6.1 still takes the owner
 

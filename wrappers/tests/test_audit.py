@@ -1,4 +1,4 @@
-"""Tests for ioctl_rework.audit: reading the rules' reports, caching,
+"""Tests for ioctl_rework.audit.scan: reading the rules' reports, caching,
 and one end-to-end audit of a small recorded tree."""
 
 import os
@@ -8,10 +8,11 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from ioctl_rework import audit, spatch
-from ioctl_rework.candidates import may_hold_legacy_entry
+from ioctl_rework.audit import scan as audit
+from ioctl_rework.spatch import runner as spatch
+from ioctl_rework.ctext.candidates import may_hold_legacy_entry
 from ioctl_rework.cache import Cache
-from ioctl_rework.findings import Finding, Kind
+from ioctl_rework.audit.findings import Finding, Kind
 
 DATA = Path(__file__).resolve().parent / "test_data" / "audit"
 TREE = DATA / "tree"

@@ -16,9 +16,10 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from ioctl_rework import convert, convert_branches
-from ioctl_rework.convert_branches import BranchError, Conditional
-from ioctl_rework.summary import HandlerStatus
+from ioctl_rework.convert import cli as convert
+from ioctl_rework.convert import branches as convert_branches
+from ioctl_rework.convert.branches import BranchError, Conditional
+from ioctl_rework.convert.summary import HandlerStatus
 from test_convert import parse_args
 
 DATA = Path(__file__).resolve().parent / "test_data" / "branches"

@@ -11,7 +11,7 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from ioctl_rework import hook
+from ioctl_rework.check import hook
 from test_check_repo import GitRepo, fixture
 
 LEGACY = fixture("legacy_driver.c")

@@ -11,7 +11,9 @@ import unittest
 from pathlib import Path
 from unittest import mock
 
-from ioctl_rework import audit, scratch, spatch
+from ioctl_rework import scratch
+from ioctl_rework.audit import scan as audit
+from ioctl_rework.spatch import runner as spatch
 from ioctl_rework.cache import Cache
 from test_check import RepoTestCase, totals, types
 from test_cli import run_main
@@ -282,7 +284,7 @@ class NoTracebackTest(unittest.TestCase):
             (str(tree / "locked.c"), "cannot read it: Permission denied")])
 
     def test_the_last_line_of_defence_is_one_line(self):
-        with mock.patch("ioctl_rework.check.run_check", side_effect=KeyError("surprise")):
+        with mock.patch("ioctl_rework.check.cli.run_check", side_effect=KeyError("surprise")):
             status, out, err = run_main(["check", "--git", "HEAD"])
         self.assertOneLine(status, out, err, "ioctl-rework check: error: KeyError: 'surprise'",
                            "IOCTL_REWORK_DEBUG=1")

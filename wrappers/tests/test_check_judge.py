@@ -8,8 +8,8 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from ioctl_rework import patch_parser
-from ioctl_rework.check_judge import cosmetic_lines
+from ioctl_rework.patches import parser as patch_parser
+from ioctl_rework.check.judge import cosmetic_lines
 from test_check import types
 from test_check_repo import ENTRY, GitRepo, fixture
 

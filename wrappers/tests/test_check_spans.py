@@ -1,8 +1,9 @@
-"""Tests for ioctl_rework.c_spans: where definitions and ioctl code are, by text."""
+"""Tests for ioctl_rework.ctext.spans: where definitions and ioctl code are, by text."""
 
 import unittest
 
-from ioctl_rework import c_spans, patch_parser
+from ioctl_rework.ctext import spans as c_spans
+from ioctl_rework.patches import parser as patch_parser
 from test_check_repo import fixture
 
 LEGACY = fixture("legacy_driver.c")

@@ -43,10 +43,10 @@ class CliTest(unittest.TestCase):
         self.assertIn("invalid choice", err)
 
     def test_only_the_selected_module_is_imported(self):
-        sys.modules.pop("ioctl_rework.audit", None)
+        sys.modules.pop("ioctl_rework.audit.scan", None)
         parser, module = cli.build_parser(["--version"])
         self.assertIsNone(module)
-        self.assertNotIn("ioctl_rework.audit", sys.modules)
+        self.assertNotIn("ioctl_rework.audit.scan", sys.modules)
 
     def test_audit_help(self):
         status, out, _ = run_main(["audit", "--help"])

@@ -289,7 +289,7 @@ class AuditAndCheckTest(unittest.TestCase):
 
     @classmethod
     def setUpClass(cls):
-        from ioctl_rework import audit
+        from ioctl_rework.audit import scan as audit
         result = audit.audit([TREE], cache=Cache(None))
         cls.missing = {f.file: f for f in result.findings if f.kind.value == "missing-compat"}
 
@@ -303,12 +303,12 @@ class AuditAndCheckTest(unittest.TestCase):
                          ("unknown", "no case label or comparison on cmd was found"))
 
     def test_without_classes_the_audit_is_as_before(self):
-        from ioctl_rework import audit
+        from ioctl_rework.audit import scan as audit
         plain = audit.audit([TREE], cache=Cache(None), compat_classes=False)
         self.assertEqual({f.compat_class for f in plain.findings}, {None})
 
     def test_check_says_the_class_and_the_line_to_add(self):
-        from ioctl_rework import check_rules
+        from ioctl_rework.check import rule_runs as check_rules
         found = check_rules._run_audit([TREE / "drivers/misc/unlocked_bkl.c"], 1, 120)
         warning = next(r for r in found.raws if r.type == "MISSING_COMPAT")
         self.assertIn("(compat class: same-handler)", warning.message)
@@ -325,14 +325,16 @@ class ConvertCompatTest(unittest.TestCase):
     def convert(self, target: str):
         import shutil
 
-        from ioctl_rework import convert, rules
+        from ioctl_rework.convert import cli as convert
+        from ioctl_rework import settings
         with tempfile.TemporaryDirectory() as tmp:
             root = Path(tmp) / "drivers"
             root.mkdir()
             shutil.copytree(DRIVERS / "include", root / "include")
             for name in ("fx_abi_level.c", "fx_abi_clean.c", "fx_abi_unclean.c"):
                 shutil.copy(DRIVERS / name, root / name)
-            options = rules.ConversionOptions(target=rules.Target.parse(target), compat=True)
+            options = settings.ConversionOptions.for_target(settings.Target.parse(target),
+                                                            lock=settings.LockMode.BKL, compat=True)
             result = convert.convert(convert.ConvertRequest(paths=(root,), options=options,
                                                             root=root))
         new = {rel: text.decode() for rel, (_, text) in result.changes.items()}

@@ -21,9 +21,14 @@ import unittest
 from pathlib import Path
 from unittest import mock
 
-from ioctl_rework import convert, convert_runner, merge, safe_write, series, spatch
-from ioctl_rework import summary as summary_mod
-from ioctl_rework.summary import FileStatus, HandlerStatus
+from ioctl_rework import safe_write
+from ioctl_rework.convert import cli as convert
+from ioctl_rework.convert import runner as convert_runner
+from ioctl_rework.convert import merge
+from ioctl_rework.convert import series
+from ioctl_rework.spatch import runner as spatch
+from ioctl_rework.convert import summary as summary_mod
+from ioctl_rework.convert.summary import FileStatus, HandlerStatus
 
 DATA = Path(__file__).resolve().parent / "test_data" / "convert"
 WRAPPERS = Path(__file__).resolve().parents[1]
@@ -89,7 +94,7 @@ class ConvertCase(unittest.TestCase):
 class WholeRunTest(ConvertCase):
     def test_every_handler_is_recorded_with_its_fate(self):
         result = self.run_convert()
-        self.assertEqual(str(result.summary.target), "2.6.9")  # from the tree's Makefile
+        self.assertEqual(str(result.summary.target), "2.6.11")  # from the tree's Makefile
         h = self.handlers(result)
         self.assertEqual(sorted(h), ["ds1620_ioctl", "flash_ioctl", "iw_ioctl", "widget_ioctl"])
         ds = h["ds1620_ioctl"]
@@ -111,7 +116,7 @@ class WholeRunTest(ConvertCase):
         # The header's prototype follows the definition, or nwflash.c would not build.
         self.assertEqual(files["drivers/char/nwflash.h"].status, FileStatus.CONVERTED)
         self.assertIn("+long flash_ioctl(struct file *file, unsigned int cmd,", result.diff)
-        # 2.6.9 has the BKL and reaches the inode through f_dentry.
+        # 2.6.11 has the BKL and reaches the inode through f_dentry.
         self.assertIn("+\tstruct inode *inode = file->f_dentry->d_inode;", result.diff)
         self.assertIn("+\tlock_kernel();", result.diff)
         self.assertIn("-\tioctl:\t\twidget_ioctl,", result.diff)
@@ -156,7 +161,7 @@ class WholeRunTest(ConvertCase):
         subprocess.run(git + ["add", "-A"], check=True)
         subprocess.run(git + ["commit", "-qm", "input"], check=True)
         result = self.run_convert()
-        from ioctl_rework.maintainers import Maintainers
+        from ioctl_rework.patches.maintainers import Maintainers
         paths = series.write(result.summary, self.tmp / "series", series.Split.FILE,
                              Maintainers.load(self.tree))
         cover = paths[0].read_text()
@@ -452,7 +457,7 @@ class ReliabilityTest(ConvertCase):
             else:
                 (directory / f"f{i}.c").write_bytes(b"int f%d(void) { return %d; }\n" % (i, i))
         start = time.monotonic()
-        result = self.run_convert("--target", "2.6.9", paths=[big])
+        result = self.run_convert("--target", "2.6.11", paths=[big])
         elapsed = time.monotonic() - start
         converted = [h for h in result.summary.handlers if h.status is HandlerStatus.CONVERTED]
         self.assertEqual(len(converted), 10)
@@ -470,7 +475,7 @@ class OptionsTest(unittest.TestCase):
         self.assertEqual(request.options.target.inode_style, "file_inode")
         request = convert.request_from_args(parse_args([str(tree)]))
         self.assertEqual((str(request.options.target), request.options.lock.value),
-                         ("2.6.9", "bkl"))
+                         ("2.6.11", "bkl"))
         self.assertEqual(request.root, tree)
         request = convert.request_from_args(parse_args(["--lock", "bkl", "--target", "3.0",
                                                         str(tree / "drivers/char")]))
@@ -487,7 +492,7 @@ class OptionsTest(unittest.TestCase):
         self.assertTrue(compat("--target", "2.6.36"))
         self.assertFalse(compat("--target", "6.1", "--no-compat"))
         self.assertFalse(compat("--target", "6.1", "--multi-kernel"))
-        self.assertFalse(compat())                      # 2.6.9, read from the tree
+        self.assertFalse(compat())                      # 2.6.11, read from the tree
         self.assertTrue(compat("--compat"))
 
     def test_bad_input_is_a_clear_error_with_status_2(self):

@@ -9,7 +9,7 @@ fails the file with that reason and writes nothing.
 
 import unittest
 
-from ioctl_rework.summary import FileStatus, HandlerStatus
+from ioctl_rework.convert.summary import FileStatus, HandlerStatus
 from test_convert import ConvertCase
 
 # A 2.6-era buzzer whose handler retries from a label at its very top, so

@@ -10,11 +10,12 @@ import unittest
 from pathlib import Path
 from unittest import mock
 
-from ioctl_rework import convert, series
-from ioctl_rework.summary import FileStatus, HandlerStatus
+from ioctl_rework.convert import cli as convert
+from ioctl_rework.convert import series
+from ioctl_rework.convert.summary import FileStatus, HandlerStatus
 
 HAVE_SPATCH = shutil.which(os.environ.get("SPATCH", "spatch")) is not None
-MAKEFILE = "VERSION = 2\nPATCHLEVEL = 6\nSUBLEVEL = 9\n"
+MAKEFILE = "VERSION = 2\nPATCHLEVEL = 6\nSUBLEVEL = 11\n"
 
 # A handler with a prototype in its driver's own header.
 PROTO_C = """#include <linux/fs.h>

@@ -3,7 +3,7 @@ alone (no spatch): what convert checks before and after a run."""
 
 import unittest
 
-from ioctl_rework import convert_namings as namings
+from ioctl_rework.convert import namings
 
 TEXT = """#include <linux/h_ioctl.h>
 struct ops { int (*h)(struct inode *, struct file *, unsigned int, unsigned long); };

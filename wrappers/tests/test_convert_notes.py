@@ -8,8 +8,8 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from ioctl_rework import summary as summary_mod
-from ioctl_rework.summary import HandlerRecord, HandlerStatus, Summary
+from ioctl_rework.convert import summary as summary_mod
+from ioctl_rework.convert.summary import HandlerRecord, HandlerStatus, Summary
 
 WRAPPERS = Path(__file__).resolve().parents[1]
 CLI = WRAPPERS / "ioctl-rework"

@@ -6,7 +6,7 @@ each branch, so both entries follow the handler; with --multi-kernel the
 
 import unittest
 
-from ioctl_rework.summary import HandlerStatus
+from ioctl_rework.convert.summary import HandlerStatus
 from test_convert_crossfile import CrossFileCase
 
 # Written here in the style of a 2.6 driver that still built for 2.4: a

@@ -6,7 +6,7 @@ import unittest
 from pathlib import Path
 from unittest import mock
 
-from ioctl_rework import rules
+from ioctl_rework import settings
 from ioctl_rework.fixture import kernel, proof, runner, variants
 
 DATA = Path(__file__).resolve().parent / "test_data" / "fixture"
@@ -92,7 +92,8 @@ def run(variant, output, console, sparse="", left_alone=()):
 
 class VerdictTest(unittest.TestCase):
     LEGACY = run(variants.LEGACY, "legacy-output.txt", "legacy-console.log")
-    OPTIONS = rules.ConversionOptions(rules.Strategy.PUSHDOWN, compat=True)
+    OPTIONS = settings.ConversionOptions(strategy=settings.Strategy.PUSHDOWN, lock=settings.LockMode.BKL,
+                                         target=settings.DEFAULT_TARGET, compat=True)
 
     def test_legacy_verdict(self):
         self.assertTrue(runner.judge(self.LEGACY, self.LEGACY).passed)
@@ -123,8 +124,9 @@ class VerdictTest(unittest.TestCase):
     def test_booted_negatives_fail_the_proof(self):
         """Real boots: pushdown-bkl-3.9.0 (its fx_split.h prototype converted
         by hand; see the fixture report) and the two negative patches on it."""
-        options = rules.ConversionOptions(rules.Strategy.PUSHDOWN, target=rules.Target((3, 9, 0)),
-                                          compat=True)
+        options = settings.ConversionOptions(strategy=settings.Strategy.PUSHDOWN,
+                                             lock=settings.LockMode.BKL,
+                                             target=settings.Target((3, 9, 0)), compat=True)
         left_alone = (variants.LeftAlone("fx_claim.c", "fx_claim_ioctl", "refused"),
                       variants.LeftAlone("fx_ifdef.c", "-", "not changed by the conversion"))
 

@@ -7,9 +7,10 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from ioctl_rework import formats, trend
-from ioctl_rework.audit import AuditResult, SkippedFile
-from ioctl_rework.findings import Finding, Kind
+from ioctl_rework.audit import formats
+from ioctl_rework.audit import trend
+from ioctl_rework.audit.scan import AuditResult, SkippedFile
+from ioctl_rework.audit.findings import Finding, Kind
 
 OLD_TREE, NEW_TREE = Path("/trees/linux-2.6.9"), Path("/trees/linux-2.6.11")
 
@@ -88,6 +89,34 @@ class FormatTest(unittest.TestCase):
         self.assertEqual(first, two_versions()[0].findings[0])
         self.assertEqual(value["trend"]["changes"][0]["fixed"][0]["handler"], "lp_ioctl")
 
+    def test_sarif_is_the_same_after_from_json(self):
+        from ioctl_rework.audit.report import load_json
+        with tempfile.TemporaryDirectory() as tmp:
+            saved = Path(tmp) / "audit.json"
+            saved.write_text(self.render("json"))
+            self.assertEqual(self.render("sarif", load_json(saved)), self.render("sarif"))
+
+    def test_csv_names_are_plain_and_compat_columns_are_there(self):
+        odd = AuditResult([_finding('drivers/char/a "b",c.c', 1, Kind.MISSING_COMPAT, "h",
+                                    compat_class="translated", compat_detail="d",
+                                    compat_source="fs/compat_ioctl.c:3 HANDLE_IOCTL")],
+                          [], Path("/trees/linux-2.6.20"), "2.6.20")
+        row = next(csv.DictReader(io.StringIO(self.render("csv", [odd]))))
+        self.assertEqual(row["file"], 'drivers/char/a "b",c.c')
+        self.assertEqual((row["compat_class"], row["compat_source"], row["tree"]),
+                         ("translated", "fs/compat_ioctl.c:3 HANDLE_IOCTL", "linux-2.6.20"))
+
+    def test_two_trees_of_one_version_are_told_apart(self):
+        a = AuditResult([], [], Path("/trees/linux-2.6.18"), "2.6.18")
+        b = AuditResult([], [], Path("/trees/linux-2.6.18-vendor"), "2.6.18")
+        built = trend.build([a, b])
+        self.assertEqual([row.label for row in built.rows],
+                         ["2.6.18 (linux-2.6.18)", "2.6.18 (linux-2.6.18-vendor)"])
+        self.assertEqual((built.changes[0].before, built.changes[0].after),
+                         ("2.6.18 (linux-2.6.18)", "2.6.18 (linux-2.6.18-vendor)"))
+        self.assertIn("2.6.18 (linux-2.6.18) -> 2.6.18 (linux-2.6.18-vendor)",
+                      self.render("text", [a, b]))
+
     def test_csv(self):
         rows = list(csv.DictReader(io.StringIO(self.render("csv"))))
         self.assertEqual(len(rows), 7)
@@ -113,7 +142,9 @@ class FormatTest(unittest.TestCase):
         self.assertEqual(location["artifactLocation"], {"uri": "drivers/char/lp.c",
                                                         "uriBaseId": "SRCROOT"})
         self.assertEqual(location["region"]["startLine"], 600)
-        self.assertEqual(run["originalUriBaseIds"]["SRCROOT"]["uri"], "file:///trees/linux-2.6.9/")
+        # No machine path: SRCROOT is the viewer's checkout.
+        self.assertNotIn("originalUriBaseIds", run)
+        self.assertNotIn("file://", self.render("sarif"))
         # rtc moved between versions but keeps its fingerprint.
         prints = [{r["locations"][0]["physicalLocation"]["region"]["startLine"]:
                    r["partialFingerprints"]["ioctlReworkIdentity/v1"] for r in run["results"]}
@@ -140,7 +171,7 @@ class FormatTest(unittest.TestCase):
         self.assertNotIn("trend", json.loads(self.render("json", two_versions()[:1])))
 
     def test_json_reloads_into_the_same_report(self):
-        from ioctl_rework import audit
+        from ioctl_rework.audit import scan as audit
         with tempfile.TemporaryDirectory() as tmp:
             saved = Path(tmp) / "audit.json"
             formats.write(two_versions(), "json", saved)

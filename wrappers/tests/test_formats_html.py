@@ -9,9 +9,9 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from ioctl_rework import formats
-from ioctl_rework.formats.charts import COLOURS
-from ioctl_rework.findings import Kind
+from ioctl_rework.audit import formats
+from ioctl_rework.audit.formats.charts import COLOURS
+from ioctl_rework.audit.findings import Kind
 
 from test_formats import two_versions
 
@@ -78,6 +78,21 @@ class HtmlContentTest(unittest.TestCase):
         self.assertNotIn("http://", page.replace("https://", ""))
         self.assertNotIn("<link", page)
         self.assertNotIn(" src=\"http", page)
+
+    def test_compat_columns_and_a_table_that_fits_the_page(self):
+        from dataclasses import replace
+        results = two_versions()
+        results[1].findings[2] = replace(results[1].findings[2], compat_class="translated",
+                                         compat_detail="the table translates X",
+                                         compat_source="fs/compat_ioctl.c:3 HANDLE_IOCTL")
+        page = formats.render(results, "html").decode()
+        self.assertIn("<th>compat class</th><th>compat reason</th><th>decided by</th>", page)
+        self.assertIn("<td>translated</td><td>the table translates X</td>"
+                      "<td>fs/compat_ioctl.c:3 HANDLE_IOCTL</td>", page)
+        # Wide tables sit in a scroll box and wrap their cells.
+        self.assertIn('<div class="scroll"><table class="sortable findings" id="findings-1">',
+                      page)
+        self.assertIn("overflow-wrap: anywhere", page)
 
 
 @unittest.skipUnless(CHROMIUM and _have_matplotlib(), "chromium or matplotlib missing (make deps)")

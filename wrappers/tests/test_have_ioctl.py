@@ -1,12 +1,14 @@
 """have_ioctl: HAVE_UNLOCKED_IOCTL/HAVE_COMPAT_IOCTL conditionals resolved
 for a target without .ioctl, plain forms only; and the modern target's
-options (rules.Target, rules.ConversionOptions)."""
+options (settings.Target, settings.ConversionOptions)."""
 
 import tempfile
 import unittest
 from pathlib import Path
 
-from ioctl_rework import convert, have_ioctl, rules
+from ioctl_rework.convert import cli as convert
+from ioctl_rework.ctext import have_ioctl
+from ioctl_rework import settings
 
 # The rule's own case: a driver already set up for both kernels.
 IFDEF_CASE = Path(__file__).resolve().parents[2] / "semantic-patches" / "tests" / \
@@ -90,53 +92,53 @@ class Resolve(unittest.TestCase):
 
 class ModernTarget(unittest.TestCase):
     def test_versions(self):
-        modern = rules.Target.parse("6.1")
+        modern = settings.Target.parse("6.1")
         self.assertEqual(modern.inode_style, "file_inode")
         self.assertFalse(modern.has_bkl)
         self.assertFalse(modern.has_legacy_ioctl)
-        self.assertEqual(modern.default_lock, rules.LockMode.MUTEX)
-        self.assertTrue(rules.Target.parse("2.6.35").has_legacy_ioctl)
-        self.assertFalse(rules.Target.parse("2.6.36").has_legacy_ioctl)
-        self.assertEqual(rules.Target.parse("2.6.38").default_lock, rules.LockMode.BKL)
+        self.assertEqual(modern.default_lock, settings.LockMode.MUTEX)
+        self.assertTrue(settings.Target.parse("2.6.35").has_legacy_ioctl)
+        self.assertFalse(settings.Target.parse("2.6.36").has_legacy_ioctl)
+        self.assertEqual(settings.Target.parse("2.6.38").default_lock, settings.LockMode.BKL)
 
     def test_for_target_6_1(self):
-        options = rules.ConversionOptions.for_target(rules.Target.parse("6.1"))
-        self.assertEqual(options.lock, rules.LockMode.MUTEX)
+        options = settings.ConversionOptions.for_target(settings.Target.parse("6.1"))
+        self.assertEqual(options.lock, settings.LockMode.MUTEX)
         self.assertTrue(options.resolves_have_ioctl)
         args = options.spatch_args("patch")
         self.assertEqual(args, ["-D", "patch", "-D", "mutex", "-D", "no_bkl"])
 
     def test_no_bkl_only_with_the_mutex_on_a_kernel_without_bkl(self):
-        bkl_on_modern = rules.ConversionOptions(lock=rules.LockMode.BKL,
-                                                target=rules.Target.parse("6.1"))
+        bkl_on_modern = settings.ConversionOptions.for_target(settings.Target.parse("6.1"),
+                                                           lock=settings.LockMode.BKL)
         self.assertNotIn("no_bkl", bkl_on_modern.spatch_args("patch"))
-        mutex_on_old = rules.ConversionOptions.for_target(rules.Target.parse("2.6.20"),
-                                                          lock=rules.LockMode.MUTEX)
+        mutex_on_old = settings.ConversionOptions.for_target(settings.Target.parse("2.6.20"),
+                                                          lock=settings.LockMode.MUTEX)
         self.assertNotIn("no_bkl", mutex_on_old.spatch_args("patch"))
 
     def test_a_modern_target_classifies_compat_by_default(self):
-        modern = rules.ConversionOptions.for_target(rules.Target.parse("6.1"))
+        modern = settings.ConversionOptions.for_target(settings.Target.parse("6.1"))
         self.assertTrue(modern.compat)
         self.assertEqual(modern.warnings(), [])
-        self.assertTrue(rules.ConversionOptions.for_target(rules.Target.parse("2.6.36")).compat)
+        self.assertTrue(settings.ConversionOptions.for_target(settings.Target.parse("2.6.36")).compat)
         # Older targets keep --compat as the user's choice; --multi-kernel output's
         # entry exists only under HAVE_UNLOCKED_IOCTL.
-        self.assertFalse(rules.ConversionOptions.for_target(rules.Target.parse("2.6.35")).compat)
-        self.assertFalse(rules.ConversionOptions.for_target(
-            rules.Target.parse("6.1"), multi_kernel=True).compat)
+        self.assertFalse(settings.ConversionOptions.for_target(settings.Target.parse("2.6.35")).compat)
+        self.assertFalse(settings.ConversionOptions.for_target(
+            settings.Target.parse("6.1"), multi_kernel=True).compat)
 
     def test_says_what_no_compat_costs_on_a_modern_target(self):
-        without = rules.ConversionOptions.for_target(rules.Target.parse("6.1"), compat=False)
+        without = settings.ConversionOptions.for_target(settings.Target.parse("6.1"), compat=False)
         self.assertEqual(len(without.warnings()), 1)
         self.assertIn("--no-compat on 6.1.0: no .compat_ioctl is added", without.warnings()[0])
-        self.assertEqual(rules.ConversionOptions.for_target(
-            rules.Target.parse("2.6.20")).warnings(), [])
+        self.assertEqual(settings.ConversionOptions.for_target(
+            settings.Target.parse("2.6.20")).warnings(), [])
 
     def test_old_targets_and_multi_kernel_keep_conditionals(self):
-        self.assertFalse(rules.ConversionOptions.for_target(
-            rules.Target.parse("2.6.20")).resolves_have_ioctl)
-        self.assertFalse(rules.ConversionOptions.for_target(
-            rules.Target.parse("6.1"), multi_kernel=True).resolves_have_ioctl)
+        self.assertFalse(settings.ConversionOptions.for_target(
+            settings.Target.parse("2.6.20")).resolves_have_ioctl)
+        self.assertFalse(settings.ConversionOptions.for_target(
+            settings.Target.parse("6.1"), multi_kernel=True).resolves_have_ioctl)
 
 
 class ConvertResolves(unittest.TestCase):
@@ -145,7 +147,7 @@ class ConvertResolves(unittest.TestCase):
     def converted(self, target: str) -> str:
         with tempfile.TemporaryDirectory() as tmp:
             (Path(tmp) / "pp.c").write_bytes(IFDEF_CASE.read_bytes())
-            options = rules.ConversionOptions.for_target(rules.Target.parse(target))
+            options = settings.ConversionOptions.for_target(settings.Target.parse(target))
             request = convert.ConvertRequest(paths=(Path(tmp),), options=options,
                                              root=Path(tmp), output=convert.Output.IN_PLACE)
             result = convert.convert(request)

@@ -1,4 +1,4 @@
-"""Tests for ioctl_rework.hook: installing the pre-commit hook in real repositories.
+"""Tests for ioctl_rework.check.hook: installing the pre-commit hook in real repositories.
 
 Commits that the hook accepts or rejects because of their content are in
 test_check.py (HookCommitTest); these tests are about never losing a hook.
@@ -9,7 +9,8 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from ioctl_rework import hook, paths
+from ioctl_rework import paths
+from ioctl_rework.check import hook
 from test_check_repo import GitRepo
 
 

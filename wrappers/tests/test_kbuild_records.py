@@ -6,8 +6,8 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from ioctl_rework import kbuild_records
-from ioctl_rework.kbuild_records import SAVE_TEMPS
+from ioctl_rework.verify import kbuild_records
+from ioctl_rework.verify.kbuild_records import SAVE_TEMPS
 
 TREE = "/scratch/tree"
 # What fixdep writes for an external module's object: the command as a

@@ -4,7 +4,8 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from ioctl_rework import kdir_target, rules
+from ioctl_rework.verify import kdir_target
+from ioctl_rework import settings
 
 
 class TargetOfKdir(unittest.TestCase):
@@ -29,12 +30,12 @@ class TargetOfKdir(unittest.TestCase):
 
     def test_unprepared_source_tree(self):
         (self.kdir / "Makefile").write_text("VERSION = 6\nPATCHLEVEL = 1\nSUBLEVEL = 192\n")
-        self.assertEqual(kdir_target.target_of(self.kdir), rules.Target((6, 1, 192)))
+        self.assertEqual(kdir_target.target_of(self.kdir), settings.Target((6, 1, 192)))
 
     def test_not_a_kernel(self):
-        with self.assertRaisesRegex(rules.TargetError, "not a prepared kernel"):
+        with self.assertRaisesRegex(settings.TargetError, "not a prepared kernel"):
             kdir_target.target_of(self.kdir)
-        with self.assertRaisesRegex(rules.TargetError, "not a directory"):
+        with self.assertRaisesRegex(settings.TargetError, "not a directory"):
             kdir_target.target_of(self.kdir / "absent")
 
 

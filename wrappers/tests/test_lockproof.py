@@ -7,7 +7,8 @@ caught with a message a maintainer understands.
 
 import unittest
 
-from ioctl_rework import lockproof, rules
+from ioctl_rework import lockproof
+from ioctl_rework import settings
 from lockproof_helpers import BKL, line_of, messages, prove
 
 LEGACY = """\
@@ -401,12 +402,14 @@ class MutexCallersTest(unittest.TestCase):
 
 class LockCallsTest(unittest.TestCase):
     def test_bkl_mode(self):
-        calls = lockproof.LockCalls.for_options(rules.ConversionOptions(), "drivers/char/wdt.c")
+        calls = lockproof.LockCalls.for_options(
+            settings.ConversionOptions.for_target(settings.DEFAULT_TARGET, lock=settings.LockMode.BKL), "drivers/char/wdt.c")
         self.assertEqual(calls, lockproof.LockCalls("lock_kernel", "unlock_kernel", ""))
         self.assertEqual((calls.name, calls.acquire_call), ("the BKL", "lock_kernel()"))
 
     def test_mutex_mode_names_the_mutex_after_the_file(self):
-        options = rules.ConversionOptions(lock=rules.LockMode.MUTEX)
+        options = settings.ConversionOptions.for_target(settings.Target.parse("2.6.20"),
+                                                        lock=settings.LockMode.MUTEX)
         calls = lockproof.LockCalls.for_options(options, "drivers/char/ip2/ip2-main.c")
         self.assertEqual(calls, lockproof.LockCalls("mutex_lock", "mutex_unlock",
                                                     "&ip2_main_mutex"))

@@ -4,9 +4,9 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from ioctl_rework import summary as summary_mod
-from ioctl_rework import unified
-from ioctl_rework.summary import FileRecord, FileStatus, Summary
+from ioctl_rework.convert import summary as summary_mod
+from ioctl_rework.patches import unified
+from ioctl_rework.convert.summary import FileRecord, FileStatus, Summary
 from test_cli import run_main
 from test_lockproof import LEGACY, PUSHDOWN
 

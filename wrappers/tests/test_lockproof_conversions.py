@@ -11,7 +11,9 @@ import re
 import unittest
 from pathlib import Path
 
-from ioctl_rework import convert, lockproof, paths, rules
+from ioctl_rework import lockproof, paths
+from ioctl_rework.convert import cli as convert
+from ioctl_rework.spatch import rules
 from ioctl_rework.cache import Cache
 from ioctl_rework.fixture import kernel, variants
 from ioctl_rework.lockproof.source import Unit

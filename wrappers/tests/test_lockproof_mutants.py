@@ -15,7 +15,9 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from ioctl_rework import c_spans, convert, lockproof
+from ioctl_rework import lockproof
+from ioctl_rework.ctext import spans as c_spans
+from ioctl_rework.convert import cli as convert
 from ioctl_rework.cache import Cache
 from ioctl_rework.fixture import kernel, variants
 from ioctl_rework.lockproof.changes import converted_handlers

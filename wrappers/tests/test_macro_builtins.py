@@ -10,7 +10,9 @@ import unittest
 from pathlib import Path
 from unittest import mock
 
-from ioctl_rework import macro_builtins, rules, spatch
+from ioctl_rework.spatch import macro_builtins
+from ioctl_rework.spatch import rules
+from ioctl_rework.spatch import runner as spatch
 
 STANDARD = """// include/linux/percpu.h
 #define DEFINE_PER_CPU(type, name) \\
@@ -89,7 +91,7 @@ class InstalledBuiltinsTest(unittest.TestCase):
 
     def test_make_cocci_gets_the_same_file(self):
         env = {**os.environ, "PYTHONPATH": str(Path(rules.__file__).parents[1])}
-        out = subprocess.run([sys.executable, "-m", "ioctl_rework.macro_builtins"],
+        out = subprocess.run([sys.executable, "-m", "ioctl_rework.spatch.macro_builtins"],
                              capture_output=True, text=True, env=env, check=True)
         self.assertEqual(out.stdout.strip(),
                          str(macro_builtins.builtins_for(rules.MACRO_FILE, spatch.standard_h())))

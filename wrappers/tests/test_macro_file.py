@@ -17,7 +17,8 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from ioctl_rework import rules, spatch
+from ioctl_rework.spatch import rules
+from ioctl_rework.spatch import runner as spatch
 from test_check_repo import GitRepo, fixture
 
 TESTS = rules.RULES_DIR / "tests"
@@ -54,7 +55,8 @@ def parse_errors(case: Path, macro_file: Path) -> tuple[int, ...]:
     proc = subprocess.run(
         [spatch.SPATCH, "--sp-file", str(rule), "--verbose-parsing", "-D", "report",
          *rules.spatch_options(rule, macro_file), case.name],
-        cwd=case.parent, capture_output=True, text=True, timeout=300, check=False)
+        cwd=case.parent, env=rules.spatch_environment(rule), capture_output=True, text=True,
+        timeout=300, check=False)
     return spatch.parse_error_lines(proc.stderr)
 
 

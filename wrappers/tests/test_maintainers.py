@@ -1,10 +1,10 @@
-"""Tests for ioctl_rework.maintainers against get_maintainer.pl's rules."""
+"""Tests for ioctl_rework.patches.maintainers against get_maintainer.pl's rules."""
 
 import tempfile
 import unittest
 from pathlib import Path
 
-from ioctl_rework.maintainers import Maintainers, Section, directory_subsystem, parse
+from ioctl_rework.patches.maintainers import Maintainers, Section, directory_subsystem, parse
 
 DATA = Path(__file__).resolve().parent / "test_data" / "audit"
 

@@ -5,9 +5,10 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from ioctl_rework import merge, shard
-from ioctl_rework import summary as summary_mod
-from ioctl_rework.summary import FileRecord, FileStatus, HandlerRecord, HandlerStatus, Summary
+from ioctl_rework.convert import merge
+from ioctl_rework.convert import shard
+from ioctl_rework.convert import summary as summary_mod
+from ioctl_rework.convert.summary import FileRecord, FileStatus, HandlerRecord, HandlerStatus, Summary
 
 
 def part(index: int | None, files: list[str], count: int = 3) -> Summary:

@@ -1,10 +1,10 @@
-"""Tests for ioctl_rework.patch_parser, on recorded patches in test_data/check/."""
+"""Tests for ioctl_rework.patches.parser, on recorded patches in test_data/check/."""
 
 import unittest
 from pathlib import Path
 
-from ioctl_rework import patch_parser
-from ioctl_rework.patch_parser import MalformedPatch, Status
+from ioctl_rework.patches import parser as patch_parser
+from ioctl_rework.patches.parser import MalformedPatch, Status
 
 DATA = Path(__file__).resolve().parent / "test_data" / "check"
 

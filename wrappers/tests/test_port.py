@@ -10,7 +10,9 @@ import unittest
 from unittest import mock
 from pathlib import Path
 
-from ioctl_rework import convert, port, rules
+from ioctl_rework.convert import cli as convert
+from ioctl_rework.verify import module_build as port
+from ioctl_rework import settings
 
 # A KDIR whose `modules` target behaves as kbuild would on DRIVER: it fails
 # with the compiler's words when the driver still has .ioctl, else makes a .ko.
@@ -49,7 +51,7 @@ class BuildAndReport(unittest.TestCase):
 
     def test_what_still_fails_with_file_and_line_and_the_drift(self):
         (self.driver / "drv.c").write_text(DRIVER)
-        report = port.build_and_report(self.driver, self.kdir, rules.Target.parse("6.1"))
+        report = port.build_and_report(self.driver, self.kdir, settings.Target.parse("6.1"))
         self.assertFalse(report.builds)
         self.assertEqual([str(e) for e in report.errors], [
             "drv.c:9: error: 'struct file_operations' has no member named 'ioctl'",
@@ -65,7 +67,7 @@ class BuildAndReport(unittest.TestCase):
     def test_a_module_that_builds_says_insmod(self):
         (self.driver / "drv.c").write_text(
             "static struct file_operations drv_fops = { .unlocked_ioctl = drv_ioctl };\n")
-        report = port.build_and_report(self.driver, self.kdir, rules.Target.parse("6.1"))
+        report = port.build_and_report(self.driver, self.kdir, settings.Target.parse("6.1"))
         self.assertTrue(report.builds)
         self.assertEqual(report.modules, ("drv.ko",))
         self.assertEqual(report.drift, ())
@@ -74,7 +76,7 @@ class BuildAndReport(unittest.TestCase):
     def test_make_failing_without_an_error_line_is_not_success(self):
         (self.kdir / "Makefile").write_text("modules:\n\t@echo 'make: *** no rule'; exit 2\n")
         (self.driver / "drv.c").write_text("int x;\n")
-        report = port.build_and_report(self.driver, self.kdir, rules.Target.parse("6.1"))
+        report = port.build_and_report(self.driver, self.kdir, settings.Target.parse("6.1"))
         self.assertFalse(report.builds)
         self.assertIn("make: *** no rule", "\n".join(report.lines()))
 

@@ -4,10 +4,12 @@ import errno
 import os
 import shutil
 import signal
+import stat
 import subprocess
 import sys
 import tempfile
 import textwrap
+import threading
 import time
 import unittest
 from pathlib import Path
@@ -193,6 +195,118 @@ class TransactionTest(TreeCase):
         self.assertEqual(len(completed), 2)
         self.assertEqual([f.read_bytes() for f in files], [b"new\n"] * 3)
         self.assertEqual(self.litter(), [])
+
+
+def null_device(test: unittest.TestCase, directory: Path) -> Path:
+    """A character device like /dev/null, made in DIRECTORY (never the real one)."""
+    path = directory / "null"
+    try:
+        os.mknod(path, 0o666 | stat.S_IFCHR, os.makedev(1, 3))
+    except PermissionError:
+        test.skipTest("mknod needs CAP_MKNOD")
+    return path
+
+
+class SpecialOutputTest(unittest.TestCase):
+    """Outputs that are not regular files are written where they are: a
+    device stays a device, a FIFO a FIFO, and nothing appears beside them.
+    The device is made here with mknod, never the real /dev/null."""
+
+    def setUp(self):
+        self.dir = Path(tempfile.mkdtemp(prefix="special-output-"))
+        self.addCleanup(shutil.rmtree, self.dir)
+
+    def entries(self) -> list[str]:
+        return sorted(p.name for p in self.dir.iterdir())
+
+    def fifo_reader(self, path: Path) -> tuple[threading.Thread, list[bytes]]:
+        got: list[bytes] = []
+        reader = threading.Thread(target=lambda: got.append(path.read_bytes()), daemon=True)
+        reader.start()
+        return reader, got
+
+    def test_a_character_device_is_written_not_replaced(self):
+        device = null_device(self, self.dir)
+        before = os.stat(device)
+        for write in (lambda: safe_write.write_atomic(device, b"report\n"),
+                      lambda: safe_write.write_atomic(device, b"report\n", root=self.dir)):
+            write()
+            after = os.stat(device)
+            self.assertTrue(stat.S_ISCHR(after.st_mode))
+            self.assertEqual((after.st_ino, after.st_rdev), (before.st_ino, before.st_rdev))
+            self.assertEqual(self.entries(), ["null"])
+        safe_write.check_output(device)
+
+    def test_a_fifo_is_written_for_its_reader_not_replaced(self):
+        fifo = self.dir / "pipe"
+        os.mkfifo(fifo)
+        safe_write.check_output(fifo)           # must not open it: no reader yet
+        reader, got = self.fifo_reader(fifo)
+        safe_write.write_atomic(fifo, b"x" * 200_000)
+        reader.join(10)
+        self.assertEqual(got, [b"x" * 200_000])
+        self.assertTrue(stat.S_ISFIFO(os.stat(fifo).st_mode))
+        self.assertEqual(self.entries(), ["pipe"])
+
+    def test_a_descriptor_of_ours_is_written_through_it(self):
+        read_end, write_end = os.pipe()
+        self.addCleanup(os.close, read_end)
+        try:
+            for name in (f"/dev/fd/{write_end}", f"/proc/self/fd/{write_end}"):
+                with self.subTest(name):
+                    safe_write.check_output(Path(name))
+                    safe_write.write_atomic(Path(name), b"through\n")
+                    self.assertEqual(os.read(read_end, 100), b"through\n")
+        finally:
+            os.close(write_end)
+        with self.assertRaisesRegex(safe_write.WriteError, "not an open descriptor"):
+            safe_write.check_output(Path(f"/dev/fd/{write_end}"))
+        with self.assertRaisesRegex(safe_write.WriteError, "open for reading only"):
+            safe_write.check_output(Path(f"/dev/fd/{read_end}"))
+
+    def test_dev_stdout_redirected_to_a_file_keeps_that_file(self):
+        log = self.dir / "log"
+        log.write_bytes(b"before\n")
+        inode = log.stat().st_ino
+        script = ("import sys; from pathlib import Path; from ioctl_rework import safe_write; "
+                  "print('printed', flush=True); "
+                  "safe_write.write_atomic(Path('/dev/stdout'), b'written\\n')")
+        with open(log, "ab") as out:
+            subprocess.run([sys.executable, "-c", script], stdout=out, check=True,
+                           env={**os.environ, "PYTHONPATH": str(WRAPPERS)})
+        self.assertEqual(log.read_bytes(), b"before\nprinted\nwritten\n")
+        self.assertEqual(log.stat().st_ino, inode)
+        self.assertEqual(self.entries(), ["log"])
+
+    def test_a_regular_file_is_still_replaced_atomically(self):
+        path = self.dir / "report.json"
+        path.write_bytes(b"old\n")
+        inode = path.stat().st_ino
+        safe_write.check_output(path)
+        safe_write.write_atomic(path, b"new\n")
+        self.assertEqual(path.read_bytes(), b"new\n")
+        self.assertNotEqual(path.stat().st_ino, inode)     # renamed into place
+        self.assertEqual(self.entries(), ["report.json"])
+
+    def test_outputs_that_cannot_be_written_are_refused_before_writing(self):
+        read_only = self.dir / "ro"
+        read_only.write_bytes(b"keep\n")
+        read_only.chmod(0o444)
+        for path, said in ((self.dir, "is a directory"),
+                           (self.dir / "none" / "out", "no such directory"),
+                           (read_only, "read-only")):
+            with self.subTest(path.name), self.assertRaisesRegex(safe_write.WriteError, said):
+                safe_write.check_output(path)
+        self.assertEqual(read_only.read_bytes(), b"keep\n")
+        safe_write.check_output(self.dir / "new.json")     # a new file in a writable directory
+        self.assertEqual(self.entries(), ["ro"])
+
+    def test_an_output_directory_is_checked_as_far_as_it_exists(self):
+        safe_write.check_output_dir(self.dir / "a" / "b")
+        blocker = self.dir / "f"
+        blocker.write_bytes(b"")
+        with self.assertRaisesRegex(safe_write.WriteError, "is not a directory"):
+            safe_write.check_output_dir(blocker / "series")
 
 
 if __name__ == "__main__":

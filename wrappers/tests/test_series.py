@@ -6,10 +6,10 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from ioctl_rework import series
-from ioctl_rework.maintainers import Maintainers, Section
-from ioctl_rework.summary import FileRecord, FileStatus, HandlerRecord, HandlerStatus, Summary
-from ioctl_rework.unified import git_diff
+from ioctl_rework.convert import series
+from ioctl_rework.patches.maintainers import Maintainers, Section
+from ioctl_rework.convert.summary import FileRecord, FileStatus, HandlerRecord, HandlerStatus, Summary
+from ioctl_rework.patches.unified import git_diff
 
 ME = series.Identity("Jane Hacker", "jane@example.org", True)
 

@@ -1,4 +1,4 @@
-"""Tests for ioctl_rework.spatch: batches of files in one spatch process,
+"""Tests for ioctl_rework.spatch.runner: batches of files in one spatch process,
 and the split of its output back into one result per file."""
 
 import os
@@ -8,7 +8,9 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from ioctl_rework import rules, spatch
+from ioctl_rework import settings
+from ioctl_rework.spatch import rules
+from ioctl_rework.spatch import runner as spatch
 
 DATA = Path(__file__).resolve().parent / "test_data" / "spatch"
 FIXTURE_DRIVERS = Path(__file__).resolve().parents[2] / "kernel-fixtures" / "drivers"
@@ -244,7 +246,8 @@ class BatchEqualsSingleTest(unittest.TestCase):
             twin = Path(tmp, "fx_gnu_twin.c")
             twin.write_text(Path(tmp, "fx_gnu.c").read_text())
             names.append(Path(twin.name))
-            args = rules.ConversionOptions().spatch_args("patch") + ["-D", "report"]
+            args = (settings.ConversionOptions.for_target(settings.DEFAULT_TARGET, lock=settings.LockMode.BKL)
+                    .spatch_args("patch") + ["-D", "report"])
             alone = spatch.run_files(rules.CONVERSION_RULE, names, args, jobs=2, cwd=Path(tmp))
             together = spatch.run_batch(rules.CONVERSION_RULE, names, args, 120, cwd=Path(tmp))
         self.assertTrue(any("--- " in r.stdout for r in alone))

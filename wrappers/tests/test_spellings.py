@@ -15,11 +15,12 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from ioctl_rework import audit, convert
-from ioctl_rework import summary as summary_mod
+from ioctl_rework.audit import scan as audit
+from ioctl_rework.convert import cli as convert
+from ioctl_rework.convert import summary as summary_mod
 from ioctl_rework.cache import Cache
-from ioctl_rework.findings import Effort, Kind
-from ioctl_rework.summary import HandlerStatus
+from ioctl_rework.audit.findings import Effort, Kind
+from ioctl_rework.convert.summary import HandlerStatus
 from test_check_repo import GitRepo
 from test_convert import parse_args
 

@@ -2,8 +2,8 @@
 
 import unittest
 
-from ioctl_rework import tidy
-from ioctl_rework.unified import apply_hunks, git_diff
+from ioctl_rework.patches import tidy
+from ioctl_rework.patches.unified import apply_hunks, git_diff
 
 OLD = b"""static int joy_ioctl(struct inode *inode, struct file *file,
 \t\t     unsigned int cmd, unsigned long arg)

@@ -1,4 +1,4 @@
-"""Tests for ioctl_rework.unified.apply_hunks (spatch's diffs, read by
+"""Tests for ioctl_rework.patches.unified.apply_hunks (spatch's diffs, read by
 python3-unidiff), and for why patch_parser keeps a reader of its own."""
 
 import unittest
@@ -6,8 +6,8 @@ from pathlib import Path
 
 import unidiff
 
-from ioctl_rework import patch_parser
-from ioctl_rework.unified import apply_hunks
+from ioctl_rework.patches import parser as patch_parser
+from ioctl_rework.patches.unified import apply_hunks
 
 DATA = Path(__file__).resolve().parent / "test_data" / "check"
 

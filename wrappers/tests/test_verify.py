@@ -15,13 +15,15 @@ from pathlib import Path
 from unittest import mock
 
 from ioctl_rework import cache as cache_mod
-from ioctl_rework import convert, rules, verify
-from ioctl_rework.convert_request import ConversionResult, ConvertRequest, VerifyOptions
-from ioctl_rework.summary import (FileRecord, FileStatus, HandlerRecord, HandlerStatus,
+from ioctl_rework.convert import cli as convert
+from ioctl_rework import settings
+from ioctl_rework.convert import verification as verify
+from ioctl_rework.convert.request import ConversionResult, ConvertRequest, VerifyOptions
+from ioctl_rework.convert.summary import (FileRecord, FileStatus, HandlerRecord, HandlerStatus,
                                   Summary)
-from ioctl_rework.kbuild_records import CompileCommand
-from ioctl_rework.verify_build import Builder, KdirError, KernelDir, ObjectBuild
-from ioctl_rework.verify_diagnostics import Diagnostic
+from ioctl_rework.verify.kbuild_records import CompileCommand
+from ioctl_rework.verify.build import Builder, KdirError, KernelDir, ObjectBuild
+from ioctl_rework.verify.diagnostics import Diagnostic
 
 DATA = Path(__file__).resolve().parent / "test_data" / "verify"
 
@@ -76,7 +78,7 @@ class KernelDirTest(unittest.TestCase):
         shutil.copytree(DATA / "macros", tree)
         for command in (["convert", "--kdir", str(self.tmp), str(tree)],
                         ["check", "--fix", "--kdir", str(self.tmp), "--diff", "-"]):
-            proc = subprocess.run([str(Path(convert.__file__).parents[1] / "ioctl-rework"),
+            proc = subprocess.run([str(Path(convert.__file__).parents[2] / "ioctl-rework"),
                                    *command], capture_output=True, text=True, input="")
             self.assertEqual(proc.returncode, 2, proc.stderr)
             self.assertIn("no Makefile", proc.stderr)
@@ -212,7 +214,8 @@ class RevertTest(unittest.TestCase):
         summary.files = [FileRecord(rel, FileStatus.CONVERTED, None, f"diff of {rel}")
                          for rel in self.changes] + [FileRecord("d.c", FileStatus.UNCHANGED)]
         self.result = ConversionResult(summary, dict(self.changes))
-        self.request = ConvertRequest((self.tmp,), rules.ConversionOptions(), self.tmp,
+        self.request = ConvertRequest((self.tmp,), settings.ConversionOptions.for_target(settings.DEFAULT_TARGET),
+                                      self.tmp,
                                       verify=VerifyOptions(prove=False, kdir=KernelDir(
                                           self.tmp, False, "k")))
 
@@ -349,7 +352,8 @@ class RevertTest(unittest.TestCase):
         builder.build = lambda files, sources, cached=False, compile=True, commands=None: {
             s: ObjectBuild(s, (), True, f"# 1 \"{s}\"\n/* {'old' if cached else 'new'} */\n")
             for s in sources}
-        self.request = ConvertRequest((self.tmp,), rules.ConversionOptions(), self.tmp,
+        self.request = ConvertRequest((self.tmp,), settings.ConversionOptions.for_target(settings.DEFAULT_TARGET),
+                                      self.tmp,
                                       verify=VerifyOptions(kdir=KernelDir(self.tmp, False, "k")))
         with mock.patch.object(verify, "Builder", builder), \
                 mock.patch.object(verify.lockproof, "prove_changes", return_value=[]) as prove:

@@ -6,7 +6,7 @@ with LC_ALL=C (one target's output at a time, make -Otarget).
 
 import unittest
 
-from ioctl_rework.verify_diagnostics import Diagnostic, added, describe, parse
+from ioctl_rework.verify.diagnostics import Diagnostic, added, describe, parse
 
 SCRATCH = "/tmp/ioctl-rework-kdir.x/tree"
 

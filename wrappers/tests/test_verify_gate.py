@@ -16,9 +16,12 @@ import unittest
 from pathlib import Path
 from unittest import mock
 
-from ioctl_rework import check, convert, convert_runner, verify
-from ioctl_rework.summary import FileStatus, HandlerStatus
-from ioctl_rework.verify_build import KernelDir
+from ioctl_rework.check import cli as check
+from ioctl_rework.convert import cli as convert
+from ioctl_rework.convert import runner as convert_runner
+from ioctl_rework.convert import verification as verify
+from ioctl_rework.convert.summary import FileStatus, HandlerStatus
+from ioctl_rework.verify.build import KernelDir
 from test_verify import DATA, FakeBuilder, warning
 
 HAVE_SPATCH = shutil.which(os.environ.get("SPATCH", "spatch")) is not None

@@ -13,7 +13,7 @@ import unittest
 from pathlib import Path
 
 from ioctl_rework import cache as cache_mod
-from ioctl_rework.verify_build import Builder, KernelDir
+from ioctl_rework.verify.build import Builder, KernelDir
 
 FAKE_KBUILD = """\
 MAKEFLAGS += -r

@@ -10,11 +10,13 @@ import unittest
 from pathlib import Path
 from unittest import mock
 
-from ioctl_rework import rules, verify, verify_port
-from ioctl_rework.convert_request import ConversionResult, ConvertRequest, VerifyOptions
-from ioctl_rework.summary import FileRecord, FileStatus, HandlerStatus, Summary
-from ioctl_rework.verify_build import KernelDir
-from ioctl_rework.verify_diagnostics import Diagnostic
+from ioctl_rework import settings
+from ioctl_rework.convert import verification as verify
+from ioctl_rework.verify import port as verify_port
+from ioctl_rework.convert.request import ConversionResult, ConvertRequest, VerifyOptions
+from ioctl_rework.convert.summary import FileRecord, FileStatus, HandlerStatus, Summary
+from ioctl_rework.verify.build import KernelDir
+from ioctl_rework.verify.diagnostics import Diagnostic
 from test_verify import FakeBuilder, handler
 
 LEGACY = b"""#include <linux/fs.h>
@@ -90,7 +92,7 @@ class PortVerifyTest(unittest.TestCase):
         summary.handlers = [handler("drv.c", "drv_ioctl")]
         summary.files = [FileRecord("drv.c", FileStatus.CONVERTED, None, "diff of drv.c")]
         self.result = ConversionResult(summary, {"drv.c": (LEGACY, CONVERTED)})
-        options = rules.ConversionOptions.for_target(rules.Target.parse("6.1"))
+        options = settings.ConversionOptions.for_target(settings.Target.parse("6.1"))
         self.request = ConvertRequest((self.tmp,), options, self.tmp, verify=VerifyOptions(
             prove=False, kdir=KernelDir(self.tmp, False, "k")))
 
@@ -147,7 +149,7 @@ class JudgeTest(unittest.TestCase):
     def judge(self, *diagnostics, changes=None):
         return verify_port.judge(list(diagnostics), changes or {"drv.c": (LEGACY, CONVERTED)},
                                  Path("/nonexistent"), frozenset({"drv_ioctl"}),
-                                 rules.Target.parse("6.1"))
+                                 settings.Target.parse("6.1"))
 
     def test_drift_says_what_changed_and_when(self):
         judged = self.judge(INIT_TIMER)

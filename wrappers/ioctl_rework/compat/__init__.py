@@ -2,20 +2,24 @@
 
 facts.py reads what semantic-patches/ioctl_compat_facts.cocci finds in a
 handler (commands, uses of arg), callees.py joins in the functions it hands
-them to, headers.py finds the uapi headers, probe.py compiles the commands
-and types for i386 and x86_64, classify.py decides.  This module joins them
-per file and runs the rule.
+them to, headers.py finds the uapi headers (layout.py: where each era
+keeps them), probe.py compiles the commands and types for i386 and x86_64,
+classify.py decides from the layouts, and era.py from the tree's own
+compat table (table.py, cexpr.py).  This module joins them per file and
+runs the rule.
 """
 
 import hashlib
 import re
 import tempfile
+from dataclasses import replace
 from pathlib import Path
 
-from ioctl_rework import c_spans, spatch
+from ioctl_rework.ctext import spans as c_spans
+from ioctl_rework.spatch import runner as spatch
 from ioctl_rework.cache import Cache, make_key
-from ioctl_rework.compat import callees, classify, facts, probe
-from ioctl_rework.compat.headers import include_dirs, probe_headers
+from ioctl_rework.compat import callees, classify, era, facts, probe, table
+from ioctl_rework.compat.headers import asm_dirs, include_dirs, probe_headers
 from ioctl_rework.compat.classify import Classification, CompatClass, Offender  # noqa: F401
 
 _IOCTL_DEFINE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+\w+[ \t]+_IO(?:R|W|WR)?[ \t]*\(.*$",
@@ -48,33 +52,48 @@ def classify_stdout(source: Path, shown: str, stdout: str, tree: Path | None,
     lines = text.splitlines()
     by_name = {handler: f for (_, handler), f in found.items()}
     handlers = {key: callees.merge(f, by_name, lines) for key, f in found.items()}
-    dirs = include_dirs(source, tree)
-    named = frozenset(name for f in handlers.values() for command in f.commands
-                      for name in re.findall(r"[A-Za-z_]\w*", command))
-    headers = probe_headers(source, text, dirs, tree, named)
+    dirs, asm = include_dirs(source, tree), asm_dirs(tree)
     plans = {key: classify.plan(f) for key, f in handlers.items()}
-    items = [item for key, f in handlers.items() for item in classify.probe_items(f, plans[key])]
+    named = frozenset(name for key, f in handlers.items()
+                      for text_ in (*f.commands, *(t for _, t in plans[key].types))
+                      for name in re.findall(r"[A-Za-z_]\w*", text_))
+    headers = probe_headers(source, text, dirs, tree, named)
+    # Every command is probed, even of a handler the layouts cannot decide:
+    # the tree's compat table is looked up by its number.
+    items = [item for key, f in handlers.items()
+             for item in (classify.probe_items(f, plans[key])
+                          or [probe.ProbeItem("cmd", c) for c in f.commands])]
     try:
         with tempfile.TemporaryDirectory(prefix="ioctl-rework-local-") as tmp:
             local = local_definitions(text)
             if local:
                 (Path(tmp) / probe.LOCAL_HEADER).write_text(local)
                 headers = (*headers, Path(tmp) / probe.LOCAL_HEADER)
-            probed = probe.probe(items, headers, dirs, cache) if items else {}
+            probed = probe.probe(items, headers, dirs, cache, asm) if items else {}
             # The types the commands encode cross too: probed in a second round.
             encoded = [probe.ProbeItem("type", v.size_type) for r in probed.values()
                        for v in list(r.commands.values())[:1] if v.size_type]
             if encoded:
-                probed.update(probe.probe(encoded, headers, dirs, cache))
+                probed.update(probe.probe(encoded, headers, dirs, cache, asm))
     except probe.ProbeError as err:
         return [Classification(shown, f.handler, CompatClass.UNKNOWN, tuple(f.commands),
                                reason=str(err)) for f in handlers.values()]
+    compat_table = table.read(tree)
+    relative = _relative(source, tree)
     results = []
     for key, handler_facts in sorted(handlers.items()):
         decided = classify.decide(handler_facts, plans[key], probed)
-        results.append(Classification(shown, decided.handler, decided.compat_class,
-                                      decided.commands, decided.offenders, decided.reason))
+        decided = era.apply(decided, era.verdicts(handler_facts, probed, compat_table, relative),
+                            compat_table)
+        results.append(replace(decided, file=shown))
     return results
+
+
+def _relative(source: Path, tree: Path | None) -> str:
+    try:
+        return source.resolve().relative_to(tree.resolve()).as_posix() if tree else str(source)
+    except ValueError:
+        return str(source)
 
 
 FACTS_FORMAT = "compat-facts-2"

@@ -13,14 +13,18 @@ import tempfile
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from ioctl_rework import paths, rules, spatch, tidy
+from ioctl_rework import paths
+from ioctl_rework import settings
+from ioctl_rework.spatch import runner as spatch
+from ioctl_rework.patches import tidy
 from ioctl_rework.compat import Classification, CompatClass, classify_files
-from ioctl_rework.unified import apply_hunks
+from ioctl_rework.patches.unified import apply_hunks
 
 ADD_RULE = paths.rules_dir() / "add_compat_ioctl.cocci"
 COMPAT_PTR_IOCTL = (5, 5, 0)        # the first kernel with compat_ptr_ioctl()
 _LISTS = {CompatClass.SAME_HANDLER: "same_handler", CompatClass.COMPAT_PTR: "compat_ptr",
-          CompatClass.NEEDS_TRANSLATION: "needs_translation", CompatClass.UNKNOWN: "unknown"}
+          CompatClass.NEEDS_TRANSLATION: "needs_translation", CompatClass.UNKNOWN: "unknown",
+          CompatClass.TRANSLATED: "unknown", CompatClass.TABLE_PASSES: "unknown"}
 
 
 @dataclass(frozen=True)
@@ -40,7 +44,7 @@ class CompatDecision:
         return f"{text}; no .compat_ioctl"
 
 
-def expected_line(compat_class: CompatClass, entry: str, target: rules.Target) -> str:
+def expected_line(compat_class: CompatClass, entry: str, target: settings.Target) -> str:
     """The .compat_ioctl line add_compat_ioctl.cocci writes for ENTRY."""
     if compat_class is CompatClass.SAME_HANDLER:
         return f".compat_ioctl = {entry},"
@@ -67,7 +71,7 @@ def _entry_of(new: bytes, fops: str) -> str | None:
     return found.group(1) if found else None
 
 
-def classify_converted(root: Path, runs: dict, options: rules.ConversionOptions, jobs: int,
+def classify_converted(root: Path, runs: dict, options: settings.ConversionOptions, jobs: int,
                        timeout: int, cache=None) -> dict[tuple[str, str], Classification]:
     """(file, handler) -> class, for every handler the conversion converted."""
     files = [rel for rel, run in runs.items()
@@ -78,7 +82,7 @@ def classify_converted(root: Path, runs: dict, options: rules.ConversionOptions,
     return {(by_path.get(c.file, c.file), c.handler): c for c in found}
 
 
-def add_compat(root: Path, runs: dict, options: rules.ConversionOptions, jobs: int = 2,
+def add_compat(root: Path, runs: dict, options: settings.ConversionOptions, jobs: int = 2,
                timeout: int = 120, cache=None) -> tuple[dict, list[CompatDecision]]:
     """RUNS (relpath -> FileRun) with .compat_ioctl added where it is
     proven right, and one decision per converted fops entry."""
@@ -116,13 +120,16 @@ def add_compat(root: Path, runs: dict, options: rules.ConversionOptions, jobs: i
     return updated, decisions
 
 
-def _run_rule(rel: str, text: bytes, wanted: dict, options: rules.ConversionOptions,
+def _run_rule(rel: str, text: bytes, wanted: dict, options: settings.ConversionOptions,
               timeout: int) -> bytes:
     if not any(c.adds_compat for c in wanted):
         return text
     args = ["-D", "patch"]
+    lists: dict[str, list[str]] = {}
     for compat_class, fops in wanted.items():
-        args += ["-D", f"{_LISTS[compat_class]}={','.join(fops)}"]
+        lists.setdefault(_LISTS[compat_class], []).extend(fops)
+    for name, fops in lists.items():
+        args += ["-D", f"{name}={','.join(fops)}"]
     if options.target.version >= COMPAT_PTR_IOCTL:
         args += ["-D", "compat_ptr_ioctl"]
     with tempfile.TemporaryDirectory(prefix="ioctl-rework-compat-") as tmp:

@@ -8,6 +8,8 @@ compat-ptr: arg is only used as a user pointer, and every type that
   copied) has the same size and member offsets for i386 and x86_64.
 needs-translation: some command is not clean; the offenders are listed.
 unknown: what the analysis could not see, with why.  Nothing is added.
+translated, table-passes: the tree's own compat table handles every
+  command (compat.era), translating some or passing all.
 """
 
 import enum
@@ -35,6 +37,8 @@ class CompatClass(enum.Enum):
     COMPAT_PTR = "compat-ptr"
     NEEDS_TRANSLATION = "needs-translation"
     UNKNOWN = "unknown"
+    TRANSLATED = "translated"
+    TABLE_PASSES = "table-passes"
 
     @property
     def adds_compat(self) -> bool:
@@ -59,6 +63,9 @@ class Classification:
     commands: tuple[str, ...] = ()
     offenders: tuple[Offender, ...] = ()
     reason: str = ""
+    # What decided what a 32-bit process gets: the tree's compat table
+    # entries, or its absence and compat_sys_ioctl's error (compat.era).
+    source: str = ""
 
     def describe(self) -> str:
         text = self.compat_class.value

@@ -1,5 +1,6 @@
 """Which headers a driver's layout probe includes: the userspace (uapi)
-headers that define its commands and the types they carry.
+headers that define its commands and the types they carry (before 3.7,
+the headers of include/linux/ whose userspace half does: compat.layout).
 
 A driver names its ABI header directly (`<linux/foo.h>`, whose uapi half
 has the same name, or `<uapi/linux/foo.h>`), or through a kernel-only
@@ -14,6 +15,8 @@ import os
 import re
 from pathlib import Path
 
+from ioctl_rework.compat import layout
+
 _INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]', re.MULTILINE)
 # Included by the probe's prelude already.
 _PRELUDE_HEADERS = {"linux/types.h", "linux/ioctl.h", "asm/ioctl.h"}
@@ -26,10 +29,8 @@ def include_dirs(source: Path, tree: Path | None) -> tuple[Path, ...]:
     the driver (and its include/uapi, include: the fixture drivers' Kbuild
     layout), then the tree's uapi directories."""
     here = source.resolve().parent
-    found = [here / "include" / "uapi", here / "include"]
-    if tree is not None:
-        found += [tree / "include" / "uapi", tree / "arch" / "x86" / "include" / "uapi"]
-    return tuple(d for d in found if d.is_dir())
+    found = [here / "include" / "uapi", here / "include", *layout.user_dirs(tree)]
+    return tuple(dict.fromkeys(d for d in found if d.is_dir()))
 
 
 def _uapi_names(name: str) -> list[str]:
@@ -49,13 +50,20 @@ def _kernel_dirs(tree: Path | None) -> list[Path]:
     return [d for d in (tree / "include", tree / "arch" / "x86" / "include") if d.is_dir()]
 
 
+def asm_dirs(tree: Path | None) -> dict[str, Path]:
+    """ABI -> the directory <asm/X> means for it, in a tree before uapi."""
+    found = {abi: layout.asm_dir(tree, abi) for abi in layout.ABIS}
+    return {abi: d for abi, d in found.items() if d is not None}
+
+
 def _includes(header: Path) -> tuple[tuple[str, str], ...]:
     """(quote, name) of each #include of HEADER."""
     return _read(header, header.stat().st_mtime_ns)[0]
 
 
 def _defined(header: Path) -> frozenset[str]:
-    """The macros HEADER defines."""
+    """The macros HEADER defines, and the structures, unions and typedefs
+    it declares."""
     return _read(header, header.stat().st_mtime_ns)[1]
 
 
@@ -65,7 +73,9 @@ def _read(header: Path, _mtime: int) -> tuple[tuple, frozenset[str]]:
     headers are shared by many drivers."""
     text = header.read_text(errors="replace")
     return (tuple(_INCLUDE.findall(text)),
-            frozenset(re.findall(r"^[ \t]*#[ \t]*define[ \t]+(\w+)", text, re.MULTILINE)))
+            frozenset(re.findall(r"^[ \t]*#[ \t]*define[ \t]+(\w+)", text, re.MULTILINE))
+            | frozenset(re.findall(r"\b(?:struct|union)[ \t]+(\w+)[ \t\n]*\{", text))
+            | frozenset(re.findall(r"\btypedef\b[^;{]*?(\w+)[ \t]*;", text)))
 
 
 @functools.lru_cache(maxsize=None)
@@ -105,14 +115,21 @@ def probe_headers(source: Path, text: str, dirs: tuple[Path, ...],
     """The uapi headers SOURCE includes, and those its kernel-only headers
     (its own, or the TREE's) include that define one of COMMANDS: only
     those, as uapi headers pulled in by kernel ones clash with the C
-    library's (struct timeval)."""
+    library's (struct timeval).  Before uapi, a header of the tree is
+    included only when it declares one of COMMANDS (the commands and type
+    names): most of include/linux/ is kernel-only there."""
     found: list[Path] = []
     here, kernel_dirs = source.resolve().parent, tuple(_kernel_dirs(tree))
+    shared = tree is not None and not layout.has_uapi(tree)
     for quote, name in _INCLUDE.findall(text):
         if name in _PRELUDE_HEADERS:
             continue
         own = _first_file(name, (here,)) if quote == '"' else None
         uapi = None if own is not None else _uapi(name, dirs)
+        if uapi is not None and shared and tree.resolve() in uapi.resolve().parents:
+            if _defined(uapi) & commands:
+                found.append(uapi)
+            continue
         if uapi is not None:
             found.append(uapi)
             continue

@@ -115,11 +115,14 @@ def header_key(headers: tuple[Path, ...]) -> str:
 
 
 def probe(items: list[ProbeItem], headers: tuple[Path, ...], include_dirs: tuple[Path, ...],
-          cache: Cache | None = None) -> dict[ProbeItem, ItemResult]:
+          cache: Cache | None = None, asm: dict | None = None) -> dict[ProbeItem, ItemResult]:
     """Every item's value or layout for both ABIs, compiling only what the
-    cache does not hold."""
+    cache does not hold.  ASM maps an ABI to the directory <asm/X> means
+    for it (a tree before uapi: include/asm-i386, include/asm-x86_64)."""
     cache = cache or Cache(None)
-    base = make_key(header_key(headers), *map(str, include_dirs))
+    asm = asm or {}
+    base = make_key(header_key(headers), *map(str, include_dirs),
+                    *(f"{abi}={d}" for abi, d in sorted(asm.items())))
     results: dict[ProbeItem, ItemResult] = {}
     todo = []
     for item in dict.fromkeys(items):
@@ -129,7 +132,7 @@ def probe(items: list[ProbeItem], headers: tuple[Path, ...], include_dirs: tuple
         else:
             results[item] = _from_json(item, stored)
     if todo:
-        for item, result in _compile(todo, headers, include_dirs).items():
+        for item, result in _compile(todo, headers, include_dirs, asm).items():
             results[item] = result
             cache.put_json(make_key(base, item.kind, item.text), _to_json(result))
     return results
@@ -170,8 +173,17 @@ _ERROR = re.compile(r"^(?P<file>[^:\n]+):(?P<line>\d+):(?:\d+:)? (?:fatal )?erro
 _INCLUDED_FROM = re.compile(r"^In file included from (?P<file>[^:\n]+):(?P<line>\d+)", re.MULTILINE)
 
 
+def _asm_link(work: Path, abi: str, directory: Path) -> Path:
+    """A directory whose asm/ is DIRECTORY, for -I."""
+    holder = work / f"asm-{abi}"
+    holder.mkdir(exist_ok=True)
+    if not (holder / "asm").exists():
+        (holder / "asm").symlink_to(directory.resolve())
+    return holder
+
+
 def _compile(items: list[ProbeItem], headers: tuple[Path, ...],
-             include_dirs: tuple[Path, ...]) -> dict[ProbeItem, ItemResult]:
+             include_dirs: tuple[Path, ...], asm: dict) -> dict[ProbeItem, ItemResult]:
     missing = tools_missing()
     if missing:
         raise ProbeError("the layout probe needs " + " and ".join(missing)
@@ -186,9 +198,11 @@ def _compile(items: list[ProbeItem], headers: tuple[Path, ...],
             (work / "probe.c").write_text(source)
             outputs, stderr = {}, ""
             for abi, flag in ABIS.items():
+                own_asm = [f"-I{_asm_link(work, abi, asm[abi])}"] if abi in asm else []
                 proc = subprocess.run(
                     ["gcc", flag, "-g", "-c", "-w", "-save-temps=obj", "-o", f"{abi}.o",
-                     "probe.c", *(f"-I{d}" for d in include_dirs), f"-I{_stubs(work)}"],
+                     "probe.c", *own_asm, *(f"-I{d}" for d in include_dirs),
+                     f"-I{_stubs(work)}"],
                     cwd=work, capture_output=True, text=True)
                 if proc.returncode != 0:
                     stderr = proc.stderr

@@ -16,7 +16,7 @@ from ioctl_rework.lockproof.entries import entry_points
 from ioctl_rework.lockproof.expanders import PreprocessedExpander, TextualExpander
 from ioctl_rework.lockproof.model import HandlerProof, LockCalls, Unprovable, lock_for_text
 from ioctl_rework.lockproof.proof import prove_each
-from ioctl_rework import c_spans
+from ioctl_rework.ctext import spans as c_spans
 from ioctl_rework import cache as cache_mod
 from ioctl_rework.cache import Cache
 from ioctl_rework.lockproof import memo

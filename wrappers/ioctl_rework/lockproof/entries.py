@@ -3,7 +3,7 @@ the file_operations of the two texts (not from the rule's report)."""
 
 import re
 
-from ioctl_rework import c_spans
+from ioctl_rework.ctext import spans as c_spans
 
 _LEGACY = re.compile(r"(?<![\w>])(?:\.\s*ioctl\s*=|ioctl\s*:)\s*&?\s*(\w+)")
 _UNLOCKED = re.compile(r"(?<![\w>])(?:\.\s*unlocked_ioctl\s*=|unlocked_ioctl\s*:)\s*&?\s*(\w+)")

@@ -5,7 +5,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from ioctl_rework import rules
+from ioctl_rework import settings
 from ioctl_rework.lockproof.syntax import LockSpelling
 
 
@@ -60,8 +60,8 @@ class LockCalls:
     argument: str
 
     @classmethod
-    def for_options(cls, options: rules.ConversionOptions, rel: str) -> "LockCalls":
-        if options.lock is rules.LockMode.MUTEX:
+    def for_options(cls, options: settings.ConversionOptions, rel: str) -> "LockCalls":
+        if options.lock is settings.LockMode.MUTEX:
             return cls.mutex(mutex_name(rel))
         return cls.bkl()
 

@@ -3,7 +3,7 @@
 import itertools
 import re
 
-from ioctl_rework import c_spans
+from ioctl_rework.ctext import spans as c_spans
 from ioctl_rework.lockproof.analysis import Function, analyse
 from ioctl_rework.lockproof.judge import Finding, Judge
 from ioctl_rework.lockproof.macros import MacroError

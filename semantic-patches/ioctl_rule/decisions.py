@@ -1,0 +1,238 @@
+"""decide(): the facts about one handler joined into its strategy
+("pushdown", "wrapper", "multi-kernel") or None and the reason it is left
+alone, and what follows from that decision."""
+
+import itertools
+
+from .state import (calls, compared, decisions, definitions, expr_uses, facts, flags, fops_entries,
+                    has, inode_passed_to, inode_uses, kept, known_uses, listed, origin, other_defs,
+                    per_file, runtime_unlocked, unlocked_defs)
+from .ctext import IDENTIFIER, code_only
+from .source import source_lines
+from .conditionals import never_compiled, why_never_compiled
+from .macros import macros_of, unmatched_definition, unseen_return
+from .entries import hidden_entries, live_entries
+from .handler_body import impure_declaration, needs_temporary, ret_free, ret_reusable
+from .locking import bkl_in_callee, is_handler, mutex_name, shadowed_lock, waits_for_another_call
+from .placement import placement_problem
+
+
+def strategy_at(p):
+    """The strategy of the handler around p, for the rewriting rules."""
+    key = (origin(p), p[0].current_element)
+    return decide(*key)[0] if key in definitions else None
+_temp_names = per_file({})     # file -> name of the temporary of complex returns
+
+
+def temp_name(file):
+    if file not in _temp_names:
+        pushed = [h for (f, h) in list(definitions) if f == file and
+                  decide(f, h)[0] == "pushdown" and needs_temporary(f, h)]
+        if all(ret_reusable(file, h) or ret_free(file, h) for h in pushed):
+            _temp_names[file] = "ret"
+        else:
+            taken = set(IDENTIFIER.findall(code_only("\n".join(source_lines(file)))))
+            for bodies in macros_of(file).bodies.values():
+                taken.update(*bodies)
+            _temp_names[file] = next(name for name in ("ret%d" % n for n in itertools.count(2))
+                                     if name not in taken)
+    return _temp_names[file]
+
+
+def declares_temporary(file, h):
+    return decide(file, h)[0] == "pushdown" and needs_temporary(file, h) and \
+        not (temp_name(file) == "ret" and ret_reusable(file, h))
+
+
+def decide(file, h):
+    """Join the facts about one handler into (strategy, reason)."""
+    key = (file, h)
+    if key in decisions:
+        return decisions[key]
+    f = facts.get(key, {})
+    referenced = bool(live_entries(file, h))
+    if h in kept:
+        # convert found a file naming it that cannot follow the new signature.
+        decisions[key] = (None, "kept with the old signature (-D keep)")
+        return decisions[key]
+    if "null_inode" in f:
+        decisions[key] = (None, "the call at line %d passes NULL as its inode, which the "
+                          "new signature cannot pass on" % f["null_inode"])
+        return decisions[key]
+    dead = [never_compiled(file, e.line) for e in fops_entries.get(file, []) if e[1] == h]
+    if dead and all(dead) and h not in listed and \
+            not any(name == h for _, name, _, _ in hidden_entries(file)):
+        # Converted, it would be named by no entry that is compiled with it.
+        decisions[key] = (None, "its entries are all " + why_never_compiled(file, dead[0]))
+        return decisions[key]
+    if not referenced and h not in listed and \
+            any(e[1] == h for e in fops_entries.get(file, [])):
+        result = (None, "dead: the fops also sets .unlocked_ioctl, which the VFS prefers")
+        decisions[key] = result
+        return result
+    if not referenced and h not in listed:
+        # Only the signature matches: not a .ioctl handler as far as we know.
+        decisions[key] = (None, "no file_operations here uses it")
+        return decisions[key]
+    if key not in definitions and key in unlocked_defs and referenced:
+        # A latent bug of old trees: the VFS passed it an inode for its
+        # file.  Its body stays; the wrapper calls it under the lock.
+        result = (None, "it has the .unlocked_ioctl signature, but the lock is "
+                  "not free under -D multi_kernel") if flags.multi_kernel else \
+            ("wrapper", "it already has the .unlocked_ioctl signature (line %d)"
+             % unlocked_defs[key])
+        decisions[key] = result
+        return result
+    if key not in definitions:
+        if key in other_defs:
+            result = (None, "its definition at line %d does not have the .ioctl "
+                      "signature" % other_defs[key])
+        elif h in listed and (flags.wrapper or flags.multi_kernel):
+            # The file of the definition refuses it too: every file agrees.
+            result = (None, "the wrapper strategy needs the fops in the same file")
+        elif h in listed:
+            result = ("pushdown", "defined in another file")
+        elif unmatched_definition(file, h):
+            result = (None, "spatch did not match its definition at line %d: it could "
+                      "not parse it, or not build its control flow (a do { } while loop "
+                      "whose body ends in a return or a goto); convert it by hand"
+                      % unmatched_definition(file, h))
+        else:
+            result = (None, "handler is not defined in this file; convert the "
+                      "files together with ioctl-rework convert")
+        decisions[key] = result
+        return result
+    # "f_op->ioctl == h" follows the entry to .unlocked_ioctl, except with
+    # -D multi_kernel, where one kernel has each.
+    followed = known_uses.get(key, set()) | \
+        (set() if flags.multi_kernel else compared.get(key, set()))
+    others = sorted(n for n in expr_uses.get(key, set()) - followed
+                    if not never_compiled(file, n))
+    escape = None
+    unseen = unseen_return(file, h)
+    shadowed = shadowed_lock(file, h)
+    if "stmt_expr" in f:
+        escape = "a statement expression at line %d" % f["stmt_expr"]
+    elif "computed_goto" in f:
+        escape = "a computed goto at line %d" % f["computed_goto"]
+    elif "return_macro" in f:
+        escape = "macro %s at line %d can return" % (f["return_macro_name"],
+                                                     f["return_macro"])
+    elif unseen and unseen[1]:
+        escape = "the return at line %d is passed in a macro argument" % unseen[0]
+    elif unseen:
+        escape = "the return at line %d is not a statement spatch could see" % unseen[0]
+    elif "unknown_macro" in f:
+        escape = "%s at line %d may be a macro that returns, from %s, which " \
+                 "was not found" % (f["unknown_macro_name"], f["unknown_macro"],
+                                    ", ".join(macros_of(file).missing))
+    elif shadowed:
+        escape = "%s at line %d hides the %s the lock needs" % (
+            shadowed[0], shadowed[1], "mutex" if shadowed[0] == mutex_name(file)
+            else "function")
+        if shadowed[1] == definitions[key]:
+            escape = "its parameter " + escape.replace(" at line %d" % shadowed[1], "")
+    elif "early_call" in f:
+        escape = "a declaration at line %d calls a function before the lock " \
+                 "could be taken" % f["early_call"]
+    elif "early_effect" in f:
+        escape = "a declaration at line %d %s before the lock could be taken" \
+                 % (f["early_effect"], f["early_effect_name"])
+    elif impure_declaration(file, h):
+        escape = "a declaration at line %d %s before the lock could be taken" \
+                 % impure_declaration(file, h)
+    elif "lock_in_conditional" in f:
+        escape = "its first statement, where the lock would be taken, is inside " \
+                 "the #if at line %d" % f["lock_in_conditional"]
+    runtime = sorted(e.line for e in live_entries(file, h) if e.container is None)
+    hidden = [(line, why) for _, name, line, why in hidden_entries(file) if name == h]
+    if hidden:
+        result = (None, "an initializer also names it at line %d, %s; converting the "
+                  "entries spatch sees would leave that one wrong: convert it by hand"
+                  % hidden[0])
+    elif "defined_twice" in f:
+        result = (None, "it is defined twice, at lines %d and %d (under #if and #else): "
+                  "one conversion cannot fit both; convert them by hand"
+                  % (definitions[key], f["defined_twice"]))
+    elif "inode_written" in f:
+        result = (None, "the inode parameter is written or its address taken "
+                  "at line %d" % f["inode_written"])
+    elif others:
+        result = (None, "also used with its old signature at line %s"
+                  % ", ".join(str(n) for n in others))
+    elif flags.mutex and "called" in f:
+        # Its callers (a compat wrapper under lock_kernel(), another
+        # handler) would not take the private mutex, or take it twice.
+        result = (None, "it is called directly at line %d, and callers would "
+                  "not exclude each other through the private mutex" % f["called"])
+    elif flags.mutex and any(is_handler(file, c) for c in calls.get(key, ())):
+        callee = sorted(c for c in calls[key] if is_handler(file, c))[0]
+        result = (None, "it calls the handler %s directly, which would then run "
+                  "under two different locks" % callee)
+    elif flags.mutex and "takes_bkl" in f:
+        result = (None, "it takes the BKL itself at line %d and the private "
+                  "mutex is not recursive" % f["takes_bkl"])
+    elif flags.mutex and bkl_in_callee(file, h):
+        result = (None, "it calls %s: under the private mutex the BKL is not "
+                  "held there, and the mutex is not dropped" % bkl_in_callee(file, h))
+    elif flags.mutex and waits_for_another_call(file, h):
+        result = (None, "it sleeps until another call wakes it (%s) and, unlike "
+                  "the BKL, the private mutex is not dropped while it sleeps: "
+                  "the call that would wake it would wait for the mutex"
+                  % waits_for_another_call(file, h))
+    elif runtime and runtime_unlocked.get(file):
+        result = (None, "it is assigned at run time at line %d and the file also "
+                  "assigns .unlocked_ioctl at run time at line %d: which one the VFS "
+                  "calls depends on the order" % (runtime[0], runtime_unlocked[file]))
+    elif runtime and flags.multi_kernel:
+        result = (None, "it is assigned at run time at line %d: -D multi_kernel "
+                  "writes #ifdef HAVE_UNLOCKED_IOCTL only in initializers" % runtime[0])
+    elif flags.enoioctlcmd_refuse and "enoioctlcmd" in f:
+        result = (None, "returns -ENOIOCTLCMD at line %d (-D enoioctlcmd_refuse)"
+                  % f["enoioctlcmd"])
+    elif flags.multi_kernel and h in listed and not referenced:
+        result = (None, "the multi-kernel output needs the fops in the same file")
+    elif flags.multi_kernel:
+        result = ("multi-kernel", None)
+    elif flags.pushdown or (not flags.wrapper and (escape is None or (h in listed and not referenced))):
+        if escape:
+            result = (None, "pushdown is not safe: " + escape)
+        else:
+            result = ("pushdown", None)
+    elif h in listed and not referenced:
+        result = (None, "the wrapper strategy needs the fops in the same file")
+    else:
+        result = ("wrapper", escape)
+    if result[0] in ("pushdown", "wrapper", "multi-kernel") and key in definitions and \
+            placement_problem(file, h, result[0]):
+        result = (None, placement_problem(file, h, result[0]))
+    decisions[key] = result
+    return result
+
+
+def renamed(h, p, file=None):
+    """Whether prototypes of and calls to h follow the new signature."""
+    file = file or origin(p)
+    if h in listed:
+        return decide(file, h)[0] in ("pushdown", "wrapper")
+    return decisions.get((file, h), (None,))[0] in ("pushdown", "wrapper")
+
+
+def uses_inode(file, h):
+    if has(file, h, "inode_in_macro"):
+        return True
+    for line, column in inode_uses.get((file, h), ()):
+        callee = inode_passed_to.get((file, h, line, column))
+        if callee is None or decide(file, callee)[0] not in ("pushdown", "wrapper"):
+            return True
+    return False
+
+
+def details(file, h):
+    strategy, why = decide(file, h)
+    out = [strategy]
+    if uses_inode(file, h):
+        out.append("uses inode")
+    if has(file, h, "enoioctlcmd"):
+        out.append("returns -ENOIOCTLCMD")
+    return ", ".join(out)

@@ -1,0 +1,182 @@
+"""What the rewriting rules are given: the names each script rule binds
+for them, and the constraints that pick the very entry or definition a
+rule may rewrite."""
+
+from .bindings import NO_MATCH, Expr, Ident, Stmt
+from .state import (current_file, decisions, definitions, flags, mutex_site, origin, params,
+                    unlocked_defs, wrapper_names)
+from .source import text_at, words_of
+from .conditionals import never_compiled
+from .macros import named_by_used_macro
+from .entries import (Entry, container_of, declaration_of, entry_at, entry_state, is_fops_type,
+                      live_entries, only_dead_uses, sets)
+from .locking import lock_names, mutex_name
+from .placement import is_mutex_site
+from .decisions import decide, declares_temporary, temp_name, uses_inode
+
+
+def wrapper_name(h, file=None):
+    """NAME_unlocked_ioctl, or the first NAME_unlocked_ioctlN that neither
+    the file nor another wrapper of this run uses."""
+    file = file or current_file[0]
+    if (file, h) in wrapper_names:
+        return wrapper_names[(file, h)]
+    stem = h[:-len("_ioctl")] if h.endswith("_ioctl") else h
+    taken = (words_of(file) if file else set()) | set(wrapper_names.values())
+    name, n = stem + "_unlocked_ioctl", 1
+    while name in taken:
+        n += 1
+        name = "%s_unlocked_ioctl%d" % (stem, n)
+    wrapper_names[(file, h)] = name
+    return name
+
+
+def wrapper_parameters(file, h):
+    """The wrapper's parameters: the handler's names, unless one of them
+    would hide what the wrapper calls or declares."""
+    names = params.get((file, h), ("filp", "cmd", "arg"))
+    if set(names) & (lock_names(file) | {"ret", h}) or len(set(names)) < 3:
+        return ("file", "cmd", "arg")
+    return names
+
+
+def action(file, entry, real=None):
+    """What the rewriting rules do to one entry: "plain" (.unlocked_ioctl),
+    "compat" (and .compat_ioctl), "multi" or "multi_compat" (both kernels),
+    "dead" (removed), or None (left alone)."""
+    h, real = entry.handler, real or file
+    if h == "NULL" or entry_state(file, entry) == "dead":
+        return "dead"
+    add_compat = flags.compat and (entry.container is None or
+                                not sets(file, entry.container, "compat_ioctl",
+                                         entry.line))
+    strategy = decide(real, h)[0]
+    if strategy in ("pushdown", "wrapper"):
+        return "compat" if add_compat else "plain"
+    if strategy == "multi-kernel" and entry.container is not None:
+        return "multi_compat" if add_compat else "multi"
+    return None
+
+
+def action_at(p):
+    """action() of the entry whose handler is at p, in the text p is in (a
+    rewriting rule's constraint: the very entry, not every entry of that
+    name)."""
+    file, h = p[0].file, text_at(p)
+    container = container_of(p)
+    if container is None or not is_fops_type(declaration_of(file, container)[0]):
+        return None
+    if (origin(p), h) not in decisions and h != "NULL":
+        return None
+    if never_compiled(file, int(p[0].line)):
+        return None     # left as it is (dead_entries)
+    # decide() is keyed by the real file, the state by the text p is in.
+    entry = Entry(("", h, int(p[0].line), int(p[0].column), container, None))
+    return action(file, entry, origin(p))
+
+
+def runtime_action_at(p):
+    h = text_at(p)
+    if (origin(p), h) not in decisions:
+        return None
+    return action(p[0].file, Entry(("", h, 0, 0, None, None)), origin(p))
+
+
+def switch_entry(h, p):
+    """What the entry at p binds: entry is the new function; the wrapper
+    is written before the first live entry of its handler (adding code
+    after some handlers' bodies makes spatch fail), so it needs no
+    prototype: the handler is declared before anything names it."""
+    file = p[0].file
+    entry = entry_at(p)
+    strategy = decide(file, h)[0] if entry and h != "NULL" else None
+    if strategy and (file, h) not in definitions and (file, h) in unlocked_defs:
+        # Only its wrapper is new: the lock (or mutex) comes before it.
+        mutex_site[file] = min(mutex_site.get(file, unlocked_defs[(file, h)]),
+                               unlocked_defs[(file, h)])
+    live = sorted(live_entries(file, h), key=lambda e: (e.line, e.column))
+    wrapped = bool(live) and live[0] == entry and strategy in ("wrapper", "multi-kernel")
+    filp, cmd, arg = wrapper_parameters(file, h)
+    lock, unlock = lock_statements(file)
+    return {
+        # One name per handler, whichever entry bound it: rules that inherit
+        # it would otherwise rewrite one entry twice.
+        "entry": Ident(h if strategy == "pushdown" else wrapper_name(h, file)
+                       if strategy in ("wrapper", "multi-kernel") else None),
+        "wsite": Ident(h if wrapped and strategy == "wrapper" else None),
+        "msite": Ident(h if wrapped and strategy == "multi-kernel" else None),
+        "wfn": Ident(wrapper_name(h, file) if wrapped else None),
+        "wfilp": Ident(filp), "wcmd": Ident(cmd), "warg": Ident(arg),
+        "wie": Expr(inode_expr(filp)),
+        "wlock": lock, "wunlock": unlock,
+    }
+
+
+def lock_statements(file):
+    if flags.mutex:
+        return (Stmt("mutex_lock(&%s);" % mutex_name(file)),
+                Stmt("mutex_unlock(&%s);" % mutex_name(file)))
+    return Stmt("lock_kernel();"), Stmt("unlock_kernel();")
+
+
+def wrapper_site(q, wsite):
+    """Whether the wrapper of wsite goes before the definition (of a
+    structure, or the function of a run-time assignment) named at q."""
+    if wsite == NO_MATCH:
+        return False
+    live = sorted(live_entries(origin(q), wsite), key=lambda e: (e.line, e.column))
+    if not live:
+        return False
+    if isinstance(live[0].site, str):          # the function of an assignment
+        return live[0].site == text_at(q)
+    if origin(q) != q[0].file:                 # a declaration changed already
+        return live[0].fops == text_at(q)
+    return live[0].site == int(q[0].line)
+
+
+def inode_expr(filp):
+    if flags.inode_f_dentry:
+        return filp + "->f_dentry->d_inode"
+    if flags.inode_f_path:
+        return filp + "->f_path.dentry->d_inode"
+    return "file_inode(" + filp + ")"
+
+
+def converted_handler(h, p, filp):
+    """What the definition of h at p binds: its name for the rules of its
+    strategy (pushdown, wrapper, the derived inode, the temporary of
+    complex returns), the lock statements and the inode expression."""
+    file = p[0].file
+    strategy = decide(file, h)[0]
+    values = {
+        "ph": Ident(h if strategy == "pushdown" else None),
+        "wh": Ident(h if strategy == "wrapper" else None),
+        "dh": Ident(h if strategy in ("pushdown", "wrapper") and uses_inode(file, h) else None),
+        "rh2": Ident(h if declares_temporary(file, h) else None),
+        "rname": Ident(temp_name(file)),
+        "ch": Ident(h if strategy in ("pushdown", "wrapper") else None),
+        "newh": Ident(wrapper_name(h, file) if strategy == "wrapper" else h),
+    }
+    if strategy:
+        mutex_site[file] = min(mutex_site.get(file, int(p[0].line)), int(p[0].line))
+    values["lock"], values["unlock"] = lock_statements(file)
+    values["ie"] = Expr(inode_expr(filp))
+    return values
+
+
+def dead_handler(h, p):
+    """A static handler that only dead entries named is deleted with them."""
+    return {"dfn": Ident(h if only_dead_uses(p[0].file, h) else None)}
+
+
+def inode_fed_to_call(ino, p):
+    """The function that passes its local ino as the inode of a converted
+    handler, and the local, unless a macro of the file uses it unseen."""
+    return {"fed_fn": Ident(p[0].current_element),
+            "fed_local": Ident(None if named_by_used_macro(origin(p), ino) else ino)}
+
+
+def mutex_of_file(f, p):
+    """The function the private mutex is defined before, and its name."""
+    return {"mfn": Ident(f if is_mutex_site(p) else None),
+            "mname": Ident(mutex_name(p[0].file))}

@@ -1,0 +1,319 @@
+"""The audit: find what is left to convert, and who owns it (the command line is audit.cli).
+
+The findings come from the rules, never from Python: legacy-ioctl (with
+its effort) from the conversion rule's report mode, read through
+rules.parse_report(), and the three unlocked-handler problems from the
+audit rules (semantic-patches/unlocked_ioctl_*.cocci).  This module only
+chooses which files the rules see, runs them fast, caches what they said,
+and attaches MAINTAINERS sections.
+
+Speed comes from three things, measured in bench/audit:
+- one text prefilter over the tree instead of one per rule (a file must
+  name `file_operations` and initialise an ioctl member to be worth parsing);
+- the three audit rules run as one spatch program, so each file is parsed
+  once for them;
+- each spatch process takes a batch of files (--file-groups: every file
+  still on its own, but one start-up for many), a few batches at a time.
+"""
+
+import hashlib
+import re
+import tempfile
+import time
+from dataclasses import dataclass, replace
+from typing import Callable
+from pathlib import Path
+
+from ioctl_rework import settings
+from ioctl_rework.spatch import rules
+from ioctl_rework.spatch import runner as spatch
+from ioctl_rework.ctext import candidates as candidates_module
+from ioctl_rework.ctext.candidates import fops_initializers, may_hold_legacy_entry
+from ioctl_rework.cache import Cache, default_directory, make_key, stat_index
+from ioctl_rework.audit.findings import AuditResult, AuditStats, Finding, SkippedFile
+from ioctl_rework.patches.maintainers import Maintainers, directory_subsystem
+# What the rules print, read into findings (audit_report.py); named here too
+# because bench/ and the tests read reports through the audit command.
+from ioctl_rework.audit.report import (READERS as _READERS, AuditError,  # noqa: F401
+                                       first_per_handler, load_json, read_legacy_report,
+                                       read_unlocked_report)
+
+AUDIT_RULES = tuple(rules.RULES_DIR / name for name in (
+    "unlocked_ioctl_missing_compat.cocci",
+    "unlocked_ioctl_takes_bkl.cocci",
+    "unlocked_ioctl_returns_enoioctlcmd.cocci",
+))
+DEFAULT_TIMEOUT = 120
+CACHE_FORMAT = "audit-1"        # bump when what is stored changes
+
+# The prefilter: a candidate must have a file_operations initializer that
+# sets the member a rule looks at (for the legacy entries, any spelling
+# convert knows: candidates.may_hold_legacy_entry), because every rule
+# starts from such an entry.  Without this the conversion rule would parse
+# every file where a block or tty .ioctl sits next to some unrelated
+# file_operations.
+_UNLOCKED_MEMBER = re.compile(rb"unlocked_ioctl\s*[=:]")
+
+
+@dataclass(frozen=True)
+class RuleRun:
+    """One spatch program over a set of files, and how to read its output."""
+
+    name: str
+    rule: Path
+    args: tuple[str, ...]
+    member: re.Pattern
+    # A file's text -> whether this run must see it, in place of MEMBER.
+    selects: Callable[[bytes], bool] | None = None
+
+    def wants(self, data: bytes, bodies: list[bytes]) -> bool:
+        if self.selects is not None:
+            return self.selects(data)
+        return any(self.member.search(b) for b in bodies)
+
+
+# ---------------------------------------------------------------- trees
+
+def find_tree(path: Path) -> Path | None:
+    """The top of the kernel tree PATH is in (settings.find_tree)."""
+    return settings.find_tree(path).root
+
+
+def _display_path(file: Path, tree: Path | None) -> str:
+    if tree is not None:
+        try:
+            return file.resolve().relative_to(tree).as_posix()
+        except ValueError:
+            pass
+    return file.as_posix()
+
+
+def _tree_version(tree: Path | None) -> str | None:
+    version = settings.tree_version(tree) if tree is not None else None
+    return str(version) if version else None
+
+
+# ---------------------------------------------------------------- rules
+
+def bundle_rules(paths: tuple[Path, ...]) -> str:
+    """Several rule files as one SmPL program.
+
+    Each file's header (comments and `virtual` lines, everything before its
+    first rule) is dropped and the virtual declarations are put once at
+    the top; a `//` header right after a python script rule would be read
+    as python.  Rule names are distinct across the audit rules by design.
+    """
+    virtuals, bodies = [], []
+    for path in paths:
+        lines = path.read_text().splitlines()
+        first = next((n for n, line in enumerate(lines) if line.startswith("@")), len(lines))
+        for line in lines[:first]:
+            if line.startswith("virtual ") and line not in virtuals:
+                virtuals.append(line)
+        bodies.append("\n".join(lines[first:]))
+    return "\n".join(virtuals) + "\n\n" + "\n\n".join(bodies) + "\n"
+
+
+def _rule_runs(target: settings.Target, workdir: Path) -> list[RuleRun]:
+    bundle = workdir / "audit_rules.cocci"
+    bundle.write_text(bundle_rules(AUDIT_RULES))
+    options = []
+    for path in AUDIT_RULES:
+        options += [o for o in rules.rule_options(path) if o not in options]
+    # The entries are judged as convert would judge them for TARGET (its lock).
+    conversion = settings.ConversionOptions.for_target(target)
+    return [
+        RuleRun("legacy", rules.CONVERSION_RULE,
+                tuple(rules.rule_options(rules.CONVERSION_RULE) + conversion.spatch_args("report")),
+                re.compile(rb"ioctl"), may_hold_legacy_entry),
+        RuleRun("unlocked", bundle, tuple(options + ["-D", "report"]), _UNLOCKED_MEMBER),
+    ]
+
+
+# ---------------------------------------------------------------- running
+
+def run_batched(run: RuleRun, files: list[Path], jobs: int, timeout: int,
+                workdir: Path) -> list[spatch.SpatchResult]:
+    """RUN over FILES, JOBS spatch processes at a time, results in file order."""
+    return spatch.run_batched(run.rule, files, list(run.args), jobs, timeout, workdir)
+
+
+# ---------------------------------------------------------------- the audit
+
+@dataclass(frozen=True)
+class _Candidate:
+    path: Path
+    digest: str
+    runs: tuple[str, ...]
+
+
+PREFILTER_FORMAT = "prefilter-4"
+
+
+def _classify(path: Path, runs: list[RuleRun]) -> tuple[str | None, list[str], str | None]:
+    """[content digest, names of the runs that must see PATH, why it could
+    not be read]."""
+    try:
+        data = path.read_bytes()
+    except OSError as err:
+        return None, [], f"cannot read it: {err.strerror}"
+    if b"file_operations" not in data:
+        return None, [], None
+    bodies = fops_initializers(data)
+    wanted = [run.name for run in runs if run.wants(data, bodies)]
+    return (hashlib.sha256(data).hexdigest() if wanted else None), wanted, None
+
+
+def _candidates(paths: list[Path], runs: list[RuleRun], cache: Cache | None = None,
+                unreadable: list[tuple[Path, str]] | None = None) -> list[_Candidate]:
+    """The files worth giving to spatch, and which runs need each; the files
+    that could not be read go to UNREADABLE, with why.  An unchanged file is not read
+    again (cache.stat_index): on an unchanged 6.1 tree that spares ~1 GB of
+    reading."""
+    key = make_key(PREFILTER_FORMAT, Path(candidates_module.__file__).read_bytes(),
+                   *(run.name.encode() + run.member.pattern for run in runs),
+                   *(str(p.resolve()) for p in paths))
+    verdicts = stat_index(cache, key, spatch.source_files(paths),
+                          lambda path: _classify(Path(path), runs))
+    found = []
+    for path, (digest, wanted, problem) in verdicts.items():
+        if problem is not None:
+            # Never trusted from the index: a chmod leaves the stamp as it was.
+            digest, wanted, problem = _classify(Path(path), runs)
+        if problem is not None and unreadable is not None:
+            unreadable.append((Path(path), problem))
+        elif wanted and problem is None:
+            found.append(_Candidate(Path(path), digest, tuple(wanted)))
+    return sorted(found, key=lambda c: c.path)
+
+
+def _cache_key(run: RuleRun, candidate: _Candidate, digest: str) -> str:
+    """DIGEST is the text of RUN's rule: a change to another rule file
+    (the signature rule, say) keeps this run's entries valid; a change to
+    the macro file, which every run reads, does not."""
+    return make_key(CACHE_FORMAT, digest, spatch.version(), rules.macros_digest(), run.name,
+                    *run.args, str(candidate.path), candidate.digest)
+
+
+_CACHEABLE = (spatch.Outcome.OK, spatch.Outcome.PARSE_ERROR)
+
+
+def _attach_maintainers(findings: list[Finding], maintainers: Maintainers | None) -> list[Finding]:
+    attached = []
+    for finding in findings:
+        sections = maintainers.lookup(finding.file) if maintainers else []
+        if sections:
+            attached.append(replace(finding, subsystem=sections[0].title,
+                                    maintainers=sections[0].contacts))
+        else:
+            attached.append(replace(finding, subsystem=directory_subsystem(finding.file)))
+    return attached
+
+
+def audit(paths: list[Path], jobs: int = 2, timeout: int = DEFAULT_TIMEOUT,
+          cache: Cache | None = None, compat_classes: bool = True,
+          kernel: settings.KernelTree | None = None,
+          target: settings.Target | None = None) -> AuditResult:
+    """Audit PATHS (files or directories of one tree, KERNEL: found from the
+    first path when not given); COMPAT_CLASSES gives each missing-compat
+    finding its class (ioctl_rework.compat).  The entries are judged for
+    TARGET, default the tree's version (settings.DEFAULT_TARGET without one)."""
+    paths = [Path(p) for p in paths]
+    for path in paths:
+        if not path.exists():
+            raise AuditError(f"{path}: no such file or directory")
+    start = time.monotonic()
+    cache = cache if cache is not None else Cache(default_directory(), "audit")
+    if kernel is None:
+        kernel = settings.find_tree(paths[0]) if paths else settings.KernelTree(None)
+    tree = kernel.root
+    target = target or kernel.version or settings.DEFAULT_TARGET
+    stats = AuditStats()
+    with tempfile.TemporaryDirectory(prefix="ioctl-rework-audit-") as tmp:
+        workdir = Path(tmp)
+        runs = _rule_runs(target, workdir)
+        unreadable: list[tuple[Path, str]] = []
+        candidates = _candidates(paths, runs, cache, unreadable)
+        stats.candidates = len(candidates)
+        results: dict[tuple[str, Path], spatch.SpatchResult] = {}
+        for run in runs:
+            digest = hashlib.sha256(run.rule.read_bytes()).hexdigest()
+            todo = []
+            for candidate in (c for c in candidates if run.name in c.runs):
+                stored = cache.get_json(_cache_key(run, candidate, digest))
+                if stored is None:
+                    todo.append(candidate)
+                    continue
+                stats.cached += 1
+                results[run.name, candidate.path] = spatch.SpatchResult(
+                    candidate.path, spatch.Outcome(stored["outcome"]), stored["stdout"], "",
+                    0.0, tuple(stored["parse_errors"]))
+            absolute = [c.path.resolve() for c in todo]
+            stats.spatch_runs += len(todo)
+            for candidate, result in zip(todo, run_batched(run, absolute, jobs, timeout, workdir)):
+                # Results name the absolute path spatch was given; put the
+                # caller's spelling back before anything is stored.
+                result = replace(result, file=candidate.path,
+                                 stdout=result.stdout.replace(str(result.file) + ":",
+                                                              str(candidate.path) + ":"))
+                results[run.name, candidate.path] = result
+                if result.outcome in _CACHEABLE:
+                    cache.put_json(_cache_key(run, candidate, digest), {
+                        "outcome": result.outcome.value, "stdout": result.stdout,
+                        "parse_errors": list(result.parse_errors)})
+    findings = []
+    skipped = [SkippedFile(_display_path(path, tree), why) for path, why in unreadable]
+    for (name, path), result in sorted(results.items(), key=lambda item: str(item[0][1])):
+        shown = _display_path(path, tree)
+        if result.outcome in (spatch.Outcome.TIMEOUT, spatch.Outcome.CRASH):
+            skipped.append(SkippedFile(shown, result.reason))
+            continue
+        # Parse errors cost spatch a region, not the file: what it found
+        # elsewhere stands (a plain `spatch --dir` run reports the same),
+        # and the file is listed as partly checked.
+        if result.parse_errors:
+            skipped.append(SkippedFile(shown, result.reason, partial=True))
+        # Each result is one file's: its name is PATH, however spatch's
+        # report spelled it (see spatch._run_one).
+        for finding in _READERS[name](result.stdout):
+            findings.append(replace(finding, file=shown))
+    findings = first_per_handler(findings)
+    if compat_classes:
+        from ioctl_rework.audit.compat_classes import classify_findings
+        before = len(findings)
+        findings = classify_findings(findings, tree, jobs, timeout, cache, target=target)
+        stats.passed_by_table = before - len(findings)
+    findings = _attach_maintainers(findings, Maintainers.load(tree) if tree else None)
+    skipped = sorted(set(skipped), key=lambda s: (s.file, s.reason))
+    stats.seconds = time.monotonic() - start
+    return AuditResult(findings, skipped, tree,
+                       str(kernel.version) if kernel.version else None, stats)
+
+
+def kernel_trees(paths: list[Path]) -> dict[settings.KernelTree, list[Path]]:
+    """PATHS by the kernel tree each is in (each tree and its version read once)."""
+    groups: dict[settings.KernelTree, list[Path]] = {}
+    for path in paths:
+        if not Path(path).exists():
+            raise AuditError(f"{path}: no such file or directory")
+        groups.setdefault(settings.find_tree(Path(path)), []).append(Path(path))
+    return groups
+
+
+def audit_trees(paths: list[Path], jobs: int = 2, timeout: int = DEFAULT_TIMEOUT,
+                cache: Cache | None = None, compat_classes: bool = True,
+                target: settings.Target | None = None,
+                trees: dict[settings.KernelTree, list[Path]] | None = None) -> list[AuditResult]:
+    """One audit per kernel tree among PATHS (TREES: kernel_trees(PATHS)), oldest
+    version first.  Paths inside the same tree (or in no tree) are audited
+    together, each tree for its own version unless TARGET says otherwise."""
+    groups = trees if trees is not None else kernel_trees(paths)
+    results = [audit(group, jobs, timeout, cache, compat_classes, kernel, target)
+               for kernel, group in groups.items()]
+    return sorted(results, key=_version_key)
+
+
+def _version_key(result: AuditResult):
+    if result.version is None:
+        return (1, ())
+    return (0, settings.Target.parse(result.version).version)

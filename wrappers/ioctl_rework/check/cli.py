@@ -1,0 +1,411 @@
+"""`ioctl-rework check`: the audit, run on what a patch changes, as a gate.
+
+The stages: check_input reads the patches (a commit, a range commit by
+commit, a patch file, the staged changes) and the files as each leaves
+them, which are laid out in a scratch directory, one per patch; the rules
+run there once for all of them (check_rules; spatch only on files where a
+patch changes ioctl code, see c_spans); check_judge keeps the findings a
+patch introduced (where it changes code: on an added line, or in a
+structure or handler it changes) and says where a bare patch shows too
+little to decide; check_result prints them as checkpatch.pl would, or as
+json or SARIF.  A gate does not pass what it could not read: such code is
+NOT_CHECKED, an error unless --allow-unchecked.
+"""
+
+import argparse
+import sys
+import tempfile
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from ioctl_rework import options, safe_write, scratch, settings
+from ioctl_rework.check import hook
+from ioctl_rework.spatch import runner as spatch
+from ioctl_rework.ctext.spans import LEGACY_MEMBER, ioctl_lines, unparsed_region
+from ioctl_rework.check.input import (InputError, PatchInput, SourceKind, read_inputs,
+                                      unchecked_reason)
+from ioctl_rework.check.judge import (FileView, anchor, cosmetic_lines, how_to_check,
+                                      missing_context, unchecked_level)
+from ioctl_rework.check.result import (FORMATS, CheckReport, CheckResult, Level, Problem,
+                                       Skipped)
+from ioctl_rework.check.rule_runs import (NOT_CHECKED, Conversion, ConversionJob, Raw,
+                                      RuleFindings, conversions, run_rules)
+from ioctl_rework.convert.request import VerifyOptions
+from ioctl_rework.audit.findings import Kind
+from ioctl_rework.names import quoted
+from ioctl_rework.patches.parser import MalformedPatch
+from ioctl_rework.patches.patch_set import FinalFile, Line
+from ioctl_rework.verify.build import BuildError, KdirError, KernelDir
+
+DEFAULT_TIMEOUT = 60
+# A series adding many legacy drivers shows the first few conversions;
+# converting every file would cost more than the check itself (--fix does).
+MAX_CONVERSIONS_SHOWN = 10
+
+
+@dataclass(frozen=True)
+class CheckRequest:
+    source: SourceKind
+    value: str | None = None            # the range for GIT, the file for DIFF ("-": stdin)
+    tree: Path | None = None            # the git work tree, or the tree a DIFF applies to
+    fix: bool = False
+    jobs: int = 2
+    timeout: int = DEFAULT_TIMEOUT
+    squash: bool = False                # a range as one diff, not commit by commit
+    allow_unchecked: bool = False       # NOT_CHECKED is a warning, not an error
+    kdir: KernelDir | None = None       # --fix: build each conversion before and after
+    # How the conversions shown (and --fix's) are made: for the tree's
+    # version (settings.resolve); without a tree, for settings.DEFAULT_TARGET.
+    conversion: settings.ConversionOptions = settings.ConversionOptions.for_target(
+        settings.DEFAULT_TARGET)
+
+
+@dataclass
+class _Unit:
+    """One patch (or one commit of a range) laid out in its own directory."""
+    patch: PatchInput
+    root: Path
+    result: CheckResult
+    finals: dict[str, FinalFile] = field(default_factory=dict)
+    views: dict[str, FileView] = field(default_factory=dict)
+    # path -> the changed lines that can be part of a finding
+    relevant: dict[str, list[int]] = field(default_factory=dict)
+    raws: list[Raw] = field(default_factory=list)
+    conversions: dict[str, Conversion] = field(default_factory=dict)
+    staged: bool = False                # from the pre-commit hook, most likely
+
+    def conversion_job(self, paths, options: settings.ConversionOptions,
+                       verify: VerifyOptions = VerifyOptions()) -> ConversionJob:
+        return ConversionJob(self.root, tuple(paths), options, verify)
+
+
+def _lay_out(patch: PatchInput, root: Path, level: Level, staged: bool) -> _Unit:
+    unit = _Unit(patch, root, CheckResult(
+        patch.name, lines_checked=patch.patch_set.total_lines,
+        commit=patch.commit.sha if patch.commit else None), staged=staged)
+    cosmetic = cosmetic_lines(patch.patch_set)
+    for f in patch.patch_set.final_files():
+        reason = unchecked_reason(f)
+        if reason is None and f.path not in patch.post_images:
+            reason = "not in the tree the patch leaves"
+        if reason is None:
+            unit.finals[f.path] = f
+            continue
+        unit.result.skipped.append(Skipped(f.path, reason))
+        if f.binary and f.is_source and not f.deleted and not f.symlink:
+            unit.result.problems.append(_binary_source(f, level, not patch.from_git))
+    for path, f in unit.finals.items():
+        scratch.write_inside(root, path, patch.post_images[path])
+        view = FileView(f, patch.post_images[path].decode(errors="surrogateescape"),
+                        cosmetic, patch.reconstructed)
+        unit.views[path] = view
+        unit.raws += missing_context(view, level, path)
+        if b"ioctl" in patch.post_images[path]:
+            lines = ioctl_lines(view.text, {**view.changed_gaps, **view.changed})
+            lines = sorted(set(lines) | set(view.section_ioctl_lines()))
+            if lines:
+                unit.relevant[path] = lines
+    unit.result.files_checked = list(unit.finals)
+    return unit
+
+
+def _binary_source(f: FinalFile, level: Level, patch_file: bool) -> Problem:
+    """A C file the patch shows as binary: a patch file does when the file
+    holds a NUL; check's own git diffs only when an attribute says so."""
+    why = ("the patch shows this C file as binary (a NUL byte in it?), so none of its "
+           "lines can be read; check the commit with --git REV, which reads such files "
+           "as text") if patch_file else (
+           "git shows this C file as binary (a `binary` or `-diff` attribute in "
+           ".gitattributes?), so none of its lines can be read")
+    header = f"diff --git {quoted('a/' + f.path)} {quoted('b/' + f.path)}"
+    return Problem(level, NOT_CHECKED, why, f.path, 0, f.patches[-1].patch_line, header)
+
+
+def run_check(request: CheckRequest) -> CheckReport:
+    level = unchecked_level(request.allow_unchecked)
+    with tempfile.TemporaryDirectory(prefix="ioctl-rework-check.") as tmp:
+        work = Path(tmp)
+        patches = read_inputs(request.source, request.value, request.tree, work,
+                              request.squash)
+        staged = request.source is SourceKind.STAGED
+        units = [_lay_out(p, work / f"patch-{i}", level, staged)
+                 for i, p in enumerate(patches)]
+        if any(u.relevant for u in units):
+            _run_rules(units, request, work)
+        for unit in units:
+            _judge(unit, level)
+        _show_conversions(units, request)
+        if request.fix:
+            for unit in units:
+                _fix(unit, request)
+    name = request.value if len(units) > 1 else units[0].result.name
+    return CheckReport(name or units[0].result.name, [u.result for u in units])
+
+
+def _run_rules(units: list[_Unit], request: CheckRequest, work: Path) -> None:
+    # A file with a legacy member will most likely need its conversion
+    # shown: convert starts next to the rules.  (--fix converts every
+    # file afterwards.)
+    first, budget = [], 0 if request.fix else MAX_CONVERSIONS_SHOWN
+    for unit in units:
+        likely = [p for p in unit.relevant if LEGACY_MEMBER.search(unit.patch.post_images[p])]
+        first.append(likely[:max(0, budget)])
+        budget -= len(first[-1])
+    jobs = [u.conversion_job(paths, request.conversion)
+            for u, paths in zip(units, first) if paths]
+    paths = [u.root / p for u in units for p in u.relevant]
+    found, converted = run_rules(paths, jobs, request.jobs, request.timeout, work,
+                                 request.conversion.target)
+    for job, result in zip(jobs, converted):
+        next(u for u in units if u.root == job.root).conversions.update(result)
+    for unit in units:
+        _take(unit, found, unchecked_level(request.allow_unchecked))
+
+
+def _owner(unit: _Unit, file: str) -> str | None:
+    """The path relative to UNIT's root of FILE, a rule's file name."""
+    path = Path(file)
+    for rel in unit.finals:
+        if path == unit.root / rel:
+            return rel
+    real = path.resolve()
+    return next((rel for rel in unit.finals if (unit.root / rel).resolve() == real), None)
+
+
+def _take(unit: _Unit, found: RuleFindings, level: Level) -> None:
+    """UNIT's share of the rules' findings, and NOT_CHECKED for its added
+    ioctl code a rule could not read.  spatch resumes after a parse error:
+    a run that gave up only outside the added ioctl code has still read
+    all of it, and one that gave up inside it has not, whatever it found."""
+    for raw in found.raws:
+        rel = _owner(unit, raw.file)
+        if rel is not None:
+            unit.raws.append(replace(raw, file=rel))
+    errors = {}
+    for path, lines in found.parse_errors.items():
+        rel = _owner(unit, str(path))
+        if rel is not None:
+            errors[rel] = lines
+    for skip in found.skipped:
+        rel = _owner(unit, str(skip.file))
+        if rel is None:
+            continue
+        partial = skip.partial
+        if rel in unit.relevant and errors.get(rel):
+            text = unit.views[rel].text
+            partial = not any(n in unparsed_region(text, error) for error in errors[rel]
+                              for n in unit.relevant[rel])
+        skipped = Skipped(rel, skip.reason, partial)
+        if skipped in unit.result.skipped:
+            continue
+        unit.result.skipped.append(skipped)
+        if not partial and rel in unit.relevant:
+            unit.raws.append(Raw(NOT_CHECKED, level,
+                                 "a rule could not check the ioctl code this patch adds: "
+                                 f"{skip.reason}" + how_to_check(unit.patch.reconstructed,
+                                                                 unit.staged),
+                                 rel, unit.relevant[rel][0], "", ""))
+
+
+def _anchor(raw: Raw, view: FileView) -> Line | None:
+    if raw.type == NOT_CHECKED and not raw.handler:
+        line = view.changed.get(raw.line) or view.changed_gaps.get(raw.line)
+        return replace(line, new=raw.line) if line else None
+    return anchor(raw, view)
+
+
+def _judge(unit: _Unit, level: Level) -> None:
+    introduced = []
+    for raw in unit.raws:
+        shown = _anchor(raw, unit.views[raw.file])
+        if shown is not None:
+            introduced.append((raw, shown))
+    order = list(unit.finals)
+    introduced.sort(key=lambda t: (order.index(t[0].file), t[1].new, t[0].type))
+    # Code a rule could not read is no news where another error is shown.
+    errors = {(raw.file, shown.new) for raw, shown in introduced
+              if raw.level is Level.ERROR and raw.type != NOT_CHECKED}
+    for raw, shown in introduced:
+        if raw.type == NOT_CHECKED and (raw.file, shown.new) in errors:
+            continue
+        problem = Problem(raw.level, raw.type, raw.message, raw.file, shown.new,
+                          shown.patch_line, shown.kind + shown.text, raw.struct,
+                          raw.handler, note=raw.note)
+        if problem not in unit.result.problems:
+            unit.result.problems.append(problem)
+
+
+def _show_conversions(units: list[_Unit], request: CheckRequest) -> None:
+    """The conversion of each file with a new legacy .ioctl, at its first
+    one (one diff converts them all), for the first files of the run."""
+    legacy = [(u, p) for u in units for p in dict.fromkeys(
+        p.file for p in u.result.problems if p.type == Kind.LEGACY_IOCTL.name)]
+    shown = legacy if request.fix else legacy[:MAX_CONVERSIONS_SHOWN]
+    for unit in units:
+        todo = [p for u, p in shown if u is unit and p not in unit.conversions]
+        if todo and not request.fix:
+            unit.conversions.update(conversions(unit.conversion_job(todo, request.conversion),
+                                                request.jobs, request.timeout)[0])
+    if len(legacy) > len(shown):
+        units[-1].result.notes.append(
+            f"conversions shown for the first {len(shown)} of {len(legacy)} files with a "
+            "new legacy .ioctl; `--fix` prints them all")
+    for unit in units:
+        problems = []
+        for p in unit.result.problems:
+            if p.type == Kind.LEGACY_IOCTL.name and p.file in unit.conversions:
+                conversion = unit.conversions.pop(p.file)
+                note = p.note
+                if conversion.failure:
+                    note = f"the conversion rule failed on this file: {conversion.failure}"
+                p = replace(p, conversion=conversion.diff, note=note)
+            problems.append(p)
+        unit.result.problems = problems
+
+
+def _fix(unit: _Unit, request: CheckRequest) -> None:
+    paths = list(unit.finals)
+    # The files around the patch's are the tree's: the scratch copy has only the patch's.
+    tree = request.tree or (None if request.source is SourceKind.DIFF else Path.cwd())
+    verify = VerifyOptions(kdir=request.kdir, context_root=tree)
+    found, notes = conversions(unit.conversion_job(paths, request.conversion, verify),
+                               request.jobs,
+                               request.timeout)
+    result = unit.result
+    result.fix_diff = "".join(found[p].diff for p in paths)
+    result.notes += [f"--fix: {p} not converted: {found[p].failure}"
+                     for p in paths if found[p].failure]
+    result.notes += [f"--fix: {note}" for note in notes]
+
+
+# The command line.
+
+EXAMPLES = """\
+examples:
+  ioctl-rework check --git origin/master..HEAD     each commit of a range
+  ioctl-rework check --git HEAD                    one commit
+  ioctl-rework check --diff 0001-foo.patch --tree ~/linux
+  git diff | ioctl-rework check --diff -
+  ioctl-rework check --install-hook                check --staged before every commit
+
+exit status: 1 when a patch adds an ERROR (code it could not check counts,
+unless --allow-unchecked), 0 otherwise, 2 when the input cannot be used.
+"""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.description = ("Check a patch for legacy ioctl code it adds, as checkpatch.pl "
+                          "does for style. Exit 1 when it adds an ERROR, 0 otherwise, "
+                          "2 when the input cannot be used.")
+    parser.epilog = EXAMPLES
+    source = parser.add_mutually_exclusive_group()
+    source.add_argument("--git", metavar="REV_RANGE",
+                        help="check a commit (REV), or each commit of a range (A..B, "
+                             "A...B) on its own, as checkpatch.pl --git does")
+    source.add_argument("--diff", metavar="FILE",
+                        help="check a patch file (`-` for stdin); git or diff -u format")
+    source.add_argument("--staged", action="store_true",
+                        help="check the staged changes (what `git commit` would commit)")
+    source.add_argument("--install-hook", action="store_true",
+                        help="install a git pre-commit hook that runs `check --staged`")
+    parser.add_argument("--squash", action="store_true",
+                        help="with --git A..B: check the range as one diff, as it leaves "
+                             "the tree, instead of commit by commit")
+    parser.add_argument("--tree", metavar="DIR", type=Path,
+                        help="the git work tree (default: the current directory); with "
+                             "--diff, the tree the patch applies to (default: none, the "
+                             "patch's own lines are checked)")
+    options.add_output_group(parser, OUTPUT_FORMATS, "text")
+    parser.add_argument("--fix", action="store_true",
+                        help="also print the conversion of every file the patch touches")
+    parser.add_argument("--kdir", type=Path, metavar="KDIR",
+                        help="with --fix: build each conversion before and after against "
+                             "this configured and prepared kernel tree, as convert --kdir "
+                             "does (the files around the patch's come from --tree)")
+    parser.add_argument("--allow-unchecked", action="store_true",
+                        help="report ioctl code no rule could read (NOT_CHECKED) as a "
+                             "warning instead of an error")
+    options.add_target_group(parser)
+    options.add_parallel_group(parser)
+    options.add_timeout_argument(parser, DEFAULT_TIMEOUT, "per file and rule")
+
+
+OUTPUT_FORMATS = {"text": "as checkpatch.pl prints it", "json": "one record per patch",
+                  "sarif": "SARIF 2.1.0 for code-scanning views"}
+
+
+def _request(args: argparse.Namespace) -> CheckRequest | None:
+    """The request ARGS make, resolved once: the conversions are for the
+    version of the tree the patches go to (--target overrides)."""
+    for source, value in ((SourceKind.GIT, args.git), (SourceKind.DIFF, args.diff),
+                          (SourceKind.STAGED, True if args.staged else None)):
+        if value is not None:
+            kdir = _kdir(args)
+            # The git work tree is the current directory without --tree; a
+            # patch file has a tree only when --tree names one.
+            base = args.tree or (None if source is SourceKind.DIFF else Path.cwd())
+            tree = settings.find_tree(base) if base else settings.KernelTree(None)
+            run = settings.resolve(args, tree, outputs=options.output_paths(args))
+            return CheckRequest(source, None if source is SourceKind.STAGED else value,
+                                args.tree, args.fix, run.jobs, args.timeout, args.squash,
+                                args.allow_unchecked, kdir, run.conversion)
+    return None
+
+
+def _kdir(args: argparse.Namespace) -> KernelDir | None:
+    if args.kdir is None:
+        return None
+    if not args.fix:
+        raise KdirError("--kdir goes with --fix (it builds the conversions --fix prints)")
+    return KernelDir.open(args.kdir)
+
+
+def main(args: argparse.Namespace) -> int:
+    if args.install_hook:
+        try:
+            installed = hook.install(args.tree or Path.cwd())
+        except hook.HookError as err:
+            print(f"ioctl-rework check: {err}", file=sys.stderr)
+            return 2
+        print(installed.describe())
+        return 0
+    try:
+        request = _request(args)
+    except (KdirError, settings.SettingsError) as err:
+        print(f"ioctl-rework check: {err}", file=sys.stderr)
+        return 2
+    if request is None:
+        print("ioctl-rework check: say what to check: --git REV_RANGE, --diff FILE "
+              "or --staged (or --install-hook)", file=sys.stderr)
+        return 2
+    if args.squash and request.source is not SourceKind.GIT:
+        print("ioctl-rework check: --squash goes with --git A..B", file=sys.stderr)
+        return 2
+    try:
+        report = run_check(request)
+    except (InputError, spatch.SpatchMissing, BuildError) as err:
+        print(f"ioctl-rework check: {err}", file=sys.stderr)
+        return 2
+    except scratch.UnsafePath as err:
+        print(f"ioctl-rework check: {err}; nothing was checked", file=sys.stderr)
+        return 2
+    except MalformedPatch as err:
+        print(f"ioctl-rework check: malformed patch: {err}", file=sys.stderr)
+        return 2
+    try:
+        _write(FORMATS[args.format](report), args.output)
+    except safe_write.WriteError as err:
+        print(f"ioctl-rework check: {err}", file=sys.stderr)
+        return 2
+    if args.format != "text":
+        for result in report.results:
+            for s in result.skipped:
+                print(f"check: {s.describe()}", file=sys.stderr)
+    return report.exit_status
+
+
+def _write(text: str, output: Path | None) -> None:
+    if output is None:
+        sys.stdout.write(text)
+    else:
+        safe_write.write_atomic(output, text.encode("utf-8", "surrogateescape"))

@@ -1,0 +1,194 @@
+"""The rules `check` runs on the files a patch leaves, and what they found.
+
+The findings are the audit's (the conversion rule in report mode and the
+unlocked-handler rules) plus the signature rule's, as raw values with the
+absolute path of the file they are in; which of them a patch introduced is
+check_judge's business.  The conversion a LEGACY_IOCTL finding shows is
+convert's.
+"""
+
+import re
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ioctl_rework.convert import cli as convert
+from ioctl_rework import settings
+from ioctl_rework.spatch import rules
+from ioctl_rework.spatch import runner as spatch
+from ioctl_rework.audit.scan import RuleRun, audit, run_batched
+from ioctl_rework.ctext.spans import ANY_IOCTL_MEMBER
+from ioctl_rework.cache import Cache
+from ioctl_rework.check.result import Level
+from ioctl_rework.convert.request import VerifyOptions
+from ioctl_rework.audit.findings import Effort, Kind
+from ioctl_rework.convert.summary import FileStatus, HandlerStatus
+
+SIGNATURE_RULE = rules.RULES_DIR / "ioctl_signature_mismatch.cocci"
+SIGNATURE_MISMATCH = "SIGNATURE_MISMATCH"
+NOT_CHECKED = "NOT_CHECKED"
+
+
+@dataclass(frozen=True)
+class Raw:
+    """A finding before it is judged: the audit's, the signature rule's, or
+    check's own NOT_CHECKED."""
+    type: str
+    level: Level
+    message: str
+    file: str                           # absolute, or relative to the patch's tree
+    line: int
+    struct: str
+    handler: str
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class RuleSkip:
+    """A file a rule did not read, or read only in part."""
+    file: Path                          # absolute
+    reason: str
+    partial: bool = False
+
+
+@dataclass
+class RuleFindings:
+    raws: list[Raw] = field(default_factory=list)
+    skipped: list[RuleSkip] = field(default_factory=list)
+    parse_errors: dict[Path, tuple[int, ...]] = field(default_factory=dict)
+
+
+# The audit's kinds, as check reports them.
+AUDIT_MESSAGES = {
+    Kind.LEGACY_IOCTL: (Level.ERROR, "{struct} sets the legacy .ioctl ({handler}), "
+                        "which runs under the BKL and was removed in 2.6.36; "
+                        "use .unlocked_ioctl and .compat_ioctl"),
+    Kind.MISSING_COMPAT: (Level.WARNING, "{struct} sets .unlocked_ioctl ({handler}) "
+                          "without .compat_ioctl; 32-bit processes cannot use it"),
+    Kind.BKL_IN_UNLOCKED: (Level.WARNING, "{handler}, the .unlocked_ioctl of {struct}, "
+                           "takes lock_kernel(); push the lock down to what needs it "
+                           "or use a driver lock"),
+    Kind.ENOIOCTLCMD_UNLOCKED: (Level.WARNING, "{handler}, the .unlocked_ioctl of "
+                                "{struct}, returns -ENOIOCTLCMD, which userspace sees "
+                                "as EINVAL or ENOTTY; return -ENOTTY"),
+}
+
+
+def _absolute(file: str, tree: Path | None) -> Path:
+    path = Path(file)
+    return path if path.is_absolute() or tree is None else tree / path
+
+
+def _run_audit(paths: list[Path], jobs: int, timeout: int,
+               target: settings.Target | None = None) -> RuleFindings:
+    # No cache: the files live in a temporary directory, never seen again.
+    # TARGET: the check's (the scratch directory is in no tree of its own).
+    result = audit(paths, jobs, timeout, cache=Cache(None), target=target)
+    found = RuleFindings()
+    for finding in result.findings:
+        level, template = AUDIT_MESSAGES[finding.kind]
+        message = template.format(struct=finding.struct or "a file_operations",
+                                  handler=finding.handler)
+        if finding.dead_ioctl:
+            message += " (.unlocked_ioctl is set too, so .ioctl is dead code)"
+        note = ""
+        if finding.effort == Effort.MANUAL.value:
+            note = f"the conversion rule leaves it alone: {finding.reason}; convert it by hand"
+        elif finding.effort == Effort.AUTO_REMOVE.value:
+            note = f"the conversion rule deletes the entry: {finding.reason}"
+        if finding.compat_class:
+            message += f" (compat class: {finding.compat_class})"
+            note = finding.compat_detail or ""
+        found.raws.append(Raw(finding.kind.name, level, message,
+                              str(_absolute(finding.file, result.tree)), finding.line,
+                              finding.struct, finding.handler, note))
+    found.skipped = [RuleSkip(_absolute(s.file, result.tree), s.reason, s.partial)
+                     for s in result.skipped]
+    return found
+
+
+_MISMATCH = re.compile(r"^(?P<file>.+?):(?P<line>\d+): (?P<fops>\w+): \.(?P<member>\w+) = "
+                       r"(?P<handler>\w+): signature mismatch: (?P<reason>.*)$")
+
+
+def _run_signature_rule(paths: list[Path], jobs: int, timeout: int,
+                        work: Path) -> RuleFindings:
+    """Findings, skips, and the lines where spatch's parser gave up, by file."""
+    found = RuleFindings()
+    # Batched as the audit runs its rules: one spatch start-up for many files.
+    run = RuleRun("signature", SIGNATURE_RULE,
+                  (*rules.rule_options(SIGNATURE_RULE), "-D", "report"), ANY_IOCTL_MEMBER)
+    for result in run_batched(run, paths, jobs, timeout, work):
+        if result.outcome not in (spatch.Outcome.OK, spatch.Outcome.PARSE_ERROR):
+            found.skipped.append(RuleSkip(result.file, result.reason))
+            continue
+        found.parse_errors[result.file] = result.parse_errors
+        if result.parse_errors:
+            # A rule that found nothing in a partly parsed file is an OK run.
+            found.skipped.append(RuleSkip(result.file, result.reason, partial=True))
+        for line in result.stdout.splitlines():
+            match = _MISMATCH.match(line)
+            if match:
+                found.raws.append(Raw(
+                    SIGNATURE_MISMATCH, Level.ERROR,
+                    f"{match['handler']} does not fit .{match['member']} of "
+                    f"{match['fops']}: {match['reason']}",
+                    str(result.file), int(match["line"]), match["fops"], match["handler"]))
+    return found
+
+
+@dataclass(frozen=True)
+class Conversion:
+    diff: str                           # "" when nothing changes
+    failure: str = ""                   # why convert could not rewrite the file
+
+
+@dataclass(frozen=True)
+class ConversionJob:
+    """The files of one patch to convert: PATHS relative to ROOT."""
+    root: Path
+    paths: tuple[str, ...]
+    options: settings.ConversionOptions
+    verify: VerifyOptions = VerifyOptions()
+
+
+def conversions(job: ConversionJob, jobs: int, timeout: int
+                ) -> tuple[dict[str, Conversion], list[str]]:
+    """convert's result for each path of JOB, and its notes on handlers it
+    did not convert."""
+    if not job.paths:
+        return {}, []
+    result = convert.convert(convert.ConvertRequest(
+        tuple(job.root / p for p in job.paths), job.options, job.root, jobs, timeout,
+        verify=job.verify))
+    records = {record.file: record for record in result.summary.files}
+    found = {}
+    for path in job.paths:
+        record = records.get(path)
+        if record is not None and record.status in (FileStatus.FAILED, FileStatus.SKIPPED):
+            found[path] = Conversion("", record.reason or record.status.value)
+        else:
+            found[path] = Conversion(record.diff if record else "")
+    notes = [f"{h.file}:{h.line}: {h.handler} not converted: {h.reason}"
+             for h in result.summary.handlers
+             if h.status is not HandlerStatus.CONVERTED and h.reason]
+    return found, notes
+
+
+def run_rules(paths: list[Path], convert_first: list[ConversionJob], jobs: int,
+              timeout: int, work: Path, target: settings.Target | None = None
+              ) -> tuple[RuleFindings, list[dict[str, Conversion]]]:
+    """The audit and the signature rule over PATHS (absolute), with the
+    conversions of CONVERT_FIRST alongside: a file with a legacy member
+    will most likely need its conversion shown, so convert starts at once
+    rather than after the rules."""
+    with ThreadPoolExecutor(max_workers=3) as pool:
+        audit_run = pool.submit(_run_audit, paths, jobs, timeout, target)
+        signature_run = pool.submit(_run_signature_rule, paths, jobs, timeout, work)
+        converted = pool.submit(lambda: [conversions(job, jobs, timeout)[0]
+                                         for job in convert_first])
+        found, more = audit_run.result(), signature_run.result()
+        found.raws += more.raws
+        found.skipped += more.skipped
+        found.parse_errors.update(more.parse_errors)
+        return found, converted.result()

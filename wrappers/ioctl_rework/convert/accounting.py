@@ -1,0 +1,159 @@
+"""Nothing left silent: every `ioctl` member of the files a run read is
+accounted for after the run.
+
+The rule and the plan record what they converted, removed or refused.
+This pass reads the files again, independently of them: each `.ioctl`,
+`->ioctl` or GNU `ioctl:` still live in compiled code after the run (the
+rewritten text, or the old one where nothing was written) must be
+explained by a record of the run at its line, or be one of the uses that
+are no entry of a file_operations (the member of another structure, the
+legacy half a multi-kernel driver keeps).  Anything else is listed: a
+shape the rule does not convert (an entry written by a macro, a run-time
+assignment with a conditional) as skipped, with the reason, and any other
+use (a call through a file_operations, a read of its member) as a
+failure, which makes the run's exit status 1.
+"""
+
+import difflib
+import os
+import re
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+from ioctl_rework.ctext import candidates
+from ioctl_rework.ctext import ioctl_tokens
+from ioctl_rework.ctext import spans as c_spans
+from ioctl_rework.ctext.ioctl_tokens import Token, Use
+from ioctl_rework.convert.summary import (HandlerRecord, HandlerStatus, Summary, TokenRecord)
+
+# Any spelling of the member, by bytes: which files to read at all.
+_ANY_MEMBER = r"(\.|->)[[:space:]]*ioctl([^[:alnum:]_]|$)|(^|[^[:alnum:]_.>])ioctl[[:space:]]*:"
+# A value cast to a pointer to data (2.6.9 mptctl.c: `ioc->ioctl = (MPT_IOCTL *) mem;`).
+_DATA_CAST = re.compile(r"^\(\s*(?!void\b)\w[\w\s]*\*\s*\)")
+
+
+@dataclass(frozen=True)
+class Accounting:
+    """What the pass adds to a summary."""
+
+    records: list[HandlerRecord]      # entries listed as skipped or failed
+    tokens: list[TokenRecord]         # members that are no entry, and why
+
+
+def files_with_members(paths: list[Path], root: Path) -> list[str]:
+    """The .c and .h files under PATHS (relative to ROOT) with an ioctl member."""
+    proc = subprocess.run(
+        ["grep", "-r", "-l", "-Z", "-E", "--include=*.c", "--include=*.h",
+         "--exclude-dir=.[!.]*", "--", _ANY_MEMBER, *(str(p) for p in paths)],
+        capture_output=True, env={**os.environ, "LC_ALL": "C"}, check=False)
+    names = [n for n in proc.stdout.split(b"\0") if n]
+    return sorted({os.path.relpath(os.fsdecode(n), root) for n in names})
+
+
+def account(summary: Summary, files: dict[str, tuple[bytes, bytes]]) -> Accounting:
+    """FILES: relpath -> (text before, text after) of every file read."""
+    entries = {(h.file, h.line) for h in summary.handlers}
+    changed = {(c.file, c.line) for c in summary.changes}
+    records, tokens = [], []
+    for rel, (old, new) in sorted(files.items()):
+        old_text = old.decode("utf-8", "surrogateescape")
+        new_text = new.decode("utf-8", "surrogateescape")
+        old_line = line_map(old_text, new_text)
+        code = c_spans.code_only(new_text)
+        ours = ioctl_tokens.file_operations_types(code) | candidates.structs_holding_fops(code)
+        for token in ioctl_tokens.tokens(new_text):
+            line = old_line.get(token.line)
+            if line is not None and ((rel, line) in entries or (rel, line) in changed):
+                continue            # the run recorded what became of it
+            if c_spans.legacy_half(new_text, token.line):
+                tokens.append(TokenRecord(rel, line or token.line, "legacy-half",
+                                          "kept for kernels without HAVE_UNLOCKED_IOCTL"))
+                continue
+            explained = _not_an_entry(code, token, ours)
+            if explained:
+                tokens.append(TokenRecord(rel, line or token.line, *explained))
+                continue
+            records.append(_listed(rel, code, token, line))
+    return Accounting(records, tokens)
+
+
+def line_map(old: str, new: str) -> dict[int, int]:
+    """Line of NEW -> line of OLD: the lines the run left as they were, and
+    a line it rewrote to the old line it resembles most (a call that now
+    stores into a temporary is still the old call).  A line with no
+    counterpart is one the run wrote."""
+    a, b = old.split("\n"), new.split("\n")
+    if a == b:
+        return {n: n for n in range(1, len(a) + 1)}
+    mapping = {}
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b,
+                                                       autojunk=False).get_opcodes():
+        if tag == "equal":
+            mapping.update({j1 + k + 1: i1 + k + 1 for k in range(i2 - i1)})
+        elif tag == "replace":
+            for j in range(j1, j2):
+                scores = [(difflib.SequenceMatcher(None, a[i].split(), b[j].split()).ratio(), i)
+                          for i in range(i1, i2)]
+                best, i = max(scores)
+                if best >= 0.6:
+                    mapping[j + 1] = i + 1
+    return mapping
+
+
+def _not_an_entry(code: str, token: Token, ours: set[str]) -> tuple[str, str] | None:
+    """(kind, reason) when TOKEN is no entry of a file_operations."""
+    if token.use is Use.ENTRY:
+        if token.struct is not None and token.struct not in ours:
+            return ("other-structure", f"the ioctl of a struct {token.struct}, "
+                                       "not a file_operations")
+        return None
+    if ioctl_tokens.member_of_file_operations(code, token) is False:
+        types = ", ".join(sorted(ioctl_tokens.declared_types(code, token.base)))
+        return ("other-structure", f"a member of {token.base} ({types}), "
+                                   "not a file_operations")
+    if token.use is Use.ASSIGNMENT and _DATA_CAST.match(token.value):
+        return ("data", f"a member named ioctl given data (`{token.statement}`)")
+    if ioctl_tokens.member_of_file_operations(code, token) is None and \
+            token.use in (Use.CALL, Use.READ) and not _passes_inode(token.statement):
+        # tty->driver->ioctl(tty, file, cmd, arg): the file does not say
+        # which structure, and nothing passed is an inode.
+        return ("unknown-structure", f"a member named ioctl of {token.base}, whose "
+                                     "structure the file does not declare; no inode is "
+                                     f"passed (`{token.statement}`)")
+    return None
+
+
+def _passes_inode(statement: str) -> bool:
+    """Whether a call through ioctl in STATEMENT passes something named an inode."""
+    call = re.search(r"ioctl\s*\)?\s*\((.*)", statement)
+    return bool(call and re.search(r"inode", call.group(1).split(",")[0]))
+
+
+def _listed(rel: str, code: str, token: Token, line: int | None) -> HandlerRecord:
+    """The record of a member the run left live and did not explain."""
+    where = line or token.line
+    function = ioctl_tokens.enclosing_function(code, token.line) or "?"
+    value = re.sub(r"^&\s*", "", token.value)
+    if line is None:
+        return HandlerRecord(rel, token.line, "?", function, HandlerStatus.FAILED,
+                             f"the run wrote a legacy ioctl member (`{token.statement}`)")
+    if token.use is Use.ENTRY and token.macro:
+        return HandlerRecord(rel, where, "?", value or "?", HandlerStatus.SKIPPED,
+                             f"an .ioctl entry written by the macro {token.macro}, which "
+                             "spatch does not expand: left alone; convert it by hand")
+    if token.use is Use.ASSIGNMENT and "?" in value:
+        return HandlerRecord(rel, where, token.base or "?", value, HandlerStatus.SKIPPED,
+                             f"a run-time assignment with a conditional (`{token.statement}`), "
+                             "which the rule does not convert: left alone; convert it by hand")
+    if token.use is Use.CALL:
+        return HandlerRecord(rel, where, token.base or "?", function, HandlerStatus.FAILED,
+                             f"a call through the legacy .ioctl of a file_operations "
+                             f"(`{token.statement}`), which a converted driver leaves NULL: "
+                             "not converted; convert it by hand")
+    what = {Use.ENTRY: "an .ioctl entry", Use.ASSIGNMENT: "a run-time assignment of .ioctl",
+            Use.READ: "a use of the .ioctl member"}[token.use]
+    return HandlerRecord(rel, where, token.base or "?", value or function,
+                         HandlerStatus.FAILED,
+                         f"{what} the run neither converted nor explained "
+                         f"(`{token.statement}`): convert it by hand")

@@ -1,0 +1,91 @@
+"""Calls through a file's ->ioctl follow the conversion (f_op_ioctl_forwarding.cocci).
+
+A stacking driver forwards a command to the file below it through that
+file's operations.  Once the lower driver is converted, its .ioctl is
+NULL; so every file of the run that calls through a file_operations'
+->ioctl runs the forwarding rule on its text after the conversion: the
+call goes through ->unlocked_ioctl, or the site is a failure, with its
+file, line and reason (the run's exit status is then 1).
+"""
+
+import re
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ioctl_rework.convert import accounting
+from ioctl_rework.convert.summary import ChangeRecord, HandlerRecord, HandlerStatus
+from ioctl_rework.patches import tidy
+from ioctl_rework.patches.unified import apply_hunks
+from ioctl_rework.spatch import rules
+from ioctl_rework.spatch import runner as spatch
+
+FORWARDING_RULE = rules.RULES_DIR / "f_op_ioctl_forwarding.cocci"
+# `->ioctl(` and `->ioctl)(`: a call through a member named ioctl, by text.
+_CALL = re.compile(rb"->\s*ioctl\s*\)?\s*\(")
+_REPORT = re.compile(r"^(?P<file>.+?):(?P<line>\d+): (?P<function>\S+): forward: (?P<what>.*)$")
+
+
+@dataclass
+class Forwarded:
+    """What the rule did to the files of a run."""
+
+    texts: dict[str, bytes] = field(default_factory=dict)    # relpath -> new text
+    changes: list[ChangeRecord] = field(default_factory=list)
+    refused: list[HandlerRecord] = field(default_factory=list)
+
+
+def calls_through_member(data: bytes) -> bool:
+    return _CALL.search(data) is not None
+
+
+def forward(texts: dict[str, tuple[bytes, bytes]], multi_kernel: bool,
+            timeout: int) -> Forwarded:
+    """TEXTS: relpath -> (text before the run, text after the conversion)
+    of each file that calls through a member named ioctl."""
+    done = Forwarded()
+    args = ["-D", "patch", "-D", "report"] + (["-D", "multi_kernel"] if multi_kernel else [])
+    for rel, (old, current) in sorted(texts.items()):
+        result = _run(rel, current, args, timeout)
+        report, diff = _split(result.stdout)
+        if result.outcome is not spatch.Outcome.OK:
+            why = result.reason or result.outcome.value
+            done.refused.append(HandlerRecord(
+                rel, 1, "?", "?", HandlerStatus.FAILED,
+                f"the forwarding rule could not read the file ({why}): its calls "
+                "through ->ioctl are not converted"))
+            continue
+        old_line = accounting.line_map(old.decode("utf-8", "surrogateescape"),
+                                       current.decode("utf-8", "surrogateescape"))
+        for match in map(_REPORT.match, report.split("\n")):
+            if not match:
+                continue
+            line = old_line.get(int(match["line"]), int(match["line"]))
+            what = match["what"]
+            if "refused" in what:
+                done.refused.append(HandlerRecord(rel, line, "?", match["function"],
+                                                  HandlerStatus.FAILED,
+                                                  f"a call through ->ioctl {what}"))
+            else:
+                done.changes.append(ChangeRecord(rel, line, "forwarded-call",
+                                                 match["function"], match["function"], what))
+        if diff:
+            done.texts[rel] = tidy.tidy(apply_hunks(current, diff))
+    return done
+
+
+def _run(rel: str, data: bytes, args: list[str], timeout: int) -> spatch.SpatchResult:
+    with tempfile.TemporaryDirectory(prefix="ioctl-rework-forward-") as tmp:
+        name = re.sub(r"[^\w.+-]", "_", Path(rel).name)
+        (Path(tmp) / name).write_bytes(data)
+        return spatch.run_files(FORWARDING_RULE, [Path(name)], args, jobs=1,
+                                timeout=timeout, cwd=Path(tmp))[0]
+
+
+def _split(stdout: str) -> tuple[str, str]:
+    """Report lines first; the diff from the first ---/+++ pair."""
+    lines = stdout.split("\n")
+    for i in range(len(lines) - 1):
+        if lines[i].startswith("--- ") and lines[i + 1].startswith("+++ "):
+            return "\n".join(lines[:i]), "\n".join(lines[i:])
+    return stdout, ""

@@ -1,0 +1,258 @@
+"""Phase 2 of a convert run: every file that names a converted handler
+follows it, or the handler is converted nowhere.
+
+A handler's group is every file of the run that names it: the file of its
+definition, its fops, headers with its prototype, other files that call it
+or export it.  Files that name another function of the same name (a static
+one of another driver) are not in it.  Files other than where the rule
+decides it from its fops entry run again with the handler listed
+(-D handlers=), so that prototypes and calls follow; a handler dropped
+later is kept legacy where the rule would still convert it (-D keep=).
+
+Whether the group followed is judged from the text (namings), not from
+what the rule said: before the run, a use no rewrite can carry over (the
+handler stored as a value, a call passing another inode) drops it; after
+it, any line still naming it the old way does.
+"""
+
+import os
+import re
+from dataclasses import dataclass, field
+
+from ioctl_rework.ctext import spans as c_spans
+from ioctl_rework.convert import namings
+from ioctl_rework.convert.runner import FileRun, RunTask
+from ioctl_rework.convert.summary import HandlerStatus
+
+# Report reasons that mean "defined in another file".
+_ELSEWHERE = ("not defined in this file", "defined in another file")
+_INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]', re.MULTILINE)
+
+
+@dataclass(frozen=True, order=True)
+class HandlerKey:
+    """A handler: its name, and its definition file when it is static
+    (two drivers may each have a static function of the same name)."""
+
+    name: str
+    home: str = ""
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """Why a handler is converted nowhere."""
+
+    status: HandlerStatus
+    reason: str
+    file: str | None = None     # the file that could not be rewritten, if one could not
+
+
+@dataclass
+class HandlerGroup:
+    key: HandlerKey
+    # Files where the rule converts it unlisted: its fops and definition file.
+    decided: set[str] = field(default_factory=set)
+    # fops files that name it but left it for another file to define.
+    elsewhere: set[str] = field(default_factory=set)
+    files: list[str] = field(default_factory=list)     # every file naming it
+
+    def listed_in(self, rel: str) -> bool:
+        return bool(self.elsewhere) or rel not in self.decided
+
+
+@dataclass
+class Groups:
+    groups: dict[HandlerKey, HandlerGroup]
+    dropped: dict[HandlerKey, Verdict] = field(default_factory=dict)
+    # Checked once: what no rewrite can carry over (old text does not change).
+    _blocked_before: dict[HandlerKey, Verdict | None] = field(default_factory=dict)
+
+    def live(self) -> list[HandlerGroup]:
+        return [g for k, g in sorted(self.groups.items()) if k not in self.dropped]
+
+    def key_of(self, rel: str, name: str) -> HandlerKey:
+        static = HandlerKey(name, rel)
+        return static if static in self.groups else HandlerKey(name)
+
+    def tasks(self) -> list[RunTask]:
+        """Each file that lists a live handler or keeps a dropped one."""
+        listed: dict[str, set[str]] = {}
+        kept: dict[str, set[str]] = {}
+        for key, group in self.groups.items():
+            for rel in group.files:
+                if key in self.dropped:
+                    # Where it is defined or named by a fops, and where a
+                    # caller must know it stays legacy (--lock mutex).
+                    kept.setdefault(rel, set()).add(key.name)
+                elif group.listed_in(rel):
+                    listed.setdefault(rel, set()).add(key.name)
+        return sorted(RunTask(rel, tuple(sorted(listed.get(rel, set()) - kept.get(rel, set()))),
+                              tuple(sorted(kept.get(rel, ()))))
+                      for rel in set(listed) | set(kept))
+
+
+def build(runs: dict[str, FileRun], mentions: dict[str, set[str]], files: set[str],
+          content) -> Groups:
+    """The group of every handler phase 1 converted or found defined elsewhere.
+    CONTENT(rel) gives a file's bytes."""
+    groups: dict[HandlerKey, HandlerGroup] = {}
+    for run in runs.values():
+        for d in run.decisions:
+            if d.convert and d.strategy in ("pushdown", "wrapper"):
+                static = _is_static(_text(content, run.file), d.handler)
+                key = HandlerKey(d.handler, run.file if static else "")
+                groups.setdefault(key, HandlerGroup(key)).decided.add(run.file)
+            elif not d.convert and any(w in (d.reason or "") for w in _ELSEWHERE):
+                key = HandlerKey(d.handler)
+                groups.setdefault(key, HandlerGroup(key)).elsewhere.add(run.file)
+    for key, group in groups.items():
+        # grep's word matches, less those that are no use of the function
+        # (a member or a struct tag of the same name, a comment, #if 0).
+        named = {rel for rel in mentions.get(key.name, set()) & files
+                 if namings.namings(_text(content, rel), key.name)}
+        named |= group.decided | group.elsewhere
+        if key.home:
+            reach = _included(key.home, content) | {key.home}
+            group.files = sorted(named & reach)
+        else:
+            # A static function of that name is another one, unless its
+            # file includes the fops (a header holding a static fops).
+            group.files = sorted(rel for rel in named
+                                 if rel in group.decided or rel in group.elsewhere
+                                 or not _is_static(_text(content, rel), key.name)
+                                 or _included(rel, content) & group.elsewhere)
+    return Groups(groups)
+
+
+def check(groups: Groups, final: dict[str, FileRun], blocked: dict[str, str], content,
+          refusal: str | None = None, mutex: bool = False) -> dict[HandlerKey, Verdict]:
+    """Live handlers whose files did not all follow, and why.  With MUTEX
+    (--lock mutex) a handler called from another file is one: the caller
+    holds its own file's mutex, and the handler's body would run under two
+    locks (the rule refuses the same in one file)."""
+    newly = {}
+    for group in groups.live():
+        key = group.key
+        if key not in groups._blocked_before:
+            groups._blocked_before[key] = _cannot_follow(group, content, mutex)
+        verdict = groups._blocked_before[key] or _did_not_follow(group, final, blocked,
+                                                                   content, refusal)
+        if verdict:
+            newly[key] = verdict
+    return newly
+
+
+def _cannot_follow(group: HandlerGroup, content, mutex: bool) -> Verdict | None:
+    """A use in the original text that no rewrite can carry over."""
+    name = group.key.name
+    for rel in group.files:
+        text = _text(content, rel)
+        uses = namings.namings(text, name)
+        defined_here = any(use.kind == namings.DEFINITION for use in uses)
+        for use in uses:
+            if mutex and use.kind == namings.CALL and not defined_here:
+                return Verdict(HandlerStatus.SKIPPED,
+                               f"{rel}:{use.line}: called from another file, whose caller "
+                               "would hold another lock with --lock mutex; converted nowhere")
+            if use.kind == namings.OTHER:
+                return Verdict(HandlerStatus.SKIPPED,
+                               f"{rel}:{use.line}: uses {name} as a value (`{use.text}`), "
+                               "which cannot follow the new signature; converted nowhere")
+            why = namings.foreign_inode(text, use)
+            if why:
+                return Verdict(HandlerStatus.SKIPPED,
+                               f"{rel}:{use.line}: a call {why}: the new signature cannot "
+                               "pass that inode on; converted nowhere")
+    return None
+
+
+def _did_not_follow(group: HandlerGroup, final: dict[str, FileRun], blocked: dict[str, str],
+                    content, refusal: str | None) -> Verdict | None:
+    name = group.key.name
+    defined = False
+    stale = []
+    for rel in group.files:
+        run = final.get(rel)
+        # A read-only file blocks only what would change it.
+        if run is not None and (not run.ok or rel in blocked and run.changed):
+            why = blocked.get(rel) or run.reason
+            return Verdict(HandlerStatus.FAILED, f"its files cannot all be rewritten "
+                                                 f"({rel}: {why}); converted nowhere", rel)
+        text = run.new.decode("utf-8", "surrogateescape") if run else _text(content, rel)
+        for use in namings.namings(text, name):
+            defined = defined or use.kind == namings.DEFINITION
+            if not use.follows:
+                unseen = run and _in_unparsed(text, run.parse_errors, use.line)
+                stale.append((rel, use, run.reason if unseen else None))
+    if group.elsewhere and refusal and stale:
+        return Verdict(HandlerStatus.SKIPPED, refusal)
+    listed_stale = [(rel, use) for rel, use, _ in stale if rel not in group.decided]
+    if refusal and listed_stale:
+        # The rule follows a handler into another file only for pushdown.
+        rel, use = listed_stale[0]
+        return Verdict(HandlerStatus.SKIPPED,
+                       f"{rel}:{use.line} names it too, and {refusal}", rel)
+    if stale:
+        rel, use, unparsed = stale[0]
+        refused = [d.reason for d in (final[rel].decisions if rel in final else ())
+                   if d.handler == name and not d.convert and d.reason]
+        if refused and not unparsed:    # the rule said why, in the file of its fops
+            return Verdict(HandlerStatus.SKIPPED, refused[0], rel)
+        where = f"{rel}:{use.line}: its {use.kind} keeps the old signature (`{use.text}`)"
+        if unparsed:  # spatch may not have seen it
+            return Verdict(HandlerStatus.FAILED, f"{where}, and {unparsed}; converted nowhere",
+                           rel)
+        return Verdict(HandlerStatus.SKIPPED,
+                       f"{where}: that file cannot follow; converted nowhere", rel)
+    if group.elsewhere and not defined:
+        return Verdict(HandlerStatus.SKIPPED, refusal or
+                       "no definition with the .ioctl signature was found in the tree")
+    return None
+
+
+def _in_unparsed(text: str, parse_errors: tuple[int, ...], line: int) -> bool:
+    """Whether LINE is in code spatch skipped: it may not have seen it."""
+    code = c_spans.code_only(text)
+    return any(line in c_spans.toplevel_span(code, error) for error in parse_errors)
+
+
+def exported(group: HandlerGroup, content) -> bool:
+    return any(use.kind == namings.EXPORT for rel in group.files
+               for use in namings.namings(_text(content, rel), group.key.name))
+
+
+def unparsed_notes(group: HandlerGroup, final: dict[str, FileRun]) -> tuple[str, ...]:
+    """Files of the group spatch did not read whole, though every line
+    naming the handler was read."""
+    return tuple(f"{rel}: {final[rel].reason}, where {group.key.name} is not named"
+                 for rel in group.files
+                 if rel in final and final[rel].ok and final[rel].reason)
+
+
+def _text(content, rel: str) -> str:
+    try:
+        return content(rel).decode("utf-8", "surrogateescape")
+    except OSError:
+        return ""
+
+
+def _is_static(text: str, name: str) -> bool:
+    """Whether TEXT declares or defines NAME as a static function."""
+    code = c_spans.code_only(text)
+    return re.search(rf"\bstatic\b[^;{{}}()]*\b{re.escape(name)}\s*\(", code) is not None
+
+
+def _included(home: str, content, depth: int = 3) -> set[str]:
+    """The files HOME includes, through quoted includes, by path in the tree:
+    "x.h" from its own directory, <x.h> from include/."""
+    found, todo = set(), [(home, 0)]
+    while todo:
+        rel, level = todo.pop()
+        for kind, name in _INCLUDE.findall(_text(content, rel)):
+            path = os.path.normpath(os.path.join(os.path.dirname(rel), name) if kind == '"'
+                                    else os.path.join("include", name))
+            if path not in found and not path.startswith(".."):
+                found.add(path)
+                if kind == '"' and level < depth:
+                    todo.append((path, level + 1))
+    return found

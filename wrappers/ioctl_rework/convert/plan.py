@@ -1,0 +1,302 @@
+"""The two-phase plan of a convert run, and the summary it ends in.
+
+Phase 1 runs the rule on every file that may declare a `.ioctl` entry.
+Phase 2 (convert_groups) makes every other file that names a handler of
+phase 1 follow it: a handler defined in another file, a prototype in a
+header, a caller, an export.  A handler whose files do not all follow is
+converted nowhere, and the files run again, until nothing more is dropped.
+"""
+
+import re
+import time
+from dataclasses import replace
+
+from ioctl_rework import safe_write
+from ioctl_rework.ctext import spans as c_spans
+from ioctl_rework.convert import accounting, bkl_glue, forwarding
+from ioctl_rework.convert import groups as convert_groups
+from ioctl_rework import settings
+from ioctl_rework.spatch import rules
+from ioctl_rework.convert import series
+from ioctl_rework.convert import verification as verify
+from ioctl_rework.convert.groups import Groups
+from ioctl_rework.convert.request import ConversionResult, ConvertRequest, Output
+from ioctl_rework.convert.runner import Diffs, FileRun, Progress, Runner, RunTask
+from ioctl_rework.convert.tree import Tree, groups, scan
+from ioctl_rework.convert.summary import (ChangeRecord, FileRecord, FileStatus, HandlerRecord,
+                                  HandlerStatus, Summary)
+
+
+def convert(request: ConvertRequest) -> ConversionResult:
+    start = time.monotonic()
+    started = series.now()
+    root = request.root
+    recovered = safe_write.recover(root) if request.output is Output.IN_PLACE else []
+    tree = scan(list(request.paths), root, request.cache)
+    linked = groups(tree)
+    mine = [g for g in linked if request.shard is None or request.shard.owns(g[0])]
+    files = {rel for g in mine for rel in g}
+    fops_files = [rel for rel in tree.fops_files if rel in files]
+
+    runner = Runner(request, Progress(request.progress))
+    diffs = Diffs(request.cache)
+    first = runner.run([RunTask(rel) for rel in fops_files], "phase 1")
+    runs = {rel: first[RunTask(rel)] for rel in fops_files}
+    blocked = _unwritable(request, fops_files)
+
+    cross = convert_groups.build(runs, tree.mentions, files, runner.content)
+    failures = {rel: run.reason for rel, run in runs.items() if not run.ok}
+    blocked.update(_unwritable(request, sorted({f for g in cross.groups.values()
+                                                for f in g.files} - set(blocked))))
+    while True:
+        # A file phase 1 could not rewrite stays failed: no handler of it converts.
+        tasks = [t for t in cross.tasks() if t.file not in runs or runs[t.file].ok]
+        second = runner.run(tasks, "phase 2")
+        final = dict(runs)
+        final.update({task.file: second[task] for task in tasks})
+        failures.update({run.file: run.reason for run in second.values() if not run.ok})
+        newly = convert_groups.check(cross, final, blocked, runner.content,
+                                     _cross_file_refusal(request.options),
+                                     request.options.lock is settings.LockMode.MUTEX)
+        failures.update({v.file: v.reason for v in newly.values()
+                         if v.file and v.status is HandlerStatus.FAILED})
+        if not newly:
+            break
+        cross.dropped.update(newly)
+
+    compat_decisions = []
+    if request.options.compat:
+        from ioctl_rework.compat.apply import add_compat
+        final, compat_decisions = add_compat(root, final, request.options, request.jobs,
+                                             request.timeout)
+    read = _files_read(request, files, {rel for g in linked for rel in g})
+    forwarded = _forward(request, final, read, runner.content)
+    summary = Summary(root=str(root), target=str(request.options.target),
+                      options=_options_json(request.options),
+                      spatch_version=runner.spatch_version,
+                      started=started, shard=str(request.shard) if request.shard else None)
+    summary.handlers = _handler_records(tree, fops_files, final, cross, blocked,
+                                         runner.content)
+    if compat_decisions:
+        said = {(c.file, c.fops, c.handler): c.describe() for c in compat_decisions}
+        summary.handlers = [replace(h, compat=said.get((h.file, h.fops, h.handler)))
+                            for h in summary.handlers]
+    changes = {}
+    for rel in sorted(final):
+        run = final[rel]
+        if rel in blocked:
+            summary.files.append(FileRecord(rel, FileStatus.FAILED, blocked[rel]))
+        elif not run.ok:
+            summary.files.append(FileRecord(rel, FileStatus.FAILED, run.reason))
+        elif rel in failures and not run.changed:
+            # It stopped a handler: now run without it, it is still the file that failed.
+            summary.files.append(FileRecord(rel, FileStatus.FAILED, failures[rel]))
+        elif run.changed:
+            changes[rel] = (run.old, run.new)
+            summary.changes += [ChangeRecord(rel, c.line, c.kind.value, c.handler, c.where,
+                                             c.reason) for c in run.changes]
+            summary.files.append(FileRecord(rel, FileStatus.CONVERTED, run.reason,
+                                            diffs(rel, run.old, run.new)))
+        else:
+            # Unchanged because spatch could not read part of it is a failure
+            # when that part may hold a .ioctl entry of a file_operations (by
+            # text).  Other files of a handler were checked line by line.
+            needed = tree.fops_names.get(rel)
+            status = FileStatus.FAILED if run.reason and needed else FileStatus.UNCHANGED
+            summary.files.append(FileRecord(rel, status, run.reason))
+    summary.changes += forwarded.changes
+    summary.handlers += forwarded.refused
+    # A file that failed for a handler that was then dropped is still reported.
+    summary.files += [FileRecord(rel, FileStatus.FAILED, why)
+                      for rel, why in failures.items() if rel not in final]
+    summary.files += [r for r in tree.skipped
+                      if request.shard is None or request.shard.owns(r.file)]
+    summary.sort()
+    result = ConversionResult(summary, changes, recovered)
+    verify.apply(verify.verify(request, result), result)
+    _account(request, result, runner.content, read)
+    summary.wall_seconds = time.monotonic() - start
+    return result
+
+
+def _files_read(request: ConvertRequest, mine: set[str], grouped: set[str]) -> set[str]:
+    """The files of this run (of its shard) and every other file under its
+    paths that has an ioctl member."""
+    read = set(mine)
+    for rel in accounting.files_with_members(list(request.paths), request.root):
+        if rel in grouped and rel not in mine:
+            continue            # another shard's
+        if rel not in grouped and request.shard is not None and not request.shard.owns(rel):
+            continue
+        read.add(rel)
+    return read
+
+
+def _forward(request: ConvertRequest, final: dict[str, FileRun], read: set[str],
+             content) -> forwarding.Forwarded:
+    """Calls through ->ioctl in the files read follow the conversion; FINAL
+    gets the rewritten texts."""
+    texts = {}
+    for rel in sorted(read | set(final)):
+        run = final.get(rel)
+        if run is not None and not run.ok:
+            continue
+        try:
+            old = content(rel)
+        except OSError:
+            continue
+        current = run.new if run is not None else old
+        if forwarding.calls_through_member(current):
+            texts[rel] = (old, current)
+    if not texts:
+        return forwarding.Forwarded()
+    done = forwarding.forward(texts, request.options.multi_kernel, request.timeout)
+    for rel, new in done.texts.items():
+        final[rel] = replace(final[rel], new=new) if rel in final else \
+            FileRun(rel, (), (), texts[rel][0], new, None)
+    return done
+
+
+def _account(request: ConvertRequest, result: ConversionResult, content,
+             read: set[str]) -> None:
+    """Every ioctl member of the files read, accounted for (accounting.py),
+    and the multi-kernel glue the target cannot build (bkl_glue.py)."""
+    summary = result.summary
+    texts = {}
+    for rel in sorted(read | set(result.changes)):
+        try:
+            old = content(rel)
+        except OSError:
+            continue            # listed as skipped by the tree scan
+        texts[rel] = (old, result.changes[rel][1] if rel in result.changes else old)
+    found = accounting.account(summary, texts)
+    summary.handlers += found.records
+    summary.tokens += found.tokens
+    target = request.options.target
+    for rel, (old, _) in texts.items():
+        summary.handlers += bkl_glue.refusals(rel, old.decode("utf-8", "surrogateescape"),
+                                              target)
+    summary.sort()
+
+
+def _unwritable(request: ConvertRequest, rels: list[str]) -> dict[str, str]:
+    """In place, a file we may not write is a file that cannot be rewritten."""
+    if request.output is not Output.IN_PLACE:
+        return {}
+    blocked = {}
+    for rel in rels:
+        try:
+            safe_write.checked_target(request.root / rel, request.root)
+        except safe_write.WriteError as err:
+            blocked[rel] = err.message
+    return blocked
+
+
+def _cross_file_refusal(options: settings.ConversionOptions) -> str | None:
+    """Why no handler defined away from its fops converts under OPTIONS."""
+    if options.multi_kernel or options.strategy is settings.Strategy.WRAPPER:
+        return ("the wrapper (and the multi-kernel output) needs the handler in the file "
+                "of its fops; --strategy pushdown converts it there")
+    return None
+
+
+# A member named ioctl given a pointer to data, as 2.6.9's mptctl.c does
+# (ioc->ioctl = (MPT_IOCTL *) mem;): no file operation.  A handler is cast
+# to void * or to a function pointer, if at all.
+_DATA_CAST = re.compile(r"\bioctl\s*=\s*\(\s*(?!void\b)\w[\w\s]*\*\s*\)")
+
+_UNPLACED = ("an .ioctl entry the rule does not see in a file_operations (one inside another "
+             "structure, such as a fops member of a device table, or written by a macro): "
+             "left alone; convert it by hand")
+
+
+def _handler_records(tree: Tree, fops_files: list[str], final: dict[str, FileRun],
+                     cross: Groups, blocked: dict[str, str], content) -> list[HandlerRecord]:
+    records = []
+    for rel in fops_files:
+        run = final[rel]
+        decided = {d.handler for d in run.decisions}
+        for d in run.decisions:
+            records.append(_record(d, run, final, cross, blocked, content))
+        for entry in tree.fops_names.get(rel, []):
+            if entry.handler in decided:
+                continue
+            if run.ok and not run.reason:
+                # The rule saw the file whole and no fops of it has this
+                # entry: a never-compiled one, or one the rule cannot place.
+                old = run.old.decode("latin-1")
+                if _DATA_CAST.search(old.split("\n")[entry.line - 1]):
+                    continue    # ioc->ioctl = (MPT_IOCTL *) mem;: no handler
+                if c_spans.legacy_half(old, entry.line):
+                    continue    # already multi-kernel: the entry old kernels use
+                dead = c_spans.never_compiled(old, entry.line)
+                records.append(HandlerRecord(
+                    rel, entry.line, "?", entry.handler, HandlerStatus.SKIPPED,
+                    _never_compiled_words(old, dead) if dead else _UNPLACED))
+                continue
+            why = blocked.get(rel) or run.reason or "not seen by spatch"
+            # Found by text only (fops "?"): it may belong to another ops structure.
+            records.append(HandlerRecord(rel, entry.line, "?", entry.handler,
+                                         HandlerStatus.FAILED,
+                                         f"the rule could not check this entry: {why}"))
+        for entry in tree.macro_entries.get(rel, []):
+            if entry.line in {d.line for d in run.decisions}:
+                continue        # the rule reported it, with its reason
+            records.append(HandlerRecord(
+                rel, entry.line, "?", entry.handler, HandlerStatus.SKIPPED,
+                f"the handler is named through a macro ({entry.handler}), which spatch "
+                "cannot follow: convert this entry by hand"))
+    return records
+
+
+def _never_compiled_words(text: str, line: int) -> str:
+    directive = " ".join(text.split("\n")[line - 1].split())
+    if directive.startswith("#if 0"):
+        return f"inside the #if 0 at line {line}: never compiled, left alone"
+    return (f"in a branch of the {directive} at line {line}: never compiled with the "
+            "converted file, left alone")
+
+
+def _record(d: rules.HandlerDecision, run: FileRun, final: dict[str, FileRun],
+            cross: Groups, blocked: dict[str, str], content) -> HandlerRecord:
+    def record(status: HandlerStatus, reason: str | None, **more) -> HandlerRecord:
+        return HandlerRecord(file=d.file, line=d.line, fops=d.fops, handler=d.handler,
+                             uses_inode=d.uses_inode,
+                             returns_enoioctlcmd=d.returns_enoioctlcmd,
+                             status=status, reason=reason, **more)
+
+    key = cross.key_of(run.file, d.handler)
+    group = cross.groups.get(key)
+    named_in = tuple(f for f in group.files if f != run.file) if group else ()
+    if key in cross.dropped:
+        verdict = cross.dropped[key]
+        if run.reason:  # the refusal may come from what spatch could not parse
+            return record(HandlerStatus.FAILED, f"{run.reason} ({verdict.reason})",
+                          named_in=named_in)
+        return record(verdict.status, verdict.reason, named_in=named_in)
+    if run.file in blocked:
+        return record(HandlerStatus.FAILED, blocked[run.file])
+    if not run.ok:
+        return record(HandlerStatus.FAILED, run.reason)
+    if not d.convert:
+        # A refusal may come from what spatch could not parse, unless the
+        # rule converts the same handler for another entry: then it judged
+        # this entry alone (one never compiled, or dead beside .unlocked_ioctl).
+        converted_here = any(o.handler == d.handler and o.convert for o in run.decisions)
+        if run.reason and not converted_here:
+            return record(HandlerStatus.FAILED, f"{run.reason} (the rule: {d.reason})")
+        return record(HandlerStatus.SKIPPED, d.reason)
+    # A converted handler keeps why auto chose the wrapper (None for pushdown).
+    if group is None:
+        return record(HandlerStatus.CONVERTED, d.reason, strategy=d.strategy)
+    others = tuple(f for f in group.files
+                   if f != run.file and f in final and final[f].changed)
+    return record(HandlerStatus.CONVERTED, d.reason, strategy=d.strategy, other_files=others,
+                  exported=convert_groups.exported(group, content),
+                  unparsed=convert_groups.unparsed_notes(group, final), named_in=named_in)
+
+
+def _options_json(options: settings.ConversionOptions) -> dict:
+    return {"strategy": options.strategy.value, "lock": options.lock.value,
+            "target": str(options.target), "multi_kernel": options.multi_kernel,
+            "compat": options.compat}

@@ -1,0 +1,76 @@
+"""What a convert run is asked to do and what it hands back: the typed
+values that pass between the stages of convert (see convert.py)."""
+
+import enum
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ioctl_rework import cache as cache_mod
+from ioctl_rework import settings
+from ioctl_rework.convert import series
+from ioctl_rework.convert import shard as shard_mod
+from ioctl_rework.convert.summary import FileStatus, HandlerStatus, Summary
+from ioctl_rework.verify.build import KernelDir
+
+
+class InputError(Exception):
+    """Bad input: a path that does not exist, a target that cannot be read."""
+
+
+class Output(enum.Enum):
+    DIFF = "diff"
+    IN_PLACE = "in-place"
+    SERIES = "series"
+
+
+@dataclass(frozen=True)
+class VerifyOptions:
+    """What the verify stage checks before a rewrite is handed out (verify.py)."""
+
+    prove: bool = True                  # the lock proof of every converted handler
+    kdir: KernelDir | None = None       # build before and after against this kernel
+    # Where the files around the rewritten ones are (default: the run's root);
+    # check --fix runs in a scratch copy of a patch and reads them from --tree.
+    context_root: Path | None = None
+
+
+@dataclass(frozen=True)
+class Report:
+    """One output of a run: what (a format of output.FORMATS) and where (None: stdout)."""
+
+    format: str
+    path: Path | None = None
+
+
+@dataclass(frozen=True)
+class ConvertRequest:
+    paths: tuple[Path, ...]
+    options: settings.ConversionOptions
+    root: Path
+    jobs: int = 2
+    timeout: int = 120
+    output: Output = Output.DIFF
+    series_dir: Path | None = None
+    split: series.Split = series.Split.FILE
+    shard: shard_mod.Shard | None = None
+    cache: cache_mod.Cache = field(default_factory=lambda: cache_mod.Cache(None))
+    progress: bool = False
+    verify: VerifyOptions = VerifyOptions()
+    reports: tuple[Report, ...] = ()    # written by output.emit after the run
+
+
+@dataclass
+class ConversionResult:
+    summary: Summary
+    # relpath -> (old bytes, new bytes) of every file the run rewrites
+    changes: dict[str, tuple[bytes, bytes]]
+    recovered: list[Path] = field(default_factory=list)
+
+    @property
+    def diff(self) -> str:
+        return "".join(f.diff for f in self.summary.files if f.diff)
+
+    @property
+    def failed(self) -> bool:
+        return any(h.status is HandlerStatus.FAILED for h in self.summary.handlers) or \
+            any(f.status is FileStatus.FAILED for f in self.summary.files)

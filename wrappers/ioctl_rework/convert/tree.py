@@ -1,0 +1,240 @@
+"""Which files a convert run looks at: the files that may declare a
+`.ioctl` fops entry (the candidates), the handler names in them, every
+file of the tree that names each handler, and the groups of files those
+names link.  Nothing here runs spatch; it reads text and asks grep.
+"""
+
+import os
+import re
+import subprocess
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ioctl_rework import cache as cache_mod
+from ioctl_rework.ctext import spans as c_spans
+from ioctl_rework.ctext import candidates
+from ioctl_rework.spatch import runner as spatch
+from ioctl_rework.convert.request import InputError
+from ioctl_rework.convert.summary import FileRecord, FileStatus
+
+# A file that may declare a .ioctl fops entry: the rule decides whether it does.
+FOPS_PATTERN = rb"\.ioctl\s*=|\bioctl\s*:"
+# The handler of a .ioctl entry in any spelling (candidates.py): a name,
+# its address, a cast of it, or a macro call such as DRM(ioctl); in an
+# initializer or a run-time assignment.
+# A name built by a macro: DRM(ioctl), or name##_ioctl in a macro that
+# defines a fops.
+_FOPS_NAME = re.compile(rb"(?:\.\s*ioctl\s*=|->\s*ioctl\s*=|\bioctl\s*:)\s*(?:&\s*)?"
+                        rb"(?:\([^()]*\)\s*)?(\w+(\s*\(\s*\w+\s*\)|(?:\s*##\s*\w+)+)?)"
+                        rb"\s*(?:\\\s*)?[,};\n]")
+
+
+@dataclass(frozen=True)
+class FopsEntry:
+    """A `.ioctl = handler` entry found by text, before the rule has looked."""
+
+    handler: str
+    line: int
+
+
+@dataclass
+class Tree:
+    """The files a run looks at, and which handler names link them."""
+
+    root: Path
+    fops_files: list[str]                       # relpaths that may declare .ioctl entries
+    fops_names: dict[str, list[FopsEntry]]      # relpath -> its .ioctl entries, by text
+    mentions: dict[str, set[str]]               # handler name -> relpaths naming it
+    skipped: list[FileRecord]
+    # relpath -> entries whose handler is a macro call, such as the DRM
+    # templates' ".ioctl = DRM(ioctl)": spatch cannot follow them.
+    macro_entries: dict[str, list[FopsEntry]] = field(default_factory=dict)
+
+
+def find_root(paths: list[Path]) -> Path:
+    """The top of the kernel tree holding PATHS (its top Makefile has VERSION =),
+    else the nearest git work tree, else the directory common to PATHS."""
+    dirs = [p if p.is_dir() else p.parent for p in (Path(os.path.abspath(p)) for p in paths)]
+    common = Path(os.path.commonpath([str(d) for d in dirs]))
+    for candidate in (common, *common.parents):
+        makefile = candidate / "Makefile"
+        if makefile.is_file() and re.search(rb"^VERSION\s*=\s*\d", _head(makefile), re.M):
+            return candidate
+    for candidate in (common, *common.parents):
+        if (candidate / ".git").exists():
+            return candidate
+    return common
+
+
+def _head(path: Path) -> bytes:
+    try:
+        with open(path, "rb") as handle:
+            return handle.read(4096)
+    except OSError:
+        return b""
+
+
+def _relative(root: Path, path: Path) -> str:
+    return os.path.relpath(os.path.abspath(path), root)
+
+
+def scan(paths: list[Path], root: Path, cache: cache_mod.Cache | None = None) -> Tree:
+    cache = cache or cache_mod.Cache(None)
+    real_root = os.path.realpath(root)
+    files, skipped = [], []
+    for path in paths:
+        walked = ([path] if not path.is_dir() else
+                  [Path(name) for name, _ in spatch.source_files([path], symlinks=True)])
+        for file in walked:
+            if file.is_symlink():
+                record = _symlink_record(file, _relative(root, file), real_root)
+                if record:
+                    skipped.append(record)
+                continue
+            files.append(file)
+    found = _fops_candidates(files, paths, cache)
+    fops_files, fops_names, macro_entries = [], {}, {}
+    for file in found:
+        rel = _relative(root, file)
+        try:
+            data = file.read_bytes()
+        except OSError as err:
+            skipped.append(FileRecord(rel, FileStatus.SKIPPED, f"cannot read: {err.strerror}"))
+            continue
+        if b"file_operations" not in data:
+            continue
+        # The .ioctl of a tty_operations, proto_ops, ... is none of ours;
+        # spatch tells them apart, but not in a file it cannot parse.
+        code = c_spans.code_only(data.decode("latin-1"))
+        names, macros = [], []
+        ours = {None, "file_operations"} | candidates.structs_holding_fops(code)
+        for m in _FOPS_NAME.finditer(data):
+            kind = c_spans.initializer_type(code, m.start())
+            entry = FopsEntry(m.group(1).decode(), data.count(b"\n", 0, m.start()) + 1)
+            # A fops a macro defines: its "name##_fops = {" is no declaration.
+            pasted = m.group(2) and b"##" in m.group(2) and kind is None and \
+                b"file_operations" in data[max(0, m.start() - 300):m.start()]
+            if m.group(2) and kind == "file_operations" or pasted:
+                macros.append(entry)
+            elif not m.group(2) and m.group(1) != b"NULL" and kind in ours:
+                names.append(entry)
+        fops_files.append(rel)
+        fops_names[rel] = names
+        if macros:
+            macro_entries[rel] = macros
+    wanted = sorted({e.handler for entries in fops_names.values() for e in entries})
+    mentions = _cached_mentions(root, wanted, cache)
+    for rel, entries in fops_names.items():
+        for entry in entries:
+            mentions.setdefault(entry.handler, set()).add(rel)
+    return Tree(Path(root), sorted(set(fops_files)), fops_names, mentions, skipped,
+                macro_entries)
+
+
+# Bump when what the indexes below store changes.
+INDEX_FORMAT = "convert-index/3"
+
+
+def _fops_candidates(files: list[Path], paths: list[Path], cache: cache_mod.Cache) -> list[Path]:
+    """The FILES that may hold a legacy entry in any spelling (the audit's
+    prefilter), reading only the files that changed since the last run
+    (cache.stat_index)."""
+    key = cache_mod.make_key(INDEX_FORMAT, Path(candidates.__file__).read_bytes(),
+                             *(os.path.abspath(p) for p in paths))
+    stats = []
+    for file in files:
+        try:
+            stats.append((str(file), os.stat(file)))
+        except OSError:
+            continue
+    verdicts = cache_mod.stat_index(cache, key, stats, _may_hold_legacy_entry)
+    return sorted(Path(path) for path, found in verdicts.items() if found)
+
+
+def _may_hold_legacy_entry(path: str) -> bool:
+    try:
+        with open(path, "rb") as handle:
+            return candidates.may_hold_legacy_entry(handle.read())
+    except OSError:
+        return False
+
+
+def _cached_mentions(root: Path, names: list[str], cache: cache_mod.Cache
+                     ) -> dict[str, set[str]]:
+    if not names or not cache.enabled:
+        return _mentions(root, names)
+    # Kept while no file grep reads (spatch.source_files: .c/.h, no
+    # symlinks, no dot directories) has changed.
+    stamps = sorted(f"{path}\0{st.st_size}\0{st.st_mtime_ns}\0{st.st_ino}"
+                    for path, st in spatch.source_files([root]))
+    key = cache_mod.make_key(INDEX_FORMAT, "mentions", str(root.resolve()), "\n".join(names),
+                             *stamps)
+    stored = cache.get_json(key)
+    if stored is not None:
+        return {name: set(rels) for name, rels in stored.items()}
+    found = _mentions(root, names)
+    cache.put_json(key, {name: sorted(rels) for name, rels in found.items()})
+    return found
+
+
+def _symlink_record(file: Path, rel: str, real_root: str) -> FileRecord | None:
+    try:
+        data = file.read_bytes()
+    except OSError:
+        return FileRecord(rel, FileStatus.SKIPPED, "a dangling symbolic link")
+    if not re.search(FOPS_PATTERN, data):
+        return None
+    target = os.path.realpath(file)
+    if os.path.commonpath([target, real_root]) != real_root:
+        return FileRecord(rel, FileStatus.SKIPPED,
+                          f"a symbolic link to {target}, outside the tree; never written through")
+    return FileRecord(rel, FileStatus.SKIPPED,
+                      f"a symbolic link to {os.path.relpath(target, real_root)}, "
+                      "which is converted in its own right")
+
+
+def _mentions(root: Path, names: list[str]) -> dict[str, set[str]]:
+    """Handler name -> the .c/.h files of the tree that contain it as a word.
+
+    grep's multi-pattern search reads a whole kernel tree in seconds, where
+    Python's alternation would take minutes.
+    """
+    found: dict[str, set[str]] = {}
+    if not names:
+        return found
+    proc = subprocess.run(
+        ["grep", "-r", "-o", "-w", "-F", "-Z", "--include=*.c", "--include=*.h",
+         "--exclude-dir=.[!.]*", "-f", "-", "--", "."],
+        input="\n".join(names).encode(), capture_output=True, cwd=root,
+        env={**os.environ, "LC_ALL": "C"}, check=False)
+    if proc.returncode > 1:
+        raise InputError(f"grep over {root} failed: {proc.stderr.decode(errors='replace').strip()}")
+    out, pos = proc.stdout, 0
+    while pos < len(out):
+        nul = out.index(b"\0", pos)
+        end = out.index(b"\n", nul)
+        rel = os.path.normpath(out[pos:nul].decode(errors="surrogateescape"))
+        found.setdefault(out[nul + 1:end].decode(), set()).add(rel)
+        pos = end + 1
+    return found
+
+
+def groups(tree: Tree) -> list[list[str]]:
+    """Files linked by a shared handler name, each group sorted, groups by first file."""
+    parent: dict[str, str] = {}
+
+    def find(x):
+        while parent.setdefault(x, x) != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for rel in tree.fops_files:
+        find(rel)
+        for entry in tree.fops_names.get(rel, []):
+            for other in tree.mentions.get(entry.handler, ()):
+                parent[find(other)] = find(rel)
+    members: dict[str, list[str]] = {}
+    for rel in list(parent):
+        members.setdefault(find(rel), []).append(rel)
+    return sorted((sorted(m) for m in members.values()), key=lambda m: m[0])

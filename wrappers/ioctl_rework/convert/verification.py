@@ -1,0 +1,249 @@
+"""The verify stage of convert: nothing the rule wrote is handed out
+unchecked by code that shares nothing with the rule.
+
+Every converted handler is proven by the lock proof (lockproof/): on every
+path the lock is taken and released once, and what ran under the VFS's
+lock still does.  With --kdir, every rewritten .c file (and every
+unchanged .c file of the same directories that includes a rewritten
+header) is built after the rewrite, and before it too when the new build
+says anything that counts (verify_build.py): a new compiler error or
+warning, or a new sparse context imbalance, is a failure
+(verify_diagnostics.py); and the proof reads the preprocessor's output
+of that build (the legacy file's made with the same flags) instead of
+expanding macros itself.  On a port (KDIR does not build the legacy text:
+a 2.6-era driver on a current kernel) only the new messages
+verify_port.py lays at the conversion's door count; the rest is API
+drift, or outside the ioctl path, and the summary says so.
+
+A failure puts back every file of the handlers it concerns: the files
+linked by a converted handler (its fops file, its definition, the other
+files rewritten with it) go back to their original text together, their
+handlers fail with the prover's or the compiler's words as the reason,
+and the run goes on with the rest.
+"""
+
+import os
+import re
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from ioctl_rework import cache as cache_mod
+from ioctl_rework import lockproof
+from ioctl_rework.verify import port as verify_port
+from ioctl_rework.convert.request import ConversionResult, ConvertRequest
+from ioctl_rework.convert.summary import FileRecord, FileStatus, HandlerStatus, LinkedFiles
+from ioctl_rework.verify.build import Builder, ObjectBuild
+from ioctl_rework.verify.diagnostics import added, describe
+
+
+@dataclass(frozen=True)
+class Rejection:
+    """Why the files of a group go back to their original text."""
+
+    file: str                       # where the check failed
+    check: str                      # "the lock proof", "the build (--kdir)"
+    reason: str
+    handler: str | None = None      # the handler it is about, when one is named
+
+
+@dataclass
+class Verification:
+    rejected: dict[str, Rejection] = field(default_factory=dict)   # every file put back
+    failures: list[Rejection] = field(default_factory=list)        # every check that failed
+    notes: dict[str, list[str]] = field(default_factory=dict)      # kept files: not checked
+
+
+def verify(request: ConvertRequest, result: ConversionResult) -> Verification:
+    found = Verification()
+    if not result.changes:
+        return found
+    groups = LinkedFiles(result.changes, result.summary.handlers)
+
+    def reject(rel: str, rejection: Rejection) -> None:
+        found.failures.append(rejection)
+        for member in groups.members(rel):
+            found.rejected.setdefault(member, rejection)
+
+    builds = _build(request, result, found, reject) if request.verify.kdir else {}
+    if request.verify.prove:
+        _prove(request, result, builds, reject)
+    return found
+
+
+def _cache(request: ConvertRequest, namespace: str) -> cache_mod.Cache | None:
+    root = request.cache.root
+    return cache_mod.Cache(root.parent, namespace) if root is not None else None
+
+
+# -- the lock proof ---------------------------------------------------------
+
+def _prove(request: ConvertRequest, result: ConversionResult,
+           builds: dict[str, tuple[ObjectBuild, ObjectBuild]], reject) -> None:
+    def preprocessed(rel: str):
+        before, after = builds.get(rel, (None, None))
+        if before is None or before.preprocessed is None or after.preprocessed is None:
+            return None
+        return lockproof.PreprocessedExpander(after.preprocessed, before.preprocessed)
+
+    proofs = lockproof.prove_changes(
+        request.root, result.changes,
+        lambda rel: lockproof.LockCalls.for_options(request.options, rel),
+        cache=_cache(request, "lockproof"), preprocessed=preprocessed)
+    for item in proofs:
+        proof = item.proof
+        if proof.proven:
+            continue
+        if proof.unprovable is not None:
+            reason = f"it cannot prove the lock balance: {proof.unprovable.reason}"
+        else:
+            first = proof.problems[0]
+            more = f" (and {len(proof.problems) - 1} more)" if len(proof.problems) > 1 else ""
+            reason = f"{first}{more}"
+        reject(item.file, Rejection(item.file, "the lock proof", reason, proof.handler))
+
+
+# -- the build ----------------------------------------------------------------
+
+def _build(request: ConvertRequest, result: ConversionResult, found: Verification,
+           reject) -> dict[str, tuple[ObjectBuild, ObjectBuild]]:
+    """Build after and, where needed, before; returns each rewritten .c file's
+    two builds (the legacy one may be its .i alone)."""
+    context = request.verify.context_root or request.root
+    builder = Builder(request.verify.kdir, context,
+                      _cache(request, "kdir") or cache_mod.Cache(None), request.jobs)
+    changes = result.changes
+    rewritten = sorted(rel for rel in changes if rel.endswith(".c"))
+    including = _includers(context, changes)
+    includers = {rel: header for rel, header in including.items() if rel not in changes}
+    sources = rewritten + sorted(includers)
+    legacy = {rel: old for rel, (old, _) in changes.items()}
+    converted = {rel: new for rel, (_, new) in changes.items()}
+    # One make per directory; each compile leaves the .i the proof reads.
+    after = builder.build(converted, sources)
+    # Only a file whose new build says something that counts needs the legacy
+    # one compiled, to compare with.
+    loud = [s for s in sources if not after[s].built or any(d.counts for d in after[s].diagnostics)]
+    before = builder.build(legacy, loud, cached=True)
+    # The other legacy files are only preprocessed, for the proof: with the
+    # converted file's compile command (gcc -E, no make).  A compile that
+    # failed left no whole .i: its file is preprocessed alone.
+    after = _with_preprocessed(after, builder.build(
+        converted, [s for s in rewritten if after[s].preprocessed is None], compile=False))
+    before = _with_preprocessed(before, builder.build(
+        legacy, [s for s in rewritten if s not in before or before[s].preprocessed is None],
+        cached=True, compile=False,
+        commands={s: after[s].command for s in rewritten if after[s].command}))
+    converted_handlers = frozenset(h.handler for h in result.summary.handlers
+                                   if h.status is HandlerStatus.CONVERTED)
+    for source in loud:
+        new = added(list(before[source].diagnostics), list(after[source].diagnostics))
+        owner = source if source in changes else includers[source]
+        if new and not before[source].built:
+            # A port: what the legacy text hid is new now; only the conversion's counts.
+            judged = verify_port.judge(new, changes, context, converted_handlers,
+                                       request.options.target)
+            new = list(judged.caused)
+            if judged.excused and not new:
+                found.notes.setdefault(owner, []).append(
+                    f"--kdir: a port ({source} does not build against KDIR before the rewrite: "
+                    f"{before[source].first_error}); kept, since its {len(judged.excused)} new "
+                    f"message(s) are API drift or outside the ioctl path, first: "
+                    f"{judged.excused[0]}")
+                continue
+        if new:
+            # A message in a rewritten header is that header's group's.
+            where = new[0].file if new[0].file in changes else owner
+            reject(where, Rejection(where, "the build (--kdir)",
+                                    f"new in {source}: {describe(new)}"))
+        elif not before[source].built:
+            found.notes.setdefault(owner, []).append(
+                f"--kdir: {source} does not build against KDIR before the rewrite either "
+                f"({before[source].first_error}); only new messages were compared")
+    for rel in changes:
+        if not rel.endswith(".c") and rel not in including.values():
+            found.notes.setdefault(rel, []).append(
+                "--kdir: no .c file beside it or rewritten with it includes it, so no "
+                "build read it")
+    return {rel: (before[rel], after[rel]) for rel in rewritten}
+
+
+def _with_preprocessed(builds: dict[str, ObjectBuild], alone: dict[str, ObjectBuild]
+                       ) -> dict[str, ObjectBuild]:
+    """BUILDS with the .i of the files preprocessed ALONE (added when not built)."""
+    merged = {**alone, **builds}
+    for rel, only in alone.items():
+        if rel in builds:
+            merged[rel] = replace(builds[rel], preprocessed=only.preprocessed)
+    return merged
+
+
+_INCLUDE = re.compile(rb'^\s*#\s*include\s*["<]([^">]+)[">]', re.M)
+
+
+def _includers(context: Path, changes: dict[str, tuple[bytes, bytes]]) -> dict[str, str]:
+    """The .c files that include a rewritten header, in the header's
+    directory and in the directories of the rewritten .c files -> that
+    header.  (A header under include/ may be read by any file of the tree:
+    only the ones beside the run's files are built.)"""
+    headers = {os.path.basename(rel): rel for rel in changes if rel.endswith(".h")}
+    if not headers:
+        return {}
+    dirs = {os.path.dirname(rel) for rel in changes}
+    found = {}
+    for directory in sorted(dirs):
+        try:
+            names = sorted(os.listdir(context / directory))
+        except OSError:
+            continue
+        for name in names:
+            rel = os.path.join(directory, name)
+            if not name.endswith(".c"):
+                continue
+            try:
+                data = changes[rel][0] if rel in changes else (context / rel).read_bytes()
+            except OSError:
+                continue
+            for include in _INCLUDE.findall(data):
+                header = headers.get(os.path.basename(include.decode("latin-1")))
+                if header is not None:
+                    found[rel] = header
+                    break
+    return found
+
+
+# -- putting back -----------------------------------------------------------
+
+def apply(verification: Verification, result: ConversionResult) -> None:
+    """Put back the rejected files in RESULT, fail their handlers, and add
+    the notes on what could not be checked to the files kept."""
+    summary = result.summary
+    rejected = verification.rejected
+    for rel in rejected:
+        result.changes.pop(rel, None)
+    files = []
+    for record in summary.files:
+        why = rejected.get(record.file)
+        if why is not None and record.status is FileStatus.CONVERTED:
+            record = FileRecord(record.file, FileStatus.FAILED,
+                                f"not rewritten: {why.check} of {why.file}: {why.reason}")
+        elif record.file in verification.notes and record.status is FileStatus.CONVERTED:
+            notes = "; ".join(verification.notes[record.file])
+            record = replace(record, reason=f"{record.reason}; {notes}" if record.reason
+                             else notes)
+        files.append(record)
+    summary.files = files
+    handlers = []
+    for h in summary.handlers:
+        hit = [rejected[f] for f in (h.file, *h.other_files) if f in rejected] \
+            if h.status is HandlerStatus.CONVERTED else []
+        if hit:
+            why = hit[0]
+            if why.handler == h.handler or why.handler is None and why.file in \
+                    (h.file, *h.other_files):
+                reason = f"{why.check} failed: {why.reason}; its files were left as they were"
+            else:
+                reason = (f"left as it was with {why.handler or why.file}, whose files it "
+                          f"shares: {why.check} failed: {why.reason}")
+            h = replace(h, status=HandlerStatus.FAILED, reason=reason, strategy=None)
+        handlers.append(h)
+    summary.handlers = handlers

@@ -1,0 +1,72 @@
+"""Which files may hold a legacy `.ioctl` entry, read as text: the one
+prefilter that audit (and so check) and convert share, so that no stage
+skips a spelling another one sees.  It may keep too much, never too
+little: the conversion rule decides what each entry is.
+
+The spellings: a `file_operations` initializer (C99 or GNU, an array of
+them, through a typedef of the file) that sets `ioctl`, one written by
+position (2.4 style), and a run-time `fops.ioctl = h;` or `ops->ioctl = h;`.
+"""
+
+import re
+
+from ioctl_rework.ctext import spans as c_spans
+
+# The declarator may be a macro call: the 2.6 DRM templates' DRM(fops).
+FOPS_INITIALIZER = re.compile(rb"(?<!\w)file_operations\b[^;{}()]*(?:\([^;{}()]*\)[^;{}()]*)*=\s*\{")
+LEGACY_MEMBER = re.compile(rb"(?<!\w)ioctl\s*[=:]")
+_TYPEDEF = re.compile(rb"\btypedef\s+(?:const\s+)?struct\s+file_operations\s+(\w+)\s*;")
+_RUNTIME = re.compile(rb"(?:\.|->)\s*ioctl\s*=(?!=)[^;,{}]*;")
+# struct dev { ...; struct file_operations fops; ... }: the fops is a member.
+_HOLDER = re.compile(r"\bstruct\s+(\w+)\s*\{[^{}]*\bstruct\s+file_operations\s+\w+\s*;")
+# 2.4's file_operations had ioctl as its 7th member, 2.6.9's as its 9th.
+_POSITIONAL_ELEMENTS = 7
+
+
+def _initializer_patterns(data: bytes) -> list[re.Pattern]:
+    return [FOPS_INITIALIZER] + [
+        re.compile(rb"(?<![\w.>])" + re.escape(name) + rb"\b[^;{}()]*=\s*\{")
+        for name in _TYPEDEF.findall(data)]
+
+
+def fops_initializers(data: bytes) -> list[bytes]:
+    """The text of each `file_operations ... = { ... }` initializer in DATA,
+    also through a typedef of DATA.
+
+    Braces are counted so that nested initializers stay inside; one that
+    never closes runs to the end of the file, so a prefilter can only keep
+    too much, never too little."""
+    bodies = []
+    for pattern in _initializer_patterns(data):
+        for match in pattern.finditer(data):
+            depth, end = 1, match.end()
+            while depth and end < len(data):
+                char = data[end]
+                depth += (char == 0x7B) - (char == 0x7D)        # { and }
+                end += 1
+            bodies.append(data[match.end():end])
+    return bodies
+
+
+def positional(body: bytes) -> bool:
+    """Whether an initializer BODY lists members by position, with enough
+    of them to reach the ioctl member."""
+    code = c_spans.code_only(body.decode("latin-1"))
+    return "=" not in code and ":" not in code and code.count(",") >= _POSITIONAL_ELEMENTS - 1
+
+
+def structs_holding_fops(code: str) -> set[str]:
+    """The structures CODE (from code_only) declares with a member of type
+    struct file_operations: an initializer of one may set a .ioctl."""
+    return {m.group(1) for m in _HOLDER.finditer(code)}
+
+
+def may_hold_legacy_entry(data: bytes) -> bool:
+    if b"file_operations" not in data:
+        return False
+    if _RUNTIME.search(data):
+        return True
+    if LEGACY_MEMBER.search(data) and structs_holding_fops(data.decode("latin-1")):
+        return True
+    return any(LEGACY_MEMBER.search(body) or positional(body)
+               for body in fops_initializers(data))

@@ -1,0 +1,263 @@
+"""Where things are in C source, by text: definitions, initializers, ioctl code.
+
+check uses these to decide whether a patch changed a structure or handler
+that a finding names, and which files are worth a spatch run.  They
+over-approximate (a name in a macro still counts) but never miss a
+definition written the kernel way; comments and literals are blanked first.
+"""
+
+import re
+from dataclasses import dataclass, replace
+
+_NOISE = re.compile(r'//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'', re.S)
+
+
+def code_only(text: str) -> str:
+    """TEXT with comments and literals blanked, newlines kept."""
+    return _NOISE.sub(lambda m: re.sub(r"[^\n]", " ", m.group()), text)
+
+
+def without_comments(text: str) -> str:
+    """TEXT with comments blanked (literals kept), newlines kept."""
+    return _NOISE.sub(lambda m: m.group() if m.group()[0] in "\"'"
+                      else re.sub(r"[^\n]", " ", m.group()), text)
+
+
+_TOKEN = re.compile(r'"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'|\w+|\S')
+
+
+def code_tokens(text: str) -> list[str]:
+    """The tokens of TEXT (from without_comments): two texts with the same
+    tokens differ only in comments and whitespace."""
+    return _TOKEN.findall(text)
+
+
+def closing(code: str, open_at: int, pair: str = "{}") -> int:
+    depth = 0
+    for i in range(open_at, len(code)):
+        if code[i] == pair[0]:
+            depth += 1
+        elif code[i] == pair[1]:
+            depth -= 1
+            if depth == 0:
+                return i
+    return len(code) - 1
+
+
+def _start_line(lines: list[str], line: int) -> int:
+    """The first line of the declaration whose name is on LINE (1-based)."""
+    while line > 1:
+        above = lines[line - 2].strip()
+        if not above or above.endswith((";", "}", "{", "\\")) or above.startswith("#"):
+            break
+        line -= 1
+    return line
+
+
+def _line_of(code: str, offset: int) -> int:
+    return code.count("\n", 0, offset) + 1
+
+
+def _definitions(code: str, lines: list[str], name: str) -> list[range]:
+    spans = []
+    for match in re.finditer(rf"\b{re.escape(name)}\b(\s*\[[^\]]*\])?\s*(=\s*\{{|\()", code):
+        if match.group(2) == "(":
+            close = closing(code, match.end() - 1, "()")
+            body = re.match(r"\s*(?:__\w+(?:\([^)]*\))?\s*)*\{", code[close + 1:])
+            if not body:
+                continue                # a call or a prototype
+            end = closing(code, close + body.end())
+        else:
+            end = closing(code, match.end() - 1)
+        spans.append(range(_start_line(lines, _line_of(code, match.start())),
+                           _line_of(code, end) + 1))
+    return spans
+
+
+def definition_spans(text: str, name: str) -> list[range]:
+    """Line ranges of NAME's initializer (`NAME = {...}`) and function definition."""
+    if not name:
+        return []
+    code = code_only(text)
+    return _definitions(code, code.split("\n"), name)
+
+
+# "struct T name =", "struct T name[] =", and the DRM templates' "struct T DRM(fops) =".
+_DECLARED_STRUCT = re.compile(
+    r"\bstruct\s+(\w+)\s+[\w\s*]*?(?:\w+\s*\(\s*\w+\s*\)|\w+)\s*(?:\[[^\]]*\])?\s*=\s*$")
+
+
+def _enclosing_brace(code: str, offset: int) -> int | None:
+    depth = 0
+    for i in range(offset - 1, -1, -1):
+        if code[i] == "}":
+            depth += 1
+        elif code[i] == "{":
+            if depth == 0:
+                return i
+            depth -= 1
+    return None
+
+
+def initializer_type(code: str, offset: int) -> str | None:
+    """The struct type of the initializer around OFFSET of CODE (from
+    code_only), through array elements: `struct tty_operations x = {`
+    gives "tty_operations".  None when it is not written that way (a
+    macro, a compound literal, an assignment)."""
+    brace = _enclosing_brace(code, offset)
+    while brace is not None:
+        before = code[max(0, brace - 300):brace]
+        match = _DECLARED_STRUCT.search(before)
+        if match:
+            return match.group(1)
+        if not re.search(r"[{,]\s*$", before):
+            return None
+        brace = _enclosing_brace(code, brace)   # an element of an array
+    return None
+
+
+def toplevel_span(code: str, line: int) -> range:
+    """The lines of the top-level definition or declaration around LINE
+    (1-based) of CODE (from code_only), or of the macro on it: where
+    spatch cannot parse a line, what it skips."""
+    lines = code.split("\n")
+    depths, depth = [], 0
+    for text in lines:
+        depths.append(depth)
+        if not text.lstrip().startswith("#"):
+            depth += text.count("{") - text.count("}")
+    depths.append(depth)
+    i = min(max(line, 1), len(lines)) - 1
+    if lines[i].lstrip().startswith("#") or i and lines[i - 1].rstrip().endswith("\\"):
+        start = i
+        while start and lines[start - 1].rstrip().endswith("\\"):
+            start -= 1
+        end = i
+        while end < len(lines) - 1 and lines[end].rstrip().endswith("\\"):
+            end += 1
+        return range(start + 1, end + 2)
+    start = i
+    while start and depths[start] > 0:
+        start -= 1
+    start = _start_line(lines, start + 1) - 1
+    end = i
+    while end < len(lines) - 1 and not (depths[end + 1] <= 0 and
+                                         lines[end].rstrip().endswith((";", "}"))):
+        end += 1
+    return range(start + 1, end + 2)
+
+
+_TOP_LEVEL_START = re.compile(r"^[A-Za-z_]")
+LABEL = re.compile(r"^\w+:\s*(?:$|/[/*])")     # a goto label at column 0
+
+
+def unparsed_region(text: str, line: int) -> range:
+    """The lines spatch skips after a parse error at LINE (1-based) of TEXT:
+    up to the next line that starts a top-level declaration (in kernel
+    style the only other lines at column 0 inside a body are labels)."""
+    lines = text.split("\n")
+    end = line
+    while end < len(lines) and not (_TOP_LEVEL_START.match(lines[end])
+                                    and not LABEL.match(lines[end])):
+        end += 1
+    return range(line, end + 1)
+
+
+_CONDITIONAL = re.compile(r"^\s*#\s*(if|ifdef|ifndef|elif|else|endif)\b(.*)")
+
+
+# The conversion rule's notion of a branch never compiled (dead_branches()
+# in ioctl_to_unlocked_ioctl.cocci): #if 0 and the #else of #if 1.  A
+# version test is not dead: convert runs the rule on each of its branches.
+def _if_value(condition: str) -> bool | None:
+    """Whether `#if CONDITION` is always compiled (True), never (False), or
+    that is not known (None)."""
+    if re.match(r"\s*[01]\b", condition):
+        return condition.strip().startswith("1")
+    return None
+
+
+@dataclass(frozen=True)
+class OpenBranch:
+    """One #if around a line, and which of its branches holds the line."""
+
+    line: int               # of the #if
+    kind: str               # "if", "ifdef" or "ifndef"
+    condition: str          # the rest of the #if line
+    in_else: bool           # the line is in its #else
+    after_elif: bool        # an #elif came first: which branch runs is not known
+
+
+def open_branches(text: str, line: int) -> list[OpenBranch]:
+    """The #if blocks of TEXT open at LINE (1-based), outermost first."""
+    stack: list[OpenBranch] = []
+    for number, current in enumerate(text.split("\n")[:line - 1], 1):
+        match = _CONDITIONAL.match(c_comment_free(current))
+        if not match:
+            continue
+        kind, rest = match.groups()
+        if kind.startswith("if"):
+            stack.append(OpenBranch(number, kind, rest.strip(), False, False))
+        elif kind == "else" and stack:
+            stack[-1] = replace(stack[-1], in_else=True)
+        elif kind == "elif" and stack:
+            stack[-1] = replace(stack[-1], after_elif=True)
+        elif kind == "endif" and stack:
+            stack.pop()
+    return stack
+
+
+def never_compiled(text: str, line: int) -> int | None:
+    """The line of the #if whose branch holding LINE (1-based) of TEXT is
+    never compiled with the converted file, or None."""
+    for branch in open_branches(text, line):
+        value = _if_value(branch.condition) if branch.kind == "if" else None
+        if value is not None and not branch.after_elif and value == branch.in_else:
+            return branch.line
+    return None
+
+
+def legacy_half(text: str, line: int) -> bool:
+    """Whether LINE of TEXT is compiled only without HAVE_UNLOCKED_IOCTL: the
+    .ioctl a driver that is already multi-kernel keeps for old kernels."""
+    return any(b.kind in ("ifdef", "ifndef") and b.condition == "HAVE_UNLOCKED_IOCTL"
+               and not b.after_elif and (b.kind == "ifndef") != b.in_else
+               for b in open_branches(text, line))
+
+
+def c_comment_free(line: str) -> str:
+    """LINE without a trailing comment on one line (/* ... */ or //)."""
+    return re.sub(r"/\*.*?\*/|//.*$", " ", line)
+
+
+def named_in(code: str, span: range, names) -> list[str]:
+    """Which of NAMES appear as words in the lines of SPAN of CODE."""
+    text = "\n".join(code.split("\n")[span.start - 1:span.stop - 1])
+    return sorted(n for n in set(names) if re.search(rf"\b{re.escape(n)}\b", text))
+
+
+_IOCTL_MEMBER = re.compile(r"(?<!\w)(?:unlocked_|compat_)?ioctl\s*[=:]\s*&?\s*(\w+)")
+_IOCTL_WORDS = re.compile(r"ioctl|lock_kernel|ENOIOCTLCMD")
+LEGACY_MEMBER = re.compile(rb"(?<!\w)ioctl\s*[=:]")
+ANY_IOCTL_MEMBER = re.compile(rb"ioctl\s*[=:]")
+
+
+def ioctl_lines(text: str, added: dict) -> list[int]:
+    """The added lines that can be part of a finding: they name an ioctl,
+    the BKL or -ENOIOCTLCMD, or lie in an initializer that sets an ioctl
+    member or in a function such a member names.  Every finding is anchored
+    at one of these, so a file where none is added needs no spatch.
+    """
+    code = code_only(text)
+    lines = code.split("\n")
+    # Words in code, not in comments: a comment names no finding.
+    found = {n for n in added if n <= len(lines) and _IOCTL_WORDS.search(lines[n - 1])}
+    spans = []
+    for member in _IOCTL_MEMBER.finditer(code):
+        brace = _enclosing_brace(code, member.start())
+        if brace is not None:
+            spans.append(range(_start_line(lines, _line_of(code, brace)),
+                               _line_of(code, closing(code, brace)) + 1))
+        spans += _definitions(code, lines, member.group(1))
+    found |= {n for span in spans for n in added if n in span}
+    return sorted(found)

@@ -1,0 +1,334 @@
+"""Running spatch on candidate files, a few processes at a time.
+
+A whole-tree `spatch --dir` run of a body-matching rule can take hours on
+one pathological file; a time limit per candidate file turns that file
+into a reported timeout instead of a stalled run.  Files go to spatch in
+batches (--file-groups): each file keeps its own limit and its own result,
+and the ~0.4 s start-up of a process (SmPL parsing, Python set-up) is paid
+once per batch instead of once per file.
+"""
+
+import enum
+import functools
+import os
+import re
+import signal
+import subprocess
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from ioctl_rework.spatch import rules
+from ioctl_rework.spatch.installation import SPATCH, standard_h  # noqa: F401 (callers use runner.SPATCH)
+
+SOURCE_SUFFIXES = (".c", ".h")
+
+
+class SpatchMissing(RuntimeError):
+    """spatch is not installed (run `make deps`), or the macro file every
+    run gives it is not beside the rules."""
+
+
+class Outcome(enum.Enum):
+    OK = "ok"
+    TIMEOUT = "timeout"
+    PARSE_ERROR = "parse-error"
+    CRASH = "crash"
+
+
+@dataclass(frozen=True)
+class SpatchResult:
+    file: Path
+    outcome: Outcome
+    stdout: str
+    stderr: str
+    seconds: float
+    # Lines where spatch's parser gave up; code around them was not seen.
+    parse_errors: tuple[int, ...] = ()
+
+    @property
+    def reason(self) -> str:
+        """Why a file was not fully processed, in words for a report."""
+        if self.outcome is Outcome.TIMEOUT:
+            return f"spatch timed out after {self.seconds:.0f} s"
+        if self.outcome is Outcome.CRASH:
+            # The rule stops a file on purpose with a message of its own.
+            own = _RULE_ERROR.findall(self.stderr)
+            if own:
+                return own[-1]
+            last = self.stderr.strip().splitlines()[-1:] or ["no message"]
+            return f"spatch failed: {last[0]}"
+        if self.parse_errors:
+            lines = ", ".join(str(n) for n in self.parse_errors[:5])
+            return f"spatch could not parse the code around line {lines}"
+        return ""
+
+
+_RULE_ERROR = re.compile(r"^\w+Error: ioctl-rework: (.*)$", re.MULTILINE)
+
+
+@functools.lru_cache(maxsize=1)
+def version() -> str:
+    """spatch's version; every command asks first, so a missing spatch or
+    macro file stops it before any work."""
+    _guarded(rules.require_macro_file)
+    try:
+        out = subprocess.run([SPATCH, "--version"], capture_output=True, text=True,
+                             check=False).stdout
+    except FileNotFoundError as err:
+        raise SpatchMissing("spatch not found; run `make deps`") from err
+    match = re.search(r"spatch version (\S+)", out)
+    return match.group(1) if match else out.strip()
+
+
+_SPATCH_TIMEOUT = re.compile(r"^timeout \(we abort\)|^Timeout at ", re.MULTILINE)
+_PARSE_ERROR = re.compile(r'^parse error\s*\n\s*= File "(?P<file>[^"]*)", line (?P<line>\d+)',
+                          re.MULTILINE)
+_RESUMED = re.compile(r"^ERROR-RECOV: found sync .* at line (\d+)$", re.MULTILINE)
+_SKIPPED = re.compile(r"^badcount: (\d+)$", re.MULTILINE)
+_SPATCH_OUTPUT = re.compile(r"(?:^|/)cocci-output-[^/]*$")
+
+
+def _guarded(function, *args):
+    """FUNCTION(*ARGS), a missing macro file raised as SpatchMissing, which
+    every command reports."""
+    try:
+        return function(*args)
+    except rules.MacroFileMissing as err:
+        raise SpatchMissing(str(err)) from err
+
+
+def _command(rule: Path, args: list[str], timeout: int) -> list[str]:
+    return [SPATCH, "--sp-file", str(rule), "--verbose-parsing",
+            *_guarded(rules.spatch_options, rule), "--timeout", str(timeout), *args]
+
+
+def parse_error_lines(stderr: str, file: str | None = None) -> tuple[int, ...]:
+    """The lines of FILE where spatch's parser gave up, from --verbose-parsing
+    output.  Errors in spatch's own re-parse of its output file repeat the
+    input's at shifted lines and are not FILE's.  spatch places an error in
+    the expansion of a macro of a macro file (standard.h, ours) in that
+    file, at a line that means nothing in FILE; such an error stands for
+    every line spatch skipped in FILE: from the line where it resumed, less
+    the number of lines it skipped, to it."""
+    lines, previous = set(), 0
+    for match in _PARSE_ERROR.finditer(stderr):
+        start, previous = previous, match.end()
+        if file is None or os.path.normpath(match["file"]) == os.path.normpath(file):
+            lines.add(int(match["line"]))
+            continue
+        if _SPATCH_OUTPUT.search(match["file"]):
+            continue
+        resumed = _RESUMED.findall(stderr, start, match.start())
+        skipped = _SKIPPED.search(stderr, match.end())
+        if resumed and skipped:
+            end = int(resumed[-1])
+            lines.update(range(max(1, end - int(skipped.group(1))), max(2, end)))
+        else:
+            lines.add(1)        # somewhere in FILE: never lose the error
+    return tuple(sorted(lines))
+
+
+def _run_one(rule: Path, file: Path, args: list[str], timeout: int,
+             cwd: Path | None) -> SpatchResult:
+    # Never let a file name be read as an option: spatch takes it last,
+    # and an absolute or ./-prefixed path cannot start with '-'.
+    name = str(file) if file.is_absolute() or str(file).startswith(".") else f"./{file}"
+    if not BATCHABLE_NAME.fullmatch(str(file)):
+        # The rules' Python reads file names as UTF-8, and a report line
+        # with a newline in its name is two lines: spatch sees a plain
+        # alias, which its output names (the result is FILE's alone).
+        with tempfile.TemporaryDirectory(prefix="ioctl-rework-alias.") as tmp:
+            alias = Path(tmp) / ("file" + "".join(file.suffixes[-1:]))
+            alias.symlink_to(Path(cwd or ".", file).absolute())
+            return replace(_run_one(rule, alias, args, timeout, cwd), file=file)
+    command = [*_command(rule, args, timeout), name]
+    start = time.monotonic()
+    try:
+        proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                cwd=cwd, env=rules.spatch_environment(rule),
+                                start_new_session=True)
+    except FileNotFoundError as err:
+        raise SpatchMissing("spatch not found; run `make deps`") from err
+    try:
+        # spatch's own --timeout bounds its matching; this bounds parsing too.
+        out, err = proc.communicate(timeout=timeout + 30)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        out, err = proc.communicate()
+        return SpatchResult(file, Outcome.TIMEOUT, "", err.decode(errors="replace"),
+                            time.monotonic() - start)
+    seconds = time.monotonic() - start
+    stdout = out.decode(errors="surrogateescape")
+    stderr = err.decode(errors="replace")
+    parse_errors = parse_error_lines(stderr, name)
+    if proc.returncode != 0:
+        outcome = Outcome.CRASH
+    elif _SPATCH_TIMEOUT.search(stderr):
+        outcome = Outcome.TIMEOUT
+    elif parse_errors and not stdout:
+        outcome = Outcome.PARSE_ERROR
+    else:
+        outcome = Outcome.OK
+    return SpatchResult(file, outcome, stdout, stderr, seconds, parse_errors)
+
+
+def run_files(rule: Path, files: list[Path], args: list[str], jobs: int = 2,
+              timeout: int = 120, cwd: Path | None = None) -> list[SpatchResult]:
+    """Run RULE on each file in its own spatch process, JOBS at a time.
+
+    Results come back in the order of FILES.
+    """
+    version()  # fail early, once, when spatch is missing
+    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        return list(pool.map(lambda f: _run_one(rule, Path(f), args, timeout, cwd), files))
+
+
+# A name that can be one line of a groups file, cannot be read as an option,
+# and survives the shell through which spatch hands names to diff.
+BATCHABLE_NAME = re.compile(r"[\w/+][\w./+-]*")
+_HANDLING = re.compile(r"^HANDLING: (.*)$", re.MULTILINE)
+_EXN = re.compile(r"^EXN: (?P<what>.*) in (?P<file>.+)$", re.MULTILINE)
+
+
+def batch_size(count: int, jobs: int) -> int:
+    """Enough batches to keep JOBS processes busy to the end of COUNT files,
+    and none so large that a re-run after a failed batch costs much."""
+    return max(1, min(20, -(-count // (max(1, jobs) * 4))))
+
+
+def batches(files: list, size: int, name=str) -> list[list]:
+    """FILES cut into batches of SIZE; a file whose NAME is not batchable
+    goes alone."""
+    alone = [[f] for f in files if not BATCHABLE_NAME.fullmatch(name(f))]
+    grouped = [f for f in files if BATCHABLE_NAME.fullmatch(name(f))]
+    return [grouped[i:i + size] for i in range(0, len(grouped), size)] + alone
+
+
+def run_batch(rule: Path, files: list[Path], args: list[str], timeout: int,
+              cwd: Path | None = None) -> list[SpatchResult]:
+    """RULE on FILES (batchable names) in one spatch process, one result per
+    file in order.  When the process as a whole fails, each file runs alone."""
+    if len(files) == 1:
+        return [_run_one(rule, Path(files[0]), args, timeout, cwd)]
+    with tempfile.NamedTemporaryFile("w", suffix=".groups", delete=False) as groups:
+        groups.write("\n\n".join(str(f) for f in files) + "\n")
+    start = time.monotonic()
+    try:
+        proc = subprocess.run([*_command(rule, args, timeout), "--file-groups", groups.name],
+                              capture_output=True, cwd=cwd, env=rules.spatch_environment(rule),
+                              timeout=(timeout + 30) * len(files))
+    except subprocess.TimeoutExpired:
+        proc = None
+    except FileNotFoundError as err:
+        raise SpatchMissing("spatch not found; run `make deps`") from err
+    finally:
+        Path(groups.name).unlink(missing_ok=True)
+    if proc is None or proc.returncode != 0:
+        return [_run_one(rule, Path(f), args, timeout, cwd) for f in files]
+    return split_batch(files, proc.stdout.decode(errors="surrogateescape"),
+                       proc.stderr.decode(errors="replace"), time.monotonic() - start)
+
+
+def split_batch(files: list[Path], stdout: str, stderr: str,
+                seconds: float) -> list[SpatchResult]:
+    """One --file-groups run's output as per-file results.  spatch handles
+    the files in order; a file's output starts with its first report line
+    (`FILE:LINE: ...`) or its diff (`--- FILE`), its messages with
+    `HANDLING: FILE`."""
+    names = {str(f): i for i, f in enumerate(files)}
+    out: list[list[str]] = [[] for _ in files]
+    current = None
+    for line in stdout.split("\n"):
+        name = line[4:] if line.startswith("--- ") else line.split(":", 1)[0]
+        if name in names and (line.startswith("--- ") or ":" in line):
+            current = names[name]
+        if current is not None:
+            out[current].append(line)
+    err: list[str] = ["" for _ in files]
+    pieces = _HANDLING.split(stderr)
+    for name, text in zip(pieces[1::2], pieces[2::2]):
+        if name in names:
+            err[names[name]] += f"HANDLING: {name}{text}"
+    share = seconds / max(1, len(files))
+    results = []
+    for i, file in enumerate(files):
+        text = "\n".join(out[i])
+        text = text + "\n" if text and not text.endswith("\n") else text
+        failure = next((m["what"] for m in _EXN.finditer(err[i])), None)
+        parse_errors = parse_error_lines(err[i], str(file))
+        if failure is not None:
+            outcome = Outcome.TIMEOUT if "Timeout" in failure else Outcome.CRASH
+            results.append(SpatchResult(file, outcome, "", err[i], share, parse_errors))
+        elif parse_errors and not text.strip():
+            results.append(SpatchResult(file, Outcome.PARSE_ERROR, "", err[i], share,
+                                        parse_errors))
+        else:
+            results.append(SpatchResult(file, Outcome.OK, text, err[i], share, parse_errors))
+    return results
+
+
+def run_batched(rule: Path, files: list[Path], args: list[str], jobs: int = 2,
+                timeout: int = 120, cwd: Path | None = None) -> list[SpatchResult]:
+    """RULE on FILES in batches, JOBS processes at a time, results in the
+    order of FILES."""
+    version()  # fail early, once, when spatch is missing
+    planned = batches(list(range(len(files))), batch_size(len(files), jobs),
+                      name=lambda i: str(files[i]))
+    results: list[SpatchResult | None] = [None] * len(files)
+    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        done = pool.map(lambda batch: run_batch(rule, [Path(files[i]) for i in batch], args,
+                                                timeout, cwd), planned)
+        for batch, batch_results in zip(planned, done):
+            for i, result in zip(batch, batch_results):
+                results[i] = result
+    return results
+
+
+def contains(path, needle: re.Pattern, literal: bytes) -> bool:
+    """Whether the file at PATH matches NEEDLE.  LITERAL, a string every
+    match contains, is looked for first: a plain search is several times
+    faster than the regular expression, and most files fail it."""
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read()
+    except OSError:
+        return False
+    return literal in data and needle.search(data) is not None
+
+
+def source_files(paths: list[Path], symlinks: bool = False):
+    """(path, stat) of every .c/.h file under PATHS, the one walk of a source
+    tree: no dot directories, directories in name order with a directory's
+    files before its subdirectories (os.walk's order).  Symbolic links are
+    left out unless SYMLINKS (then with their own lstat), and never followed
+    into.  Paths are strings: a Path object per file was a third of a re-run
+    over an unchanged tree."""
+    for root in paths:
+        if root.is_file():
+            if root.suffix in SOURCE_SUFFIXES and (symlinks or not root.is_symlink()):
+                yield str(root), root.lstat()
+            continue
+        todo = [str(root)]
+        while todo:
+            directory = todo.pop()
+            try:
+                entries = sorted(os.scandir(directory), key=lambda e: e.name)
+            except OSError:
+                continue
+            subdirectories = []
+            for entry in entries:
+                if entry.is_dir(follow_symlinks=False):
+                    if not entry.name.startswith("."):
+                        subdirectories.append(entry.path)
+                elif entry.name.endswith(SOURCE_SUFFIXES) and (
+                        entry.is_file(follow_symlinks=False)
+                        or symlinks and entry.is_symlink() and not entry.is_dir()):
+                    try:
+                        st = entry.stat(follow_symlinks=False)
+                    except FileNotFoundError:
+                        continue        # gone since the directory was read
+                    yield entry.path, st
+            todo += reversed(subdirectories)

@@ -1,0 +1,280 @@
+"""convert never leaves an ioctl member unexplained (convert/accounting.py,
+ctext/ioctl_tokens.py, convert/bkl_glue.py, convert/forwarding.py), and
+its text summary names file:line, fops and handler of every entry it did
+not convert.  Drivers are written here, several spellings per class."""
+
+import os
+import shutil
+import tempfile
+import unittest
+from pathlib import Path
+
+from ioctl_rework.convert import accounting, bkl_glue
+from ioctl_rework.convert import summary as summary_mod
+from ioctl_rework.convert.summary import HandlerRecord, HandlerStatus, Summary
+from ioctl_rework.ctext import ioctl_tokens
+from ioctl_rework.ctext.ioctl_tokens import Use
+from ioctl_rework.settings import Target
+
+HAVE_SPATCH = shutil.which(os.environ.get("SPATCH", "spatch")) is not None
+
+HEAD = "#include <linux/fs.h>\n#include <linux/module.h>\n\n"
+HANDLERS = """
+static int a_ioctl(struct inode *inode, struct file *file,
+\t\t   unsigned int cmd, unsigned long arg)
+{
+\treturn 0;
+}
+
+static int b_ioctl(struct inode *inode, struct file *file,
+\t\t   unsigned int cmd, unsigned long arg)
+{
+\treturn 1;
+}
+"""
+
+# Run-time assignments with a conditional: listed as skipped.
+CONDITIONAL = [
+    "static struct file_operations c_fops;\nstatic int fast;\n" + HANDLERS +
+    "static void c_setup(void)\n{\n\tc_fops.ioctl = fast ? a_ioctl : b_ioctl;\n}\n",
+    "static int fast;\n" + HANDLERS +
+    "static void c_setup(struct file_operations *ops)\n{\n"
+    "\tops->ioctl = fast ? &a_ioctl : &b_ioctl;\n}\n",
+    "static int fast;\n" + HANDLERS +
+    "static void c_setup(struct file_operations *ops)\n{\n"
+    "\tops->ioctl = (fast > 1) ?\n\t\ta_ioctl : b_ioctl;\n}\n",
+]
+# Entries written by a macro of the file: listed as skipped.
+MACRO = [
+    "#define DRV_IOCTL .ioctl = a_ioctl,\n" + HANDLERS +
+    "static struct file_operations m_fops = {\n\t.owner = THIS_MODULE,\n\tDRV_IOCTL\n};\n",
+    "#define DRV_OPS \\\n\t.owner = THIS_MODULE, \\\n\t.ioctl = a_ioctl,\n" + HANDLERS +
+    "static struct file_operations m_fops = {\n\tDRV_OPS\n};\n",
+    "#define DRV_OPS(h) { .ioctl = h, }\n" + HANDLERS +
+    "static struct file_operations m_fops = DRV_OPS(a_ioctl);\n",
+]
+# Calls and reads through a file_operations: failures, unless converted.
+FAILURES = [
+    HANDLERS + "static int f_probe(struct file *f)\n{\n"
+    "\treturn f->f_op->ioctl != NULL;\n}\n",
+    HANDLERS + "static int f_pass(struct file_operations *ops, struct inode *inode,\n"
+    "\t\t  struct file *f)\n{\n\treturn ops->ioctl(inode, f, 0, 0);\n}\n",
+    HANDLERS + "typedef struct file_operations fops_t;\n"
+    "static void *f_peek(fops_t *ops)\n{\n\treturn (void *)ops->ioctl;\n}\n",
+]
+# No entry of a file_operations: explained, not listed as entries.
+EXPLAINED = [
+    ("struct tty_operations t_ops = {\n\t.ioctl = t_ioctl,\n};\n", "other-structure"),
+    ("struct mpt_adapter { void *ioctl; };\n"
+     "static void m(struct mpt_adapter *ioc)\n{\n\tif (ioc->ioctl)\n\t\treturn;\n}\n",
+     "other-structure"),
+    ("static void m(struct tty_struct *tty)\n{\n\ttty->driver->ioctl(tty, 0, 0, 0);\n}\n",
+     "unknown-structure"),
+    ("struct mpt { int x; };\nstatic void m(struct mpt *ioc, char *mem)\n{\n"
+     "\tioc->ioctl = (MPT_IOCTL *) mem;\n}\n", "other-structure"),
+    ("#ifdef HAVE_UNLOCKED_IOCTL\n#else\nstatic struct file_operations x = {\n"
+     "\t.ioctl = a_ioctl,\n};\n#endif\n", "legacy-half"),
+]
+# Never a token: comments, literals, #if 0, other names.
+NONE = [
+    "/* .ioctl = h, */\n// f->f_op->ioctl(inode, f, 0, 0);\n",
+    'static const char *s = ".ioctl = h,";\nstatic char c = \'.\';\n',
+    "#if 0\nstatic struct file_operations x = {\n\t.ioctl = a_ioctl,\n};\n#endif\n",
+    "static struct file_operations y = {\n\t.unlocked_ioctl = u,\n\t.compat_ioctl = u,\n};\n",
+]
+
+
+def account(text: str, summary: Summary | None = None) -> accounting.Accounting:
+    data = (HEAD + text).encode()
+    return accounting.account(summary or Summary("/", "6.1", {}, "1.1.1", 0.0),
+                              {"d.c": (data, data)})
+
+
+class TokensTest(unittest.TestCase):
+    def test_comments_literals_and_dead_code_hold_no_token(self):
+        for text in NONE:
+            with self.subTest(text=text):
+                self.assertEqual(ioctl_tokens.tokens(HEAD + text), [])
+
+    def test_uses_are_told_apart(self):
+        found = ioctl_tokens.tokens(
+            "struct file_operations f = {\n\t.ioctl = h,\n};\nstruct file_operations g = {\n"
+            "\tioctl: h,\n};\nvoid s(struct file *x)\n{\n\tf.ioctl = h;\n"
+            "\tx->f_op->ioctl(i, x, 0, 0);\n\t(*x->f_op->ioctl)(i, x, 0, 0);\n"
+            "\tif (x->f_op->ioctl) ;\n}\n")
+        self.assertEqual([(t.line, t.use) for t in found],
+                         [(2, Use.ENTRY), (5, Use.ENTRY), (9, Use.ASSIGNMENT), (10, Use.CALL),
+                          (11, Use.CALL), (12, Use.READ)])
+        self.assertEqual(found[0].struct, "file_operations")
+        self.assertEqual([t.base for t in found[2:]], ["f", "f_op", "f_op", "f_op"])
+
+
+class AccountingTest(unittest.TestCase):
+    def test_conditional_assignments_are_listed_as_skipped(self):
+        for text in CONDITIONAL:
+            with self.subTest(text=text):
+                found = account(text)
+                self.assertEqual([r.status for r in found.records], [HandlerStatus.SKIPPED])
+                self.assertIn("run-time assignment with a conditional", found.records[0].reason)
+
+    def test_macro_written_entries_are_listed_as_skipped(self):
+        for text in MACRO:
+            with self.subTest(text=text):
+                found = account(text)
+                self.assertEqual([r.status for r in found.records], [HandlerStatus.SKIPPED])
+                self.assertIn("written by the macro DRV_", found.records[0].reason)
+                self.assertEqual(found.records[0].line, 4 + text.split("\n").index(
+                    next(l for l in text.split("\n") if ".ioctl" in l)))
+
+    def test_calls_and_reads_through_a_file_operations_fail(self):
+        for text in FAILURES:
+            with self.subTest(text=text):
+                found = account(text)
+                self.assertEqual([r.status for r in found.records], [HandlerStatus.FAILED])
+                self.assertIn("f_", found.records[0].handler)
+
+    def test_members_of_other_structures_are_explained(self):
+        for text, kind in EXPLAINED:
+            with self.subTest(text=text):
+                found = account(text)
+                self.assertEqual(found.records, [])
+                self.assertEqual([t.kind for t in found.tokens], [kind])
+
+    def test_a_record_of_the_run_at_the_line_explains_it(self):
+        text = HANDLERS + "static struct file_operations e = {\n\t.ioctl = a_ioctl,\n};\n"
+        line = (HEAD + text).split("\n").index("\t.ioctl = a_ioctl,") + 1
+        summary = Summary("/", "6.1", {}, "1.1.1", 0.0)
+        self.assertEqual(len(account(text, summary).records), 1)
+        self.assertEqual(account(text, summary).records[0].status, HandlerStatus.FAILED)
+        summary.handlers.append(HandlerRecord("d.c", line, "e", "a_ioctl",
+                                              HandlerStatus.SKIPPED, "a reason"))
+        self.assertEqual(account(text, summary).records, [])
+
+    def test_a_member_the_run_rewrote_is_gone_and_one_it_wrote_fails(self):
+        old = (HEAD + "static struct file_operations e = {\n\t.ioctl = a_ioctl,\n};\n").encode()
+        new = old.replace(b".ioctl", b".unlocked_ioctl")
+        summary = Summary("/", "6.1", {}, "1.1.1", 0.0)
+        self.assertEqual(accounting.account(summary, {"d.c": (old, new)}).records, [])
+        wrote = old.replace(b"};", b"\t.owner = NULL,\n\t.ioctl = b_ioctl,\n};")
+        found = accounting.account(summary, {"d.c": (old, wrote)}).records
+        self.assertEqual([r.status for r in found], [HandlerStatus.FAILED, HandlerStatus.FAILED])
+        self.assertTrue(any("the run wrote" in r.reason for r in found))
+
+
+GLUE = """#include <linux/fs.h>
+#include <linux/smp_lock.h>
+
+#ifdef HAVE_UNLOCKED_IOCTL
+static long g_unlocked(struct file *file, unsigned int cmd, unsigned long arg)
+{
+	struct inode *inode = file->f_dentry->d_inode;
+	long ret;
+
+	lock_kernel();
+	ret = g_ioctl(inode, file, cmd, arg);
+	unlock_kernel();
+	return ret;
+}
+#endif
+"""
+
+
+class GlueTest(unittest.TestCase):
+    def test_bkl_and_f_dentry_in_the_kept_branch_are_refused_in_words(self):
+        found = bkl_glue.refusals("g.c", GLUE, Target.parse("6.1"))
+        self.assertEqual([(r.line, r.handler, r.status) for r in found],
+                         [(7, "g_unlocked", HandlerStatus.SKIPPED),
+                          (10, "g_unlocked", HandlerStatus.SKIPPED),
+                          (12, "g_unlocked", HandlerStatus.SKIPPED)])
+        self.assertIn("lock_kernel()", found[1].reason)
+        self.assertIn("f_dentry", found[0].reason)
+
+    def test_targets_that_have_them_and_other_branches_say_nothing(self):
+        self.assertEqual(bkl_glue.refusals("g.c", GLUE, Target.parse("2.6.20")), [])
+        self.assertEqual([r.line for r in bkl_glue.refusals("g.c", GLUE,
+                                                             Target.parse("3.0"))], [10, 12])
+        legacy = GLUE.replace("#ifdef HAVE", "#ifndef HAVE")
+        self.assertEqual(bkl_glue.refusals("g.c", legacy, Target.parse("6.1")), [])
+
+
+class TextSummaryTest(unittest.TestCase):
+    def test_every_skipped_and_failed_entry_is_named_where_it_is(self):
+        summary = Summary("/", "6.1", {}, "1.1.1", 0.0)
+        summary.handlers += [
+            HandlerRecord("a/x.c", 12, "x_fops", "x_ioctl", HandlerStatus.SKIPPED,
+                          "in the branch of the #if 0 at line 10 that is never compiled"),
+            HandlerRecord("b/y.c", 40, "?", "y_ioctl", HandlerStatus.FAILED, "why at line 41"),
+        ]
+        lines = summary_mod.text_report(summary).splitlines()
+        self.assertIn("  skipped: a/x.c:12: x_fops: x_ioctl: in the branch of the #if 0 at "
+                      "line 10 that is never compiled", lines)
+        self.assertIn("  failed: b/y.c:40: ?: y_ioctl: why at line 41", lines)
+        self.assertFalse(any("line N" in line for line in lines))
+
+
+STACK = HEAD + """static int up_ioctl(struct inode *inode, struct file *file,
+\t\t    unsigned int cmd, unsigned long arg)
+{
+\tstruct file *lower = file->private_data;
+
+\tif (!lower->f_op || !lower->f_op->ioctl)
+\t\treturn -ENOTTY;
+\treturn lower->f_op->ioctl(lower->f_dentry->d_inode, lower, cmd, arg);
+}
+
+static long relay(struct file *file, unsigned int cmd, unsigned long arg)
+{
+\tstruct file *lower = file->private_data;
+
+\treturn (*lower->f_op->ioctl)(inode, lower, cmd, arg);
+}
+
+static struct file_operations up_fops = {
+\t.owner\t\t= THIS_MODULE,
+\t.ioctl\t\t= up_ioctl,
+};
+
+static struct file_operations relay_fops = {
+\t.owner\t\t= THIS_MODULE,
+\t.unlocked_ioctl\t= relay,
+};
+"""
+
+
+@unittest.skipUnless(HAVE_SPATCH, "spatch is not installed")
+class ConvertRunTest(unittest.TestCase):
+    def run_convert(self, files: dict[str, str], *extra: str):
+        from test_convert import parse_args
+        from ioctl_rework.convert import cli as convert
+        with tempfile.TemporaryDirectory() as tmp:
+            for name, text in files.items():
+                (Path(tmp) / name).write_text(text)
+            args = parse_args(["--no-cache", "--target", "2.6.20", *extra, "--", tmp])
+            return convert.convert(convert.request_from_args(args))
+
+    def test_silent_shapes_are_listed_and_a_run_with_a_failure_fails(self):
+        result = self.run_convert({"cond.c": HEAD + CONDITIONAL[0], "macro.c": HEAD + MACRO[0],
+                                   "probe.c": HEAD + FAILURES[0]})
+        got = {(h.file, h.status) for h in result.summary.handlers}
+        self.assertEqual(got, {("cond.c", HandlerStatus.SKIPPED),
+                               ("macro.c", HandlerStatus.SKIPPED),
+                               ("probe.c", HandlerStatus.FAILED)})
+        self.assertTrue(result.failed)
+        data = summary_mod.to_json(result.summary)
+        self.assertEqual(summary_mod.from_json(data).tokens, result.summary.tokens)
+
+    def test_forwarding_converts_the_calls_and_refuses_a_foreign_inode(self):
+        result = self.run_convert({"stack.c": STACK})
+        new = result.changes["stack.c"][1].decode()
+        self.assertIn("(int)lower->f_op->unlocked_ioctl(lower, cmd, arg)", new)
+        self.assertIn("!lower->f_op->unlocked_ioctl", new)
+        self.assertIn("(*lower->f_op->ioctl)(inode, lower, cmd, arg)", new)
+        failed = [h for h in result.summary.handlers if h.status is HandlerStatus.FAILED]
+        self.assertEqual([(h.line, h.handler) for h in failed], [(18, "relay")])
+        self.assertIn("not the inode of lower", failed[0].reason)
+        self.assertEqual([(c.kind, c.line) for c in result.summary.changes
+                          if c.kind == "forwarded-call"], [("forwarded-call", 11)])
+
+
+if __name__ == "__main__":
+    unittest.main()
