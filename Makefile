@@ -23,7 +23,7 @@ DEBIAN_PACKAGES := coccinelle sparse gcc gcc-multilib make python3 \
 	linux-source-6.1 linux-source-6.12 qemu-system-x86 busybox-static cpio flex bison bc \
 	libelf-dev libssl-dev xz-utils ccache git patch python3-matplotlib \
 	python3-unidiff chromium strace python3-pip python3-setuptools python3-wheel \
-	dwarves
+	dwarves parallel
 
 # Each suite prints TAP ("ok N - ..." / "not ok N - ...") on stdout.
 TEST_SUITES := semantic-patches/tests/run wrappers/tests/run \
@@ -67,10 +67,11 @@ demo: deps
 
 # As coccicheck does: the options are the ones the rule's header asks for,
 # with the macro file the wrappers pass too (rules.spatch_options), and the
-# rule's directory on PYTHONPATH for its package (rules.spatch_environment).
+# rule's directory and wrappers/ on PYTHONPATH for its package and the C-text
+# helpers it shares with the wrappers (rules.spatch_environment).
 cocci: deps
 	@test -f $(MACROS) || { echo "cocci: $(MACROS) is missing" >&2; exit 2; }
-	@PYTHONPATH=$(abspath $(dir $(COCCI)))$${PYTHONPATH:+:$$PYTHONPATH} \
+	@PYTHONPATH=$(abspath $(dir $(COCCI))):$(abspath wrappers)$${PYTHONPATH:+:$$PYTHONPATH} \
 	spatch --sp-file $(COCCI) -D $(MODE) --very-quiet \
 		$$(sed -n 's#^// Options:##p' $(COCCI)) --macro-file $(MACROS) \
 		$$(builtins=$$(PYTHONPATH=wrappers $(PYTHON) -m ioctl_rework.spatch.macro_builtins $(MACROS)) && \

@@ -19,8 +19,18 @@ favours plain, not us.  The findings of 1 and 3 are compared per kind
 memory is the largest total RSS of the audit's whole process tree (python
 and its spatch children), sampled every 0.1 s from /proc.
 
+With --classes PATH (repeatable) it measures instead what the compat
+classes cost (issue 24 s.3), per PATH, in one run: the audit without
+classes (--no-compat-classes) and with them, each on its own empty cache
+(cold), then each again on its cache (warm, three times, the median kept),
+the two kinds interleaved so that a change of load hits both.  The
+machine's load average is noted before each run.  That section of
+--output ("## Compat classes") is replaced; the rest of the file is kept,
+and the plain comparison keeps that section in turn.
+
 Usage: bench/audit_bench.py --tree ~/linux-6.1 [--jobs 2] [--plain-limit 900]
                             [--output bench/audit.md]
+       bench/audit_bench.py --classes ~/linux-6.1/drivers/char [--classes ...]
 """
 
 import argparse
@@ -45,6 +55,10 @@ from ioctl_rework.audit.findings import Kind  # noqa: E402
 
 ENTRY = ROOT / "wrappers" / "ioctl-rework"
 PLAIN_RULES = (rules.CONVERSION_RULE, *audit.AUDIT_RULES)
+CLASSES_HEADING = "## Compat classes"
+# The goals of issue 24 s.3: with classes / without.
+COLD_GOAL, WARM_GOAL = 1.5, 1.2
+WARM_REPEATS = 5
 
 
 def _tree_rss(pid: int) -> int:
@@ -128,14 +142,82 @@ def plain_findings(tree: Path, rule: Path, jobs: int,
                            for f in found]
 
 
+def with_section(text: str, section: str) -> str:
+    """TEXT with its CLASSES_HEADING section (to the end) replaced by SECTION."""
+    head = text.split(CLASSES_HEADING, 1)[0].rstrip()
+    return (head + "\n\n" if head else "") + section
+
+
+def _audit_command(path: Path, cache: Path, jobs: int, classes: bool) -> list[str]:
+    return [sys.executable, str(ENTRY), "audit", "--jobs", str(jobs), "--cache-dir", str(cache),
+            "--format", "json", "--output", os.devnull, str(path),
+            *([] if classes else ["--no-compat-classes"])]
+
+
+def classes_section(paths: list[Path], jobs: int) -> str:
+    """The cost of the compat classes on each of PATHS, cold and warm."""
+    rows, notes = [], []
+    for path in paths:
+        with tempfile.TemporaryDirectory(prefix="audit-bench-classes-") as tmp:
+            times: dict[tuple[bool, str], list[float]] = {}
+            loads = []
+            for kind in ["cold"] + ["warm"] * WARM_REPEATS:
+                for classes in (False, True):
+                    loads.append(os.getloadavg()[0])
+                    command = _audit_command(path, Path(tmp) / f"cache-{classes}", jobs, classes)
+                    seconds, _, proc = timed(command)
+                    if proc.returncode != 0:
+                        sys.exit(f"audit failed: {proc.stderr.decode()[-2000:]}")
+                    times.setdefault((classes, kind), []).append(seconds)
+                    print(f"{path}: {'with' if classes else 'without'} classes, {kind}: "
+                          f"{seconds:.1f} s (load {loads[-1]:.1f})", file=sys.stderr)
+        cold = [times[c, "cold"][0] for c in (False, True)]
+        warm = [sorted(times[c, "warm"])[WARM_REPEATS // 2] for c in (False, True)]
+        shown = path.resolve()
+        tree = audit.find_tree(shown)
+        name = f"{tree.name}/{shown.relative_to(tree)}" if tree else shown.name
+        rows.append(f"| {name} | {cold[0]:.1f} | {cold[1]:.1f} | **{cold[1] / cold[0]:.2f}x** | "
+                    f"{warm[0]:.2f} | {warm[1]:.2f} | **{warm[1] / warm[0]:.2f}x** | "
+                    f"{min(loads):.0f}-{max(loads):.0f} |")
+        notes.append(f"- {name}: cold {cold[1] / cold[0]:.2f}x (goal <= {COLD_GOAL}x: "
+                     f"{'met' if cold[1] / cold[0] <= COLD_GOAL else 'NOT met'}), warm "
+                     f"{warm[1] / warm[0]:.2f}x (goal <= {WARM_GOAL}x: "
+                     f"{'met' if warm[1] / warm[0] <= WARM_GOAL else 'NOT met'}); warm runs: "
+                     + ", ".join(f"{'with' if c else 'without'} "
+                                 + " / ".join(f"{t:.2f}" for t in times[c, "warm"])
+                                 for c in (False, True)))
+    return "\n".join([
+        CLASSES_HEADING, "",
+        f"jobs {jobs}, spatch {spatch.version()}, {platform.node()}, {os.cpu_count()} CPUs, "
+        f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; measured by "
+        "`bench/audit_bench.py --classes PATH`.  Each kind on its own empty cache (cold), then "
+        f"again on it (warm: the median of {WARM_REPEATS}), the two kinds interleaved; "
+        "seconds of the whole command (python start-up included).",
+        "",
+        "| path | cold without | cold with | cold ratio | warm without | warm with | "
+        "warm ratio | load average |",
+        "|---|---|---|---|---|---|---|---|",
+        *rows, "", *notes, ""])
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--tree", type=Path, required=True,
+    parser.add_argument("--tree", type=Path,
                         help="an unpacked linux-source-6.1 tree")
+    parser.add_argument("--classes", type=Path, action="append", default=[], metavar="PATH",
+                        help="measure the compat classes' cost on PATH instead")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--plain-limit", type=float, default=900, metavar="SECONDS")
     parser.add_argument("--output", type=Path, default=ROOT / "bench" / "audit.md")
     args = parser.parse_args()
+    old = args.output.read_text() if args.output.is_file() else ""
+    if args.classes:
+        section = classes_section(args.classes, args.jobs)
+        args.output.write_text(with_section(old, section))
+        print(section)
+        return 0
+    if args.tree is None:
+        parser.error("give --tree or --classes")
     tree = args.tree.resolve()
 
     with tempfile.TemporaryDirectory(prefix="audit-bench-") as tmp:
@@ -212,7 +294,8 @@ def main() -> int:
     lines += ["", "Differences (explained in reports/audit-linux-6.1.md):" if differences
               else "The audit and plain spatch report the same findings.", "", *differences, ""]
     text = "\n".join(lines)
-    args.output.write_text(text)
+    kept = old.partition(CLASSES_HEADING)
+    args.output.write_text(text + ("\n" + kept[1] + kept[2] if kept[1] else ""))
     print(text)
     return 0
 

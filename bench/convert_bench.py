@@ -1,25 +1,37 @@
 #!/usr/bin/python3
-"""Time a tree-wide `ioctl-rework convert` against the plain way, in one run.
+"""Time a tree-wide `ioctl-rework convert` against its floors, in one run
+(issue 26): every ratio comes from timings of the same run, one after the
+other, on the same machine and load.
 
-  cold     ioctl-rework convert TREE, with an empty cache
-  cached   the same again over the unchanged tree (the cache is warm)
-  plain    spatch --sp-file RULE -D patch --macro-file macros.h --dir TREE
-           --jobs 2 (what `make cocci MODE=patch` does), stopped after FACTOR x cold:
-           if it has not finished by then, convert is at least FACTOR x
-           faster, and what the plain run did produce in that time is
-           compared file by file with convert's result ("at least as
-           complete": every file plain changed, convert changed the same way).
+  floor    spatch parsing the files that name both `ioctl` and
+           `file_operations` with a trivial rule (no prefilter: every file
+           parsed), 40 files a process, JOBS processes
+  cold     ioctl-rework convert TREE with an empty cache (its --json
+           summary gives the time of each stage)
+  warm     the same again over the unchanged tree, at the tree's target and
+           at each --target asked (each after a cold run at that target)
+  plain    spatch --sp-file RULE --dir TREE --jobs JOBS with the rule's own
+           options (what `make coccicheck MODE=patch` runs), stopped after
+           FACTOR x cold: unfinished by then, convert is at least FACTOR x
+           faster; what it produced is compared file by file with convert's
+  scaling  with --scaling: cold convert of the tree plus a copy of its
+           drivers/ renamed beside it, minus the files that name `ioctl`
+           (the same candidates in a tree about twice the size)
+  fixtures with --fixtures DIR: warm re-runs of the fixture drivers at 6.1
+           and at 2.6.34 (issue 25: at most 1.5x)
 
 Peak memory is the largest resident set of this process and of any one
-child (spatch, grep), from getrusage.
+child (convert, spatch, grep), from getrusage.  The machine may be shared:
+the load average is recorded at the start and at the end.
 
-Usage: bench/convert_bench.py --tree DIR [--factor 10] [--jobs 2] [--output bench/convert.md]
+Usage: bench/convert_bench.py --tree DIR [--targets 6.1] [--scaling] [--plain-limit S]
+       [--fixtures kernel-fixtures/drivers] [--factor 3] [--jobs 2]
+       [--keep DIR] [--output bench/convert.md]
 """
 
 import argparse
 import json
 import os
-import platform
 import resource
 import shutil
 import signal
@@ -27,30 +39,79 @@ import subprocess
 import sys
 import tempfile
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "wrappers"))
 
 from ioctl_rework import settings  # noqa: E402
-from ioctl_rework.spatch import rules
-from ioctl_rework.spatch import runner as spatch
+from ioctl_rework.spatch import rules  # noqa: E402
+from ioctl_rework.spatch import runner as spatch  # noqa: E402
 from ioctl_rework.patches import tidy  # noqa: E402
 from ioctl_rework.patches.unified import apply_hunks  # noqa: E402
 
 ENTRY = ROOT / "wrappers" / "ioctl-rework"
+FLOOR_BATCH = 40
+# A rule that changes nothing: with the prefilter off, spatch parses every file.
+TRIVIAL_RULE = """// Options: {options}
+@@
+@@
+- ioctl_rework_parse_floor_never_called();
+"""
 
 
-def timed_convert(tree: Path, cache: Path, jobs: int, summary: Path) -> float:
+CPU: dict[str, float] = {}     # run label -> CPU seconds of convert and its children
+
+
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def timed_convert(tree: Path, cache: Path, jobs: int, summary: Path, *more: str,
+                  label: str | None = None) -> float:
+    cpu = _children_cpu()
     start = time.monotonic()
+    # The tree's own target (2.6.9 is converted for 2.6.11: the same spellings),
+    # unless MORE names one.
     target = settings.conversion_target(settings.Target.from_makefile(tree))
-    proc = subprocess.run([sys.executable, str(ENTRY), "convert", "--target", str(target),
-                           "--jobs", str(jobs),
-                           "--cache-dir", str(cache), "--json", str(summary), "--", str(tree)],
+    chosen = [] if "--target" in more else ["--target", str(target)]
+    proc = subprocess.run([sys.executable, str(ENTRY), "convert", "-q", "--jobs", str(jobs),
+                           "--cache-dir", str(cache), "--json", str(summary), *chosen, *more,
+                           "--", str(tree)],
                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     if proc.returncode not in (0, 1):
         sys.exit(f"convert failed: {proc.stderr}")
+    if label:
+        CPU[label] = _children_cpu() - cpu
     return time.monotonic() - start
+
+
+def parse_floor(tree: Path, jobs: int, work: Path) -> tuple[float, int]:
+    """Seconds spatch takes to parse the files naming ioctl and file_operations."""
+    files = sorted(Path(name) for name, _ in spatch.source_files([tree])
+                   if _names_both(Path(name)))
+    rule = work / "parse_floor.cocci"
+    rule.write_text(TRIVIAL_RULE.format(
+        options=" ".join(rules.rule_options(rules.CONVERSION_RULE))))
+    batches = [files[i:i + FLOOR_BATCH] for i in range(0, len(files), FLOOR_BATCH)]
+    cpu = _children_cpu()
+    start = time.monotonic()
+    with ThreadPoolExecutor(max_workers=jobs) as pool:
+        list(pool.map(lambda batch: spatch.run_batch(rule, batch,
+                                                     ["--disable-worth-trying-opt"], 120),
+                      batches))
+    CPU["floor"] = _children_cpu() - cpu
+    return time.monotonic() - start, len(files)
+
+
+def _names_both(path: Path) -> bool:
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return False
+    return b"ioctl" in data and b"file_operations" in data
 
 
 def plain_run(tree: Path, jobs: int, limit: float, out: Path) -> tuple[float, bool]:
@@ -123,56 +184,229 @@ def compare(tree: Path, summary: dict, plain: dict[str, str]) -> list[str]:
     return worse
 
 
+def doubled_tree(tree: Path, work: Path) -> Path:
+    """TREE with a copy of its drivers/ beside it as drivers_copy/, less the
+    files that name ioctl: the same candidates, about twice the files."""
+    big = work / "doubled" / tree.name
+    shutil.copytree(tree, big, symlinks=True)
+    copy = big / "drivers_copy"
+    shutil.copytree(tree / "drivers", copy, symlinks=True)
+    for path in list(copy.rglob("*")):
+        if path.is_file() and not path.is_symlink() and b"ioctl" in path.read_bytes():
+            path.unlink()
+    return big
+
+
+def stage_table(runs: list[tuple[str, dict]]) -> list[str]:
+    """Stage -> seconds, one column per run (the runs' --json summaries)."""
+    names = list(dict.fromkeys(n for _, s in runs for n in s.get("stage_seconds", {})))
+    lines = ["| stage | " + " | ".join(label for label, _ in runs) + " |",
+             "| --- |" + " ---: |" * len(runs)]
+    for name in names:
+        cells = [f"{s['stage_seconds'][name]:.1f}" if name in s.get("stage_seconds", {})
+                 else "-" for _, s in runs]
+        lines.append(f"| {name} | " + " | ".join(cells) + " |")
+    lines.append("| (wall) | " + " | ".join(f"{s['wall_seconds']:.1f}" for _, s in runs) + " |")
+    return lines
+
+
+def verdict(value: float, goal: float, at_most: bool) -> str:
+    met = value <= goal if at_most else value >= goal
+    return "met" if met else "**not met**"
+
+
+class Results:
+    """What the run measured so far; rendered after each phase, so that a
+    run stopped early (a loaded machine) still leaves its figures."""
+
+    def __init__(self, args):
+        self.args = args
+        self.load_start = os.getloadavg()
+        self.began = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+        self.floor = self.floor_files = None
+        self.cold = self.summary = None
+        self.runs: list[tuple[str, dict]] = []
+        self.warms: dict[str, float] = {}
+        self.plain = None           # (seconds, finished, files changed, worse)
+        self.scaling = None         # (seconds, files, files of the tree)
+        self.fixtures = None        # target -> seconds
+
+    def write(self) -> str:
+        a = self.args
+        peak = max(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
+                   resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss) / 1024
+        load_end = os.getloadavg()
+        lines = ["# convert benchmark", "",
+                 f"Tree: {a.tree.name}, `--jobs {a.jobs}`, {os.cpu_count()} CPUs shared with "
+                 f"other work: load average {self.load_start[0]:.1f} at the start "
+                 f"({self.began}), {load_end[0]:.1f} at the end "
+                 f"({time.strftime('%H:%M UTC', time.gmtime())}). One run of "
+                 "`bench/convert_bench.py`; every ratio is of figures from that run. On a "
+                 "loaded machine wall times stretch with the load; the CPU seconds (user and "
+                 "system of the process and its children) do not, and are the figures to "
+                 "compare.", "",
+                 "| run | wall s | CPU s | ratio (CPU) |", "| --- | ---: | ---: | ---: |"]
+        if self.floor is not None:
+            lines.append(f"| parse floor: spatch parses the {self.floor_files} files naming "
+                         f"ioctl and file_operations ({FLOOR_BATCH} a process, {a.jobs} "
+                         f"processes) | {self.floor:.1f} | {CPU['floor']:.0f} | 1 |")
+        if self.cold is not None:
+            lines.append(f"| convert, cold cache | {self.cold:.1f} | {CPU['cold']:.0f} | "
+                         f"{CPU['cold'] / CPU['floor']:.1f}x the floor |")
+        for target, seconds in self.warms.items():
+            label = "warm" if target == self.summary["target"] else f"warm {target}"
+            lines.append(f"| convert, warm re-run, target {target} | {seconds:.1f} | "
+                         f"{CPU.get(label, 0):.1f} | |")
+        if self.plain:
+            seconds, finished, _, _ = self.plain
+            bound = "" if finished else ">= "
+            lines.append(f"| plain spatch --dir --jobs {a.jobs}"
+                         f"{'' if finished else ' (stopped, unfinished)'} | {seconds:.1f} | "
+                         f"{CPU['plain']:.0f} | {bound}{CPU['plain'] / CPU['cold']:.1f}x "
+                         "convert's cold run |")
+        if self.scaling:
+            seconds, files, tree_files = self.scaling
+            lines.append(f"| convert, cold, tree plus a renamed copy of drivers/ less its ioctl "
+                         f"files ({files} .c/.h files against {tree_files}) | {seconds:.1f} | "
+                         f"{CPU['doubled']:.0f} | {CPU['doubled'] / CPU['cold']:.2f}x the cold "
+                         "run |")
+        if self.fixtures:
+            lines.append(f"| fixture drivers, warm, target 2.6.34 (best of 3) | "
+                         f"{self.fixtures['2.6.34']:.2f} | | 1 |")
+            lines.append(f"| fixture drivers, warm, target 6.1 (best of 3) | "
+                         f"{self.fixtures['6.1']:.2f} | | "
+                         f"{self.fixtures['6.1'] / self.fixtures['2.6.34']:.2f}x (wall) |")
+        if self.runs:
+            lines += ["", "Time of each stage (wall seconds, from the runs' `--json` summaries; "
+                      "a stage inside another is counted in its own row only):", "",
+                      *stage_table(self.runs)]
+        if self.summary:
+            totals = self.summary["totals"]
+            lines += ["", f"convert: {totals['fops']} fops entries, {totals['handlers']}, "
+                          f"{totals['files']['converted']} files changed."]
+        if self.plain:
+            seconds, finished, changed, worse = self.plain
+            lines.append(f"plain, in its {seconds:.0f} s: {changed} files changed; "
+                         f"{len(worse)} of them not changed the same way by convert.")
+            lines += [f"- {w}" for w in worse[:20]]
+        lines += ["", f"Peak memory: {peak:.0f} MiB (largest of this process and any one "
+                      "child).", "", "Against the goals of issue 26 (and issue 25's warm "
+                      "ratio), in CPU seconds where the machine was shared:"]
+        if self.cold is not None:
+            ratio = CPU["cold"] / CPU["floor"]
+            lines.append(f"- cold convert over the parse floor: **{ratio:.1f}x** (goal <= 2x): "
+                         f"{verdict(ratio, 2, True)}.")
+        if self.plain:
+            ratio, finished = CPU["plain"] / CPU["cold"], self.plain[1]
+            lines.append(f"- cold convert against plain spatch: **{'' if finished else '>= '}"
+                         f"{ratio:.1f}x** faster (goal >= 3x): "
+                         f"{verdict(ratio, 3, False) if finished or ratio >= 3 else 'not known (plain stopped first)'}.")
+        if self.warms:
+            # Mostly one thread: its CPU time is the wall time of a quiet machine.
+            cpu = max(CPU.get("warm" if t == self.summary["target"] else f"warm {t}", 0)
+                      for t in self.warms)
+            lines.append(f"- warm re-run: at most **{cpu:.1f} CPU s** ({max(self.warms.values()):.1f} "
+                         f"s wall on this load) at the targets measured "
+                         f"({', '.join(self.warms)}) (goal <= 2 s): {verdict(cpu, 2, True)}.")
+        lines.append(f"- peak memory **{peak:.0f} MiB** (goal < 1 GiB): "
+                     f"{verdict(peak, 1023, True)}.")
+        if self.scaling:
+            ratio = CPU["doubled"] / CPU["cold"]
+            lines.append(f"- twice the tree, same candidates: **{(ratio - 1) * 100:+.0f}%** CPU "
+                         f"(goal <= +10%): {verdict(ratio, 1.10, True)}.")
+        if self.fixtures:
+            ratio = self.fixtures["6.1"] / self.fixtures["2.6.34"]
+            lines.append(f"- warm fixture run at 6.1 over 2.6.34: **{ratio:.2f}x** (goal <= "
+                         f"1.5x): {verdict(ratio, 1.5, True)}.")
+        text = "\n".join(lines) + "\n"
+        a.output.write_text(text)
+        return text
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tree", type=Path, required=True,
                         help="an unpacked kernel tree (2.6.9)")
-    parser.add_argument("--factor", type=float, default=10.0)
+    parser.add_argument("--targets", nargs="*", default=[],
+                        help="targets for a cold then warm run besides the tree's own (6.1)")
+    parser.add_argument("--scaling", action="store_true",
+                        help="also convert the tree with a renamed copy of drivers/")
+    parser.add_argument("--fixtures", type=Path,
+                        help="the fixture drivers: warm 6.1 against warm 2.6.34")
+    parser.add_argument("--factor", type=float, default=3.0,
+                        help="stop plain spatch after FACTOR x the cold run (default 3)")
+    parser.add_argument("--plain-limit", type=float, metavar="SECONDS",
+                        help="and after SECONDS at most (a loaded machine)")
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--keep", type=Path, metavar="DIR",
+                        help="keep the cold run's --json summary and plain's diff here")
     parser.add_argument("--output", type=Path, default=ROOT / "bench" / "convert.md")
-    parser.add_argument("--keep-summary", type=Path, metavar="FILE",
-                        help="also save the cold run's --json summary (for reports/)")
     args = parser.parse_args()
+    found = Results(args)
     work = Path(tempfile.mkdtemp(prefix="convert-bench-"))
+
+    def say(text: str) -> None:
+        print(text, file=sys.stderr, flush=True)
+        found.write()
+
     try:
-        summary_path = work / "summary.json"
-        cold = timed_convert(args.tree, work / "cache", args.jobs, summary_path)
-        cached = timed_convert(args.tree, work / "cache", args.jobs, work / "again.json")
-        summary = json.loads(summary_path.read_text())
-        if args.keep_summary:
-            shutil.copyfile(summary_path, args.keep_summary)
-        plain_seconds, finished = plain_run(args.tree, args.jobs, args.factor * cold,
-                                            work / "plain.diff")
-        print(f"cold {cold:.1f} s, cached {cached:.1f} s, plain {plain_seconds:.1f} s "
-              f"({'finished' if finished else 'stopped'})", file=sys.stderr, flush=True)
-        if args.keep_summary:
-            shutil.copyfile(work / "plain.diff", args.keep_summary.with_suffix(".plain.diff"))
+        found.floor, found.floor_files = parse_floor(args.tree, args.jobs, work)
+        say(f"parse floor {found.floor:.1f} s ({found.floor_files} files)")
+        found.cold = timed_convert(args.tree, work / "cache", args.jobs, work / "cold.json",
+                                   label="cold")
+        found.summary = json.loads((work / "cold.json").read_text())
+        if args.keep:
+            args.keep.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(work / "cold.json", args.keep / "cold.json")
+        warm = timed_convert(args.tree, work / "cache", args.jobs, work / "warm.json",
+                             label="warm")
+        found.runs = [("cold", found.summary),
+                      ("warm", json.loads((work / "warm.json").read_text()))]
+        found.warms[found.summary["target"]] = warm
+        say(f"cold {found.cold:.1f} s, warm {warm:.1f} s")
+        if args.fixtures:
+            timings = {}
+            for target in ("2.6.34", "6.1"):
+                cache = work / f"cache-fixtures-{target}"
+                timed_convert(args.fixtures, cache, args.jobs, work / "fx.json",
+                              "--target", target)
+                timings[target] = min(timed_convert(args.fixtures, cache, args.jobs,
+                                                    work / "fx.json", "--target", target)
+                                      for _ in range(3))
+            found.fixtures = timings
+            say(f"fixtures warm: {timings}")
+        limit = args.factor * found.cold
+        if args.plain_limit:
+            limit = min(limit, args.plain_limit)
+        cpu = _children_cpu()
+        seconds, finished = plain_run(args.tree, args.jobs, limit, work / "plain.diff")
+        CPU["plain"] = _children_cpu() - cpu
+        if args.keep:
+            shutil.copyfile(work / "plain.diff", args.keep / "plain.diff")
         plain = plain_files((work / "plain.diff").read_bytes(), args.tree)
-        worse = compare(args.tree, summary, plain)
-        peak = max(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
-                   resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss) / 1024
-        totals = summary["totals"]
-        lines = [
-            "# convert benchmark", "",
-            f"Tree: {args.tree.name} ({summary['target']}), jobs {args.jobs}, "
-            f"{platform.node()}, {os.cpu_count()} CPUs, load {os.getloadavg()[0]:.1f} at the end.",
-            "",
-            "| run | seconds | ratio |", "| --- | ---: | ---: |",
-            f"| convert, cold cache | {cold:.1f} | 1 |",
-            f"| convert, cached re-run | {cached:.1f} | {cold / cached:.1f}x faster |",
-            f"| plain spatch --dir --jobs {args.jobs} | {plain_seconds:.1f}"
-            f"{'' if finished else ' (stopped, unfinished)'} | "
-            f"{'>= ' if not finished else ''}{plain_seconds / cold:.1f}x slower |",
-            "",
-            f"convert: {totals['fops']} fops entries, {totals['handlers']}, "
-            f"{totals['files']['converted']} files changed.",
-            f"plain, in its {plain_seconds:.0f} s: {len(plain)} files changed; "
-            f"{len(worse)} of them not changed the same way by convert.",
-            *[f"- {w}" for w in worse[:20]],
-            "", f"Peak memory: {peak:.0f} MiB (largest of this process and any one child).",
-        ]
-        args.output.write_text("\n".join(lines) + "\n")
-        print("\n".join(lines))
+        found.plain = (seconds, finished, len(plain), compare(args.tree, found.summary, plain))
+        say(f"plain {seconds:.1f} s ({'finished' if finished else 'stopped'})")
+        if args.scaling:
+            big = doubled_tree(args.tree, work)
+            files = sum(1 for _ in spatch.source_files([big]))
+            found.scaling = (timed_convert(big, work / "cache-big", args.jobs,
+                                           work / "big.json", label="doubled"),
+                             files, sum(1 for _ in spatch.source_files([args.tree])))
+            found.runs.append(("cold, doubled tree", json.loads((work / "big.json").read_text())))
+            shutil.rmtree(big.parent)
+            say(f"doubled tree {found.scaling[0]:.1f} s")
+        for target in args.targets:
+            out = work / f"cold-{target}.json"
+            timed_convert(args.tree, work / "cache", args.jobs, out, "--target", target,
+                          label=f"cold {target}")
+            found.warms[target] = timed_convert(args.tree, work / "cache", args.jobs,
+                                                work / f"warm-{target}.json", "--target",
+                                                target, label=f"warm {target}")
+            found.runs += [(f"cold {target}", json.loads(out.read_text())),
+                           (f"warm {target}",
+                            json.loads((work / f"warm-{target}.json").read_text()))]
+            say(f"warm at {target}: {found.warms[target]:.1f} s")
+        print(found.write())
     finally:
         shutil.rmtree(work, ignore_errors=True)
     return 0

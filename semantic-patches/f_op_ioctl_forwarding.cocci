@@ -49,24 +49,13 @@ refused_in = set()       # functions with a call that could not be
 
 legacy_at = set()        # calls a multi-kernel driver keeps for old kernels
 
+# One copy with the wrappers (PYTHONPATH from rules.spatch_environment).
+from ioctl_rework.ctext.spans import legacy_half as legacy_in_text
+
 def legacy_half(file, line):
     """Whether LINE of FILE is compiled only without HAVE_UNLOCKED_IOCTL."""
-    stack = []
-    with open(file, errors="replace") as source:
-        for number, text in enumerate(source, 1):
-            if number >= line:
-                break
-            words = text.replace("#", " # ", 1).split()
-            if not words or words[0] != "#" or len(words) < 2:
-                continue
-            if words[1] in ("if", "ifdef", "ifndef"):
-                stack.append([words[1], words[2:3] == ["HAVE_UNLOCKED_IOCTL"], False])
-            elif words[1] == "else" and stack:
-                stack[-1][2] = True
-            elif words[1] == "endif" and stack:
-                stack.pop()
-    return any(ours and (kind == "ifndef") != in_else
-               for kind, ours, in_else in stack if kind != "if")
+    with open(file, errors="replace", newline="") as source:
+        return legacy_in_text(source.read(), line)
 
 def at(p):
     # Tables are per file: a rule after a rewrite may see a temporary copy

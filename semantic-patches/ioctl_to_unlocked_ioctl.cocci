@@ -11,83 +11,35 @@
 // Copyright: (C) 2026 The ioctl-rework authors.
 // Options: --no-includes --include-headers --smpl-spacing --no-ifdef-to-if
 //
-// The rules are:
-// - A handler is converted only when its definition is in this file (or it
-//   is named by -D handlers=a,b), has the .ioctl signature and is not
-//   refused; its fops entry is switched only then.  Other ops structures
-//   (tty, block, proto, snd_pcm, v4l2, usb-serial) are never touched.
-// - pushdown: lock_kernel() after the declarations and unlock_kernel()
-//   before every return; a return of anything but an int constant or a
-//   plain local that an int holds is evaluated under the lock into a
-//   temporary first: the handler's "ret" when it is one non-static int of
-//   the outermost block, else a fresh int named so that it shadows
-//   nothing.  An int, as the legacy return was: a long, unsigned or size_t
-//   value (a call, a ternary, "arg", a macro of the file) comes back
-//   truncated as the int handler returned it, never whole.  An unsigned
-//   int local is returned as (int)x.
-// - wrapper: the handler keeps its body under its name; a new
-//   NAME_unlocked_ioctl, before the first fops that names it, takes the
-//   lock around a call to it, whose value it keeps in an int (what the
-//   legacy int handler returned, whatever the type of a return).
-// - auto (neither -D pushdown nor -D wrapper): pushdown unless an exit
-//   or an early side effect would escape it: a macro that returns (of the
-//   file or of a header it includes with quotes, directly or through
-//   another macro), a return spatch does not see (a macro argument), a
-//   statement expression, a computed goto, a macro of a header that was
-//   not found, a local or parameter that hides the lock, a declaration
-//   initializer that calls a function not known to be pure, calls
-//   through a pointer, writes a variable or reads a volatile one, a
-//   first statement inside an #if.  -D pushdown refuses those handlers.
-// - Every spelling of an entry: C99 or GNU, in a structure, an array of
-//   them or through a typedef of this file; "h", "&h" or a cast of h (the
-//   new entry names the function, uncast); a run-time "fops.ioctl = h;" or
-//   "fops->ioctl = h;".  An entry is what its own initializer says: a
-//   .ioctl beside an .unlocked_ioctl is dead in that initializer only.
-//   A .ioctl naming a function that already has the .unlocked_ioctl
-//   signature gets the wrapper.  A wrapper's name is the first free one.
-// - An entry in a branch never compiled (#if 0, the #else of #if 1) is
-//   left as it is and reported; the handler converts for its live entries.
-//   A version test is not taken for dead: the wrapper converts each branch.
-// - Refused, and said why in report mode: the inode parameter is written
-//   or its address taken; a call passes NULL as its inode; the handler is
-//   used elsewhere with its old signature (EXPORT_SYMBOL follows it); it is
-//   defined twice (#ifdef/#else); -D keep=a,b names it (convert found a
-//   file that cannot follow); spatch did not match its definition (a parse
-//   failure, or a do { } while whose body ends in a return); -D mutex and
-//   the handler takes the BKL itself (or a function of its file that it
-//   calls does) or is called directly (the mutex is not recursive, and callers would
-//   not take it); -D mutex and the handler, or a function
-//   of its file that it calls, sleeps until another call wakes it
-//   (wait_event*(), sleep_on*(), schedule*(), wait_for_completion*(),
-//   down*() on a semaphore that code of the file ups without downing it):
-//   the BKL was dropped while its holder slept, the mutex is not, so that
-//   call would wait for it forever; an entry named through a macro, in a
-//   positional initializer, or a run-time assignment spatch cannot type;
-//   code the conversion adds would land inside an #if that leaves out one
-//   of its uses (the wrapper before the first of its fops, a header after
-//   no include compiled wherever the handler is, or only after one inside
-//   an #if, where spatch adds nothing).
-// - Where code lands: a header already there counts only where it is
-//   compiled wherever the converted code is; a new header goes after the last #include <...>
-//   compiled wherever something converted is and inside no #if but an
-//   include guard; the mutex goes before the
-//   first converted handler, or before an earlier function when an #if
-//   around that handler leaves out another use; the wrapper of a fops
-//   that is a static local of a function goes before that function.  The
-//   mutex takes a name the file does not use yet.  A macro of the file
-//   that names the inode parameter counts as a use of it.
-// - -ENOIOCTLCMD: the unlocked path turns it into -EINVAL.  Every mode
-//   says so; -D enoioctlcmd_einval writes -EINVAL in the source, and
-//   -D enoioctlcmd_refuse leaves such handlers alone.
+// What it does, rule by rule, with examples: README.md, "The semantic
+// patches" (Strategies, Lock modes).  In short:
+// - A handler is converted only when its definition is in this file (or
+//   -D handlers=a,b names it), has the .ioctl signature and is not refused;
+//   its fops entries (every spelling: C99, GNU, arrays, typedefs, "&h",
+//   casts, run-time "fops.ioctl = h;") switch only then.  Other ops
+//   structures are never touched.
+// - pushdown: lock_kernel() after the declarations, unlock_kernel() before
+//   every return (a complex value is computed under the lock into an int
+//   temporary).  wrapper: a new NAME_unlocked_ioctl takes the lock around
+//   a call to the unchanged handler.  auto (neither flag): pushdown unless
+//   an exit or early side effect would escape the lock, then the wrapper;
+//   -D pushdown refuses such handlers instead.
+// - Left alone and reported, with the reason (decisions.decide): entries
+//   never compiled (#if 0, the #else of #if 1), handlers whose inode is
+//   written, passed NULL, used with the old signature or defined twice,
+//   -D keep=a,b, code spatch could not match, -D mutex hazards (the BKL
+//   taken inside, direct calls, sleeping until another call wakes it), and
+//   added code that would land inside an #if leaving out one of its uses.
+// - -ENOIOCTLCMD becomes -EINVAL on the unlocked path: every mode says so;
+//   -D enoioctlcmd_einval writes -EINVAL, -D enoioctlcmd_refuse refuses.
 //
 // Other flags: -D mutex (a per-file DEFINE_MUTEX instead of the BKL, for
 // kernels >= 2.6.39), -D inode_f_dentry (2.6.11-2.6.19) or -D inode_f_path
 // (2.6.20-3.8) instead of file_inode() (>= 3.9), -D compat (also set
 // .compat_ioctl: only right when the ioctl ABI is the same for 32-bit
 // callers), -D multi_kernel (keep .ioctl under #ifndef HAVE_UNLOCKED_IOCTL),
-// -D no_bkl (with -D mutex, for kernels >= 2.6.39, which have no
-// <linux/smp_lock.h>: the include goes where a handler was converted and
-// nothing in the file calls the BKL any more).
+// -D no_bkl (with -D mutex: drop <linux/smp_lock.h> where nothing calls the
+// BKL any more).
 
 virtual patch
 virtual context

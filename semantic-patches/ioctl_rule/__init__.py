@@ -22,6 +22,8 @@ bottom up:
   matches       one function per script rule of the facts part
   bindings      bound values made for spatch (the only use of its cocci)
 
-Nothing here imports spatch's Python; ioctl_rework (the wrappers) imports
-nothing here.
+Nothing here imports spatch's Python.  The C-text functions the rule shares
+with the wrappers (code_only, dead_branches, legacy_half) have one copy, in
+ioctl_rework.ctext.spans, which imports nothing of the project; the
+wrappers import nothing here.
 """

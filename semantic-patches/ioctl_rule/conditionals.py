@@ -4,6 +4,8 @@ one line is compiled wherever code at others is."""
 
 import re
 
+from ioctl_rework.ctext.spans import dead_branches
+
 from .state import per_file
 from .source import code_text, source_lines
 
@@ -24,40 +26,7 @@ def open_conditional(file, first, line):
             opened.append(number)
     return opened[-1] if opened else None
 
-IF_CONSTANT = re.compile(r"[ \t]*#[ \t]*if[ \t]+([01])\b")
 ELSE = re.compile(r"[ \t]*#[ \t]*(else|elif)\b")
-
-
-def dead_branches(lines):
-    """For each of LINES, a pair: the line of the #if whose branch that is
-    never compiled holds it (or None), and "if" for a known #if or "endif"
-    for an #endif that closes an #if (else None).  Known are "#if 0" and
-    "#if 1".  A version test is not: the wrapper runs the rule on each of
-    its branches (convert_branches.py), so a driver that still builds for
-    2.4 gets both entries converted alike.  After an #elif nothing is
-    taken for dead."""
-    out, stack = [], []   # per open #if: (known, dead, its line)
-    for number, text in enumerate(lines, 1):
-        match = CONDITIONAL.match(text)
-        kind = match.group(1) if match else None
-        constant = IF_CONSTANT.match(text)
-        if constant:
-            stack.append((True, constant.group(1) == "0", number))
-            kind = "if"
-        elif kind in ("if", "ifdef", "ifndef"):
-            stack.append((False, False, number))
-            kind = None
-        elif ELSE.match(text) and stack and stack[-1][0]:
-            _, dead, line = stack[-1]
-            stack[-1] = (True, not dead, line) if ELSE.match(text).group(1) == "else" \
-                else (False, False, line)
-        elif kind == "endif" and stack:
-            stack.pop()
-        else:
-            kind = None
-        dead = [line for _, is_dead, line in stack if is_dead]
-        out.append((dead[0] if dead else None, kind))
-    return out
 
 
 def without_dead_code(lines):

@@ -5,11 +5,10 @@ converted."""
 
 import re
 
+# One copy with the wrappers: comments, strings and character constants
+# (NOT_CODE), and code_only(), which blanks them keeping lines.
+from ioctl_rework.ctext.spans import NOT_CODE, code_only  # noqa: F401
 
-
-# Comments, strings and character constants, whose braces do not count.
-NOT_CODE = re.compile(r"/[*].*?[*]/|//[^\n]*|\"(?:\\.|[^\"\\\n])*\"|'(?:\\.|[^'\\\n])*'",
-                      re.DOTALL)
 
 PREPROCESSOR = re.compile(r"\s*#")
 # Spelled apart: SmPL would read a comment opener here as one.
@@ -40,11 +39,6 @@ def fits_int(t):
 INT_LITERAL = re.compile(r"(0[xX][0-9a-fA-F]+|0[0-7]*|[1-9][0-9]*)")
 NEGATED_OR_PARENTHESIZED = re.compile(r"^\s*(?:-|\()\s*(.*?)\s*\)?\s*$", re.DOTALL)
 IDENTIFIER = re.compile(r"\b[A-Za-z_]\w*\b")
-
-
-def code_only(text):
-    """TEXT with comments, strings and character constants blanked, lines kept."""
-    return NOT_CODE.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
 
 # A preprocessor directive with its continuation lines.
 DIRECTIVE = re.compile(r"^[ \t]*#(?:[^\n]*\\\n)*[^\n]*", re.M)

@@ -5,7 +5,7 @@ per file (state.per_file)."""
 import re
 
 from .state import per_file
-from .ctext import DIRECTIVE, NOT_CODE
+from .ctext import DIRECTIVE, NOT_CODE, code_only
 
 
 def block_depth(file, first, line, column):
@@ -49,8 +49,7 @@ _code = per_file({})
 
 def code_text(file):
     if file not in _code:
-        _code[file] = NOT_CODE.sub(lambda m: re.sub(r"[^\n]", " ", m.group()),
-                                   "\n".join(source_lines(file)))
+        _code[file] = code_only("\n".join(source_lines(file)))
     return _code[file]
 _directive_free = per_file({})
 

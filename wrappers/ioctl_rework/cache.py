@@ -4,6 +4,14 @@ Keys are hashes of everything a result depends on (file content, rules,
 spatch version, options), so entries never need invalidating; stale ones
 are simply never asked for again.  Writes are atomic (temporary file then
 rename), so a killed run never leaves a half-written entry.
+
+The directory may be shared by the shards of a run on several machines
+(a network filesystem such as NFS): writers of the same entry write the
+same bytes, each to a temporary name of its own in the entry's directory,
+renamed over the entry (atomic on the server; the last one stays); and
+every entry carries a hash of its content, so a reader that meets a
+truncated or torn one (a client that crashed before its data reached the
+server, a rename seen before the data) takes it for a miss.
 """
 
 import hashlib
@@ -38,6 +46,10 @@ class Cache:
     def enabled(self) -> bool:
         return self.root is not None
 
+    def sibling(self, namespace: str) -> "Cache":
+        """The cache NAMESPACE in the same directory (disabled when this one is)."""
+        return Cache(self.root.parent if self.root is not None else None, namespace)
+
     def _path(self, key: str) -> Path:
         return self.root / key[:2] / key
 
@@ -45,9 +57,10 @@ class Cache:
         if self.root is None:
             return None
         try:
-            return self._path(key).read_bytes()
+            stored = self._path(key).read_bytes()
         except OSError:
             return None
+        return _opened(stored)
 
     def put_bytes(self, key: str, data: bytes) -> None:
         if self.root is None:
@@ -58,7 +71,7 @@ class Cache:
             path.parent.mkdir(parents=True, exist_ok=True)
             fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
             with os.fdopen(fd, "wb") as out:
-                out.write(data)
+                out.write(_sealed(data))
             os.replace(tmp, path)
         except OSError:
             # A read-only or full cache directory only costs speed.
@@ -78,6 +91,23 @@ class Cache:
         self.put_bytes(key, json.dumps(value, sort_keys=True).encode())
 
 
+# An entry: MAGIC, the SHA-256 of the data, the data.
+_MAGIC = b"ioctl-rework-cache/2\n"
+_SEAL = len(_MAGIC) + 32
+
+
+def _sealed(data: bytes) -> bytes:
+    return _MAGIC + hashlib.sha256(data).digest() + data
+
+
+def _opened(stored: bytes) -> bytes | None:
+    """The data of an entry, or None when it is not whole (or of another format)."""
+    data = stored[_SEAL:]
+    if not stored.startswith(_MAGIC) or hashlib.sha256(data).digest() != stored[len(_MAGIC):_SEAL]:
+        return None
+    return data
+
+
 def stat_index(cache: "Cache | None", key: str, files, classify) -> dict:
     """CLASSIFY(path) for each (path, stat) of FILES, through an index kept
     under KEY.  Like git's index, a file whose size, mtime and inode are
@@ -93,3 +123,34 @@ def stat_index(cache: "Cache | None", key: str, files, classify) -> dict:
     if cache is not None and index != old:
         cache.put_json(key, index)
     return {path: verdict for path, (_, verdict) in index.items()}
+
+
+class FileDigests:
+    """The content digest of each file, read once per instance (one run):
+    a cache entry computed from several files records their digests
+    (record) and is used again only while every one is unchanged
+    (unchanged).  Unlike stat_index, the content decides, so a header
+    rewritten within the same second is never taken for the old one."""
+
+    def __init__(self):
+        self._known: dict[str, str] = {}
+
+    def digest(self, path: Path | str) -> str:
+        name = str(path)
+        if name not in self._known:
+            try:
+                self._known[name] = hashlib.sha256(Path(name).read_bytes()).hexdigest()
+            except OSError:
+                self._known[name] = "unreadable"
+        return self._known[name]
+
+    def known(self) -> list[str]:
+        """Every file digested so far: all that the checked entries of a
+        run depend on."""
+        return sorted(self._known)
+
+    def record(self, paths) -> dict[str, str]:
+        return {str(path): self.digest(path) for path in sorted(set(map(str, paths)))}
+
+    def unchanged(self, recorded: dict[str, str]) -> bool:
+        return all(self.digest(path) == digest for path, digest in recorded.items())

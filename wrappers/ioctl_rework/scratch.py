@@ -10,6 +10,8 @@ real path stays inside its root; otherwise the whole input is refused.
 """
 
 import os
+import tempfile
+from contextlib import contextmanager
 from pathlib import Path
 
 from ioctl_rework.names import shown
@@ -77,3 +79,20 @@ def write_inside(root: Path, name: str, data: bytes) -> None:
     fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
     with os.fdopen(fd, "wb") as out:
         out.write(data)
+
+
+@contextmanager
+def temporary_files_in(directory: Path):
+    """Within the block, temporary files of this process (tempfile) and of
+    its children (TMPDIR: spatch, git, gcc) go under DIRECTORY, which the
+    caller removes: nothing is left behind elsewhere."""
+    saved = tempfile.tempdir, os.environ.get("TMPDIR")
+    tempfile.tempdir = os.environ["TMPDIR"] = str(directory)
+    try:
+        yield
+    finally:
+        tempfile.tempdir = saved[0]
+        if saved[1] is None:
+            os.environ.pop("TMPDIR", None)
+        else:
+            os.environ["TMPDIR"] = saved[1]

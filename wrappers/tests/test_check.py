@@ -221,7 +221,9 @@ class PatchShapesTest(RepoTestCase):
         out = self.check("--git", f"{start}..HEAD", "--squash")
         self.assertEqual(out.returncode, 0, out.stdout + out.stderr)
 
-    def test_mailed_series_on_stdin_is_judged_by_where_it_ends(self):
+    def test_mailed_series_on_stdin_is_judged_mail_by_mail(self):
+        # As git am makes one commit of each mail: the first adds the
+        # legacy fops, the second only a comment.
         start = self.repo.git("rev-parse", "HEAD").stdout.strip()
         self.repo.commit("add thermo", {"drivers/misc/thermo.c": LEGACY})
         self.repo.commit("thermo: a comment",
@@ -232,15 +234,23 @@ class PatchShapesTest(RepoTestCase):
         out = self.check("--diff", "-", "--format", "json", stdin=series)
         self.assertEqual(out.returncode, 1, out.stderr)
         (problem,) = json.loads(out.stdout)["problems"]
-        # The fops moved down by the line the second mail adds.
-        self.assertEqual((problem["type"], problem["line"]), ("LEGACY_IOCTL", 34))
+        self.assertEqual((problem["type"], problem["line"]), ("LEGACY_IOCTL", 33))
+        # Counted in the mbox as given, as checkpatch.pl counts.
         self.assertEqual(problem["patch_line"],
                          series.splitlines().index("+\t.ioctl\t= thermo_ioctl,") + 1)
+        text = self.check("--diff", "-", stdin=series).stdout
+        self.assertIn('Mail 1/2 ("add thermo") has legacy ioctl problems', text)
+        self.assertIn('Mail 2/2 ("thermo: a comment") has no obvious legacy ioctl problems',
+                      text)
 
+        # A later mail that converts the driver does not make the first one pass.
         self.repo.commit("thermo: convert by hand", {"drivers/misc/thermo.c": CLEAN})
         series = self.repo.git("format-patch", "--stdout", f"{start}..HEAD").stdout
         out = self.check("--diff", "-", stdin=series)
-        self.assertEqual(out.returncode, 0, out.stdout + out.stderr)
+        self.assertEqual(out.returncode, 1, out.stdout + out.stderr)
+        self.assertIn('Mail 1/3 ("add thermo") has legacy ioctl problems', out.stdout)
+        self.assertIn('Mail 3/3 ("thermo: convert by hand") has no obvious legacy ioctl',
+                      out.stdout)
 
     def test_malformed_patch_exits_2_with_a_message(self):
         patch = self.repo.path / "broken.patch"

@@ -171,7 +171,7 @@ class ContainedTest(unittest.TestCase):
 
 
 class SymlinkCommitTest(unittest.TestCase):
-    """A commit may add a symbolic link: it is listed, never followed."""
+    """A commit may add a symbolic link: followed only inside the tree."""
 
     def test_a_symlinked_c_file_in_a_commit_is_not_followed(self):
         with tempfile.TemporaryDirectory() as tmp, GitRepo() as repo:
@@ -183,9 +183,12 @@ class SymlinkCommitTest(unittest.TestCase):
             repo.git("add", "-A")
             repo.git("commit", "-q", "-m", "a link")
             out = repo.run_cli("check", "--git", "HEAD")
-        self.assertEqual(out.returncode, 0, out.stdout + out.stderr)
-        self.assertIn("NOTE: drivers/evil.c not checked: a symbolic link (not followed)",
-                      out.stdout)
+        # A C file that is a link out of the tree: what it holds is never
+        # read, and a gate does not pass what it could not read.
+        self.assertEqual(out.returncode, 1, out.stdout + out.stderr)
+        self.assertIn("ERROR:NOT_CHECKED: a symbolic link to ", out.stdout)
+        self.assertIn("outside the tree: what it holds cannot be read", out.stdout)
+        self.assertIn("NOTE: drivers/evil.c not checked: a symbolic link", out.stdout)
         self.assertNotIn("thermo", out.stdout)
 
 

@@ -89,9 +89,11 @@ class UncheckedIsAnErrorTest(FailClosedTestCase):
                       "with `git commit --no-verify`", out.stdout)
 
     def test_a_bare_patch_spatch_cannot_parse_points_at_tree_and_git(self):
-        broken = ("static struct file_operations broken_fops = {\n"
+        # A change to a file the patch does not carry whole: rebuilt from its lines.
+        self.repo.commit("add broken", {"drivers/misc/broken.c": "/* broken */\n" * 9})
+        broken = ("/* broken */\n" * 9 + "static struct file_operations broken_fops = {\n"
                   "\t.ioctl = broken_ioctl,\n\tif (x) {{{ ;\n};\n")
-        self.repo.commit("add broken", {"drivers/misc/broken.c": broken})
+        self.repo.commit("break it", {"drivers/misc/broken.c": broken})
         out = self.check_head_as_a_patch()
         self.assertIn("; give the tree the patch applies to (--tree DIR) or check the commit "
                       "(--git REV) so that the whole file is read", out.stdout)

@@ -179,14 +179,21 @@ class FopsHunkBelowItsOpeningTest(JudgeTestCase):
     AFTER = BEFORE.replace("\t.release\t= thermo_release,\n",
                            "\t.release\t= thermo_release,\n\t.ioctl\t= thermo_ioctl,\n")
 
-    def test_git_function_context_names_the_fops(self):
+    def test_git_function_context_is_no_evidence_in_a_bare_patch(self):
+        # Anyone can write anything after `@@ ... @@` (issue 23): the bare
+        # patch does not show the fops, so it is not checked; with whole
+        # files it is an error.
         ways = self.ways(self.BEFORE, self.AFTER)
         self.assertIn("@@ static const struct file_operations thermo_fops = {\n",
                       ways.patch.read_text().replace(" @@ ", " @@\n@@ "))
         where = "FILE: drivers/misc/thermo.c:38:\n+\t.ioctl\t= thermo_ioctl,"
-        for way, out in ways.all().items():
+        outs = ways.all()
+        for way, out in outs.items():
             with self.subTest(way):
-                self.assertError(out, "LEGACY_IOCTL", where)
+                self.assertError(out, "NOT_CHECKED" if way == "bare" else "LEGACY_IOCTL",
+                                 where)
+        self.assertIn("the patch sets a legacy .ioctl, but its hunk does not show the "
+                      "structure it is in", outs["bare"].stdout)
 
     def test_without_function_context_it_is_not_checked(self):
         ways = self.ways(self.BEFORE, self.AFTER)

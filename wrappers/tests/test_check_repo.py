@@ -15,7 +15,9 @@ DATA = Path(__file__).resolve().parent / "test_data" / "check"
 
 # Commits made by tests must not read the user's git configuration or hooks.
 GIT_ENV = {
-    "GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": os.devnull,
+    # A file that is not there reads as an empty configuration (os.devnull
+    # too, unless someone on the machine has turned it into a file).
+    "GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": "/nonexistent/ioctl-rework-test-gitconfig",
     "GIT_AUTHOR_NAME": "Check Test", "GIT_AUTHOR_EMAIL": "check@example.org",
     "GIT_COMMITTER_NAME": "Check Test", "GIT_COMMITTER_EMAIL": "check@example.org",
     "GIT_AUTHOR_DATE": "2005-01-16 12:00:00 +0000",

@@ -217,15 +217,15 @@ class HeadersTest(unittest.TestCase):
                               '#include <uapi/linux/prefixed.h>\n#include <asm/ioctls.h>\n'
                               '#include "foo.h"\n')
             dirs = headers.include_dirs(source, tree)
-            found = headers.probe_headers(source, source.read_text(), dirs, tree,
-                                          frozenset({"FOO_GET", "FOO_SET", "FIONREAD"}))
+            found, _ = headers.probe_headers(source, source.read_text(), dirs, tree,
+                                             frozenset({"FOO_GET", "FOO_SET", "FIONREAD"}))
             names = {p.relative_to(tree.resolve()).as_posix() for p in found}
             self.assertEqual(names, {"include/uapi/linux/foo.h", "include/uapi/linux/direct.h",
                                      "include/uapi/linux/prefixed.h",
                                      "include/uapi/asm-generic/ioctls.h",
                                      "include/uapi/linux/local_abi.h", "drivers/foo/foo.h"})
             # Without the commands, nothing behind a kernel-only header.
-            bare = headers.probe_headers(source, source.read_text(), dirs, tree)
+            bare, _ = headers.probe_headers(source, source.read_text(), dirs, tree)
             self.assertNotIn("include/uapi/linux/foo.h",
                              {p.relative_to(tree.resolve()).as_posix() for p in bare})
 

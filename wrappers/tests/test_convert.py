@@ -576,7 +576,7 @@ class CacheAndShardTest(ConvertCase):
 
         def comparable(s):
             data = summary_mod.to_json(s)
-            for key in ("wall_seconds", "started", "shard"):
+            for key in ("wall_seconds", "stage_seconds", "started", "shard"):
                 data.pop(key)
             return data
 

@@ -10,7 +10,7 @@ import unittest
 from pathlib import Path
 from unittest import mock
 
-from ioctl_rework.spatch import macro_builtins
+from ioctl_rework.spatch import installation, macro_builtins
 from ioctl_rework.spatch import rules
 from ioctl_rework.spatch import runner as spatch
 
@@ -90,7 +90,7 @@ class InstalledBuiltinsTest(unittest.TestCase):
         self.assertEqual(macro_builtins.builtins_for(rules.MACRO_FILE, spatch.standard_h()), first)
 
     def test_make_cocci_gets_the_same_file(self):
-        env = {**os.environ, "PYTHONPATH": str(Path(rules.__file__).parents[1])}
+        env = {**os.environ, "PYTHONPATH": str(Path(rules.__file__).parents[2])}
         out = subprocess.run([sys.executable, "-m", "ioctl_rework.spatch.macro_builtins"],
                              capture_output=True, text=True, env=env, check=True)
         self.assertEqual(out.stdout.strip(),
@@ -99,7 +99,7 @@ class InstalledBuiltinsTest(unittest.TestCase):
 
 class NoStandardHTest(unittest.TestCase):
     def test_without_standard_h_spatch_keeps_its_own(self):
-        with mock.patch.object(spatch, "standard_h", return_value=None):
+        with mock.patch.object(installation, "standard_h", return_value=None):
             options = rules.spatch_options(rules.CONVERSION_RULE)
         self.assertNotIn("--macro-file-builtins", options)
         self.assertIn("--macro-file", options)

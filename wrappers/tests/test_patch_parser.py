@@ -144,6 +144,10 @@ class MalformedTest(unittest.TestCase):
                                "@@ -1 +1 @@\n-c\n+d\n", "out of order"),
         "broken binary data": ("diff --git a/b.bin b/b.bin\nGIT binary patch\nliteral 4\n"
                                "this is not base85 !\n\n", "binary"),
+        "octal escape with a 9": ('diff --git "a/\\09.c" "b/\\09.c"\n', "bad octal escape \\09."),
+        "octal escape over 377": ('diff --git "a/\\400.c" "b/\\400.c"\n', "bad octal escape \\400"),
+        "octal escape cut short": ('--- "a/x\\1"\n+++ "b/x\\1"\n@@ -1 +1 @@\n-a\n+b\n',
+                                   "bad octal escape \\1"),
     }
 
     def test_each_malformed_input_names_the_problem(self):
@@ -157,6 +161,31 @@ class MalformedTest(unittest.TestCase):
         with self.assertRaises(MalformedPatch) as caught:
             patch_parser.parse("intro\n--- a/f.c\n+++ b/f.c\n@@ -1,2 +1,2 @@\n a\n?b\n")
         self.assertEqual(caught.exception.line, 6)
+
+
+class ForeignPartTest(unittest.TestCase):
+    """Diff parts git does not apply but GNU patch does (patch_parser.foreign_part)."""
+
+    UNIFIED = "--- a/r\n+++ b/r\n@@ -0,0 +1 @@\n+x\n"
+    PARTS = {
+        "context diff": "*** a/f.c\n--- b/f.c\n***************\n*** 1 ****\n--- 1,2 ----\n",
+        "normal diff": "3a4,5\n> .ioctl = h,\n> };\n",
+        "indented diff": "  --- a/f.c\n  +++ b/f.c\n  @@ -1 +1,2 @@\n   x\n  +y\n",
+        "quoted diff": "> --- a/f.c\n> +++ b/f.c\n> @@ -1 +1,2 @@\n",
+    }
+
+    def test_each_is_found_after_a_unified_part(self):
+        for name, part in self.PARTS.items():
+            with self.subTest(name):
+                text = self.UNIFIED + part
+                found = patch_parser.foreign_part(text, patch_parser.parse(self.UNIFIED))
+                self.assertEqual(found[0] if found else None, 5, name)   # its first line
+
+    def test_hunk_lines_that_look_like_one_are_not(self):
+        # A patch of a patch: its context lines are a diff's lines.
+        text = ("--- a/p.patch\n+++ b/p.patch\n@@ -1,4 +1,5 @@\n --- a/f.c\n +++ b/f.c\n"
+                " @@ -1 +1 @@\n 3a4,5\n+> y\n")
+        self.assertIsNone(patch_parser.foreign_part(text, patch_parser.parse(text)))
 
 
 if __name__ == "__main__":

@@ -205,6 +205,10 @@ class BatchPlanTest(unittest.TestCase):
         self.assertEqual(spatch.batch_size(100, jobs=2), 13)
         self.assertEqual(spatch.batch_size(1000, jobs=2), 20)
         self.assertEqual(spatch.batch_size(3, jobs=2), 1)
+        # One batch per process for a rule whose start-up outweighs a file.
+        self.assertEqual(spatch.batch_size(14, jobs=2, fewest=True), 7)
+        self.assertEqual(spatch.batch_size(3, jobs=2, fewest=True), 2)
+        self.assertEqual(spatch.batch_size(1000, jobs=2, fewest=True), 20)
         planned = spatch.batches([f"f{i}.c" for i in range(100)], 13)
         self.assertEqual([len(b) for b in planned], [13] * 7 + [9])
 

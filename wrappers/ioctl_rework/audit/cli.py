@@ -7,6 +7,7 @@ from pathlib import Path
 from ioctl_rework import options, settings
 from ioctl_rework.spatch import runner as spatch
 from ioctl_rework.audit.report import AuditError, load_json
+from ioctl_rework.stages import Verbosity, add_verbosity_arguments, times_text, verbosity_of
 from ioctl_rework.audit.scan import DEFAULT_TIMEOUT, _version_key, audit_trees, kernel_trees
 
 FORMATS = {"text": "grouped by subsystem", "json": "re-read by --from-json", "csv": "a row "
@@ -40,6 +41,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-compat-classes", action="store_true",
                         help="do not classify missing-compat findings (same-handler, "
                              "compat-ptr, needs-translation, unknown)")
+    add_verbosity_arguments(parser)
 
 
 def main(args: argparse.Namespace) -> int:
@@ -61,7 +63,8 @@ def main(args: argparse.Namespace) -> int:
         if args.paths:
             results += audit_trees(args.paths, run.jobs, args.timeout, run.cache("audit"),
                                    not args.no_compat_classes,
-                                   run.target if args.target != "auto" else None, trees)
+                                   run.target if args.target != "auto" else None, trees,
+                                   verbosity_of(args))
         results.sort(key=_version_key)
     except (AuditError, spatch.SpatchMissing, settings.SettingsError) as err:
         print(f"ioctl-rework audit: error: {err}", file=sys.stderr)
@@ -72,6 +75,9 @@ def main(args: argparse.Namespace) -> int:
               f"{result.stats.candidates} candidate files ({result.stats.cached} cached), "
               f"{sum(not s.partial for s in result.skipped)} skipped, "
               f"{result.stats.seconds:.1f} s", file=sys.stderr)
+        if verbosity_of(args) >= Verbosity.NORMAL and result.stats.stage_seconds:
+            print(f"ioctl-rework audit: {times_text(result.stats.stage_seconds)}",
+                  file=sys.stderr)
         for skipped in result.skipped:
             label = "partly parsed" if skipped.partial else "skipped"
             print(f"ioctl-rework audit: {label}: {skipped.file}: {skipped.reason}",

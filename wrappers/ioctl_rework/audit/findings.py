@@ -111,6 +111,8 @@ class AuditStats:
     # missing-compat findings the tree's own compat table contradicts
     # (it passes every command): dropped, counted here.
     passed_by_table: int = 0
+    # Stage name -> seconds (stages.py): prefilter, rule runs, compat, maintainers.
+    stage_seconds: dict = field(default_factory=dict)
 
 
 @dataclass

@@ -92,7 +92,8 @@ def load_json(path: Path) -> list[AuditResult]:
              for s in tree["skipped"]],
             Path(tree["tree"]) if tree.get("tree") else None, tree.get("version"),
             AuditStats(tree["stats"]["candidates"], tree["stats"]["cached"], 0,
-                       tree["stats"]["seconds"], tree["stats"].get("passed_by_table", 0)))
+                       tree["stats"]["seconds"], tree["stats"].get("passed_by_table", 0),
+                       tree["stats"].get("stage_seconds", {})))
             for tree in value["trees"]]
     except OSError as err:
         raise AuditError(f"{path}: {err.strerror}") from err

@@ -32,6 +32,7 @@ from ioctl_rework.ctext.candidates import fops_initializers, may_hold_legacy_ent
 from ioctl_rework.cache import Cache, default_directory, make_key, stat_index
 from ioctl_rework.audit.findings import AuditResult, AuditStats, Finding, SkippedFile
 from ioctl_rework.patches.maintainers import Maintainers, directory_subsystem
+from ioctl_rework.stages import Stages, Verbosity
 # What the rules print, read into findings (audit_report.py); named here too
 # because bench/ and the tests read reports through the audit command.
 from ioctl_rework.audit.report import (READERS as _READERS, AuditError,  # noqa: F401
@@ -133,9 +134,10 @@ def _rule_runs(target: settings.Target, workdir: Path) -> list[RuleRun]:
 # ---------------------------------------------------------------- running
 
 def run_batched(run: RuleRun, files: list[Path], jobs: int, timeout: int,
-                workdir: Path) -> list[spatch.SpatchResult]:
-    """RUN over FILES, JOBS spatch processes at a time, results in file order."""
-    return spatch.run_batched(run.rule, files, list(run.args), jobs, timeout, workdir)
+                workdir: Path, done=None) -> list[spatch.SpatchResult]:
+    """RUN over FILES, JOBS spatch processes at a time, results in file order;
+    DONE(count) after each batch."""
+    return spatch.run_batched(run.rule, files, list(run.args), jobs, timeout, workdir, done)
 
 
 # ---------------------------------------------------------------- the audit
@@ -213,11 +215,14 @@ def _attach_maintainers(findings: list[Finding], maintainers: Maintainers | None
 def audit(paths: list[Path], jobs: int = 2, timeout: int = DEFAULT_TIMEOUT,
           cache: Cache | None = None, compat_classes: bool = True,
           kernel: settings.KernelTree | None = None,
-          target: settings.Target | None = None) -> AuditResult:
+          target: settings.Target | None = None,
+          stages: Stages | None = None) -> AuditResult:
     """Audit PATHS (files or directories of one tree, KERNEL: found from the
     first path when not given); COMPAT_CLASSES gives each missing-compat
     finding its class (ioctl_rework.compat).  The entries are judged for
-    TARGET, default the tree's version (settings.DEFAULT_TARGET without one)."""
+    TARGET, default the tree's version (settings.DEFAULT_TARGET without one).
+    STAGES shows the progress and times each stage."""
+    stages = stages or Stages("audit", Verbosity.QUIET)
     paths = [Path(p) for p in paths]
     for path in paths:
         if not path.exists():
@@ -233,34 +238,13 @@ def audit(paths: list[Path], jobs: int = 2, timeout: int = DEFAULT_TIMEOUT,
         workdir = Path(tmp)
         runs = _rule_runs(target, workdir)
         unreadable: list[tuple[Path, str]] = []
-        candidates = _candidates(paths, runs, cache, unreadable)
+        with stages.stage("prefilter"):
+            candidates = _candidates(paths, runs, cache, unreadable)
         stats.candidates = len(candidates)
         results: dict[tuple[str, Path], spatch.SpatchResult] = {}
-        for run in runs:
-            digest = hashlib.sha256(run.rule.read_bytes()).hexdigest()
-            todo = []
-            for candidate in (c for c in candidates if run.name in c.runs):
-                stored = cache.get_json(_cache_key(run, candidate, digest))
-                if stored is None:
-                    todo.append(candidate)
-                    continue
-                stats.cached += 1
-                results[run.name, candidate.path] = spatch.SpatchResult(
-                    candidate.path, spatch.Outcome(stored["outcome"]), stored["stdout"], "",
-                    0.0, tuple(stored["parse_errors"]))
-            absolute = [c.path.resolve() for c in todo]
-            stats.spatch_runs += len(todo)
-            for candidate, result in zip(todo, run_batched(run, absolute, jobs, timeout, workdir)):
-                # Results name the absolute path spatch was given; put the
-                # caller's spelling back before anything is stored.
-                result = replace(result, file=candidate.path,
-                                 stdout=result.stdout.replace(str(result.file) + ":",
-                                                              str(candidate.path) + ":"))
-                results[run.name, candidate.path] = result
-                if result.outcome in _CACHEABLE:
-                    cache.put_json(_cache_key(run, candidate, digest), {
-                        "outcome": result.outcome.value, "stdout": result.stdout,
-                        "parse_errors": list(result.parse_errors)})
+        with stages.stage("rule runs") as stage:
+            for run in runs:
+                _run_rule(run, candidates, jobs, timeout, workdir, cache, stats, results, stage)
     findings = []
     skipped = [SkippedFile(_display_path(path, tree), why) for path, why in unreadable]
     for (name, path), result in sorted(results.items(), key=lambda item: str(item[0][1])):
@@ -281,13 +265,51 @@ def audit(paths: list[Path], jobs: int = 2, timeout: int = DEFAULT_TIMEOUT,
     if compat_classes:
         from ioctl_rework.audit.compat_classes import classify_findings
         before = len(findings)
-        findings = classify_findings(findings, tree, jobs, timeout, cache, target=target)
+        with stages.stage("compat"):
+            findings = classify_findings(findings, tree, jobs, timeout, cache, target=target)
         stats.passed_by_table = before - len(findings)
-    findings = _attach_maintainers(findings, Maintainers.load(tree) if tree else None)
+    with stages.stage("maintainers"):
+        findings = _attach_maintainers(findings, Maintainers.load(tree) if tree else None)
     skipped = sorted(set(skipped), key=lambda s: (s.file, s.reason))
     stats.seconds = time.monotonic() - start
+    stats.stage_seconds = stages.times()
     return AuditResult(findings, skipped, tree,
                        str(kernel.version) if kernel.version else None, stats)
+
+
+def _run_rule(run: RuleRun, candidates: list[_Candidate], jobs: int, timeout: int,
+              workdir: Path, cache: Cache, stats: AuditStats,
+              results: dict[tuple[str, Path], spatch.SpatchResult], stage) -> None:
+    """RUN over the CANDIDATES that need it, through the cache, into RESULTS."""
+    digest = hashlib.sha256(run.rule.read_bytes()).hexdigest()
+    todo = []
+    wanted = [c for c in candidates if run.name in c.runs]
+    stage.add(len(wanted))
+    for candidate in wanted:
+        stored = cache.get_json(_cache_key(run, candidate, digest))
+        if stored is None:
+            todo.append(candidate)
+            continue
+        stats.cached += 1
+        results[run.name, candidate.path] = spatch.SpatchResult(
+            candidate.path, spatch.Outcome(stored["outcome"]), stored["stdout"], "",
+            0.0, tuple(stored["parse_errors"]))
+    stage.from_cache(len(wanted) - len(todo))
+    absolute = [c.path.resolve() for c in todo]
+    stats.spatch_runs += len(todo)
+    for candidate, result in zip(todo, run_batched(run, absolute, jobs, timeout, workdir,
+                                                   stage.step)):
+        # Results name the absolute path spatch was given; put the
+        # caller's spelling back before anything is stored.
+        result = replace(result, file=candidate.path,
+                         stdout=result.stdout.replace(str(result.file) + ":",
+                                                      str(candidate.path) + ":"))
+        results[run.name, candidate.path] = result
+        if result.outcome in _CACHEABLE:
+            cache.put_json(_cache_key(run, candidate, digest), {
+                "outcome": result.outcome.value, "stdout": result.stdout,
+                "parse_errors": list(result.parse_errors)})
+
 
 
 def kernel_trees(paths: list[Path]) -> dict[settings.KernelTree, list[Path]]:
@@ -303,12 +325,15 @@ def kernel_trees(paths: list[Path]) -> dict[settings.KernelTree, list[Path]]:
 def audit_trees(paths: list[Path], jobs: int = 2, timeout: int = DEFAULT_TIMEOUT,
                 cache: Cache | None = None, compat_classes: bool = True,
                 target: settings.Target | None = None,
-                trees: dict[settings.KernelTree, list[Path]] | None = None) -> list[AuditResult]:
+                trees: dict[settings.KernelTree, list[Path]] | None = None,
+                verbosity: Verbosity = Verbosity.QUIET) -> list[AuditResult]:
     """One audit per kernel tree among PATHS (TREES: kernel_trees(PATHS)), oldest
     version first.  Paths inside the same tree (or in no tree) are audited
-    together, each tree for its own version unless TARGET says otherwise."""
+    together, each tree for its own version unless TARGET says otherwise;
+    each tree's stages are timed on their own (VERBOSITY: -q/-v)."""
     groups = trees if trees is not None else kernel_trees(paths)
-    results = [audit(group, jobs, timeout, cache, compat_classes, kernel, target)
+    results = [audit(group, jobs, timeout, cache, compat_classes, kernel, target,
+                     Stages("audit", verbosity))
                for kernel, group in groups.items()]
     return sorted(results, key=_version_key)
 

@@ -1,29 +1,33 @@
 """`ioctl-rework check`: the audit, run on what a patch changes, as a gate.
 
-The stages: check_input reads the patches (a commit, a range commit by
-commit, a patch file, the staged changes) and the files as each leaves
-them, which are laid out in a scratch directory, one per patch; the rules
-run there once for all of them (check_rules; spatch only on files where a
-patch changes ioctl code, see c_spans); check_judge keeps the findings a
-patch introduced (where it changes code: on an added line, or in a
-structure or handler it changes) and says where a bare patch shows too
-little to decide; check_result prints them as checkpatch.pl would, or as
-json or SARIF.  A gate does not pass what it could not read: such code is
-NOT_CHECKED, an error unless --allow-unchecked.
+The stages: check.input reads the patches (a commit, a range commit by
+commit, a patch file or mbox mail by mail, the staged changes) and the
+files as each leaves them, which are laid out in a scratch directory, one
+per patch; the rules run there once for all of them (check.rule_runs;
+spatch only on files where a patch changes ioctl code, see ctext.spans);
+check.judge keeps the findings a patch introduced (where it changes code:
+on an added line, or in a structure or handler it changes) and says where
+a bare patch shows too little to decide; check.compiled adds the legacy
+entries the preprocessor keeps that the rules did not read; check.result
+prints them as checkpatch.pl would, or as json or SARIF.  A gate does not
+pass what it could not read: such code is NOT_CHECKED, an error unless
+--allow-unchecked.  A signal stops every child at once (children).
 """
 
 import argparse
+import re
 import sys
 import tempfile
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from ioctl_rework import options, safe_write, scratch, settings
+from ioctl_rework import children, options, safe_write, scratch, settings
 from ioctl_rework.check import hook
 from ioctl_rework.spatch import runner as spatch
 from ioctl_rework.ctext.spans import LEGACY_MEMBER, ioctl_lines, unparsed_region
-from ioctl_rework.check.input import (InputError, PatchInput, SourceKind, read_inputs,
-                                      unchecked_reason)
+from ioctl_rework.check.input import (DEFAULT_MAX_PATCH_SIZE, InputError, PatchInput,
+                                     SourceKind, read_inputs, unchecked_reason)
+from ioctl_rework.check.compiled import legacy_entries
 from ioctl_rework.check.judge import (FileView, anchor, cosmetic_lines, how_to_check,
                                       missing_context, unchecked_level)
 from ioctl_rework.check.result import (FORMATS, CheckReport, CheckResult, Level, Problem,
@@ -34,8 +38,10 @@ from ioctl_rework.convert.request import VerifyOptions
 from ioctl_rework.audit.findings import Kind
 from ioctl_rework.names import quoted
 from ioctl_rework.patches.parser import MalformedPatch
-from ioctl_rework.patches.patch_set import FinalFile, Line
+from ioctl_rework.patches.patch_set import SOURCE_SUFFIXES, FinalFile, Line, whole_file
 from ioctl_rework.verify.build import BuildError, KdirError, KernelDir
+from ioctl_rework.stages import (Stages, Verbosity, add_verbosity_arguments, times_text,
+                                 verbosity_of)
 
 DEFAULT_TIMEOUT = 60
 # A series adding many legacy drivers shows the first few conversions;
@@ -58,6 +64,7 @@ class CheckRequest:
     # version (settings.resolve); without a tree, for settings.DEFAULT_TARGET.
     conversion: settings.ConversionOptions = settings.ConversionOptions.for_target(
         settings.DEFAULT_TARGET)
+    max_patch_size: int = DEFAULT_MAX_PATCH_SIZE
 
 
 @dataclass
@@ -73,6 +80,15 @@ class _Unit:
     raws: list[Raw] = field(default_factory=list)
     conversions: dict[str, Conversion] = field(default_factory=dict)
     staged: bool = False                # from the pre-commit hook, most likely
+    # path -> its name in ROOT: a file judged as C that is not named so
+    # (an .inc a new file includes) gets a .c name the rules read.
+    scratch_names: dict[str, str] = field(default_factory=dict)
+
+    def scratch_path(self, path: str) -> Path:
+        return self.root / self.scratch_names.get(path, path)
+
+    def convertible(self, path: str) -> bool:
+        return path not in self.scratch_names
 
     def conversion_job(self, paths, options: settings.ConversionOptions,
                        verify: VerifyOptions = VerifyOptions()) -> ConversionJob:
@@ -81,11 +97,20 @@ class _Unit:
 
 def _lay_out(patch: PatchInput, root: Path, level: Level, staged: bool) -> _Unit:
     unit = _Unit(patch, root, CheckResult(
-        patch.name, lines_checked=patch.patch_set.total_lines,
+        patch.name, lines_checked=patch.lines_checked,
         commit=patch.commit.sha if patch.commit else None), staged=staged)
+    unit.result.notes += patch.notes
+    if patch.too_large:
+        unit.result.problems.append(Problem(level, NOT_CHECKED, patch.too_large, "", 0, 0, ""))
+        return unit
     cosmetic = cosmetic_lines(patch.patch_set)
-    for f in patch.patch_set.final_files():
-        reason = unchecked_reason(f)
+    finals = {f.path: f for f in patch.patch_set.final_files()}
+    for path, why in patch.whole.items():
+        finals[path] = whole_file(path, patch.post_images[path].decode(errors="surrogateescape"),
+                                  why.patch_line)
+        unit.result.notes.append(f"{quoted(path)} is judged as added whole: {why.reason}")
+    for f in finals.values():
+        reason = unchecked_reason(f, f.path in patch.whole)
         if reason is None and f.path not in patch.post_images:
             reason = "not in the tree the patch leaves"
         if reason is None:
@@ -94,8 +119,17 @@ def _lay_out(patch: PatchInput, root: Path, level: Level, staged: bool) -> _Unit
         unit.result.skipped.append(Skipped(f.path, reason))
         if f.binary and f.is_source and not f.deleted and not f.symlink:
             unit.result.problems.append(_binary_source(f, level, not patch.from_git))
+    patch_lines = patch.text.split("\n")
+    for unread in patch.unread:
+        shown = patch_lines[unread.patch_line - 1] if 0 < unread.patch_line <= len(
+            patch_lines) else ""
+        unit.result.problems.append(Problem(
+            level, NOT_CHECKED, unread.reason + how_to_check(not patch.from_git, staged),
+            unread.path, 0, unread.patch_line, shown))
     for path, f in unit.finals.items():
-        scratch.write_inside(root, path, patch.post_images[path])
+        if not path.endswith(SOURCE_SUFFIXES):
+            unit.scratch_names[path] = path + ".ioctl-rework.c"
+        scratch.write_inside(root, unit.scratch_names.get(path, path), patch.post_images[path])
         view = FileView(f, patch.post_images[path].decode(errors="surrogateescape"),
                         cosmetic, patch.reconstructed)
         unit.views[path] = view
@@ -121,25 +155,48 @@ def _binary_source(f: FinalFile, level: Level, patch_file: bool) -> Problem:
     return Problem(level, NOT_CHECKED, why, f.path, 0, f.patches[-1].patch_line, header)
 
 
-def run_check(request: CheckRequest) -> CheckReport:
+def run_check(request: CheckRequest, stages: Stages | None = None) -> CheckReport:
+    """The check REQUEST asks for, each stage timed through STAGES."""
+    stages = stages or Stages("check", Verbosity.QUIET)
     level = unchecked_level(request.allow_unchecked)
-    with tempfile.TemporaryDirectory(prefix="ioctl-rework-check.") as tmp:
+    # A signal kills every child at once and unwinds the scratch directory.
+    with children.stop_on_signals(), \
+            tempfile.TemporaryDirectory(prefix="ioctl-rework-check.") as tmp, \
+            scratch.temporary_files_in(Path(tmp)):
         work = Path(tmp)
-        patches = read_inputs(request.source, request.value, request.tree, work,
-                              request.squash)
-        staged = request.source is SourceKind.STAGED
-        units = [_lay_out(p, work / f"patch-{i}", level, staged)
-                 for i, p in enumerate(patches)]
+        with stages.stage("input"):
+            patches = read_inputs(request.source, request.value, request.tree, work,
+                                  request.squash, request.max_patch_size)
+            staged = request.source is SourceKind.STAGED
+            units = [_lay_out(p, work / f"patch-{i}", level, staged)
+                     for i, p in enumerate(patches)]
         if any(u.relevant for u in units):
-            _run_rules(units, request, work)
-        for unit in units:
-            _judge(unit, level)
-        _show_conversions(units, request)
-        if request.fix:
+            with stages.stage("rule runs"):
+                _run_rules(units, request, work)
+        with stages.stage("judging"):
             for unit in units:
-                _fix(unit, request)
+                _judge(unit, level, request.conversion.target)
+        with stages.stage("conversions"):
+            _show_conversions(units, request)
+        if request.fix:
+            with stages.stage("fix", len(units), "patches") as stage:
+                for unit in units:
+                    _fix(unit, request)
+                    stage.step()
+        for unit in units:
+            _to_input_lines(unit)
     name = request.value if len(units) > 1 else units[0].result.name
-    return CheckReport(name or units[0].result.name, [u.result for u in units])
+    return CheckReport(name or units[0].result.name, [u.result for u in units],
+                       stages.times())
+
+
+def _to_input_lines(unit: _Unit) -> None:
+    """Patch lines counted in the file the user gave (a mail's headers come
+    before its patch)."""
+    offset = unit.patch.line_offset
+    if offset:
+        unit.result.problems = [replace(p, patch_line=p.patch_line + offset)
+                                if p.patch_line else p for p in unit.result.problems]
 
 
 def _run_rules(units: list[_Unit], request: CheckRequest, work: Path) -> None:
@@ -148,12 +205,13 @@ def _run_rules(units: list[_Unit], request: CheckRequest, work: Path) -> None:
     # file afterwards.)
     first, budget = [], 0 if request.fix else MAX_CONVERSIONS_SHOWN
     for unit in units:
-        likely = [p for p in unit.relevant if LEGACY_MEMBER.search(unit.patch.post_images[p])]
+        likely = [p for p in unit.relevant if unit.convertible(p)
+                  and LEGACY_MEMBER.search(unit.patch.post_images[p])]
         first.append(likely[:max(0, budget)])
         budget -= len(first[-1])
     jobs = [u.conversion_job(paths, request.conversion)
             for u, paths in zip(units, first) if paths]
-    paths = [u.root / p for u in units for p in u.relevant]
+    paths = [u.scratch_path(p) for u in units for p in u.relevant]
     found, converted = run_rules(paths, jobs, request.jobs, request.timeout, work,
                                  request.conversion.target)
     for job, result in zip(jobs, converted):
@@ -166,10 +224,10 @@ def _owner(unit: _Unit, file: str) -> str | None:
     """The path relative to UNIT's root of FILE, a rule's file name."""
     path = Path(file)
     for rel in unit.finals:
-        if path == unit.root / rel:
+        if path == unit.scratch_path(rel):
             return rel
     real = path.resolve()
-    return next((rel for rel in unit.finals if (unit.root / rel).resolve() == real), None)
+    return next((rel for rel in unit.finals if unit.scratch_path(rel).resolve() == real), None)
 
 
 def _take(unit: _Unit, found: RuleFindings, level: Level) -> None:
@@ -214,7 +272,7 @@ def _anchor(raw: Raw, view: FileView) -> Line | None:
     return anchor(raw, view)
 
 
-def _judge(unit: _Unit, level: Level) -> None:
+def _judge(unit: _Unit, level: Level, target: settings.Target) -> None:
     introduced = []
     for raw in unit.raws:
         shown = _anchor(raw, unit.views[raw.file])
@@ -233,6 +291,18 @@ def _judge(unit: _Unit, level: Level) -> None:
                           raw.handler, note=raw.note)
         if problem not in unit.result.problems:
             unit.result.problems.append(problem)
+    # What the rules did not say about legacy entries the target compiles.
+    for path, view in unit.views.items():
+        for placed in legacy_entries(view, path, target.version, level):
+            raw, shown = placed.raw, placed.shown
+            # Said already, or the file is NOT_CHECKED: the rules could not read it.
+            if any(p.file == path and (p.type == NOT_CHECKED or (
+                    p.handler == raw.handler and p.type == Kind.LEGACY_IOCTL.name))
+                   for p in unit.result.problems):
+                continue
+            unit.result.problems.append(Problem(
+                raw.level, raw.type, raw.message, path, shown.new, shown.patch_line,
+                shown.kind + shown.text, raw.struct, raw.handler))
 
 
 def _show_conversions(units: list[_Unit], request: CheckRequest) -> None:
@@ -242,7 +312,8 @@ def _show_conversions(units: list[_Unit], request: CheckRequest) -> None:
         p.file for p in u.result.problems if p.type == Kind.LEGACY_IOCTL.name)]
     shown = legacy if request.fix else legacy[:MAX_CONVERSIONS_SHOWN]
     for unit in units:
-        todo = [p for u, p in shown if u is unit and p not in unit.conversions]
+        todo = [p for u, p in shown
+                if u is unit and p not in unit.conversions and unit.convertible(p)]
         if todo and not request.fix:
             unit.conversions.update(conversions(unit.conversion_job(todo, request.conversion),
                                                 request.jobs, request.timeout)[0])
@@ -264,7 +335,7 @@ def _show_conversions(units: list[_Unit], request: CheckRequest) -> None:
 
 
 def _fix(unit: _Unit, request: CheckRequest) -> None:
-    paths = list(unit.finals)
+    paths = [p for p in unit.finals if unit.convertible(p)]
     # The files around the patch's are the tree's: the scratch copy has only the patch's.
     tree = request.tree or (None if request.source is SourceKind.DIFF else Path.cwd())
     verify = VerifyOptions(kdir=request.kdir, context_root=tree)
@@ -325,9 +396,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--allow-unchecked", action="store_true",
                         help="report ioctl code no rule could read (NOT_CHECKED) as a "
                              "warning instead of an error")
+    parser.add_argument("--max-patch-size", type=_size, default=DEFAULT_MAX_PATCH_SIZE,
+                        metavar="BYTES",
+                        help="a patch (or a commit's diff) larger than this is NOT_CHECKED "
+                             "without being read (suffixes K, M, G; default: 16M)")
     options.add_target_group(parser)
     options.add_parallel_group(parser)
     options.add_timeout_argument(parser, DEFAULT_TIMEOUT, "per file and rule")
+    add_verbosity_arguments(parser)
+
+
+def _size(text: str) -> int:
+    match = re.fullmatch(r"\s*(\d+)\s*([KMG]?)i?B?\s*", text, re.IGNORECASE)
+    if not match:
+        raise argparse.ArgumentTypeError(f"not a size: {text!r} (want e.g. 16M)")
+    return int(match[1]) * 1024 ** " KMG".index((match[2] or " ").upper())
 
 
 OUTPUT_FORMATS = {"text": "as checkpatch.pl prints it", "json": "one record per patch",
@@ -348,7 +431,8 @@ def _request(args: argparse.Namespace) -> CheckRequest | None:
             run = settings.resolve(args, tree, outputs=options.output_paths(args))
             return CheckRequest(source, None if source is SourceKind.STAGED else value,
                                 args.tree, args.fix, run.jobs, args.timeout, args.squash,
-                                args.allow_unchecked, kdir, run.conversion)
+                                args.allow_unchecked, kdir, run.conversion,
+                                args.max_patch_size)
     return None
 
 
@@ -382,7 +466,12 @@ def main(args: argparse.Namespace) -> int:
         print("ioctl-rework check: --squash goes with --git A..B", file=sys.stderr)
         return 2
     try:
-        report = run_check(request)
+        stages = Stages("check", verbosity_of(args))
+        report = run_check(request, stages)
+    except children.Stopped as stop:
+        print(f"ioctl-rework check: stopped by {stop}; its children are killed and its "
+              "scratch directory removed", file=sys.stderr)
+        return stop.exit_status
     except (InputError, spatch.SpatchMissing, BuildError) as err:
         print(f"ioctl-rework check: {err}", file=sys.stderr)
         return 2
@@ -397,6 +486,9 @@ def main(args: argparse.Namespace) -> int:
     except safe_write.WriteError as err:
         print(f"ioctl-rework check: {err}", file=sys.stderr)
         return 2
+    # The gate's output stays checkpatch's: the stage times with -v only.
+    if stages.verbosity >= Verbosity.VERBOSE:
+        print(f"check: {times_text(report.stage_seconds)}", file=sys.stderr)
     if args.format != "text":
         for result in report.results:
             for s in result.skipped:

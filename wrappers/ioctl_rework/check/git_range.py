@@ -9,9 +9,10 @@ sources are always diffed as text: git's C diff driver, set for *.c and
 (it also names the function a hunk is in without taking labels for one).
 """
 
-import subprocess
 from dataclasses import dataclass
 from pathlib import Path
+
+from ioctl_rework import children
 
 
 class GitError(Exception):
@@ -52,8 +53,14 @@ class Repository:
     def __init__(self, tree: Path, work: Path):
         if not tree.is_dir():
             raise GitError(f"{tree}: no such directory")
-        self.path = Path(self._run(tree, "rev-parse", "--show-toplevel",
-                                   what=f"{tree} is not a git work tree").strip())
+        # One git for three facts: the top, SHA-1 (40 hex digits) or SHA-256
+        # (64; `git log` marks are read by it), and whether the clone is shallow.
+        top, object_format, shallow = self._run(
+            tree, "rev-parse", "--show-toplevel", "--show-object-format",
+            "--is-shallow-repository", what=f"{tree} is not a git work tree").split("\n")[:3]
+        self.path = Path(top)
+        self.id_length = 64 if object_format == "sha256" else 40
+        self._shallow = shallow == "true"
         attributes = work / "c-sources-are-text"
         attributes.write_text("*.c diff=cpp\n*.h diff=cpp\n")
         self._config = ("-c", f"core.attributesFile={attributes}",
@@ -62,8 +69,8 @@ class Repository:
     @staticmethod
     def _run(repo: Path, *args: str, what: str, config: tuple[str, ...] = (),
              stdin: bytes | None = None) -> str:
-        proc = subprocess.run(["git", *config, "-C", str(repo), *args], input=stdin,
-                              capture_output=True, check=False)
+        proc = children.run(["git", *config, "-C", str(repo), *args], input=stdin,
+                            capture_output=True, check=False)
         if proc.returncode != 0:
             message = proc.stderr.decode(errors="replace").strip().splitlines()
             raise GitError(what + (f" ({message[0]})" if message else ""))
@@ -71,6 +78,30 @@ class Repository:
 
     def git(self, *args: str, what: str) -> str:
         return self._run(self.path, *args, what=what, config=self._config)
+
+    def _shallow_boundary(self, commits: list[str]) -> list[str]:
+        """Which of COMMITS are a shallow clone's boundary: git has them
+        without their parents, and would show each as adding every file."""
+        if not self._shallow:
+            return []
+        shallow = self.git("rev-parse", "--git-path", "shallow", what="no shallow file")
+        path = Path(shallow.strip())
+        path = path if path.is_absolute() else self.path / path
+        try:
+            cut = set(path.read_text().split())
+        except OSError:
+            return []
+        return [c for c in commits if c in cut]
+
+    def _refuse_shallow(self, commits: list[str], what: str) -> None:
+        cut = self._shallow_boundary(commits)
+        if cut:
+            raise GitError(
+                f"this is a shallow clone and {what} includes commit {cut[0][:12]}, whose "
+                "parent is not in it: what that commit changes cannot be told (git would "
+                "show it adding every file); fetch more history (`git fetch "
+                "--deepen=N` or `git fetch --unshallow`) or check a range that starts "
+                "after it")
 
     def _commit(self, rev: str, what: str) -> str:
         return self.git("rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}",
@@ -88,8 +119,9 @@ class Repository:
             raise GitError(f"bad revision range {rev_range!r}")
         sep = "..." if "..." in rev_range else ".." if ".." in rev_range else None
         if sep is None:
-            self._commit(rev_range, f"bad revision range {rev_range!r}: not a commit "
-                                    "or a range A..B")
+            sha = self._commit(rev_range, f"bad revision range {rev_range!r}: not a commit "
+                                          "or a range A..B")
+            self._refuse_shallow([sha], rev_range)
             # One commit: its own change, against its first parent (or nothing).
             text = self.git("diff-tree", "-r", "-p", "--root", "-m", "--first-parent",
                             "--no-commit-id", *DIFF_OPTIONS, rev_range, "--",
@@ -103,6 +135,7 @@ class Repository:
         if not commits:
             raise GitError(f"the range {rev_range!r} is empty: {end} has no commit "
                            f"that {start} does not have")
+        self._refuse_shallow([c.sha for c in commits], f"the range {rev_range!r}")
         if squash or len(commits) == 1:
             text = self.git("diff", *DIFF_OPTIONS, f"{start}{sep}{end}", "--",
                             what=f"bad revision range {rev_range!r}")
@@ -123,13 +156,16 @@ class Repository:
         """Each commit's own diff, from one git process.  A merge's is what
         the merge itself changed beyond merging its parents (git's
         --remerge-diff): the commits it merges are checked on their own."""
-        out = self.git("log", "--reverse", "--topo-order", "-p", "--remerge-diff",
+        # --remerge-diff makes (and removes) a temporary object directory in
+        # the repository: asked for only when there is a merge to diff.
+        remerge = ("--remerge-diff",) if any(c.merge for c in commits) else ()
+        out = self.git("log", "--reverse", "--topo-order", "-p", *remerge,
                        f"--format={_MARK}%H", *DIFF_OPTIONS, rev_range, "--",
                        what=f"cannot read the commits of {rev_range!r}")
         texts: dict[str, list[str]] = {}
         current: list[str] = []
         for line in out.split("\n"):
-            if line.startswith(_MARK) and len(line) == len(_MARK) + 40:
+            if line.startswith(_MARK) and len(line) == len(_MARK) + self.id_length:
                 current = texts.setdefault(line[len(_MARK):], [])
             else:
                 current.append(line)
@@ -145,9 +181,9 @@ class Repository:
         if not wanted:
             return {}
         spec = "".join(f"{rev}:{path}\0" for rev, path in wanted)
-        proc = subprocess.run(["git", "-C", str(self.path), "cat-file", "--batch", "-z"],
-                              input=spec.encode(errors="surrogateescape"),
-                              capture_output=True, check=False)
+        proc = children.run(["git", "-C", str(self.path), "cat-file", "--batch", "-z"],
+                            input=spec.encode(errors="surrogateescape"),
+                            capture_output=True, check=False)
         if proc.returncode != 0:
             raise GitError(f"cannot read the files of the patch: "
                            f"{proc.stderr.decode(errors='replace').strip()}")

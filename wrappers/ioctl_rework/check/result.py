@@ -65,6 +65,8 @@ class CheckReport:
     """Every result of one run: one, or one per commit of a range."""
     name: str
     results: list[CheckResult]
+    # Stage name -> seconds (stages.py): input, rule runs, judging, conversions, fix.
+    stage_seconds: dict[str, float] = field(default_factory=dict)
 
     def count(self, level: Level) -> int:
         return sum(r.count(level) for r in self.results)
@@ -75,7 +77,8 @@ class CheckReport:
 
     @property
     def by_commit(self) -> bool:
-        return any(r.commit for r in self.results)
+        """Reported part by part: the commits of a range, the mails of an mbox."""
+        return len(self.results) > 1 or any(r.commit for r in self.results)
 
     @property
     def exit_status(self) -> int:
@@ -96,8 +99,10 @@ def _body(result: CheckResult) -> list[str]:
     out = []
     for p in result.problems:
         out.append(f"{p.level.name}:{p.type}: {p.message}")
-        out.append(f"#{p.patch_line}: FILE: {shown(p.file)}" + (f":{p.line}:" if p.line else ""))
-        out.append(p.text)
+        if p.file:
+            out.append(f"#{p.patch_line}: FILE: {shown(p.file)}"
+                       + (f":{p.line}:" if p.line else ""))
+            out.append(p.text)
         if p.note:
             out.append(f"NOTE: {p.note}")
         if p.conversion:
@@ -161,6 +166,7 @@ def format_json(report: CheckReport) -> str:
                          report.lines_checked),
         "fix": "".join(fixes) if fixes else None,
         "notes": [note for r in results for note in r.notes],
+        "stage_seconds": report.stage_seconds,
     }
     if report.by_commit:
         doc["commits"] = [{"commit": r.commit, "title": r.name,
@@ -180,7 +186,7 @@ def _sarif_result(p: Problem, rule_ids: list[str], commit: str | None) -> dict:
         "level": p.level.value,
         "message": {"text": p.message + (f" ({p.note})" if p.note else "")},
         "locations": [{"physicalLocation": {**location, **({"region": region} if region
-                                                            else {})}}],
+                                                            else {})}}] if p.file else [],
         # Stable when lines move, as the audit's SARIF is.
         "partialFingerprints": {"ioctlReworkCheck/v1": hashlib.sha256(identity).hexdigest()},
     }

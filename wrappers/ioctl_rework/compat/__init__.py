@@ -4,21 +4,22 @@ facts.py reads what semantic-patches/ioctl_compat_facts.cocci finds in a
 handler (commands, uses of arg), callees.py joins in the functions it hands
 them to, headers.py finds the uapi headers (layout.py: where each era
 keeps them), probe.py compiles the commands and types for i386 and x86_64,
-classify.py decides from the layouts, and era.py from the tree's own
-compat table (table.py, cexpr.py).  This module joins them per file and
-runs the rule.
+classify.py decides from the layouts (kept per file by memo.py), and era.py
+from the tree's own compat table (table.py, cexpr.py), read once a run.
+This module joins them per file and runs the rule.
 """
 
 import hashlib
 import re
 import tempfile
-from dataclasses import replace
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ioctl_rework.ctext import spans as c_spans
 from ioctl_rework.spatch import runner as spatch
-from ioctl_rework.cache import Cache, make_key
-from ioctl_rework.compat import callees, classify, era, facts, probe, table
+from ioctl_rework.cache import Cache, FileDigests, make_key
+from ioctl_rework.compat import callees, classify, era, facts, memo, probe, table
 from ioctl_rework.compat.headers import asm_dirs, include_dirs, probe_headers
 from ioctl_rework.compat.classify import Classification, CompatClass, Offender  # noqa: F401
 
@@ -42,51 +43,76 @@ def local_definitions(text: str) -> str:
 
 
 def classify_stdout(source: Path, shown: str, stdout: str, tree: Path | None,
-                    cache: Cache | None = None) -> list[Classification]:
+                    cache: Cache | None = None, compat_table: table.CompatTable | None = None,
+                    digests: FileDigests | None = None,
+                    transient: set | None = None) -> list[Classification]:
     """Every handler the facts rule reported in STDOUT (its output on
-    SOURCE), classified; SHOWN is how results name the file."""
+    SOURCE), classified; SHOWN is how results name the file.  COMPAT_TABLE
+    is the tree's (read here when not given); DIGESTS the run's.  SOURCE
+    goes to TRANSIENT when the probe could not run (gcc missing, say)."""
+    digests = digests or FileDigests()
+    try:
+        layouts = file_layouts(source, stdout, tree, cache, digests)
+    except probe.ProbeError as err:
+        if transient is not None:
+            transient.add(source)
+        return [Classification(shown, f.handler, CompatClass.UNKNOWN, tuple(f.commands),
+                               reason=str(err)) for f in facts.parse(stdout).values()]
+    if compat_table is None:
+        compat_table = table.read(tree, cache, digests)
+    relative = _relative(source, tree)
+    return [replace(era.apply(decided, era.verdicts(decided.commands, layouts.numbers,
+                                                    layouts.sizes, compat_table, relative),
+                              compat_table), file=shown)
+            for decided in layouts.decided]
+
+
+def file_layouts(source: Path, stdout: str, tree: Path | None, cache: Cache | None,
+                 digests: FileDigests) -> memo.FileLayouts:
+    """What the layouts decide for the handlers in STDOUT, from the cache
+    while the driver, its facts and every header read are unchanged
+    (compat.memo); the probe runs only for the rest."""
     found = facts.parse(stdout)
     if not found:
-        return []
+        return memo.FileLayouts((), {}, {})
     text = source.read_text(errors="replace")
+    dirs, asm = include_dirs(source, tree), asm_dirs(tree)
+    entry_key = memo.key(source, text, stdout, dirs, asm)
+    stored = memo.get(cache, entry_key, digests)
+    if stored is not None:
+        return stored
     lines = text.splitlines()
     by_name = {handler: f for (_, handler), f in found.items()}
     handlers = {key: callees.merge(f, by_name, lines) for key, f in found.items()}
-    dirs, asm = include_dirs(source, tree), asm_dirs(tree)
     plans = {key: classify.plan(f) for key, f in handlers.items()}
     named = frozenset(name for key, f in handlers.items()
                       for text_ in (*f.commands, *(t for _, t in plans[key].types))
                       for name in re.findall(r"[A-Za-z_]\w*", text_))
-    headers = probe_headers(source, text, dirs, tree, named)
+    headers, headers_read = probe_headers(source, text, dirs, tree, named)
     # Every command is probed, even of a handler the layouts cannot decide:
     # the tree's compat table is looked up by its number.
     items = [item for key, f in handlers.items()
              for item in (classify.probe_items(f, plans[key])
                           or [probe.ProbeItem("cmd", c) for c in f.commands])]
-    try:
-        with tempfile.TemporaryDirectory(prefix="ioctl-rework-local-") as tmp:
-            local = local_definitions(text)
-            if local:
-                (Path(tmp) / probe.LOCAL_HEADER).write_text(local)
-                headers = (*headers, Path(tmp) / probe.LOCAL_HEADER)
-            probed = probe.probe(items, headers, dirs, cache, asm) if items else {}
-            # The types the commands encode cross too: probed in a second round.
-            encoded = [probe.ProbeItem("type", v.size_type) for r in probed.values()
-                       for v in list(r.commands.values())[:1] if v.size_type]
-            if encoded:
-                probed.update(probe.probe(encoded, headers, dirs, cache, asm))
-    except probe.ProbeError as err:
-        return [Classification(shown, f.handler, CompatClass.UNKNOWN, tuple(f.commands),
-                               reason=str(err)) for f in handlers.values()]
-    compat_table = table.read(tree)
-    relative = _relative(source, tree)
-    results = []
-    for key, handler_facts in sorted(handlers.items()):
-        decided = classify.decide(handler_facts, plans[key], probed)
-        decided = era.apply(decided, era.verdicts(handler_facts, probed, compat_table, relative),
-                            compat_table)
-        results.append(replace(decided, file=shown))
-    return results
+    with tempfile.TemporaryDirectory(prefix="ioctl-rework-local-") as tmp:
+        local = local_definitions(text)
+        if local:
+            (Path(tmp) / probe.LOCAL_HEADER).write_text(local)
+            headers = (*headers, Path(tmp) / probe.LOCAL_HEADER)
+        probed = probe.probe(items, headers, dirs, cache, asm, digests) if items else {}
+        # The types the commands encode cross too: probed in a second round.
+        encoded = [probe.ProbeItem("type", v.size_type) for r in probed.values()
+                   for v in list(r.commands.values())[:1] if v.size_type]
+        if encoded:
+            probed.update(probe.probe(encoded, headers, dirs, cache, asm, digests))
+    layouts = memo.FileLayouts(
+        tuple(classify.decide(f, plans[key], probed) for key, f in sorted(handlers.items())),
+        era.numbers(probed, [c for f in handlers.values() for c in f.commands]),
+        era.known_sizes(probed))
+    reads = {*headers_read, *(h for h in headers if h.name != probe.LOCAL_HEADER),
+             *(path for result in probed.values() for path in result.reads)}
+    memo.put(cache, entry_key, layouts, reads, digests)
+    return layouts
 
 
 def _relative(source: Path, tree: Path | None) -> str:
@@ -96,8 +122,11 @@ def _relative(source: Path, tree: Path | None) -> str:
         return str(source)
 
 
-FACTS_FORMAT = "compat-facts-2"
+FACTS_FORMAT = "compat-facts-3"
 _HERE = "\0FILE\0"      # the file's own name in a cached rule output
+# What spatch reports on a file is kept when it says the same on every run
+# (a parse error is in the file); a timeout or crash is tried again.
+_LASTING = (spatch.Outcome.OK, spatch.Outcome.PARSE_ERROR)
 
 
 def _facts_key(data: bytes, listed: tuple[str, ...]) -> str:
@@ -105,17 +134,30 @@ def _facts_key(data: bytes, listed: tuple[str, ...]) -> str:
                     hashlib.sha256(data).hexdigest(), ",".join(listed))
 
 
+def _own_facts(stdout: str, listed: tuple[str, ...]) -> str:
+    """The lines of STDOUT about the functions LISTED (all without a list):
+    one spatch run serves files that each asked for a few of them."""
+    if not listed:
+        return stdout
+    wanted = set(listed)
+    return "".join(line for line in stdout.splitlines(keepends=True)
+                   if (found := facts.fact_handler(line)) is None or found in wanted)
+
+
 def rule_outputs(files: list[Path], jobs: int, timeout: int, cache: Cache | None,
-                 listed: tuple[str, ...] = ()) -> dict[Path, str | None]:
-    """The facts rule's report on each file (None where spatch failed),
+                 listed: dict[Path, tuple[str, ...]] | None = None,
+                 transient: set | None = None) -> dict[Path, str | None]:
+    """The facts rule's report on each file (None where spatch failed; the
+    file goes to TRANSIENT too when a re-run may do better: a timeout),
     through the cache: a file's facts depend only on its text (and the
-    callees LISTED; with some listed, the report is on those alone)."""
+    callees LISTED for it; with some listed, the report is on those alone)."""
     cache = cache or Cache(None)
+    listed = listed or {}
     found: dict[Path, str | None] = {}
     todo, keys = [], {}
     for file in files:
         try:
-            keys[file] = _facts_key(Path(file).read_bytes(), listed)
+            keys[file] = _facts_key(Path(file).read_bytes(), listed.get(file, ()))
         except OSError:
             found[file] = None
             continue
@@ -123,19 +165,37 @@ def rule_outputs(files: list[Path], jobs: int, timeout: int, cache: Cache | None
         if stored is None:
             todo.append(file)
         else:
-            found[file] = stored.replace(_HERE, str(file))
-    args = ["-D", "report"] + (["-D", "callees=" + ",".join(listed), "-D", "callees_only=1"]
-                               if listed else [])
+            found[file] = None if stored["stdout"] is None else \
+                stored["stdout"].replace(_HERE, str(file))
+    names = sorted({name for file in todo for name in listed.get(file, ())})
+    args = ["-D", "report"] + (["-D", "callees=" + ",".join(names), "-D", "callees_only=1"]
+                               if names else [])
+    # The rule's start-up (its Python) costs more than a driver: few batches.
     runs = spatch.run_batched(facts.FACTS_RULE, [Path(f).resolve() for f in todo],
-                              args, jobs, timeout) if todo else []
+                              args, jobs, timeout, fewest=True) if todo else []
     for file, run in zip(todo, runs):
-        if run.outcome is not spatch.Outcome.OK:
-            found[file] = None
-            continue
-        own = run.stdout.replace(str(Path(file).resolve()) + ":", _HERE + ":")
-        cache.put_json(keys[file], own)
-        found[file] = own.replace(_HERE, str(file))
+        own = None
+        if run.outcome is spatch.Outcome.OK:
+            own = _own_facts(run.stdout, listed.get(file, ())).replace(
+                str(Path(file).resolve()) + ":", _HERE + ":")
+        if run.outcome in _LASTING:
+            cache.put_json(keys[file], {"stdout": own})
+        elif transient is not None:
+            transient.add(file)
+        found[file] = None if own is None else own.replace(_HERE, str(file))
     return found
+
+
+@dataclass(frozen=True)
+class Provenance:
+    """What a run of the classifier read (every file its results depend on,
+    the rule's and spatch's versions aside) and whether the results may be
+    kept as a whole: not after a timeout or without gcc, nor in a tree
+    whose compat table a new file can extend (register_ioctl32_conversion,
+    whose callers only a walk of the tree finds)."""
+
+    reads: frozenset
+    keepable: bool
 
 
 def classify_files(files: list[Path], tree: Path | None = None, jobs: int = 2,
@@ -143,8 +203,15 @@ def classify_files(files: list[Path], tree: Path | None = None, jobs: int = 2,
     """Run the facts rule on FILES and classify every handler they set in a
     file_operations.  A file spatch cannot process gives no result here:
     callers that need one per handler treat a missing one as unknown."""
-    results = []
-    outputs = rule_outputs(list(files), jobs, timeout, cache)
+    return classify_files_read(files, tree, jobs, timeout, cache)[0]
+
+
+def classify_files_read(files: list[Path], tree: Path | None = None, jobs: int = 2,
+                        timeout: int = 120, cache: Cache | None = None
+                        ) -> tuple[list[Classification], Provenance]:
+    """classify_files, and what it read."""
+    transient: set = set()
+    outputs = rule_outputs(list(files), jobs, timeout, cache, transient=transient)
     # Again, with the functions handlers pass cmd and arg to (compat.callees).
     wanted = {}
     for file in files:
@@ -154,14 +221,21 @@ def classify_files(files: list[Path], tree: Path | None = None, jobs: int = 2,
                      for name in callees.wanted(f, lines)}
             if names:
                 wanted[file] = tuple(sorted(names))
-    listed = tuple(sorted({name for names in wanted.values() for name in names}))
-    if listed:
+    if wanted:
         # The callees' facts join the handlers' (a callee spatch failed on
         # stays unfollowed).
         for file, callee_facts in rule_outputs(list(wanted), jobs, timeout, cache,
-                                               listed).items():
+                                               wanted, transient).items():
             outputs[file] += "\n" + (callee_facts or "")
-    for file in files:
-        if outputs.get(file) is not None:
-            results += classify_stdout(Path(file), str(file), outputs[file], tree, cache)
-    return results
+    digests = FileDigests()
+    compat_table = table.read(tree, cache, digests)
+    todo = [file for file in files if outputs.get(file) is not None]
+
+    def classified(file) -> list[Classification]:
+        return classify_stdout(Path(file), str(file), outputs[file], tree, cache,
+                               compat_table, digests, transient)
+    # The probe's time is gcc's and pahole's: JOBS files at a time.
+    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        results = [found for per_file in pool.map(classified, todo) for found in per_file]
+    keepable = not transient and not (tree is not None and table.registering(tree))
+    return results, Provenance(frozenset({*digests.known(), *map(str, files)}), keepable)

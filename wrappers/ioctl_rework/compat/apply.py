@@ -8,13 +8,17 @@ text for the same-handler and compat-ptr fops only.  A line is recorded as
 added only when it is in the rule's output.
 """
 
+import hashlib
 import re
 import tempfile
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ioctl_rework import paths
 from ioctl_rework import settings
+from ioctl_rework.cache import Cache, make_key
+from ioctl_rework.spatch import rules
 from ioctl_rework.spatch import runner as spatch
 from ioctl_rework.patches import tidy
 from ioctl_rework.compat import Classification, CompatClass, classify_files
@@ -82,15 +86,26 @@ def classify_converted(root: Path, runs: dict, options: settings.ConversionOptio
     return {(by_path.get(c.file, c.file), c.handler): c for c in found}
 
 
+def compat_cache(cache: Cache) -> Cache:
+    """Where convert keeps compat results: the facts, the probes and the
+    rule's additions, beside its own cache (the audit shares the first two)."""
+    return cache.sibling("compat")
+
+
 def add_compat(root: Path, runs: dict, options: settings.ConversionOptions, jobs: int = 2,
-               timeout: int = 120, cache=None) -> tuple[dict, list[CompatDecision]]:
+               timeout: int = 120, cache: Cache | None = None,
+               stage=None) -> tuple[dict, list[CompatDecision]]:
     """RUNS (relpath -> FileRun) with .compat_ioctl added where it is
-    proven right, and one decision per converted fops entry."""
+    proven right, and one decision per converted fops entry.  STAGE
+    (stages.Stage) counts the files."""
+    cache = cache or Cache(None)
+    changed = [rel for rel, run in sorted(runs.items()) if run.changed]
+    if stage is not None:
+        stage.add(len(changed))
     classes = classify_converted(root, runs, options, jobs, timeout, cache)
-    updated, decisions = dict(runs), []
-    for rel, run in sorted(runs.items()):
-        if not run.changed:
-            continue
+
+    def one_file(rel: str) -> tuple[bytes, list[CompatDecision]]:
+        run = runs[rel]
         wanted: dict[CompatClass, list[str]] = {}
         pending = []
         for d in (d for d in run.decisions if d.convert):
@@ -104,7 +119,8 @@ def add_compat(root: Path, runs: dict, options: settings.ConversionOptions, jobs
                                          "HAVE_UNLOCKED_IOCTL, not added")
             wanted.setdefault(decided.compat_class, []).append(d.fops)
             pending.append((d, decided))
-        new = _run_rule(rel, run.new, wanted, options, timeout)
+        new = _run_rule(rel, run.new, wanted, options, timeout, cache)
+        found = []
         for d, decided in pending:
             entry = _entry_of(run.new, d.fops)
             line = expected_line(decided.compat_class, entry or "?", options.target)
@@ -115,13 +131,24 @@ def add_compat(root: Path, runs: dict, options: settings.ConversionOptions, jobs
                     f"classified {decided.compat_class.value}, but add_compat_ioctl.cocci did "
                     "not add the entry (no <linux/fs.h> include to put <linux/compat.h> after, "
                     "or no .unlocked_ioctl in the fops)"))
-            decisions.append(CompatDecision(rel, d.fops, d.handler, decided, added))
-        updated[rel] = replace(run, new=new)
+            found.append(CompatDecision(rel, d.fops, d.handler, decided, added))
+        if stage is not None:
+            stage.step()
+        return new, found
+
+    # One spatch process a file, JOBS at a time: the files are independent.
+    updated, decisions = dict(runs), []
+    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        for rel, (new, found) in zip(changed, pool.map(one_file, changed)):
+            decisions += found
+            updated[rel] = replace(runs[rel], new=new)
     return updated, decisions
+
+ADD_FORMAT = "compat-add/1"
 
 
 def _run_rule(rel: str, text: bytes, wanted: dict, options: settings.ConversionOptions,
-              timeout: int) -> bytes:
+              timeout: int, cache: Cache) -> bytes:
     if not any(c.adds_compat for c in wanted):
         return text
     args = ["-D", "patch"]
@@ -132,11 +159,20 @@ def _run_rule(rel: str, text: bytes, wanted: dict, options: settings.ConversionO
         args += ["-D", f"{name}={','.join(fops)}"]
     if options.target.version >= COMPAT_PTR_IOCTL:
         args += ["-D", "compat_ptr_ioctl"]
-    with tempfile.TemporaryDirectory(prefix="ioctl-rework-compat-") as tmp:
-        name = "source.c" if not rel.endswith(".h") else "source.h"
-        (Path(tmp) / name).write_bytes(text)
-        result = spatch.run_files(ADD_RULE, [Path(name)], args, jobs=1, timeout=timeout,
-                                  cwd=Path(tmp))[0]
-    if result.outcome is not spatch.Outcome.OK or not result.stdout.strip():
+    name = "source.c" if not rel.endswith(".h") else "source.h"
+    # The rule sees the text alone, under NAME: nothing else decides its output.
+    key = make_key(ADD_FORMAT, ADD_RULE.read_bytes(), rules.macros_digest(), spatch.version(),
+                   name, hashlib.sha256(text).hexdigest(), *args)
+    stdout = cache.get_json(key)
+    if stdout is None:
+        with tempfile.TemporaryDirectory(prefix="ioctl-rework-compat-") as tmp:
+            (Path(tmp) / name).write_bytes(text)
+            result = spatch.run_files(ADD_RULE, [Path(name)], args, jobs=1, timeout=timeout,
+                                      cwd=Path(tmp))[0]
+        if result.outcome is not spatch.Outcome.OK:
+            return text
+        stdout = result.stdout
+        cache.put_json(key, stdout)
+    if not stdout.strip():
         return text
-    return tidy.tidy(apply_hunks(text, result.stdout))
+    return tidy.tidy(apply_hunks(text, stdout))

@@ -67,6 +67,18 @@ class Classification:
     # entries, or its absence and compat_sys_ioctl's error (compat.era).
     source: str = ""
 
+    def to_json(self) -> dict:
+        return {"file": self.file, "handler": self.handler, "class": self.compat_class.value,
+                "commands": list(self.commands),
+                "offenders": [[o.command, o.type, o.detail] for o in self.offenders],
+                "reason": self.reason, "source": self.source}
+
+    @classmethod
+    def from_json(cls, value: dict) -> "Classification":
+        return cls(value["file"], value["handler"], CompatClass(value["class"]),
+                   tuple(value["commands"]), tuple(Offender(*o) for o in value["offenders"]),
+                   value["reason"], value["source"])
+
     def describe(self) -> str:
         text = self.compat_class.value
         if self.offenders:

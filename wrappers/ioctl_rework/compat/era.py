@@ -12,7 +12,6 @@ decided it.
 from dataclasses import replace
 
 from ioctl_rework.compat.classify import Classification, CompatClass, Offender
-from ioctl_rework.compat.facts import HandlerFacts
 from ioctl_rework.compat.probe import ItemResult, ProbeItem
 from ioctl_rework.compat.table import CompatTable, TableAction, TableVerdict
 
@@ -32,16 +31,22 @@ def known_sizes(probed: dict[ProbeItem, ItemResult]) -> dict[str, int]:
     return sizes
 
 
-def verdicts(facts: HandlerFacts, probed: dict[ProbeItem, ItemResult], table: CompatTable,
-             file: str) -> dict[str, TableVerdict]:
-    """Command -> what the table does with the number a 32-bit caller passes."""
-    sizes = known_sizes(probed)
+def numbers(probed: dict[ProbeItem, ItemResult], commands) -> dict[str, int | None]:
+    """Command -> the number a 32-bit caller passes (None: not probed)."""
     found = {}
-    for command in facts.commands:
+    for command in commands:
         result = probed.get(ProbeItem("cmd", command))
         i386 = result.commands.get("i386") if result and not result.error else None
-        found[command] = table.lookup(command, i386.value if i386 else None, sizes.get, file)
+        found[command] = i386.value if i386 else None
     return found
+
+
+def verdicts(commands, numbers_: dict[str, int | None], sizes: dict[str, int],
+             table: CompatTable, file: str) -> dict[str, TableVerdict]:
+    """Command -> what the table does with the number a 32-bit caller passes
+    (NUMBERS_), the x86_64 SIZES known for the types of its entries."""
+    return {command: table.lookup(command, numbers_.get(command), sizes.get, file)
+            for command in commands}
 
 
 def _listed(found: dict[str, TableVerdict], action: TableAction) -> str:

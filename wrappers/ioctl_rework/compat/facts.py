@@ -44,6 +44,12 @@ class HandlerFacts:
     arg_names: set = field(default_factory=set)
 
 
+def fact_handler(line: str) -> str | None:
+    """The function a report line is a fact of; None for another line."""
+    match = _LINE.match(line.rstrip("\n"))
+    return match["handler"] if match else None
+
+
 def parse(stdout: str) -> dict[tuple[str, str], HandlerFacts]:
     """(file, handler) -> its facts, for every handler whose definition the
     rule found (facts of other functions only share a parameter name)."""

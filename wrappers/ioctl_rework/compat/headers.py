@@ -91,10 +91,11 @@ def _uapi(name: str, dirs: tuple[Path, ...]) -> Path | None:
 
 @functools.lru_cache(maxsize=None)
 def _beneath(header: Path, depth: int, dirs: tuple[Path, ...],
-             kernel_dirs: tuple[Path, ...]) -> frozenset[Path]:
+             kernel_dirs: tuple[Path, ...]) -> tuple[frozenset[Path], frozenset[Path]]:
     """The uapi headers HEADER includes, and those the headers it includes
-    that are not uapi ones include, DEPTH levels down; once per run."""
-    found = set()
+    that are not uapi ones include, DEPTH levels down; and the headers read
+    to know it.  Once per run."""
+    found, read = set(), {header}
     for quote, name in _includes(header):
         if name in _PRELUDE_HEADERS:
             continue
@@ -105,20 +106,24 @@ def _beneath(header: Path, depth: int, dirs: tuple[Path, ...],
             continue
         inner = own or (_first_file(name, kernel_dirs) if quote == "<" else None)
         if inner is not None and depth > 0:
-            found |= _beneath(inner, depth - 1, dirs, kernel_dirs)
-    return frozenset(found)
+            below, inner_read = _beneath(inner, depth - 1, dirs, kernel_dirs)
+            found |= below
+            read |= inner_read
+    return frozenset(found), frozenset(read)
 
 
 def probe_headers(source: Path, text: str, dirs: tuple[Path, ...],
                   tree: Path | None = None, commands: frozenset[str] = frozenset()
-                  ) -> tuple[Path, ...]:
+                  ) -> tuple[tuple[Path, ...], frozenset[Path]]:
     """The uapi headers SOURCE includes, and those its kernel-only headers
     (its own, or the TREE's) include that define one of COMMANDS: only
     those, as uapi headers pulled in by kernel ones clash with the C
     library's (struct timeval).  Before uapi, a header of the tree is
     included only when it declares one of COMMANDS (the commands and type
-    names): most of include/linux/ is kernel-only there."""
+    names): most of include/linux/ is kernel-only there.  Also the headers
+    read to choose them, on which the choice depends."""
     found: list[Path] = []
+    read: set[Path] = set()
     here, kernel_dirs = source.resolve().parent, tuple(_kernel_dirs(tree))
     shared = tree is not None and not layout.has_uapi(tree)
     for quote, name in _INCLUDE.findall(text):
@@ -127,6 +132,7 @@ def probe_headers(source: Path, text: str, dirs: tuple[Path, ...],
         own = _first_file(name, (here,)) if quote == '"' else None
         uapi = None if own is not None else _uapi(name, dirs)
         if uapi is not None and shared and tree.resolve() in uapi.resolve().parents:
+            read.add(uapi)
             if _defined(uapi) & commands:
                 found.append(uapi)
             continue
@@ -139,6 +145,7 @@ def probe_headers(source: Path, text: str, dirs: tuple[Path, ...],
             found.append(own)
         inner = own or (_first_file(name, kernel_dirs) if quote == "<" else None)
         if inner is not None:
-            found += sorted(h for h in _beneath(inner, KERNEL_HEADER_DEPTH - 1, dirs, kernel_dirs)
-                            if _defined(h) & commands)
-    return tuple(dict.fromkeys(found))
+            below, below_read = _beneath(inner, KERNEL_HEADER_DEPTH - 1, dirs, kernel_dirs)
+            read |= below_read | below
+            found += sorted(h for h in below if _defined(h) & commands)
+    return tuple(dict.fromkeys(found)), frozenset(read)

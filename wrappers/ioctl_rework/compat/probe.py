@@ -8,7 +8,8 @@ values into the assembly (the kernel's asm-offsets trick, so nothing is
 ever run: a 32-bit program never executes on the host), and pahole reads
 every member's offset and size from the object's DWARF.  Results are
 cached per item (a command or a type) and per set of headers, so a type
-is compiled once however many handlers use it.
+is compiled once however many handlers use it; an entry is used again only
+while every header gcc read for it (its -MMD list) has the same content.
 
 A probe that does not compile is retried without what gcc blamed (an
 item or a header), and what is left out is reported with gcc's words.
@@ -22,10 +23,10 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from ioctl_rework.cache import Cache, make_key
+from ioctl_rework.cache import Cache, FileDigests, make_key
 
 ABIS = {"i386": "-m32", "x86_64": "-m64"}
-PROBE_FORMAT = "compat-probe-3"
+PROBE_FORMAT = "compat-probe-4"
 ATTEMPTS = 4
 
 # Kernel spellings of the fixed-width types (and C's, which the kernel has
@@ -90,6 +91,9 @@ class ItemResult:
     commands: dict
     layouts: dict
     error: str | None = None
+    # The headers the compile read (gcc -MMD, resolved): what the result
+    # depends on besides the item.
+    reads: tuple[str, ...] = ()
 
 
 def tools_missing() -> list[str]:
@@ -115,11 +119,14 @@ def header_key(headers: tuple[Path, ...]) -> str:
 
 
 def probe(items: list[ProbeItem], headers: tuple[Path, ...], include_dirs: tuple[Path, ...],
-          cache: Cache | None = None, asm: dict | None = None) -> dict[ProbeItem, ItemResult]:
+          cache: Cache | None = None, asm: dict | None = None,
+          digests: FileDigests | None = None) -> dict[ProbeItem, ItemResult]:
     """Every item's value or layout for both ABIs, compiling only what the
-    cache does not hold.  ASM maps an ABI to the directory <asm/X> means
-    for it (a tree before uapi: include/asm-i386, include/asm-x86_64)."""
+    cache holds for no header as it now is.  ASM maps an ABI to the
+    directory <asm/X> means for it (a tree before uapi: include/asm-i386,
+    include/asm-x86_64); DIGESTS are the run's file digests."""
     cache = cache or Cache(None)
+    digests = digests or FileDigests()
     asm = asm or {}
     base = make_key(header_key(headers), *map(str, include_dirs),
                     *(f"{abi}={d}" for abi, d in sorted(asm.items())))
@@ -127,14 +134,15 @@ def probe(items: list[ProbeItem], headers: tuple[Path, ...], include_dirs: tuple
     todo = []
     for item in dict.fromkeys(items):
         stored = cache.get_json(make_key(base, item.kind, item.text))
-        if stored is None:
+        if stored is None or not digests.unchanged(stored["reads"]):
             todo.append(item)
         else:
             results[item] = _from_json(item, stored)
     if todo:
         for item, result in _compile(todo, headers, include_dirs, asm).items():
             results[item] = result
-            cache.put_json(make_key(base, item.kind, item.text), _to_json(result))
+            cache.put_json(make_key(base, item.kind, item.text),
+                           dict(_to_json(result), reads=digests.record(result.reads)))
     return results
 
 
@@ -142,14 +150,16 @@ def _to_json(result: ItemResult) -> dict:
     return {"error": result.error,
             "commands": {abi: [v.value, v.size_type] for abi, v in result.commands.items()},
             "layouts": {abi: [l.size, [[m.path, m.offset, m.size] for m in l.members]]
-                        for abi, l in result.layouts.items()}}
+                        for abi, l in result.layouts.items()},
+            "read": list(result.reads)}
 
 
 def _from_json(item: ProbeItem, value: dict) -> ItemResult:
     return ItemResult(
         item, {abi: CommandValue(v, t) for abi, (v, t) in value["commands"].items()},
         {abi: Layout(size, tuple(Member(*m) for m in members))
-         for abi, (size, members) in value["layouts"].items()}, value["error"])
+         for abi, (size, members) in value["layouts"].items()}, value["error"],
+        tuple(value["read"]))
 
 
 # ---------------------------------------------------------------- compiling
@@ -201,7 +211,7 @@ def _compile(items: list[ProbeItem], headers: tuple[Path, ...],
                 own_asm = [f"-I{_asm_link(work, abi, asm[abi])}"] if abi in asm else []
                 proc = subprocess.run(
                     ["gcc", flag, "-g", "-c", "-w", "-save-temps=obj", "-o", f"{abi}.o",
-                     "probe.c", *own_asm, *(f"-I{d}" for d in include_dirs),
+                     "-MMD", "-MF", f"{abi}.d", "probe.c", *own_asm, *(f"-I{d}" for d in include_dirs),
                      f"-I{_stubs(work)}"],
                     cwd=work, capture_output=True, text=True)
                 if proc.returncode != 0:
@@ -231,17 +241,32 @@ def _compile(items: list[ProbeItem], headers: tuple[Path, ...],
             return results
         values = {abi: _asm_values(work / f"{abi}.s", abi) for abi in ABIS}
         expanded = _expansions((work / "x86_64.i").read_text(errors="replace"))
+        reads = _reads(work)
         for number, item in enumerate(items):
             key = f"{item.kind} {number}"
             if item.kind == "cmd":
                 commands = {abi: CommandValue(values[abi][key], _size_type(expanded.get(number, "")))
                             for abi in ABIS}
-                results[item] = ItemResult(item, commands, {})
+                results[item] = ItemResult(item, commands, {}, reads=reads)
             else:
                 layouts = {abi: Layout(values[abi][key], _members(work / f"{abi}.o", item.text))
                            for abi in ABIS}
-                results[item] = ItemResult(item, {}, layouts)
+                results[item] = ItemResult(item, {}, layouts, reads=reads)
         return results
+
+
+def _reads(work: Path) -> tuple[str, ...]:
+    """The files both compiles read (their -MMD lists), as real paths:
+    the asm/ links resolved; the probe's own files left out, and the
+    driver's local definitions, whose text the cache key holds."""
+    found = set()
+    for abi in ABIS:
+        text = (work / f"{abi}.d").read_text(errors="replace").replace("\\\n", " ")
+        for name in text.partition(":")[2].split():
+            path = (work / name).resolve()
+            if work.resolve() not in path.parents and path.name != LOCAL_HEADER:
+                found.add(str(path))
+    return tuple(sorted(found))
 
 
 # What `make headers_install` strips from the uapi headers of a tree, which

@@ -15,16 +15,20 @@ returns for it in that tree: -EINVAL in 2.6, -ENOTTY later.
 
 `#if` around entries is not evaluated: an entry under a config option is
 taken as built.
+
+The table is read once a run and kept in the cache with the content of
+every file read for it (the table files, the headers they include, the
+registering files): reading it costs seconds on a 2.6.9 tree.
 """
 
 import enum
 import functools
-import hashlib
+import os
 import re
-import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ioctl_rework.cache import Cache, FileDigests, make_key, stat_index
 from ioctl_rework.ctext import spans as c_spans
 from ioctl_rework.compat import cexpr, layout
 
@@ -36,6 +40,9 @@ _ARCH_TABLES = ("arch/x86_64/ia32/ia32_ioctl.c", "arch/x86_64/kernel/ioctl32.c",
 _SYSCALL_FILES = ("fs/compat_ioctl.c", "fs/compat.c", "fs/ioctl.c")
 # Handlers that hand the command to the native one unchanged.
 _NATIVE = re.compile(r"\b(sys_ioctl|do_ioctl32_pointer)\b")
+TABLE_FORMAT = "compat-table-1"
+REGISTERING_FORMAT = "compat-registering-1"
+_REGISTER_WORD = re.compile(rb"\bregister_ioctl32_conversion\b")
 # The size field of an _IOC number on x86: what an unknown sizeof leaves open.
 SIZE_MASK = 0x3FFF << 16
 
@@ -81,6 +88,21 @@ class CompatTable:
     # The structures the table files declare (their compat ...32 types):
     # name -> member declarations, for the sizes their commands encode.
     structs: dict = field(default_factory=dict)
+
+    def to_json(self) -> dict:
+        return {"entries": [[e.expression, list(e.expanded), e.action.value, e.source]
+                            for e in self.entries],
+                "fallback": self.fallback, "fallback_source": self.fallback_source,
+                "files": list(self.files), "unresolved_files": sorted(self.unresolved_files),
+                "structs": {name: list(members) for name, members in self.structs.items()}}
+
+    @classmethod
+    def from_json(cls, value: dict) -> "CompatTable":
+        return cls(tuple(TableEntry(expression, tuple(expanded), TableAction(action), source)
+                         for expression, expanded, action, source in value["entries"]),
+                   value["fallback"], value["fallback_source"], tuple(value["files"]),
+                   frozenset(value["unresolved_files"]),
+                   {name: tuple(members) for name, members in value["structs"].items()})
 
     def no_entry(self) -> str:
         """What the rest gets, and who says so."""
@@ -153,9 +175,10 @@ class CompatTable:
 
 # ---------------------------------------------------------------- reading
 
-def _context(tree: Path, files: list[Path]) -> dict[str, cexpr.Macro]:
+def _context(tree: Path, files: list[Path], read: set[Path]) -> dict[str, cexpr.Macro]:
     """The macros FILES see: their own first, then those of the headers they
-    include, transitively, as the x86_64 build resolves them."""
+    include, transitively, as the x86_64 build resolves them; every file
+    read goes to READ."""
     macros: dict[str, cexpr.Macro] = {}
     seen: set[Path] = set()
     todo = list(files)
@@ -164,6 +187,7 @@ def _context(tree: Path, files: list[Path]) -> dict[str, cexpr.Macro]:
         if path in seen:
             continue
         seen.add(path)
+        read.add(path)
         try:
             text = cexpr.file_text(path)
         except OSError:
@@ -253,14 +277,36 @@ def _switch_entries(tree: Path, rel: str, code: str, macros: dict) -> list[Table
     return found
 
 
-def _registered(tree: Path) -> tuple[list[TableEntry], set[str]]:
-    """register_ioctl32_conversion() calls of the tree (before 2.6.15)."""
-    proc = subprocess.run(["grep", "-rlw", "--include=*.c", "register_ioctl32_conversion",
-                           "."], cwd=tree, capture_output=True, text=True)
+def registering_files(tree: Path, cache: Cache | None) -> list[str]:
+    """The .c files of TREE that name register_ioctl32_conversion (its
+    callers, before 2.6.15), through a stat index: a re-run reads none."""
+    def files():
+        for directory, subdirs, names in os.walk(tree):
+            subdirs.sort()
+            for name in sorted(names):
+                if name.endswith(".c"):
+                    path = os.path.join(directory, name)
+                    try:
+                        yield path, os.stat(path)
+                    except OSError:
+                        continue
+
+    def names_it(path: str) -> bool:
+        try:
+            return bool(_REGISTER_WORD.search(Path(path).read_bytes()))
+        except OSError:
+            return False
+    verdicts = stat_index(cache, make_key(REGISTERING_FORMAT, str(tree)), files(), names_it)
+    found = (Path(path).relative_to(tree).as_posix() for path, yes in verdicts.items() if yes)
+    return sorted(rel for rel in found if rel not in _SYSCALL_FILES)
+
+
+def _registered(tree: Path, files: list[str],
+                read: set[Path]) -> tuple[list[TableEntry], set[str]]:
+    """The register_ioctl32_conversion() calls of FILES."""
     found, unresolved = [], set()
-    for rel in sorted(line[2:] for line in proc.stdout.splitlines()):
-        if rel in _SYSCALL_FILES:
-            continue
+    for rel in files:
+        read.add(tree / rel)
         code = cexpr.file_text(tree / rel)
         macros = None
         for match in _REGISTER.finditer(code):
@@ -269,7 +315,7 @@ def _registered(tree: Path) -> tuple[list[TableEntry], set[str]]:
             args = _arguments(code, match.end() - 1)
             if len(args) != 2 or re.fullmatch(r"(unsigned\s+)?(int|long)\s+\w+", args[0]):
                 continue        # a declaration
-            macros = macros if macros is not None else _context(tree, [tree / rel])
+            macros = macros if macros is not None else _context(tree, [tree / rel], read)
             expanded = tuple(cexpr.expand(args[0], macros.get))
             try:
                 cexpr.evaluate(expanded, lambda _: 0)
@@ -308,40 +354,46 @@ def _fallback(tree: Path) -> tuple[str, str]:
     return "-ENOTTY", ""
 
 
-def _digest(paths: list[Path]) -> str:
-    digest = hashlib.sha256()
-    for path in paths:
-        try:
-            digest.update(str(path).encode() + b"\0" + path.read_bytes())
-        except OSError:
-            digest.update(str(path).encode() + b"\0missing")
-    return digest.hexdigest()
+def registering(tree: Path) -> bool:
+    """Whether the tree has register_ioctl32_conversion() (before 2.6.15)."""
+    compat = tree / "fs/compat.c"
+    return compat.is_file() and "register_ioctl32_conversion" in cexpr.file_text(compat)
 
 
-def read(tree: Path | None) -> CompatTable:
-    """TREE's compat table (an empty one without a tree), read once a run
-    per content of its table files."""
+def read(tree: Path | None, cache: Cache | None = None,
+         digests: FileDigests | None = None) -> CompatTable:
+    """TREE's compat table (an empty one without a tree), from CACHE while
+    every file read for it has the content it had (DIGESTS: the run's)."""
     if tree is None:
         return CompatTable()
     tree = tree.resolve()
-    names = [rel for rel in (*_TABLE_FILES, *_ARCH_TABLES) if (tree / rel).is_file()]
-    syscall = [tree / rel for rel in _SYSCALL_FILES]
-    return _read(tree, tuple(names), _digest([tree / n for n in names] + syscall))
+    digests = digests or FileDigests()
+    names = tuple(rel for rel in (*_TABLE_FILES, *_ARCH_TABLES) if (tree / rel).is_file())
+    registrars = registering_files(tree, cache) if names and registering(tree) else []
+    roots = [*names, *_SYSCALL_FILES, *registrars]
+    key = make_key(TABLE_FORMAT, str(tree), *(f"{rel}\0{digests.digest(tree / rel)}"
+                                              for rel in roots))
+    stored = cache.get_json(key) if cache is not None else None
+    if stored is not None and digests.unchanged(stored["reads"]):
+        return CompatTable.from_json(stored["table"])
+    read_files: set[Path] = {tree / rel for rel in roots}
+    found = _read(tree, names, registrars, read_files)
+    if cache is not None:
+        cache.put_json(key, {"reads": digests.record(read_files), "table": found.to_json()})
+    return found
 
 
-@functools.lru_cache(maxsize=8)
-def _read(tree: Path, names: tuple[str, ...], _digest_of_files: str) -> CompatTable:
+def _read(tree: Path, names: tuple[str, ...], registering: list[str],
+          read: set[Path]) -> CompatTable:
     fallback, where = _fallback(tree)
     entries: list[TableEntry] = []
     unresolved: set[str] = set()
     if names:
-        macros = _context(tree, [tree / n for n in names])
+        macros = _context(tree, [tree / n for n in names], read)
         for rel in names:
             entries += _entries(tree, rel, macros)
-        if "register_ioctl32_conversion" in cexpr.file_text(tree / "fs/compat.c") \
-                if (tree / "fs/compat.c").is_file() else False:
-            registered, unresolved = _registered(tree)
-            entries += registered
+        registered, unresolved = _registered(tree, registering, read)
+        entries += registered
     shown = tuple(n for n in names if any(e.source.startswith(n + ":") for e in entries))
     structs = {}
     for rel in names:

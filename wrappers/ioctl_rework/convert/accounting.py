@@ -41,6 +41,18 @@ class Accounting:
     tokens: list[TokenRecord]         # members that are no entry, and why
 
 
+# The same test on bytes read already: the prefilter reads each file once
+# for both (convert.tree).  grep reads line by line: [[:space:]] there
+# never crosses a line, and a newline before or after stands for ^ or $.
+_ANY_MEMBER_BYTES = re.compile(rb"(\.|->)[ \t\v\f\r]*ioctl([^A-Za-z0-9_]|$)"
+                               rb"|(^|[^A-Za-z0-9_.>])ioctl[ \t\v\f\r]*:", re.MULTILINE)
+
+
+def has_member(data: bytes) -> bool:
+    """Whether DATA has an ioctl member in any spelling (files_with_members' test)."""
+    return b"ioctl" in data and _ANY_MEMBER_BYTES.search(data) is not None
+
+
 def files_with_members(paths: list[Path], root: Path) -> list[str]:
     """The .c and .h files under PATHS (relative to ROOT) with an ioctl member."""
     proc = subprocess.run(

@@ -24,12 +24,12 @@ gave.
 """
 
 import re
-import subprocess
 import tempfile
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Callable
 
+from ioctl_rework import children
 from ioctl_rework.ctext import spans as c_spans
 
 MARKER = "IOCTL_REWORK_BRANCH_"
@@ -153,8 +153,8 @@ def merge3(ours: bytes, base: bytes, theirs: bytes) -> bytes:
         for name, data in (("first", ours), ("base", base), ("second", theirs)):
             (Path(tmp) / name).write_bytes(data)
             paths.append(str(Path(tmp) / name))
-        proc = subprocess.run(["git", "merge-file", "-p", "--quiet", *paths],
-                              capture_output=True)
+        proc = children.run(["git", "merge-file", "-p", "--quiet", *paths],
+                            capture_output=True)
     if proc.returncode != 0:
         raise BranchError("the runs of the two branches change the same lines differently"
                           if proc.returncode > 0 else "git merge-file failed: "

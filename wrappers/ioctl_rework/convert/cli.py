@@ -36,6 +36,7 @@ from ioctl_rework.convert.plan import convert
 from ioctl_rework.convert.request import (ConversionResult, ConvertRequest, InputError, Output,
                                           VerifyOptions)
 from ioctl_rework.convert.tree import find_root
+from ioctl_rework.stages import Stages, add_verbosity_arguments, verbosity_of
 
 # What other modules and the tests use of convert, wherever it now lives.
 __all__ = ["ConversionResult", "ConvertRequest", "InputError", "Output", "add_arguments",
@@ -52,6 +53,8 @@ examples:
       build each rewritten file before and after; keep only what builds as before
   ioctl-rework convert --shard 2/3 --json s2.json /src/linux   one machine of three;
       then: ioctl-rework merge --series out s1.json s2.json s3.json
+  sbatch --array=1-3 --wrap 'ioctl-rework convert --shard auto --json s$SLURM_ARRAY_TASK_ID.json /src/linux'
+  parallel ioctl-rework convert --shard {}/3 --json s{}.json /src/linux ::: 1 2 3
   git am $(ls out/*.patch | grep -v 0000-cover-letter)   apply the series
 
 exit status: 0 when every handler was converted or refused with a reason,
@@ -76,10 +79,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                      help="write a git format-patch series into DIR")
     series.add_split_argument(parser)
     options.add_output_group(parser, output_mod.FORMATS, "diff", json_alias=output_mod.SUMMARY)
-    parser.add_argument("--shard", type=_shard, metavar="K/N",
+    parser.add_argument("--shard", type=_shard, metavar="K/N|auto[/N]",
                         help="do part K of N of the run (each group of files that share a "
                              "handler goes to the part a hash of its first file's path picks); "
-                             "combine the parts with `ioctl-rework merge`")
+                             "combine the parts with `ioctl-rework merge`. auto: the part "
+                             "of a Slurm array job (SLURM_ARRAY_TASK_ID of "
+                             "SLURM_ARRAY_TASK_COUNT) or of a Kubernetes Indexed Job "
+                             "(JOB_COMPLETION_INDEX of N, from auto/N or IOCTL_REWORK_SHARDS)")
     parser.add_argument("--kdir", type=Path, metavar="KDIR",
                         help="a configured and prepared kernel tree (or its O= directory) "
                              "matching the input: build every rewritten .c file against it "
@@ -90,11 +96,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     options.add_cache_group(parser)
     parser.add_argument("--clear-cache", action="store_true",
                         help="delete the cache (then convert PATHs, if any)")
+    add_verbosity_arguments(parser)
 
 
 def _shard(text: str) -> shard_mod.Shard:
     try:
-        return shard_mod.Shard.parse(text)
+        return shard_mod.parse(text)
     except shard_mod.ShardError as err:
         raise argparse.ArgumentTypeError(str(err)) from err
 
@@ -127,8 +134,7 @@ def request_from_args(args) -> ConvertRequest:
     return ConvertRequest(paths=paths, options=run.conversion, root=root, jobs=run.jobs,
                           timeout=args.timeout, output=mode, series_dir=args.series,
                           split=series.Split(args.split or "file"), shard=args.shard,
-                          cache=run.cache("convert"), progress=sys.stderr.isatty(),
-                          verify=VerifyOptions(kdir=kernel_dir),
+                          cache=run.cache("convert"), verify=VerifyOptions(kdir=kernel_dir),
                           reports=output_mod.reports(args.format, args.output, args.json,
                                                      diff_on_stdout=mode is Output.DIFF))
 
@@ -150,11 +156,12 @@ def main(args) -> int:
     if not args.paths:
         print("ioctl-rework convert: error: give at least one PATH", file=sys.stderr)
         return 2
+    stages = Stages("convert", verbosity_of(args))
     try:
         request = request_from_args(args)
         for warning in request.options.warnings():
             print(f"convert: warning: {warning}", file=sys.stderr)
-        result = convert(request)
+        result = convert(request, stages)
     except (InputError, shard_mod.ShardError) as err:
         print(f"ioctl-rework convert: error: {err}", file=sys.stderr)
         return 2
@@ -165,7 +172,7 @@ def main(args) -> int:
         print(f"convert: completed the interrupted write of {path}", file=sys.stderr)
     status = 1 if result.failed else 0
     try:
-        emit(result, request)
+        emit(result, request, stages)
     except (safe_write.WriteError, series.SeriesError) as err:
         print(f"ioctl-rework convert: error: {err}", file=sys.stderr)
         print("convert: nothing was written", file=sys.stderr)

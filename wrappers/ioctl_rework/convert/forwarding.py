@@ -8,10 +8,14 @@ call goes through ->unlocked_ioctl, or the site is a failure, with its
 file, line and reason (the run's exit status is then 1).
 """
 
+import hashlib
 import re
 import tempfile
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from ioctl_rework.cache import Cache, make_key
 
 from ioctl_rework.convert import accounting
 from ioctl_rework.convert.summary import ChangeRecord, HandlerRecord, HandlerStatus
@@ -40,13 +44,19 @@ def calls_through_member(data: bytes) -> bool:
 
 
 def forward(texts: dict[str, tuple[bytes, bytes]], multi_kernel: bool,
-            timeout: int) -> Forwarded:
+            timeout: int, cache: Cache | None = None, jobs: int = 1) -> Forwarded:
     """TEXTS: relpath -> (text before the run, text after the conversion)
-    of each file that calls through a member named ioctl."""
+    of each file that calls through a member named ioctl.  The rule's
+    output comes from CACHE when it holds it; JOBS files run at a time."""
     done = Forwarded()
+    cache = cache or Cache(None)
     args = ["-D", "patch", "-D", "report"] + (["-D", "multi_kernel"] if multi_kernel else [])
-    for rel, (old, current) in sorted(texts.items()):
-        result = _run(rel, current, args, timeout)
+    order = sorted(texts)
+    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        results = list(pool.map(lambda rel: _cached_run(rel, texts[rel][1], args, timeout,
+                                                        cache), order))
+    for rel, result in zip(order, results):
+        old, current = texts[rel]
         report, diff = _split(result.stdout)
         if result.outcome is not spatch.Outcome.OK:
             why = result.reason or result.outcome.value
@@ -72,6 +82,26 @@ def forward(texts: dict[str, tuple[bytes, bytes]], multi_kernel: bool,
         if diff:
             done.texts[rel] = tidy.tidy(apply_hunks(current, diff))
     return done
+
+
+FORMAT = "forwarding/1"
+_CACHEABLE = (spatch.Outcome.OK,)
+
+
+def _cached_run(rel: str, data: bytes, args: list[str], timeout: int,
+                cache: Cache) -> spatch.SpatchResult:
+    """_run through CACHE: the rule sees the text alone, under a name made
+    from REL's, so these decide its output."""
+    name = re.sub(r"[^\w.+-]", "_", Path(rel).name)
+    key = make_key(FORMAT, FORWARDING_RULE.read_bytes(), rules.macros_digest(),
+                   spatch.version(), name, hashlib.sha256(data).hexdigest(), *args)
+    stored = cache.get_json(key)
+    if stored is not None:
+        return spatch.SpatchResult(Path(name), spatch.Outcome.OK, stored, "", 0.0)
+    result = _run(rel, data, args, timeout)
+    if result.outcome in _CACHEABLE:
+        cache.put_json(key, result.stdout)
+    return result
 
 
 def _run(rel: str, data: bytes, args: list[str], timeout: int) -> spatch.SpatchResult:

@@ -31,7 +31,8 @@ def merge(parts: list[Summary], allow_partial: bool = False) -> Summary:
                      spatch_version=first.spatch_version,
                      started=min(p.started for p in parts),
                      # the time one machine would have needed
-                     wall_seconds=sum(p.wall_seconds for p in parts))
+                     wall_seconds=sum(p.wall_seconds for p in parts),
+                     stage_seconds=_summed_stages(parts))
     seen = {}
     for part in parts:
         for record in part.files:
@@ -45,6 +46,15 @@ def merge(parts: list[Summary], allow_partial: bool = False) -> Summary:
     merged.handlers = list({h.sort_key: h for h in merged.handlers}.values())
     merged.sort()
     return merged
+
+
+def _summed_stages(parts: list[Summary]) -> dict[str, float]:
+    """Each stage's time summed over the parts, in the order they first name it."""
+    total: dict[str, float] = {}
+    for part in parts:
+        for name, seconds in part.stage_seconds.items():
+            total[name] = total.get(name, 0.0) + seconds
+    return total
 
 
 def _check_shards(parts: list[Summary], allow_partial: bool) -> None:

@@ -10,6 +10,7 @@ from ioctl_rework.convert import series
 from ioctl_rework.convert import summary as summary_mod
 from ioctl_rework.convert.request import ConversionResult, ConvertRequest, Output, Report
 from ioctl_rework.convert.summary import Summary
+from ioctl_rework.stages import Stages, Verbosity
 
 SUMMARY = "the summary (every handler and file, totals, wall time)"
 FORMATS = {"diff": "the unified diff of every rewritten file",
@@ -59,14 +60,21 @@ def write_in_place(result: ConversionResult, root: Path) -> None:
         transaction.commit()
 
 
-def emit(result: ConversionResult, request: ConvertRequest) -> None:
-    """Write what the request asked for, then the summary on stderr."""
+def emit(result: ConversionResult, request: ConvertRequest,
+         stages: Stages | None = None) -> None:
+    """Write what the request asked for, then the summary on stderr; the
+    writing is the last stage of STAGES, timed in the summary."""
+    stages = stages or Stages("convert", Verbosity.QUIET)
     summary = result.summary
-    if request.output is Output.IN_PLACE:
-        write_in_place(result, request.root)
-    elif request.output is Output.SERIES:
-        paths = series.write_for_tree(summary, request.series_dir, request.split, request.root)
-        print(f"convert: series of {len(paths) - 1} patches in {request.series_dir}",
-              file=sys.stderr)
+    with stages.stage("writing"):
+        if request.output is Output.IN_PLACE:
+            write_in_place(result, request.root)
+        elif request.output is Output.SERIES:
+            paths = series.write_for_tree(summary, request.series_dir, request.split,
+                                          request.root)
+            print(f"convert: series of {len(paths) - 1} patches in {request.series_dir}",
+                  file=sys.stderr)
+    summary.stage_seconds = stages.times()
     write_reports(summary, request.reports)
-    print(summary_mod.text_report(summary), file=sys.stderr)
+    print(summary_mod.text_report(summary, stages.verbosity >= Verbosity.NORMAL),
+          file=sys.stderr)

@@ -21,56 +21,45 @@ from ioctl_rework.convert import series
 from ioctl_rework.convert import verification as verify
 from ioctl_rework.convert.groups import Groups
 from ioctl_rework.convert.request import ConversionResult, ConvertRequest, Output
-from ioctl_rework.convert.runner import Diffs, FileRun, Progress, Runner, RunTask
+from ioctl_rework.compat.apply import add_compat, compat_cache
+from ioctl_rework.convert.runner import Diffs, FileRun, Runner, RunTask
+from ioctl_rework.stages import Stages, Verbosity
 from ioctl_rework.convert.tree import Tree, groups, scan
 from ioctl_rework.convert.summary import (ChangeRecord, FileRecord, FileStatus, HandlerRecord,
                                   HandlerStatus, Summary)
 
 
-def convert(request: ConvertRequest) -> ConversionResult:
+def convert(request: ConvertRequest, stages: Stages | None = None) -> ConversionResult:
+    """The run REQUEST asks for, each stage timed through STAGES (the
+    caller's, to show progress and time the writing that follows)."""
+    stages = stages or Stages("convert", Verbosity.QUIET)
     start = time.monotonic()
     started = series.now()
     root = request.root
-    recovered = safe_write.recover(root) if request.output is Output.IN_PLACE else []
-    tree = scan(list(request.paths), root, request.cache)
-    linked = groups(tree)
-    mine = [g for g in linked if request.shard is None or request.shard.owns(g[0])]
-    files = {rel for g in mine for rel in g}
-    fops_files = [rel for rel in tree.fops_files if rel in files]
+    with stages.stage("prefilter"):
+        recovered = safe_write.recover(root) if request.output is Output.IN_PLACE else []
+        tree = scan(list(request.paths), root, request.cache)
+        linked = groups(tree)
+        mine = [g for g in linked if request.shard is None or request.shard.owns(g[0])]
+        files = {rel for g in mine for rel in g}
+        fops_files = [rel for rel in tree.fops_files if rel in files]
 
-    runner = Runner(request, Progress(request.progress))
+    runner = Runner(request, stages)
     diffs = Diffs(request.cache)
-    first = runner.run([RunTask(rel) for rel in fops_files], "phase 1")
+    first = runner.run([RunTask(rel) for rel in fops_files], "rule runs")
     runs = {rel: first[RunTask(rel)] for rel in fops_files}
-    blocked = _unwritable(request, fops_files)
-
-    cross = convert_groups.build(runs, tree.mentions, files, runner.content)
-    failures = {rel: run.reason for rel, run in runs.items() if not run.ok}
-    blocked.update(_unwritable(request, sorted({f for g in cross.groups.values()
-                                                for f in g.files} - set(blocked))))
-    while True:
-        # A file phase 1 could not rewrite stays failed: no handler of it converts.
-        tasks = [t for t in cross.tasks() if t.file not in runs or runs[t.file].ok]
-        second = runner.run(tasks, "phase 2")
-        final = dict(runs)
-        final.update({task.file: second[task] for task in tasks})
-        failures.update({run.file: run.reason for run in second.values() if not run.ok})
-        newly = convert_groups.check(cross, final, blocked, runner.content,
-                                     _cross_file_refusal(request.options),
-                                     request.options.lock is settings.LockMode.MUTEX)
-        failures.update({v.file: v.reason for v in newly.values()
-                         if v.file and v.status is HandlerStatus.FAILED})
-        if not newly:
-            break
-        cross.dropped.update(newly)
+    with stages.stage("cross-file follow-up"):
+        final, cross, blocked, failures = _follow(request, runner, tree, files, runs)
 
     compat_decisions = []
     if request.options.compat:
-        from ioctl_rework.compat.apply import add_compat
-        final, compat_decisions = add_compat(root, final, request.options, request.jobs,
-                                             request.timeout)
-    read = _files_read(request, files, {rel for g in linked for rel in g})
-    forwarded = _forward(request, final, read, runner.content)
+        with stages.stage("compat", unit="files") as stage:
+            final, compat_decisions = add_compat(root, final, request.options, request.jobs,
+                                                 request.timeout, compat_cache(request.cache),
+                                                 stage)
+    with stages.stage("forwarding"):
+        read = _files_read(request, tree, files, {rel for g in linked for rel in g})
+        forwarded = _forward(request, final, read, runner.content)
     summary = Summary(root=str(root), target=str(request.options.target),
                       options=_options_json(request.options),
                       spatch_version=runner.spatch_version,
@@ -81,6 +70,57 @@ def convert(request: ConvertRequest) -> ConversionResult:
         said = {(c.file, c.fops, c.handler): c.describe() for c in compat_decisions}
         summary.handlers = [replace(h, compat=said.get((h.file, h.fops, h.handler)))
                             for h in summary.handlers]
+    with stages.stage("diffs"):
+        changes = _file_records(summary, tree, final, blocked, failures, diffs)
+    summary.changes += forwarded.changes
+    summary.handlers += forwarded.refused
+    # A file that failed for a handler that was then dropped is still reported.
+    summary.files += [FileRecord(rel, FileStatus.FAILED, why)
+                      for rel, why in failures.items() if rel not in final]
+    summary.files += [r for r in tree.skipped
+                      if request.shard is None or request.shard.owns(r.file)]
+    summary.sort()
+    result = ConversionResult(summary, changes, recovered)
+    verify.apply(verify.verify(request, result, stages), result)
+    with stages.stage("accounting"):
+        _account(request, result, runner.content, read)
+    summary.wall_seconds = time.monotonic() - start
+    summary.stage_seconds = stages.times()
+    return result
+
+
+def _follow(request: ConvertRequest, runner: Runner, tree: Tree, files: set[str],
+            runs: dict[str, FileRun]):
+    """Phase 2: the files naming a handler of another file follow it, until
+    no handler is dropped.  Returns the final run of every file, the
+    groups, the files that cannot be written and why files failed."""
+    fops_files = list(runs)
+    blocked = _unwritable(request, fops_files)
+    cross = convert_groups.build(runs, tree.mentions, files, runner.content)
+    failures = {rel: run.reason for rel, run in runs.items() if not run.ok}
+    blocked.update(_unwritable(request, sorted({f for g in cross.groups.values()
+                                                for f in g.files} - set(blocked))))
+    while True:
+        # A file phase 1 could not rewrite stays failed: no handler of it converts.
+        tasks = [t for t in cross.tasks() if t.file not in runs or runs[t.file].ok]
+        second = runner.run(tasks, "cross-file follow-up")
+        final = dict(runs)
+        final.update({task.file: second[task] for task in tasks})
+        failures.update({run.file: run.reason for run in second.values() if not run.ok})
+        newly = convert_groups.check(cross, final, blocked, runner.content,
+                                     _cross_file_refusal(request.options),
+                                     request.options.lock is settings.LockMode.MUTEX)
+        failures.update({v.file: v.reason for v in newly.values()
+                         if v.file and v.status is HandlerStatus.FAILED})
+        if not newly:
+            return final, cross, blocked, failures
+        cross.dropped.update(newly)
+
+
+def _file_records(summary: Summary, tree: Tree, final: dict[str, FileRun],
+                  blocked: dict[str, str], failures: dict[str, str], diffs: Diffs
+                  ) -> dict[str, tuple[bytes, bytes]]:
+    """Each file's record in SUMMARY, with its diff; returns the rewrites."""
     changes = {}
     for rel in sorted(final):
         run = final[rel]
@@ -104,26 +144,15 @@ def convert(request: ConvertRequest) -> ConversionResult:
             needed = tree.fops_names.get(rel)
             status = FileStatus.FAILED if run.reason and needed else FileStatus.UNCHANGED
             summary.files.append(FileRecord(rel, status, run.reason))
-    summary.changes += forwarded.changes
-    summary.handlers += forwarded.refused
-    # A file that failed for a handler that was then dropped is still reported.
-    summary.files += [FileRecord(rel, FileStatus.FAILED, why)
-                      for rel, why in failures.items() if rel not in final]
-    summary.files += [r for r in tree.skipped
-                      if request.shard is None or request.shard.owns(r.file)]
-    summary.sort()
-    result = ConversionResult(summary, changes, recovered)
-    verify.apply(verify.verify(request, result), result)
-    _account(request, result, runner.content, read)
-    summary.wall_seconds = time.monotonic() - start
-    return result
+    return changes
 
 
-def _files_read(request: ConvertRequest, mine: set[str], grouped: set[str]) -> set[str]:
+def _files_read(request: ConvertRequest, tree: Tree, mine: set[str],
+                grouped: set[str]) -> set[str]:
     """The files of this run (of its shard) and every other file under its
     paths that has an ioctl member."""
     read = set(mine)
-    for rel in accounting.files_with_members(list(request.paths), request.root):
+    for rel in sorted(tree.member_files):
         if rel in grouped and rel not in mine:
             continue            # another shard's
         if rel not in grouped and request.shard is not None and not request.shard.owns(rel):
@@ -150,7 +179,8 @@ def _forward(request: ConvertRequest, final: dict[str, FileRun], read: set[str],
             texts[rel] = (old, current)
     if not texts:
         return forwarding.Forwarded()
-    done = forwarding.forward(texts, request.options.multi_kernel, request.timeout)
+    done = forwarding.forward(texts, request.options.multi_kernel, request.timeout,
+                              request.cache.sibling("forwarding"), request.jobs)
     for rel, new in done.texts.items():
         final[rel] = replace(final[rel], new=new) if rel in final else \
             FileRun(rel, (), (), texts[rel][0], new, None)

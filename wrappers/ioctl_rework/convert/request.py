@@ -54,7 +54,6 @@ class ConvertRequest:
     split: series.Split = series.Split.FILE
     shard: shard_mod.Shard | None = None
     cache: cache_mod.Cache = field(default_factory=lambda: cache_mod.Cache(None))
-    progress: bool = False
     verify: VerifyOptions = VerifyOptions()
     reports: tuple[Report, ...] = ()    # written by output.emit after the run
 

@@ -6,7 +6,6 @@ and the cached git diffs of the files it rewrote.
 
 import hashlib
 import re
-import sys
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
@@ -22,6 +21,7 @@ from ioctl_rework.patches import tidy
 from ioctl_rework.convert.request import ConvertRequest
 from ioctl_rework.lockproof.headers import included_headers
 from ioctl_rework.patches.unified import apply_hunks, git_diff
+from ioctl_rework.stages import Stages
 
 # Put by the rule in a fops entry it could not rewrite validly.
 _NO_MATCH = "ioctl_rework_no_match_"
@@ -73,11 +73,11 @@ class _Pending:
 class Runner:
     """Runs the rule on files under ROOT, JOBS at a time, through the cache."""
 
-    def __init__(self, request: ConvertRequest, progress: "Progress"):
+    def __init__(self, request: ConvertRequest, stages: Stages):
         self.request = request
         self.root = request.root
         self.cache = request.cache
-        self.progress = progress
+        self.stages = stages
         self._rules = rules.rules_digest()
         self.spatch_version = spatch.version()
         self._contents: dict[str, bytes] = {}
@@ -99,46 +99,53 @@ class Runner:
                                   headers_digest(self.root, pending.task.file, pending.data),
                                   self._rules, self.spatch_version, "\0".join(pending.args))
 
-    def run(self, tasks: list[RunTask], phase: str) -> dict[RunTask, FileRun]:
-        """The FileRun of every task."""
+    def run(self, tasks: list[RunTask], stage_name: str) -> dict[RunTask, FileRun]:
+        """The FileRun of every task, as the stage STAGE_NAME; then the
+        runs per #if branch of the files that need them ("branch runs")."""
         results: dict[RunTask, FileRun] = {}
-        todo: list[_Pending] = []
-        for task in tasks:
-            if task in self._memo:
-                results[task] = self._memo[task]
-                continue
-            try:
-                data = self.content(task.file)
-            except OSError as err:
-                results[task] = FileRun(task.file, task.listed, (), b"", None,
-                                        f"cannot read: {err.strerror}")
-                continue
-            pending = _Pending(task, data, tuple(self._args(task)),
-                               self.request.options.resolves_have_ioctl)
-            hit = self.cache.get_json(self._key(pending))
-            if hit is not None:
-                results[task] = _parse(pending, _from_cache(task.file, hit))
-            else:
-                todo.append(pending)
-        self.progress.start(phase, len(tasks), len(tasks) - len(todo))
+        with self.stages.stage(stage_name, len(tasks)) as stage:
+            todo: list[_Pending] = []
+            for task in tasks:
+                if task in self._memo:
+                    results[task] = self._memo[task]
+                    continue
+                try:
+                    data = self.content(task.file)
+                except OSError as err:
+                    results[task] = FileRun(task.file, task.listed, (), b"", None,
+                                            f"cannot read: {err.strerror}")
+                    continue
+                pending = _Pending(task, data, tuple(self._args(task)),
+                                   self.request.options.resolves_have_ioctl)
+                hit = self.cache.get_json(self._key(pending))
+                if hit is not None:
+                    results[task] = _parse(pending, _from_cache(task.file, hit))
+                else:
+                    todo.append(pending)
+            stage.from_cache(len(tasks) - len(todo))
 
-        def one_batch(batch: list[_Pending]):
-            done = self._spatch(batch)
-            for pending, result in zip(batch, done):
-                if result.outcome in (spatch.Outcome.OK, spatch.Outcome.PARSE_ERROR):
-                    self.cache.put_json(self._key(pending), _to_cache(result))
-                self.progress.step()
-            return zip(batch, done)
+            def one_batch(batch: list[_Pending]):
+                done = self._spatch(batch)
+                for pending, result in zip(batch, done):
+                    if result.outcome in (spatch.Outcome.OK, spatch.Outcome.PARSE_ERROR):
+                        self.cache.put_json(self._key(pending), _to_cache(result))
+                stage.step(len(batch))
+                return zip(batch, done)
 
-        with ThreadPoolExecutor(max_workers=max(1, self.request.jobs)) as pool:
-            for done in pool.map(one_batch, self._batches(todo)):
-                for pending, result in done:
-                    results[pending.task] = _parse(pending, result)
-        self.progress.done()
-        for task, result in results.items():
-            if task not in self._memo and convert_branches.needs_branch_runs(result.decisions):
-                results[task] = convert_branches.convert_branches(
-                    result, lambda data, extra, task=task: self._run_variant(task, data, extra))
+            with ThreadPoolExecutor(max_workers=max(1, self.request.jobs)) as pool:
+                for done in pool.map(one_batch, self._batches(todo)):
+                    for pending, result in done:
+                        results[pending.task] = _parse(pending, result)
+        branching = [task for task, result in results.items()
+                     if task not in self._memo
+                     and convert_branches.needs_branch_runs(result.decisions)]
+        if branching:
+            with self.stages.stage("branch runs", len(branching)) as stage:
+                for task in branching:
+                    results[task] = convert_branches.convert_branches(
+                        results[task],
+                        lambda data, extra, task=task: self._run_variant(task, data, extra))
+                    stage.step()
         self._memo.update(results)
         return results
 
@@ -308,28 +315,3 @@ def _split_output(stdout: str) -> tuple[str, str]:
             return "\n".join(lines[:i]), "\n".join(lines[i:])
     return stdout, ""
 
-
-class Progress:
-    """One line on stderr, rewritten in place; nothing unless it is a terminal."""
-
-    def __init__(self, enabled: bool):
-        self.enabled = enabled
-        self.phase, self.total, self.count = "", 0, 0
-
-    def start(self, phase: str, total: int, done: int) -> None:
-        self.phase, self.total, self.count = phase, total, done
-        self._show()
-
-    def step(self) -> None:
-        self.count += 1
-        self._show()
-
-    def done(self) -> None:
-        if self.enabled and self.total:
-            sys.stderr.write("\r\033[K")
-            sys.stderr.flush()
-
-    def _show(self) -> None:
-        if self.enabled and self.total:
-            sys.stderr.write(f"\r\033[Kconvert: {self.phase}: {self.count}/{self.total} files")
-            sys.stderr.flush()

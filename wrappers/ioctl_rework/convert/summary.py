@@ -12,6 +12,8 @@ import re
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from ioctl_rework.stages import times_text
+
 FORMAT = "ioctl-rework-convert/1"
 
 
@@ -104,6 +106,8 @@ class Summary:
     started: float
     wall_seconds: float = 0.0
     shard: str | None = None  # "K/N", or None for a whole run
+    # Stage name -> seconds (stages.py), in the order the run entered them.
+    stage_seconds: dict[str, float] = field(default_factory=dict)
     handlers: list[HandlerRecord] = field(default_factory=list)
     files: list[FileRecord] = field(default_factory=list)
     changes: list[ChangeRecord] = field(default_factory=list)
@@ -210,6 +214,8 @@ def to_json(summary: Summary) -> dict:
         "shard": summary.shard,
         "started": summary.started,
         "wall_seconds": round(summary.wall_seconds, 3),
+        "stage_seconds": {name: round(seconds, 3)
+                          for name, seconds in summary.stage_seconds.items()},
         "totals": summary.totals(),
         "handlers": [plain(h) for h in summary.handlers],
         "files": [plain(f) for f in summary.files],
@@ -241,6 +247,7 @@ def from_json(data: dict, where: str = "summary") -> Summary:
         return Summary(root=data["root"], target=data["target"], options=data["options"],
                        spatch_version=data["spatch_version"], started=data["started"],
                        wall_seconds=data["wall_seconds"], shard=data.get("shard"),
+                       stage_seconds=dict(data.get("stage_seconds", {})),
                        handlers=handlers, files=files,
                        changes=[ChangeRecord(**c) for c in data.get("changes", [])],
                        tokens=[TokenRecord(**t) for t in data.get("tokens", [])])
@@ -256,8 +263,9 @@ def load(path: Path) -> Summary:
     return from_json(data, str(path))
 
 
-def text_report(summary: Summary) -> str:
-    """The few lines a person reads after a run."""
+def text_report(summary: Summary, stage_times: bool = True) -> str:
+    """The few lines a person reads after a run (without the time of each
+    stage when not STAGE_TIMES: -q)."""
     totals = summary.totals()
     h, f = totals["handlers"], totals["files"]
     lines = [f"{totals['fops']} .ioctl fops entries: {h['converted']} converted, "
@@ -291,6 +299,8 @@ def text_report(summary: Summary) -> str:
                          "the handler returns -ENOIOCTLCMD: "
                          "after conversion the VFS turns it into EINVAL; userspace saw "
                          "errno 515 before")
+    if stage_times and summary.stage_seconds:
+        lines.append(times_text(summary.stage_seconds))
     lines.append(f"wall time {summary.wall_seconds:.1f} s")
     return "\n".join(lines)
 

@@ -6,13 +6,15 @@ names link.  Nothing here runs spatch; it reads text and asks grep.
 
 import os
 import re
-import subprocess
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ioctl_rework import children
 from ioctl_rework import cache as cache_mod
 from ioctl_rework.ctext import spans as c_spans
 from ioctl_rework.ctext import candidates
+from ioctl_rework.convert import accounting
 from ioctl_rework.spatch import runner as spatch
 from ioctl_rework.convert.request import InputError
 from ioctl_rework.convert.summary import FileRecord, FileStatus
@@ -49,6 +51,9 @@ class Tree:
     # relpath -> entries whose handler is a macro call, such as the DRM
     # templates' ".ioctl = DRM(ioctl)": spatch cannot follow them.
     macro_entries: dict[str, list[FopsEntry]] = field(default_factory=dict)
+    # The .c/.h files under the run's paths with an ioctl member in any
+    # spelling (accounting.files_with_members), from the same one read.
+    member_files: set[str] = field(default_factory=set)
 
 
 def find_root(paths: list[Path]) -> Path:
@@ -81,18 +86,25 @@ def _relative(root: Path, path: Path) -> str:
 def scan(paths: list[Path], root: Path, cache: cache_mod.Cache | None = None) -> Tree:
     cache = cache or cache_mod.Cache(None)
     real_root = os.path.realpath(root)
-    files, skipped = [], []
+    files, skipped = [], []         # files: (path, lstat) of every file not a link
+    tree_stats = None               # the same of the whole tree, when a PATH is its root
     for path in paths:
-        walked = ([path] if not path.is_dir() else
-                  [Path(name) for name, _ in spatch.source_files([path], symlinks=True)])
-        for file in walked:
-            if file.is_symlink():
-                record = _symlink_record(file, _relative(root, file), real_root)
+        # One walk, one lstat a file: a re-run over an unchanged tree is mostly this.
+        walked = (list(spatch.source_files([path], symlinks=True)) if path.is_dir()
+                  else _lstat_of(path))
+        for name, st in walked:
+            if stat.S_ISLNK(st.st_mode):
+                record = _symlink_record(Path(name), _relative(root, name), real_root)
                 if record:
                     skipped.append(record)
                 continue
-            files.append(file)
-    found = _fops_candidates(files, paths, cache)
+            files.append((name, st))
+        if path.is_dir() and Path(os.path.abspath(path)) == Path(root):
+            tree_stats = [(name, st) for name, st in walked if not stat.S_ISLNK(st.st_mode)]
+    found, members = _fops_candidates(files, paths, cache)
+    # A PATH naming a file (a link too) is read as grep reads it: .c/.h only.
+    members |= {str(path) for path in paths if not path.is_dir()
+                and path.name.endswith(spatch.SOURCE_SUFFIXES) and _has_member(str(path))}
     fops_files, fops_names, macro_entries = [], {}, {}
     for file in found:
         rel = _relative(root, file)
@@ -123,50 +135,69 @@ def scan(paths: list[Path], root: Path, cache: cache_mod.Cache | None = None) ->
         if macros:
             macro_entries[rel] = macros
     wanted = sorted({e.handler for entries in fops_names.values() for e in entries})
-    mentions = _cached_mentions(root, wanted, cache)
+    mentions = _cached_mentions(root, wanted, cache, tree_stats)
     for rel, entries in fops_names.items():
         for entry in entries:
             mentions.setdefault(entry.handler, set()).add(rel)
     return Tree(Path(root), sorted(set(fops_files)), fops_names, mentions, skipped,
-                macro_entries)
+                macro_entries, {_relative(root, name) for name in members})
 
 
 # Bump when what the indexes below store changes.
-INDEX_FORMAT = "convert-index/3"
+INDEX_FORMAT = "convert-index/4"
 
 
-def _fops_candidates(files: list[Path], paths: list[Path], cache: cache_mod.Cache) -> list[Path]:
-    """The FILES that may hold a legacy entry in any spelling (the audit's
-    prefilter), reading only the files that changed since the last run
-    (cache.stat_index)."""
+def _lstat_of(path: Path) -> list[tuple[str, os.stat_result]]:
+    try:
+        return [(str(path), path.lstat())]
+    except OSError:
+        return []
+
+
+def _fops_candidates(files: list[tuple[str, os.stat_result]], paths: list[Path],
+                     cache: cache_mod.Cache) -> tuple[list[Path], set[str]]:
+    """The FILES ((path, lstat) of files not links) that may hold a legacy
+    entry in any spelling (the audit's prefilter), and the .c/.h ones with
+    an ioctl member, reading only the files that changed since the last
+    run (cache.stat_index)."""
     key = cache_mod.make_key(INDEX_FORMAT, Path(candidates.__file__).read_bytes(),
+                             Path(accounting.__file__).read_bytes(),
                              *(os.path.abspath(p) for p in paths))
-    stats = []
-    for file in files:
-        try:
-            stats.append((str(file), os.stat(file)))
-        except OSError:
-            continue
-    verdicts = cache_mod.stat_index(cache, key, stats, _may_hold_legacy_entry)
-    return sorted(Path(path) for path, found in verdicts.items() if found)
+    verdicts = cache_mod.stat_index(cache, key, files, _read_verdict)
+    return (sorted(Path(path) for path, (legacy, _) in verdicts.items() if legacy),
+            {path for path, (_, member) in verdicts.items()
+             if member and path.endswith(spatch.SOURCE_SUFFIXES)})
 
 
-def _may_hold_legacy_entry(path: str) -> bool:
+def _read_verdict(path: str) -> list[bool]:
+    """[may hold a legacy entry, has an ioctl member]: one read for both."""
     try:
         with open(path, "rb") as handle:
-            return candidates.may_hold_legacy_entry(handle.read())
+            data = handle.read()
+    except OSError:
+        return [False, False]
+    return [candidates.may_hold_legacy_entry(data), accounting.has_member(data)]
+
+
+def _has_member(path: str) -> bool:
+    try:
+        with open(path, "rb") as handle:
+            return accounting.has_member(handle.read())
     except OSError:
         return False
 
 
-def _cached_mentions(root: Path, names: list[str], cache: cache_mod.Cache
-                     ) -> dict[str, set[str]]:
+def _cached_mentions(root: Path, names: list[str], cache: cache_mod.Cache,
+                     tree_stats=None) -> dict[str, set[str]]:
+    """_mentions through the cache; TREE_STATS, the (path, lstat) of the
+    tree's files when the run walked it already, spares a second walk."""
     if not names or not cache.enabled:
         return _mentions(root, names)
     # Kept while no file grep reads (spatch.source_files: .c/.h, no
     # symlinks, no dot directories) has changed.
+    stats = tree_stats if tree_stats is not None else spatch.source_files([root])
     stamps = sorted(f"{path}\0{st.st_size}\0{st.st_mtime_ns}\0{st.st_ino}"
-                    for path, st in spatch.source_files([root]))
+                    for path, st in stats)
     key = cache_mod.make_key(INDEX_FORMAT, "mentions", str(root.resolve()), "\n".join(names),
                              *stamps)
     stored = cache.get_json(key)
@@ -202,7 +233,7 @@ def _mentions(root: Path, names: list[str]) -> dict[str, set[str]]:
     found: dict[str, set[str]] = {}
     if not names:
         return found
-    proc = subprocess.run(
+    proc = children.run(
         ["grep", "-r", "-o", "-w", "-F", "-Z", "--include=*.c", "--include=*.h",
          "--exclude-dir=.[!.]*", "-f", "-", "--", "."],
         input="\n".join(names).encode(), capture_output=True, cwd=root,

@@ -31,6 +31,7 @@ from ioctl_rework import cache as cache_mod
 from ioctl_rework import lockproof
 from ioctl_rework.verify import port as verify_port
 from ioctl_rework.convert.request import ConversionResult, ConvertRequest
+from ioctl_rework.stages import Stages, Verbosity
 from ioctl_rework.convert.summary import FileRecord, FileStatus, HandlerStatus, LinkedFiles
 from ioctl_rework.verify.build import Builder, ObjectBuild
 from ioctl_rework.verify.diagnostics import added, describe
@@ -53,7 +54,9 @@ class Verification:
     notes: dict[str, list[str]] = field(default_factory=dict)      # kept files: not checked
 
 
-def verify(request: ConvertRequest, result: ConversionResult) -> Verification:
+def verify(request: ConvertRequest, result: ConversionResult,
+           stages: Stages | None = None) -> Verification:
+    stages = stages or Stages("convert", Verbosity.QUIET)
     found = Verification()
     if not result.changes:
         return found
@@ -64,9 +67,14 @@ def verify(request: ConvertRequest, result: ConversionResult) -> Verification:
         for member in groups.members(rel):
             found.rejected.setdefault(member, rejection)
 
-    builds = _build(request, result, found, reject) if request.verify.kdir else {}
+    builds = {}
+    if request.verify.kdir:
+        with stages.stage("--kdir builds"):
+            builds = _build(request, result, found, reject)
     if request.verify.prove:
-        _prove(request, result, builds, reject)
+        with stages.stage("lock proof", len(result.changes)) as stage:
+            _prove(request, result, builds, reject)
+            stage.step(len(result.changes))
     return found
 
 

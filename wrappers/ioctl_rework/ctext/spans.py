@@ -4,22 +4,29 @@ check uses these to decide whether a patch changed a structure or handler
 that a finding names, and which files are worth a spatch run.  They
 over-approximate (a name in a macro still counts) but never miss a
 definition written the kernel way; comments and literals are blanked first.
+
+The conversion rule (semantic-patches/ioctl_rule/) uses this module's
+code_only, NOT_CODE, dead_branches and legacy_half too: one copy of each,
+so the rule and the wrappers read C text alike.  It stays pure: it imports
+nothing of the project.
 """
 
+import functools
 import re
 from dataclasses import dataclass, replace
 
-_NOISE = re.compile(r'//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'', re.S)
+# Comments, strings and character constants, whose braces do not count.
+NOT_CODE = re.compile(r'//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'', re.S)
 
 
 def code_only(text: str) -> str:
-    """TEXT with comments and literals blanked, newlines kept."""
-    return _NOISE.sub(lambda m: re.sub(r"[^\n]", " ", m.group()), text)
+    """TEXT with comments, strings and character constants blanked, lines kept."""
+    return NOT_CODE.sub(lambda m: re.sub(r"[^\n]", " ", m.group()), text)
 
 
 def without_comments(text: str) -> str:
     """TEXT with comments blanked (literals kept), newlines kept."""
-    return _NOISE.sub(lambda m: m.group() if m.group()[0] in "\"'"
+    return NOT_CODE.sub(lambda m: m.group() if m.group()[0] in "\"'"
                       else re.sub(r"[^\n]", " ", m.group()), text)
 
 
@@ -166,15 +173,47 @@ def unparsed_region(text: str, line: int) -> range:
 _CONDITIONAL = re.compile(r"^\s*#\s*(if|ifdef|ifndef|elif|else|endif)\b(.*)")
 
 
-# The conversion rule's notion of a branch never compiled (dead_branches()
-# in ioctl_to_unlocked_ioctl.cocci): #if 0 and the #else of #if 1.  A
-# version test is not dead: convert runs the rule on each of its branches.
-def _if_value(condition: str) -> bool | None:
-    """Whether `#if CONDITION` is always compiled (True), never (False), or
-    that is not known (None)."""
-    if re.match(r"\s*[01]\b", condition):
-        return condition.strip().startswith("1")
-    return None
+_IF_KIND = re.compile(r"\s*#\s*(if|ifdef|ifndef|endif)\b")
+_IF_CONSTANT = re.compile(r"[ \t]*#[ \t]*if[ \t]+([01])\b")
+_ELSE = re.compile(r"[ \t]*#[ \t]*(else|elif)\b")
+
+
+def dead_branches(lines: list[str]) -> list[tuple[int | None, str | None]]:
+    """For each of LINES, a pair: the line of the #if whose branch that is
+    never compiled holds it (or None), and "if" for a known #if or "endif"
+    for an #endif that closes an #if (else None).  Known are "#if 0" and
+    "#if 1".  A version test is not: convert runs the rule on each of its
+    branches (convert/branches.py), so a driver that still builds for 2.4
+    gets both entries converted alike.  After an #elif nothing is taken
+    for dead.  The #if 0 line and the #else of an #if 1 count as dead."""
+    out, stack = [], []   # per open #if: (known, dead, its line)
+    for number, text in enumerate(lines, 1):
+        match = _IF_KIND.match(text)
+        kind = match.group(1) if match else None
+        constant = _IF_CONSTANT.match(text)
+        other = _ELSE.match(text)
+        if constant:
+            stack.append((True, constant.group(1) == "0", number))
+            kind = "if"
+        elif kind in ("if", "ifdef", "ifndef"):
+            stack.append((False, False, number))
+            kind = None
+        elif other and stack and stack[-1][0]:
+            _, dead, line = stack[-1]
+            stack[-1] = (True, not dead, line) if other.group(1) == "else" \
+                else (False, False, line)
+        elif kind == "endif" and stack:
+            stack.pop()
+        else:
+            kind = None
+        dead = [line for _, is_dead, line in stack if is_dead]
+        out.append((dead[0] if dead else None, kind))
+    return out
+
+
+@functools.lru_cache(maxsize=8)
+def _dead_lines(text: str) -> tuple[int | None, ...]:
+    return tuple(dead for dead, _ in dead_branches(code_only(text).split("\n")))
 
 
 @dataclass(frozen=True)
@@ -209,12 +248,9 @@ def open_branches(text: str, line: int) -> list[OpenBranch]:
 
 def never_compiled(text: str, line: int) -> int | None:
     """The line of the #if whose branch holding LINE (1-based) of TEXT is
-    never compiled with the converted file, or None."""
-    for branch in open_branches(text, line):
-        value = _if_value(branch.condition) if branch.kind == "if" else None
-        if value is not None and not branch.after_elif and value == branch.in_else:
-            return branch.line
-    return None
+    never compiled with the converted file (#if 0, the #else of #if 1), or
+    None: what the conversion rule takes for dead (dead_branches)."""
+    return _dead_lines(text)[line - 1]
 
 
 def legacy_half(text: str, line: int) -> bool:

@@ -58,7 +58,11 @@ def _unquote(text: str) -> str:
         if ch == "\\" and i + 1 < len(body):
             nxt = body[i + 1]
             if nxt in "01234567":
-                raw.append(int(body[i + 1:i + 4], 8))
+                digits = body[i + 1:i + 4]
+                if not re.fullmatch(r"[0-3][0-7]{2}", digits):
+                    raise MalformedPatch(0, f"bad octal escape \\{digits} in the quoted name "
+                                            f"{text}: git writes three octal digits, 000 to 377")
+                raw.append(int(digits, 8))
                 i += 4
                 continue
             raw += _ESCAPES.get(nxt, nxt).encode()
@@ -148,6 +152,19 @@ def parse(text: str) -> PatchSet:
     Empty input is an empty set; non-empty input without a diff is malformed.
     """
     reader = _Reader(without_mail_crlf(text))
+    try:
+        files = _read_files(reader)
+    except MalformedPatch as err:
+        if err.line:
+            raise
+        # A name's quoting is judged where the name is read: say where that was.
+        raise MalformedPatch(reader.number, str(err)) from None
+    if not files and text.strip():
+        raise MalformedPatch(0, "no diff found (expected `diff --git` or `---`/`+++` headers)")
+    return PatchSet(tuple(files), len(reader.lines))
+
+
+def _read_files(reader: _Reader) -> list[FilePatch]:
     files: list[FilePatch] = []
     while reader.peek() is not None:
         line = reader.peek()
@@ -159,9 +176,7 @@ def parse(text: str) -> PatchSet:
             raise MalformedPatch(reader.number, "hunk without a file header (--- / +++)")
         else:
             reader.i += 1
-    if not files and text.strip():
-        raise MalformedPatch(0, "no diff found (expected `diff --git` or `---`/`+++` headers)")
-    return PatchSet(tuple(files), len(reader.lines))
+    return files
 
 
 def _read_git_file(reader: _Reader) -> FilePatch:
@@ -304,3 +319,40 @@ def _read_hunk(reader: _Reader, match: re.Match) -> Hunk:
     while (reader.peek() or "").startswith("\\"):   # "\ No newline at end of file"
         reader.i += 1
     return Hunk(old_start, old_count, new_start, new_count, match[5], tuple(lines), start)
+
+
+# Diff parts `git apply` does not read but GNU patch applies: a context
+# diff (diff -c), a normal diff (diff without -u), a unified diff indented
+# (patch strips a consistent indentation; a quoted `> ` too).
+_CONTEXT_START = re.compile(r"^\*\*\* \S")
+_CONTEXT_HUNK = re.compile(r"^\*{15}")
+_NORMAL_COMMAND = re.compile(r"^\d+(?:,\d+)?[acd]\d+(?:,\d+)?$")
+_INDENTED = re.compile(r"^([ \t>]+)(---|\+\+\+|@@) ")
+
+
+def foreign_part(text: str, patch_set: PatchSet) -> tuple[int, str] | None:
+    """(line, what) of the first diff part of TEXT, outside the hunks of
+    PATCH_SET (its reading), that git does not apply but `patch` does, or
+    None.  A gate must not pass a patch whose effect depends on which
+    program applies it."""
+    lines = without_mail_crlf(text).split("\n")
+    read = {ln.patch_line for fp in patch_set.files for h in fp.hunks
+            for ln in (h, *h.lines)}
+    for i, line in enumerate(lines):
+        if i + 1 in read:
+            continue
+        after = lines[i + 1:i + 4]
+        if _CONTEXT_START.match(line) and after and after[0].startswith("--- ") \
+                and any(_CONTEXT_HUNK.match(a) for a in after[1:]):
+            return i + 1, "a context diff (`diff -c`)"
+        if _CONTEXT_HUNK.match(line) and after and after[0].startswith("*** ") \
+                and re.match(r"^\*\*\* \d+(?:,\d+)? \*\*\*\*", after[0]):
+            return i + 1, "a context diff hunk (`diff -c`)"
+        if _NORMAL_COMMAND.match(line) and after and re.match(r"^[<>] ", after[0]):
+            return i + 1, "a normal diff (`diff` without -u)"
+        indented = _INDENTED.match(line)
+        if indented and indented[2] == "---" and len(after) >= 2:
+            prefix = indented[1]
+            if after[0].startswith(prefix + "+++ ") and after[1].startswith(prefix + "@@ -"):
+                return i + 1, "an indented unified diff"
+    return None

@@ -7,13 +7,10 @@ showed.
 """
 
 import enum
-import re
 from dataclasses import dataclass, field, replace
 
 SOURCE_SUFFIXES = (".c", ".h")
 SYMLINK_MODE = "120000"
-# The first line of an initializer, as a hunk header may give it.
-_OPENS_INITIALIZER = re.compile(r"=\s*\{\s*$")
 
 
 class Status(enum.Enum):
@@ -180,23 +177,13 @@ class FinalFile:
 
     def reconstruct(self) -> str:
         """The new file as far as the patches show it; lines they do not
-        show are left empty so that line numbers stay right.  A hunk that
-        starts inside an initializer has its first line in its header
-        (git's function context): that line is put just above the hunk,
-        so that the rules see which structure the hunk's lines are in."""
+        show are left empty so that line numbers stay right.  The text
+        after a hunk's `@@ ... @@` (git's function context) is not put in:
+        anyone can write anything there, so it says nothing of what the
+        hunk's lines are in."""
         if not self.known:
             return ""
         text = {n: line.text for n, line in self.known.items()}
-        final = {line.patch_line: n for n, line in self.known.items()}
-        for fp in self.patches:
-            for hunk in fp.hunks:
-                shown = [final[ln.patch_line] for ln in hunk.lines
-                         if ln.kind != "-" and ln.patch_line in final]
-                above = shown[0] - 1 if shown else 0
-                if above >= 1 and above not in text and \
-                        _OPENS_INITIALIZER.search(hunk.section) and \
-                        not any(text[n] == hunk.section for n in text if n < above):
-                    text[above] = hunk.section
         return "".join(text.get(n, "") + "\n" for n in range(1, max(text) + 1))
 
 
@@ -206,3 +193,17 @@ def _combined_status(previous: "FinalFile | None", fp: FilePatch) -> Status:
     if previous is not None and previous.status is Status.ADDED:
         return Status.ADDED
     return fp.status
+
+
+def whole_file(path: str, text: str, patch_line: int) -> FinalFile:
+    """PATH, whose content TEXT the patch brings in without showing it as
+    added lines (a rename, a copy, a file a new #include reads, the target
+    of a new symbolic link), as a file the patch adds whole: every line
+    added, each shown at PATCH_LINE, the line of the patch that brings it."""
+    rows = text.split("\n")
+    if rows and rows[-1] == "":
+        rows.pop()
+    lines = tuple(Line("+", row, None, n, patch_line) for n, row in enumerate(rows, 1))
+    hunk = Hunk(0, 0, 1, len(lines), "", lines, patch_line)
+    patch = FilePatch(None, path, Status.ADDED, False, (hunk,) if lines else (), patch_line)
+    return FinalFile(path, (patch,), {ln.new: ln for ln in lines}, Status.ADDED)

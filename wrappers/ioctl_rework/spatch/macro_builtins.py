@@ -20,6 +20,7 @@ import os
 import re
 import sys
 import tempfile
+import threading
 from functools import lru_cache
 from pathlib import Path
 
@@ -79,13 +80,19 @@ def builtins_for(macro_file: Path, standard: Path | None) -> Path | None:
         return None
     key = (standard, standard.read_text("latin-1"), Path(macro_file).read_text("latin-1"),
            paths.cache_home())
-    built = _builtins_file(*key)
-    if not built.is_file():
-        # Removed since it was made (a cleaned cache): spatch would only warn
-        # and parse without it, so make it again.
-        _builtins_file.cache_clear()
+    # Rules run from several threads at once (check's audit and signature
+    # rule): one writes the file, the others wait for it.
+    with _writing:
         built = _builtins_file(*key)
+        if not built.is_file():
+            # Removed since it was made (a cleaned cache): spatch would only warn
+            # and parse without it, so make it again.
+            _builtins_file.cache_clear()
+            built = _builtins_file(*key)
     return built
+
+
+_writing = threading.Lock()
 
 
 if __name__ == "__main__":

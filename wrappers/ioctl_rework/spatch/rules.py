@@ -15,9 +15,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ioctl_rework import paths
+from ioctl_rework.ctext import spans
 from ioctl_rework.spatch import installation, macro_builtins
 
 RULES_DIR = paths.rules_dir()
+# The directory holding the ioctl_rework package: wrappers/ in a checkout,
+# site-packages (or the like) when installed.
+PACKAGE_ROOT = Path(__file__).resolve().parents[2]
 CONVERSION_RULE = RULES_DIR / "ioctl_to_unlocked_ioctl.cocci"
 # Hints for spatch's parser about kernel macros; every run passes it.
 MACRO_FILE = RULES_DIR / "macros.h"
@@ -56,12 +60,15 @@ def spatch_options(rule: Path, macro_file: Path | None = None) -> list[str]:
 
 def spatch_environment(rule: Path, environ: dict[str, str] | None = None) -> dict[str, str]:
     """ENVIRON (the process's own unless given) with the directory of RULE
-    first on PYTHONPATH: the Python of a rule imports its logic from a
-    package beside it (semantic-patches/ioctl_rule/).  The one place an
+    first on PYTHONPATH, then the directory that holds this ioctl_rework
+    package: the Python of a rule imports its logic from a package beside
+    it (semantic-patches/ioctl_rule/), and that the C-text helpers it
+    shares with the wrappers (ioctl_rework.ctext.spans).  The one place an
     environment for spatch is made."""
     env = dict(os.environ if environ is None else environ)
     rules_dir = str(Path(rule).resolve().parent)
-    env["PYTHONPATH"] = os.pathsep.join([rules_dir, *filter(None, [env.get("PYTHONPATH")])])
+    env["PYTHONPATH"] = os.pathsep.join([rules_dir, str(PACKAGE_ROOT),
+                                         *filter(None, [env.get("PYTHONPATH")])])
     return env
 
 
@@ -72,6 +79,8 @@ def rules_digest(rules_dir: Path = RULES_DIR) -> str:
     packages = [path for init in rules_dir.glob("*/__init__.py") for path in init.parent.glob("*.py")]
     for path in sorted([*rules_dir.glob("*.cocci"), *rules_dir.glob("*.h"), *packages]):
         digest.update(str(path.relative_to(rules_dir)).encode() + b"\0" + path.read_bytes())
+    # The C-text helpers the rules import from the wrappers decide too.
+    digest.update(b"ioctl_rework/ctext/spans.py\0" + Path(spans.__file__).read_bytes())
     return digest.hexdigest()
 
 

@@ -20,6 +20,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from ioctl_rework import children
 from ioctl_rework.spatch import rules
 from ioctl_rework.spatch.installation import SPATCH, standard_h  # noqa: F401 (callers use runner.SPATCH)
 
@@ -75,8 +76,7 @@ def version() -> str:
     macro file stops it before any work."""
     _guarded(rules.require_macro_file)
     try:
-        out = subprocess.run([SPATCH, "--version"], capture_output=True, text=True,
-                             check=False).stdout
+        out = children.run([SPATCH, "--version"], capture_output=True, text=True).stdout
     except FileNotFoundError as err:
         raise SpatchMissing("spatch not found; run `make deps`") from err
     match = re.search(r"spatch version (\S+)", out)
@@ -147,9 +147,8 @@ def _run_one(rule: Path, file: Path, args: list[str], timeout: int,
     command = [*_command(rule, args, timeout), name]
     start = time.monotonic()
     try:
-        proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                cwd=cwd, env=rules.spatch_environment(rule),
-                                start_new_session=True)
+        proc = children.popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              cwd=cwd, env=rules.spatch_environment(rule))
     except FileNotFoundError as err:
         raise SpatchMissing("spatch not found; run `make deps`") from err
     try:
@@ -160,6 +159,8 @@ def _run_one(rule: Path, file: Path, args: list[str], timeout: int,
         out, err = proc.communicate()
         return SpatchResult(file, Outcome.TIMEOUT, "", err.decode(errors="replace"),
                             time.monotonic() - start)
+    finally:
+        children.release(proc)
     seconds = time.monotonic() - start
     stdout = out.decode(errors="surrogateescape")
     stderr = err.decode(errors="replace")
@@ -193,10 +194,17 @@ _HANDLING = re.compile(r"^HANDLING: (.*)$", re.MULTILINE)
 _EXN = re.compile(r"^EXN: (?P<what>.*) in (?P<file>.+)$", re.MULTILINE)
 
 
-def batch_size(count: int, jobs: int) -> int:
+MAX_BATCH = 20
+
+
+def batch_size(count: int, jobs: int, fewest: bool = False) -> int:
     """Enough batches to keep JOBS processes busy to the end of COUNT files,
-    and none so large that a re-run after a failed batch costs much."""
-    return max(1, min(20, -(-count // (max(1, jobs) * 4))))
+    and none so large that a re-run after a failed batch costs much.
+    FEWEST: one batch per process (up to MAX_BATCH files), for a rule whose
+    start-up costs more than a file (the compat facts rule's Python: 3 s
+    of 5.6 s on a driver)."""
+    per_batch = max(1, jobs) * (1 if fewest else 4)
+    return max(1, min(MAX_BATCH, -(-count // per_batch)))
 
 
 def batches(files: list, size: int, name=str) -> list[list]:
@@ -217,9 +225,9 @@ def run_batch(rule: Path, files: list[Path], args: list[str], timeout: int,
         groups.write("\n\n".join(str(f) for f in files) + "\n")
     start = time.monotonic()
     try:
-        proc = subprocess.run([*_command(rule, args, timeout), "--file-groups", groups.name],
-                              capture_output=True, cwd=cwd, env=rules.spatch_environment(rule),
-                              timeout=(timeout + 30) * len(files))
+        proc = children.run([*_command(rule, args, timeout), "--file-groups", groups.name],
+                            capture_output=True, cwd=cwd, env=rules.spatch_environment(rule),
+                            timeout=(timeout + 30) * len(files))
     except subprocess.TimeoutExpired:
         proc = None
     except FileNotFoundError as err:
@@ -271,16 +279,24 @@ def split_batch(files: list[Path], stdout: str, stderr: str,
 
 
 def run_batched(rule: Path, files: list[Path], args: list[str], jobs: int = 2,
-                timeout: int = 120, cwd: Path | None = None) -> list[SpatchResult]:
-    """RULE on FILES in batches, JOBS processes at a time, results in the
-    order of FILES."""
+                timeout: int = 120, cwd: Path | None = None,
+                fewest: bool = False, done_count=None) -> list[SpatchResult]:
+    """RULE on FILES in batches (FEWEST: see batch_size), JOBS processes at
+    a time, results in the order of FILES; DONE_COUNT(n), if given, as each
+    batch of n ends (the progress line of stages.py)."""
     version()  # fail early, once, when spatch is missing
-    planned = batches(list(range(len(files))), batch_size(len(files), jobs),
+    planned = batches(list(range(len(files))), batch_size(len(files), jobs, fewest),
                       name=lambda i: str(files[i]))
     results: list[SpatchResult | None] = [None] * len(files)
+
+    def one(batch):
+        found = run_batch(rule, [Path(files[i]) for i in batch], args, timeout, cwd)
+        if done_count is not None:
+            done_count(len(batch))
+        return found
+
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        done = pool.map(lambda batch: run_batch(rule, [Path(files[i]) for i in batch], args,
-                                                timeout, cwd), planned)
+        done = pool.map(one, planned)
         for batch, batch_results in zip(planned, done):
             for i, result in zip(batch, batch_results):
                 results[i] = result

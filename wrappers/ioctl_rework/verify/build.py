@@ -40,6 +40,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
+from ioctl_rework import children
 from ioctl_rework import cache as cache_mod
 from ioctl_rework.verify import kbuild_records
 from ioctl_rework.verify.kbuild_records import SAVE_TEMPS, CompileCommand
@@ -96,8 +97,8 @@ class KernelDir:
 
 def _version(program: str) -> str:
     try:
-        proc = subprocess.run([program, "--version"], capture_output=True, text=True,
-                              errors="replace", timeout=60)
+        proc = children.run([program, "--version"], capture_output=True, text=True,
+                            errors="replace", timeout=60)
     except (OSError, subprocess.TimeoutExpired):
         return ""
     return (proc.stdout or proc.stderr).split("\n")[0]
@@ -238,9 +239,9 @@ class Builder:
         stems = [Path(s).stem for s in sources]
         targets = [f"{stem}.{'o' if mode.compile else 'i'}" for stem in stems]
         try:
-            proc = subprocess.run(self._command(tree, directory, targets, mode),
-                                  stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                  env=_c_locale(), timeout=MAKE_TIMEOUT)
+            proc = children.run(self._command(tree, directory, targets, mode),
+                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                env=_c_locale(), timeout=MAKE_TIMEOUT)
         except OSError as err:
             raise BuildError(f"cannot run make: {err.strerror}") from err
         except subprocess.TimeoutExpired as err:
@@ -277,9 +278,9 @@ class Builder:
             output = where / f"{stem}.i"
             argv = commands[source].preprocessor(tree, output, where / f".{stem}.i.d")
             try:
-                proc = subprocess.run(argv, cwd=self.kdir.path, stdout=subprocess.PIPE,
-                                      stderr=subprocess.STDOUT, env=_c_locale(),
-                                      timeout=MAKE_TIMEOUT)
+                proc = children.run(argv, cwd=self.kdir.path, stdout=subprocess.PIPE,
+                                    stderr=subprocess.STDOUT, env=_c_locale(),
+                                    timeout=MAKE_TIMEOUT)
             except OSError as err:
                 raise BuildError(f"cannot run {argv[0]}: {err.strerror}") from err
             except subprocess.TimeoutExpired as err:

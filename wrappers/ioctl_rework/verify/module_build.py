@@ -11,6 +11,7 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
+from ioctl_rework import children
 from ioctl_rework.verify import api_drift
 from ioctl_rework import settings
 
@@ -86,8 +87,8 @@ def build_and_report(directory: Path, kdir: Path, target: settings.Target,
     directory, kdir = Path(directory).resolve(), Path(kdir).resolve()
     command = ["make", "-k", "-C", str(kdir), f"M={directory}", f"-j{jobs}", "modules"]
     try:
-        proc = subprocess.run(command, capture_output=True, text=True, errors="replace",
-                              timeout=MAKE_TIMEOUT, env=dict(os.environ, LC_ALL="C"))
+        proc = children.run(command, capture_output=True, text=True, errors="replace",
+                            timeout=MAKE_TIMEOUT, env=dict(os.environ, LC_ALL="C"))
         status, log = proc.returncode, proc.stdout + proc.stderr
     except subprocess.TimeoutExpired:
         status, log = -1, f"make did not finish within {MAKE_TIMEOUT} s"

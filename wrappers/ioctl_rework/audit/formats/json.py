@@ -14,7 +14,8 @@ def _result(result) -> dict:
         "counts": {k.value: result.count(k) for k in Kind},
         "stats": {"candidates": result.stats.candidates, "cached": result.stats.cached,
                   "seconds": round(result.stats.seconds, 3),
-                  "passed_by_table": result.stats.passed_by_table},
+                  "passed_by_table": result.stats.passed_by_table,
+                  "stage_seconds": result.stats.stage_seconds},
         "findings": [f.to_json() for f in result.findings],
         "skipped": [{"file": s.file, "reason": s.reason, "partial": s.partial}
                     for s in result.skipped],

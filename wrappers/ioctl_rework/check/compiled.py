@@ -1,0 +1,250 @@
+"""Legacy .ioctl entries judged by what compiles, whatever the rules read.
+
+The rules find a legacy entry where spatch parses it, and leave alone the
+legacy half of a multi-kernel driver (`#ifndef HAVE_UNLOCKED_IOCTL`).  A
+patch can make that half live without touching it (renaming the test,
+adding `#undef HAVE_UNLOCKED_IOCTL`), or write an entry in a shape the
+rules do not read (`.ioctl = (h)`, a compound literal, a fops embedded in
+another structure).  Here every `.ioctl =` entry of a file a patch
+changes is placed by the text: if the patch adds it, or changes a
+preprocessor directive above it, and it compiles on the target (see
+ctext.conditionals), it is an ERROR when it is in a file_operations, and
+NOT_CHECKED when check cannot tell what structure it is in.  The rules'
+own findings come first; these fill what they did not say.
+"""
+
+import re
+from dataclasses import dataclass
+
+from ioctl_rework.audit.findings import Kind
+from ioctl_rework.check.judge import FileView, how_to_check
+from ioctl_rework.check.result import Level
+from ioctl_rework.check.rule_runs import NOT_CHECKED, Raw
+from ioctl_rework.ctext.conditionals import compiled_lines, target_macros
+from ioctl_rework.ctext.spans import (closing, code_only, initializer_type, open_branches,
+                                     toplevel_span)
+from ioctl_rework.patches.patch_set import Line
+
+# `.M = h`, `.M = &h`, `.M = (h)`, and GNU's `M: h`, where M is ioctl or an
+# object-like macro of the file that says ioctl (`#define OLD_OP ioctl`).
+_ENTRY = re.compile(r"(?:(?<![\w>])\.\s*(\w+)\s*=(?!=)|(?<![\w.>?])(\w+)\s*:(?!:))"
+                    r"\s*&?\s*\(*\s*&?\s*(\w+)")
+_ALIAS = re.compile(r"^[ \t]*#[ \t]*define[ \t]+(\w+)[ \t]+(\w+)[ \t]*$", re.M)
+_FOPS = re.compile(r"\bstruct\s+file_operations\b[^;{}()=]*=\s*\{"
+                   r"|\(\s*(?:const\s+)?struct\s+file_operations\s*\)\s*\{")
+# Every member file_operations has had, 2.6.0 to 6.x: a designator naming
+# anything else is a macro (or a typo gcc would refuse).
+FOPS_MEMBERS = frozenset("""
+    owner llseek read write read_iter write_iter iopoll iterate iterate_shared poll
+    unlocked_ioctl compat_ioctl ioctl mmap mmap_supported_flags mmap_prepare open flush
+    release fsync aio_fsync fasync lock sendpage sendfile get_unmapped_area check_flags
+    flock splice_write splice_read splice_eof setlease fallocate show_fdinfo
+    mmap_capabilities copy_file_range remap_file_range clone_file_range dedupe_file_range
+    fadvise uring_cmd uring_cmd_iopoll fop_flags aio_read aio_write readdir readv writev
+    dir_notify""".split())
+_DIRECTIVE = re.compile(r"^\s*#\s*(?:if|ifdef|ifndef|elif|else|endif|define|undef)\b")
+_CAST = re.compile(r"\(\s*(?:const\s+)?struct\s+(\w+)\s*\)\s*$")
+_NAMED = re.compile(r"\bstruct\s+\w+\s+[\w\s*]*?(\w+)\s*(?:\[[^\]]*\])?\s*=\s*$")
+_NO_HANDLER = ("NULL", "0")
+# Macros a bare patch may not #define near ioctl code unseen.
+_TARGET_NAMES = ("HAVE_UNLOCKED_IOCTL", "HAVE_COMPAT_IOCTL", "LINUX_VERSION_CODE",
+                 "KERNEL_VERSION")
+
+
+@dataclass(frozen=True)
+class Placed:
+    """A finding of this module and the patch line it is shown at."""
+    raw: Raw
+    shown: Line
+
+
+def _struct(code: str, offset: int) -> tuple[str | None, str]:
+    """(type, variable) of the initializer around OFFSET: the type None
+    when it is not a declaration check can read (embedded, a macro)."""
+    kind = initializer_type(code, offset)
+    brace = code.rfind("{", 0, offset)
+    before = code[max(0, brace - 300):brace] if brace >= 0 else ""
+    if kind is None:
+        cast = _CAST.search(before)
+        return (cast[1], "a compound literal") if cast else (None, "")
+    named = _NAMED.search(before)
+    return kind, named[1] if named else "a file_operations"
+
+
+def _directive_changes(view: FileView) -> dict[int, Line]:
+    """Lines of the new file where the patch adds a preprocessor directive
+    or removes one (at the line that now follows it)."""
+    found = {n: ln for n, ln in view.final.added.items() if _DIRECTIVE.match(ln.text)}
+    for patch in view.final.patches:
+        for hunk in patch.hunks:
+            new = hunk.new_start if hunk.new_count else hunk.new_start + 1
+            for ln in hunk.lines:
+                if ln.kind == "-" and _DIRECTIVE.match(ln.text):
+                    found.setdefault(new, ln)
+                if ln.kind != "-":
+                    new += 1
+    return found
+
+
+def spliced(text: str) -> str:
+    """TEXT with its backslash-newline line splices joined, as the compiler
+    reads it; each joined line keeps its first line's number (blank lines
+    follow it), so that lines are still counted as in TEXT."""
+    lines = text.split("\n")
+    for i in range(len(lines) - 2, -1, -1):
+        if lines[i].endswith("\\"):
+            joined = lines[i][:-1] + lines[i + 1]
+            lines[i + 1:i + 2] = []
+            lines[i] = joined
+            lines.insert(i + 1 + joined.count("\n"), "")
+    return "\n".join(lines)
+
+
+def _aliases(code: str) -> dict[str, str]:
+    """Object-like macros of the file that stand for one word, resolved."""
+    direct = {m[1]: m[2] for m in _ALIAS.finditer(code)}
+    found = {}
+    for name in direct:
+        word, seen = name, set()
+        while word in direct and word not in seen:
+            seen.add(word)
+            word = direct[word]
+        found[name] = word
+    return found
+
+
+_CONDITIONAL = re.compile(r"^\s*#\s*(?:if|ifdef|ifndef|elif|else|endif)\b")
+_DEFINES = re.compile(r"^\s*#\s*(?:define|undef)\s+(\w+)")
+
+
+def _touch(view: FileView, code: str, changes: dict[int, Line], n: int) -> Line | None:
+    """The line a finding at line N is shown at, if the patch touches it:
+    the line itself, or a directive change that can decide whether it is
+    compiled: a conditional in its definition or around it, or a #define
+    or #undef above it of a macro those conditionals name."""
+    if n in view.changed:
+        return view.changed[n]
+    around = open_branches(view.text, n)
+    span = toplevel_span(code, n)
+    names = {w for b in around for w in re.findall(r"\w+", b.condition)}
+    deciding = []
+    for c, ln in changes.items():
+        if _CONDITIONAL.match(ln.text):
+            if c in span or c in {b.line for b in around}:
+                deciding.append(c)
+        else:
+            defined = _DEFINES.match(ln.text)
+            if defined and c <= n and defined[1] in names:
+                deciding.append(c)
+    if not deciding:
+        return None
+    first = min(deciding)
+    shown = changes[first]
+    return Line(shown.kind, shown.text, shown.old, first, shown.patch_line)
+
+
+def legacy_entries(view: FileView, path: str, version: tuple[int, int, int],
+                   level: Level) -> list[Placed]:
+    """ERROR and NOT_CHECKED findings for the legacy entries of VIEW (see
+    the module doc); VERSION is the target kernel's."""
+    found = _bare_directives(view, path, level)
+    if "ioctl" not in view.text and "file_operations" not in view.text:
+        return found
+    code = code_only(spliced(view.text))
+    compiled = compiled_lines(view.text, target_macros(version))
+    changes = {} if view.reconstructed else _directive_changes(view)
+    aliases = _aliases(code)
+    for match in _ENTRY.finditer(code):
+        member, handler = match[1] or match[2], match[3]
+        if aliases.get(member, member) != "ioctl" or handler in _NO_HANDLER:
+            continue
+        n = code.count("\n", 0, match.start()) + 1
+        live = compiled[n - 1] if n <= len(compiled) else None
+        if live is False:
+            continue
+        shown = _touch(view, code, changes, n)
+        if shown is None:
+            continue
+        kind, name = _struct(code, match.start())
+        why = "" if n in view.changed else (
+            f" (line {n}: the patch changes the preprocessor directives above it, so that "
+            + ("it compiles on the target" if live else
+               "it may compile: that depends on macros check cannot see; test "
+               "HAVE_UNLOCKED_IOCTL to keep a branch for old kernels") + ")")
+        if kind == "file_operations":
+            message = (f"{name} sets the legacy .ioctl ({handler}), which runs under the BKL "
+                       "and was removed in 2.6.36; use .unlocked_ioctl and .compat_ioctl"
+                       + why)
+            found.append(Placed(Raw(Kind.LEGACY_IOCTL.name, Level.ERROR, message, path, n,
+                                    name, handler), shown))
+        elif kind is None:
+            message = (f"the patch sets .ioctl ({handler}) in an initializer check cannot "
+                       "place (a file_operations embedded in another structure, or built by "
+                       "a macro?): it may be a legacy .ioctl" + why
+                       + how_to_check(view.reconstructed))
+            found.append(Placed(Raw(NOT_CHECKED, level, message, path, n, "", handler),
+                                shown))
+    found += _unreadable_members(view, code, compiled, changes, aliases, path, level)
+    return found
+
+
+def _unreadable_members(view: FileView, code: str, compiled: list, changes: dict,
+                        aliases: dict[str, str], path: str, level: Level) -> list[Placed]:
+    """NOT_CHECKED for what a file_operations initializer the patch touches
+    holds that check cannot read as a member: a designator that names no
+    member (a macro, perhaps pasting tokens), a macro call in place of an
+    entry.  Such a spelling may reach the compiler as .ioctl."""
+    found = []
+    for fops in _FOPS.finditer(code):
+        end = closing(code, fops.end() - 1)
+        body = code[fops.end():end]
+        for match in re.finditer(r"(?<![\w>])\.\s*(\w+)\s*(\(|=)|(?:^|[{,])\s*([A-Za-z_]\w*)\s*\(",
+                                 body):
+            at = fops.end() + match.start()
+            n = code.count("\n", 0, at) + 1
+            if n <= len(compiled) and compiled[n - 1] is False:
+                continue
+            name = match[1] or match[3]
+            if match[1] and match[2] == "=" and aliases.get(name, name) in FOPS_MEMBERS:
+                continue
+            shown = _touch(view, code, changes, n)
+            if shown is None:
+                continue
+            what = (f"a macro call ({name}(...)) in place of an entry" if match[3] else
+                    f"the designator .{name}, which names no member of file_operations "
+                    "(a macro?)")
+            found.append(Placed(Raw(
+                NOT_CHECKED, level, f"a file_operations initializer holds {what}: what it "
+                "sets, perhaps the legacy .ioctl, is known only to the compiler; check it "
+                "with --kdir, or spell the entry out", path, n, "", name), shown))
+    return found
+
+
+def _bare_directives(view: FileView, path: str, level: Level) -> list[Placed]:
+    """A bare patch that changes a directive in a hunk about ioctl (an
+    #ifdef HAVE_UNLOCKED_IOCTL renamed, an #undef) may make a branch it does
+    not show live: NOT_CHECKED."""
+    if not view.reconstructed:
+        return []
+    found = []
+    for patch in view.final.patches:
+        for hunk in patch.hunks:
+            new = hunk.new_start if hunk.new_count else hunk.new_start + 1
+            changed = []
+            for ln in hunk.lines:
+                if ln.kind != " " and _DIRECTIVE.match(ln.text):
+                    changed.append((new, ln))
+                if ln.kind != "-":
+                    new += 1
+            changed = [(n, ln) for n, ln in changed if not _DEFINES.match(ln.text)
+                       or _DEFINES.match(ln.text)[1] in _TARGET_NAMES or ln.text.lstrip(
+                           "# \t").startswith("undef")]
+            if changed and any(re.search(r"ioctl", ln.text, re.IGNORECASE)
+                               for ln in hunk.lines):
+                n, ln = changed[0]
+                found.append(Placed(Raw(
+                    NOT_CHECKED, level, "the patch changes a preprocessor directive near "
+                    "ioctl code, which decides whether code it does not show is compiled"
+                    + how_to_check(True), path, n, "", ""),
+                    Line(ln.kind, ln.text, ln.old, n, ln.patch_line)))
+    return found

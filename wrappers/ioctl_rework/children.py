@@ -1,0 +1,128 @@
+"""Child processes that stop when the command is stopped.
+
+A check runs several spatch, git and gcc processes at once, each in its own
+process group (a spatch is killed with everything it started when its time
+is up).  A terminal's Ctrl-C reaches only the foreground group, so without
+help an interrupted command would wait for every child, or leave them
+running after SIGTERM.  Every child a command starts through popen() or
+run() is registered here; under stop_on_signals(), SIGINT or SIGTERM kills
+all of them at once, no new one starts, and the signal becomes a Stopped
+exception in the main thread, so that the `with` blocks around it (the
+scratch directory) unwind.
+"""
+
+import os
+import signal
+import subprocess
+import threading
+from contextlib import contextmanager
+
+_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+_lock = threading.RLock()
+_running: set[subprocess.Popen] = set()
+_stopping: int | None = None
+
+
+class Stopped(BaseException):
+    """The command got SIGNUM and is stopping; not an Exception, so that no
+    `except Exception` on the way takes it for a failure to carry on after."""
+
+    def __init__(self, signum: int):
+        super().__init__(signal.Signals(signum).name)
+        self.signum = signum
+
+    @property
+    def exit_status(self) -> int:
+        return 128 + self.signum
+
+
+def popen(args, **kwargs) -> subprocess.Popen:
+    """subprocess.Popen(ARGS) in a process group of its own, registered.
+    Signals are held while it starts, so a child is never started but not
+    yet registered when the handler runs."""
+    kwargs.setdefault("start_new_session", True)
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, _SIGNALS)
+    try:
+        with _lock:
+            if _stopping is not None:
+                raise Stopped(_stopping)
+            proc = subprocess.Popen(args, **kwargs)
+            _running.add(proc)
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
+    return proc
+
+
+def _kill(proc: subprocess.Popen) -> None:
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def release(proc: subprocess.Popen) -> None:
+    """PROC has been waited for: forget it."""
+    with _lock:
+        _running.discard(proc)
+
+
+def run(args, *, input=None, capture_output=False, stdout=None, stderr=None, cwd=None,
+        env=None, timeout=None, text=False, errors=None,
+        check=False) -> subprocess.CompletedProcess:
+    """subprocess.run() for a registered child.  On a timeout the child's
+    whole process group is killed (subprocess.run kills the child alone)."""
+    if capture_output:
+        stdout = stderr = subprocess.PIPE
+    proc = popen(args, stdin=subprocess.PIPE if input is not None else subprocess.DEVNULL,
+                 stdout=stdout, stderr=stderr, cwd=cwd, env=env,
+                 text=text or errors is not None, errors=errors)
+    try:
+        try:
+            out, err = proc.communicate(input, timeout=timeout)
+        except subprocess.TimeoutExpired:
+            _kill(proc)
+            proc.communicate()
+            raise
+        except BaseException:
+            _kill(proc)
+            proc.wait()
+            raise
+    finally:
+        release(proc)
+    result = subprocess.CompletedProcess(args, proc.returncode, out, err)
+    if check:
+        result.check_returncode()
+    return result
+
+
+def kill_all() -> None:
+    with _lock:
+        for proc in list(_running):
+            _kill(proc)
+
+
+def _handler(signum, frame):
+    global _stopping
+    first = _stopping is None
+    _stopping = signum if first else _stopping
+    kill_all()
+    if first:           # a second signal must not break the unwinding of the first
+        raise Stopped(signum)
+
+
+@contextmanager
+def stop_on_signals():
+    """Within the block, SIGINT and SIGTERM kill every registered child and
+    raise Stopped in the main thread.  Elsewhere than in the main thread
+    (a test calling a command's function) signals are left as they are."""
+    global _stopping
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = {s: signal.signal(s, _handler) for s in _SIGNALS}
+    try:
+        yield
+    finally:
+        for s, handler in previous.items():
+            signal.signal(s, handler)
+        _stopping = None
