@@ -5,11 +5,15 @@ little: the conversion rule decides what each entry is.
 
 The spellings: a `file_operations` initializer (C99 or GNU, an array of
 them, through a typedef of the file) that sets `ioctl`, one written by
-position (2.4 style), and a run-time `fops.ioctl = h;` or `ops->ioctl = h;`.
+position (2.4 style), and a run-time `fops.ioctl = h;` or `ops->ioctl = h;`;
+and every entry the shared finder (ioctl_tokens.legacy_entries) sees: a
+fops embedded in another structure (in a file that may never name
+file_operations), a compound literal, a device table, split tokens.
 """
 
 import re
 
+from ioctl_rework.ctext import ioctl_tokens
 from ioctl_rework.ctext import spans as c_spans
 
 # The declarator may be a macro call: the 2.6 DRM templates' DRM(fops).
@@ -19,6 +23,13 @@ _TYPEDEF = re.compile(rb"\btypedef\s+(?:const\s+)?struct\s+file_operations\s+(\w
 _RUNTIME = re.compile(rb"(?:\.|->)\s*ioctl\s*=(?!=)[^;,{}]*;")
 # struct dev { ...; struct file_operations fops; ... }: the fops is a member.
 _HOLDER = re.compile(r"\bstruct\s+(\w+)\s*\{[^{}]*\bstruct\s+file_operations\s+\w+\s*;")
+# Worth the finder's reading: an ioctl member, a macro standing for the
+# word, the word split by line splices.
+_SPLICE = rb"(?:\\\r?\n)"
+_MAYBE_ENTRY = re.compile(b"|".join(
+    [rb"(?<!\w)ioctl(?:\s|" + _SPLICE + rb")*[=:]", rb"^[ \t]*#[ \t]*define[ \t]+\w+[ \t]+ioctl[ \t]*$"] +
+    [b"ioctl"[:cut] + _SPLICE + b"+" + (_SPLICE + b"*").join(bytes([c]) for c in b"ioctl"[cut:])
+     for cut in range(1, 5)]), re.M)
 # 2.4's file_operations had ioctl as its 7th member, 2.6.9's as its 9th.
 _POSITIONAL_ELEMENTS = 7
 
@@ -62,8 +73,13 @@ def structs_holding_fops(code: str) -> set[str]:
 
 
 def may_hold_legacy_entry(data: bytes) -> bool:
-    if b"file_operations" not in data:
-        return False
+    if b"file_operations" in data and _rule_spelling(data):
+        return True
+    return _MAYBE_ENTRY.search(data) is not None and \
+        bool(ioctl_tokens.legacy_entries(data.decode("latin-1")))
+
+
+def _rule_spelling(data: bytes) -> bool:
     if _RUNTIME.search(data):
         return True
     if LEGACY_MEMBER.search(data) and structs_holding_fops(data.decode("latin-1")):

@@ -11,6 +11,7 @@ so the rule and the wrappers read C text alike.  It stays pure: it imports
 nothing of the project.
 """
 
+import bisect
 import functools
 import re
 from dataclasses import dataclass, replace
@@ -297,3 +298,48 @@ def ioctl_lines(text: str, added: dict) -> list[int]:
         spans += _definitions(code, lines, member.group(1))
     found |= {n for span in spans for n in added if n in span}
     return sorted(found)
+
+
+_SPLICE = re.compile(r"\\\r?\n")
+
+
+@dataclass(frozen=True)
+class Joined:
+    """A text with its backslash-newline line splices removed, as the
+    compiler reads it, and the way back to the lines of the original."""
+
+    text: str
+    _cuts: tuple[int, ...]          # offsets of TEXT where a splice was removed
+    _removed: tuple[int, ...]       # characters removed up to and at each cut
+    _line_starts: tuple[int, ...]   # offsets of the original's lines
+
+    def original(self, offset: int) -> int:
+        """The offset in the original text of OFFSET of TEXT."""
+        at = bisect.bisect_right(self._cuts, offset)
+        return offset + (self._removed[at - 1] if at else 0)
+
+    def spliced(self, start: int, end: int) -> bool:
+        """Whether a splice was removed inside START..END of TEXT."""
+        at = bisect.bisect_right(self._cuts, start)
+        return at < len(self._cuts) and self._cuts[at] < end
+
+    def line(self, offset: int) -> int:
+        """The original line (1-based) of OFFSET of TEXT."""
+        return bisect.bisect_right(self._line_starts, self.original(offset))
+
+
+def join_splices(text: str) -> Joined:
+    """TEXT with its line splices removed (`.io\\` + newline + `ctl` is
+    `.ioctl`), keeping where each character came from."""
+    starts = (0, *(m.end() for m in re.finditer("\n", text)))
+    if "\\" not in text:
+        return Joined(text, (), (), starts)
+    parts, cuts, removed, last, total = [], [], [], 0, 0
+    for match in _SPLICE.finditer(text):
+        parts.append(text[last:match.start()])
+        total += match.end() - match.start()
+        cuts.append(match.start() - (total - (match.end() - match.start())))
+        removed.append(total)
+        last = match.end()
+    parts.append(text[last:])
+    return Joined("".join(parts), tuple(cuts), tuple(removed), starts)
