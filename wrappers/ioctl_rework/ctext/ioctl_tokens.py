@@ -202,19 +202,24 @@ def _type(where: fops_holders.Holder | None) -> str | None:
 _ALIAS = re.compile(r"^[ \t]*#[ \t]*define[ \t]+(\w+)[ \t]+(\w+)[ \t]*$", re.M)
 
 
-def aliases_of_ioctl(code: str) -> list[str]:
-    """The object-like macros of CODE that stand for the word ioctl,
-    through one another (`#define OLD_OP ioctl`)."""
+def word_aliases(code: str) -> dict[str, str]:
+    """The object-like macros of CODE that stand for one word, resolved
+    through one another: `#define OLD_OP ioctl` gives {"OLD_OP": "ioctl"}."""
     direct = {m[1]: m[2] for m in _ALIAS.finditer(code)}
-    found = []
+    found = {}
     for name in direct:
         word, seen = name, set()
         while word in direct and word not in seen:
             seen.add(word)
             word = direct[word]
-        if word == "ioctl" and name != "ioctl":
-            found.append(name)
+        found[name] = word
     return found
+
+
+def aliases_of_ioctl(code: str) -> list[str]:
+    """The macros of CODE that stand for the word ioctl."""
+    return [name for name, word in word_aliases(code).items()
+            if word == "ioctl" and name != "ioctl"]
 
 
 def after_offset(code: str, end: int) -> int:
