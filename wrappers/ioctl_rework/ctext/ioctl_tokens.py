@@ -134,11 +134,12 @@ def _value_end(code: str, end: int) -> int:
     return i
 
 
-def tokens(text: str) -> list[Token]:
+def tokens(text: str, compiled_only: bool = True) -> list[Token]:
     """The ioctl members of TEXT's compiled code, in order, read as the
     compiler reads them: line splices joined (`.io\\` + newline + `ctl`),
     a member written through an object-like macro of the file
-    (`#define OLD_OP ioctl`) included."""
+    (`#define OLD_OP ioctl`) included.  COMPILED_ONLY false: those in a
+    branch never compiled (#if 0) too."""
     code = spans.code_only(text)
     lines = code.split("\n")
     joined = spans.join_splices(code)
@@ -152,11 +153,11 @@ def tokens(text: str) -> list[Token]:
     matches += [(m.start(), m.end(), ":", m.group(1)) for m in gnu.finditer(flat)]
     for start, end, operator, name in sorted(matches):
         line = joined.line(start)
-        if spans.never_compiled(text, line):
+        if compiled_only and spans.never_compiled(text, line):
             continue
         alias = None if name == "ioctl" else name
         macro = _macro_at(lines, line - 1)
-        before = flat[:start].rstrip()
+        before = _code_before(flat, start)
         after = flat[end:].lstrip()
         statement = lines[line - 1].strip()
         if operator == ":":
@@ -193,6 +194,17 @@ def tokens(text: str) -> list[Token]:
         found.append(Token(line, use, statement, base=base_name, macro=macro, value=value,
                            alias=alias, last_line=last, spliced=joined.spliced(start, end)))
     return found
+
+
+def _code_before(code: str, start: int) -> str:
+    """CODE before START, without the preprocessor lines that end it (an
+    entry right after `#else` follows the `,` before the #if)."""
+    before = code[:start].rstrip()
+    while True:
+        cut = before.rfind("\n") + 1
+        if not before[cut:].lstrip().startswith("#"):
+            return before
+        before = before[:cut].rstrip()
 
 
 def _type(where: fops_holders.Holder | None) -> str | None:
