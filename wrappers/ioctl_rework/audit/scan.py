@@ -164,7 +164,9 @@ def _classify(path: Path, runs: list[RuleRun]) -> tuple[str | None, list[str], s
         data = path.read_bytes()
     except OSError as err:
         return None, [], f"cannot read it: {err.strerror}"
-    if b"file_operations" not in data:
+    # A fops embedded in a structure of a header may be the only one a
+    # file has: it never names file_operations.
+    if b"file_operations" not in data and not may_hold_legacy_entry(data):
         return None, [], None
     bodies = fops_initializers(data)
     wanted = [run.name for run in runs if run.wants(data, bodies)]

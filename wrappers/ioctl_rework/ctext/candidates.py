@@ -15,10 +15,10 @@ import re
 
 from ioctl_rework.ctext import ioctl_tokens
 from ioctl_rework.ctext import spans as c_spans
+from ioctl_rework.ctext.spans import LEGACY_MEMBER
 
 # The declarator may be a macro call: the 2.6 DRM templates' DRM(fops).
 FOPS_INITIALIZER = re.compile(rb"(?<!\w)file_operations\b[^;{}()]*(?:\([^;{}()]*\)[^;{}()]*)*=\s*\{")
-LEGACY_MEMBER = re.compile(rb"(?<!\w)ioctl\s*[=:]")
 _TYPEDEF = re.compile(rb"\btypedef\s+(?:const\s+)?struct\s+file_operations\s+(\w+)\s*;")
 _RUNTIME = re.compile(rb"(?:\.|->)\s*ioctl\s*=(?!=)[^;,{}]*;")
 # struct dev { ...; struct file_operations fops; ... }: the fops is a member.
@@ -72,11 +72,16 @@ def structs_holding_fops(code: str) -> set[str]:
     return {m.group(1) for m in _HOLDER.finditer(code)}
 
 
+def names_an_entry(data: bytes) -> bool:
+    """Whether DATA may spell an ioctl entry at all (cheap, by bytes): the
+    member set, a macro standing for the word, the word split by splices."""
+    return _MAYBE_ENTRY.search(data) is not None
+
+
 def may_hold_legacy_entry(data: bytes) -> bool:
     if b"file_operations" in data and _rule_spelling(data):
         return True
-    return _MAYBE_ENTRY.search(data) is not None and \
-        bool(ioctl_tokens.legacy_entries(data.decode("latin-1")))
+    return names_an_entry(data) and bool(ioctl_tokens.legacy_entries(data.decode("latin-1")))
 
 
 def _rule_spelling(data: bytes) -> bool:

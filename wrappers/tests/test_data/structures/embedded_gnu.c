@@ -1,5 +1,5 @@
 /*
- * A file_operations embedded in a driver structure, in GNU initializer
+ * A fops embedded in a driver structure, in GNU initializer
  * syntax: the 2.4 drm drivers' `fops: { ioctl: h }`.
  */
 #include <linux/fs.h>
