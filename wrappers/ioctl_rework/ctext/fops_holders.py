@@ -70,6 +70,7 @@ def struct_members(code: str) -> dict[str, list[Member]]:
                 continue
             rest = declaration[typed.end():]
             for declarator in _split_top(rest):
+                declarator = declarator[-200:]     # a name is at its end
                 name = re.search(r"\(\s*\*\s*(\w+)\s*\)|(\w+)\s*(\[[^\]]*\])?\s*(?::\s*\d+)?\s*$",
                                  declarator)
                 if name:
@@ -80,6 +81,19 @@ def struct_members(code: str) -> dict[str, list[Member]]:
                     members.append(Member("", typed[1], False))
         found.setdefault(match.group(1), members)
     return found
+
+
+class StructMembers:
+    """struct_members(CODE), read when a holder first needs it."""
+
+    def __init__(self, code: str):
+        self._code = code
+        self._members: dict[str, list[Member]] | None = None
+
+    def get(self, struct: str, default=None):
+        if self._members is None:
+            self._members = struct_members(self._code)
+        return self._members.get(struct, default)
 
 
 def _flat(body: str) -> str:
@@ -121,7 +135,7 @@ def enclosing_brace(code: str, offset: int) -> int | None:
     return None
 
 
-def holder(code: str, offset: int, members: dict[str, list[Member]]) -> Holder | None:
+def holder(code: str, offset: int, members: StructMembers) -> Holder | None:
     """What the initializer around OFFSET of CODE (from code_only)
     initializes, or None when OFFSET is in no braces.  MEMBERS:
     struct_members(CODE)."""
@@ -129,7 +143,7 @@ def holder(code: str, offset: int, members: dict[str, list[Member]]) -> Holder |
     return None if brace is None else _object(code, brace, members, 0)
 
 
-def _object(code: str, brace: int, members: dict[str, list[Member]], depth: int) -> Holder:
+def _object(code: str, brace: int, members: StructMembers, depth: int) -> Holder:
     """What the braces at BRACE initialize (DEPTH: how far out the walk is)."""
     before = code[max(0, brace - 300):brace]
     declared = _DECLARED.search(before)
@@ -168,7 +182,7 @@ def _object(code: str, brace: int, members: dict[str, list[Member]], depth: int)
 
 
 def _compound(cast: re.Match, prefix: str, code: str, brace: int, outer_brace: int | None,
-              around: Holder | None, members: dict[str, list[Member]]) -> Holder:
+              around: Holder | None, members: StructMembers) -> Holder:
     """A compound literal: named for the member or variable it is stored in."""
     name, shape = "a compound literal", Shape.COMPOUND
     if around is not None and around.shape is Shape.UNPLACED:
@@ -194,7 +208,7 @@ def _tabled(around: Holder) -> bool:
     return around.shape is Shape.TABLE or "[" in around.name
 
 
-def _member(members: dict[str, list[Member]], struct: str | None, name: str) -> Member | None:
+def _member(members: StructMembers, struct: str | None, name: str) -> Member | None:
     return next((m for m in members.get(struct or "", []) if m.name == name), None)
 
 

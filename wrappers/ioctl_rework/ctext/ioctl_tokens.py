@@ -10,6 +10,7 @@ decides what that means for a conversion.
 """
 
 import enum
+import functools
 import re
 from dataclasses import dataclass
 
@@ -144,13 +145,13 @@ def tokens(text: str, compiled_only: bool = True) -> list[Token]:
     lines = code.split("\n")
     joined = spans.join_splices(code)
     flat = joined.text
-    members = fops_holders.struct_members(flat)
-    names = ["ioctl", *aliases_of_ioctl(flat)]
-    member = re.compile(r"(\.|->)\s*(" + "|".join(names) + r")\b")
-    gnu = re.compile(r"(?<![\w.>])(" + "|".join(names) + r")\s*:(?!:)")
+    members = fops_holders.StructMembers(flat)
+    member, gnu = _patterns(tuple(aliases_of_ioctl(flat)))
     found = []
     matches = [(m.start(), m.end(), m.group(1), m.group(2)) for m in member.finditer(flat)]
-    matches += [(m.start(), m.end(), ":", m.group(1)) for m in gnu.finditer(flat)]
+    # GNU `ioctl:`, not `x.ioctl:`, `->ioctl`, or a longer word.
+    matches += [(m.start(), m.end(), ":", m.group(1)) for m in gnu.finditer(flat)
+                if not m.start() or not re.match(r"[\w.>]", flat[m.start() - 1])]
     for start, end, operator, name in sorted(matches):
         line = joined.line(start)
         if compiled_only and spans.never_compiled(text, line):
@@ -207,11 +208,20 @@ def _code_before(code: str, start: int) -> str:
         before = before[:cut].rstrip()
 
 
+@functools.lru_cache(maxsize=16)
+def _patterns(aliases: tuple[str, ...]) -> tuple[re.Pattern, re.Pattern]:
+    """The member `.ioctl`/`->ioctl` and the GNU designator `ioctl:`, also
+    spelled with ALIASES."""
+    names = "|".join(("ioctl", *aliases))
+    return (re.compile(r"(\.|->)\s*(" + names + r")\b"),
+            re.compile(r"(" + names + r")\s*:(?!:)"))
+
+
 def _type(where: fops_holders.Holder | None) -> str | None:
     return where.type if where is not None else None
 
 
-_ALIAS = re.compile(r"^[ \t]*#[ \t]*define[ \t]+(\w+)[ \t]+(\w+)[ \t]*$", re.M)
+_ALIAS = re.compile(r"#[ \t]*define[ \t]+(\w+)[ \t]+(\w+)[ \t]*$", re.M)
 
 
 def word_aliases(code: str) -> dict[str, str]:

@@ -13,6 +13,7 @@ nothing of the project.
 
 import bisect
 import functools
+import itertools
 import re
 from dataclasses import dataclass, replace
 
@@ -20,9 +21,15 @@ from dataclasses import dataclass, replace
 NOT_CODE = re.compile(r'//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'', re.S)
 
 
+@functools.lru_cache(maxsize=8)
 def code_only(text: str) -> str:
     """TEXT with comments, strings and character constants blanked, lines kept."""
-    return NOT_CODE.sub(lambda m: re.sub(r"[^\n]", " ", m.group()), text)
+    return NOT_CODE.sub(_blank, text)
+
+
+def _blank(match: re.Match) -> str:
+    """The text of MATCH as spaces, its newlines kept."""
+    return "\n".join(" " * len(part) for part in match.group().split("\n"))
 
 
 def without_comments(text: str) -> str:
@@ -273,7 +280,7 @@ def named_in(code: str, span: range, names) -> list[str]:
     return sorted(n for n in set(names) if re.search(rf"\b{re.escape(n)}\b", text))
 
 
-_IOCTL_MEMBER = re.compile(r"(?<!\w)(?:unlocked_|compat_)?ioctl\s*[=:]\s*&?\s*(\w+)")
+_IOCTL_MEMBER = re.compile(r"(?<!\w)(?:unlocked_|compat_)?ioctl\s*[=:]\s*[(&\s]*(\w+)")
 _IOCTL_WORDS = re.compile(r"ioctl|lock_kernel|ENOIOCTLCMD")
 LEGACY_MEMBER = re.compile(rb"(?<!\w)ioctl\s*[=:]")
 ANY_IOCTL_MEMBER = re.compile(rb"ioctl\s*[=:]")
@@ -311,7 +318,13 @@ class Joined:
     text: str
     _cuts: tuple[int, ...]          # offsets of TEXT where a splice was removed
     _removed: tuple[int, ...]       # characters removed up to and at each cut
-    _line_starts: tuple[int, ...]   # offsets of the original's lines
+    _original: str                  # the text the splices were removed from
+
+    @functools.cached_property
+    def _line_starts(self) -> tuple[int, ...]:
+        """Offsets of the original's lines."""
+        return tuple(itertools.accumulate(
+            (len(line) + 1 for line in self._original.split("\n")[:-1]), initial=0))
 
     def original(self, offset: int) -> int:
         """The offset in the original text of OFFSET of TEXT."""
@@ -331,9 +344,8 @@ class Joined:
 def join_splices(text: str) -> Joined:
     """TEXT with its line splices removed (`.io\\` + newline + `ctl` is
     `.ioctl`), keeping where each character came from."""
-    starts = (0, *(m.end() for m in re.finditer("\n", text)))
     if "\\" not in text:
-        return Joined(text, (), (), starts)
+        return Joined(text, (), (), text)
     parts, cuts, removed, last, total = [], [], [], 0, 0
     for match in _SPLICE.finditer(text):
         parts.append(text[last:match.start()])
@@ -342,4 +354,4 @@ def join_splices(text: str) -> Joined:
         removed.append(total)
         last = match.end()
     parts.append(text[last:])
-    return Joined("".join(parts), tuple(cuts), tuple(removed), starts)
+    return Joined("".join(parts), tuple(cuts), tuple(removed), text)
