@@ -31,6 +31,10 @@ DIRECTIVE_LINE = re.compile(r"^[ \t]*#(?:[^\n]*\\\n)*[^\n]*", re.MULTILINE)
 # A function declared or defined at file scope: a type word or a star, then
 # the name and its parameter list.
 DECLARED = re.compile(r"(?:\w|\*)\s+\**\s*(\w+)\s*\(")
+# An object declared at file scope (a global, an extern, an array): its
+# name then "=", ";", "," or "[".  A macro that returns could not be
+# declared as one and still compile.
+DECLARED_OBJECT = re.compile(r"(?:\w|\*)\s+\**\s*(\w+)\s*(?=[=;,\[])")
 MAX_HEADERS = 400
 
 
@@ -40,7 +44,7 @@ class MacroTable:
         self.texts = {}        # name -> [the body of each definition]
         self.function_like = set()
         self.returning = set()
-        self.declared = set()  # functions declared or defined in what was read
+        self.declared = set()  # functions and objects declared or defined in what was read
         self.missing = []      # quoted headers that could not be found
         self.unread = []       # angle-bracket headers that could not be found
         self.search = None     # the include_search.SearchPath of the file
@@ -89,7 +93,9 @@ def read_macros(file):
                 table.function_like.add(name)
             table.bodies.setdefault(name, []).append(set(IDENTIFIER.findall(body)))
             table.texts.setdefault(name, []).append(paren + body)
-        table.declared.update(DECLARED.findall(file_scope(DIRECTIVE_LINE.sub("", code))))
+        scope = file_scope(DIRECTIVE_LINE.sub("", code))
+        table.declared.update(DECLARED.findall(scope))
+        table.declared.update(DECLARED_OBJECT.findall(scope))
     grew = True
     while grew:
         grew = False

@@ -1,5 +1,5 @@
-// Expected: auto_split_refused_pushdown.report.res (what report mode prints).
 // options: -D pushdown
+// Expected: auto_split_refused_pushdown.report.res (what report mode prints).
 /*
  * Default-deny auto: an initializer that must not run before the lock is
  * split only when it is the only one, declares one plain variable and no

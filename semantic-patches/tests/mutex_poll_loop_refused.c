@@ -1,5 +1,5 @@
-// Expected: mutex_poll_loop_refused.report.res (what report mode prints).
 // options: -D mutex
+// Expected: mutex_poll_loop_refused.report.res (what report mode prints).
 /*
  * With -D mutex, a handler that waits or delays in a loop until shared
  * state changes deadlocks: the BKL was dropped while its holder slept,
