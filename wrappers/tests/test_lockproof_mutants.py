@@ -103,18 +103,18 @@ class MutantsTest(unittest.TestCase):
 
     def test_mutants_of_the_rule_test_conversions_are_caught(self):
         totals = {m.__name__: 0 for m in MUTATIONS}
-        for case in rule_cases():
+        for case, expected, options in rule_cases():
             if case.name in PROVER_REFUSES:
                 continue        # refused, not proven: test_lockproof_conversions checks the words
             old = case.read_text()
 
-            def prove(mutant, case=case, old=old):
-                found = prove_case(case, old, mutant)
+            def prove(mutant, case=case, old=old, options=options):
+                found = prove_case(case, old, mutant, options)
                 return ([p for r in found for p in r.problems],
                         [r.unprovable for r in found if r.unprovable])
 
-            counts = self.run_mutants(case.name, old, case.with_suffix(".res").read_text(), prove,
-                                      listed_handlers(case))
+            counts = self.run_mutants(expected.name, old, expected.read_text(), prove,
+                                      listed_handlers(options))
             for key, value in counts.items():
                 totals[key] += value
         for key, value in totals.items():
