@@ -146,6 +146,9 @@ def _entries(text: str) -> tuple[list[FopsEntry], list[FopsEntry]]:
     too: plan says why those are left), and those whose handler is named
     through a macro."""
     code = c_spans.code_only(text)
+    starts = [0]
+    for line in code.split("\n"):
+        starts.append(starts[-1] + len(line) + 1)
     names, macros = [], []
     for token in ioctl_tokens.tokens(text, compiled_only=False):
         if token.use not in (Use.ENTRY, Use.ASSIGNMENT):
@@ -153,8 +156,9 @@ def _entries(text: str) -> tuple[list[FopsEntry], list[FopsEntry]]:
         fops = ioctl_tokens.of_file_operations(code, token)
         if _MACRO_NAMED.search(token.value):
             # A fops a macro defines: its "name##_fops = {" is no declaration.
+            at = starts[token.line - 1]
             pasted = "##" in token.value and token.macro is not None and \
-                "file_operations" in code[max(0, code.find(token.statement) - 300):]
+                "file_operations" in code[max(0, at - 300):starts[token.line]]
             if fops or pasted:
                 macros.append(FopsEntry(token.value, token.line, token.last_line))
         elif token.handler and fops is not False and token.macro is None:
