@@ -198,9 +198,12 @@ def tokens(text: str, compiled_only: bool = True) -> list[Token]:
 
 
 def _code_before(code: str, start: int) -> str:
-    """CODE before START, without the preprocessor lines that end it (an
-    entry right after `#else` follows the `,` before the #if)."""
+    """CODE before START, without the preprocessor lines right above it
+    (an entry right after `#else` follows the `,` before the #if).  A token
+    with code before it on its own line (a #define's body) keeps that."""
     before = code[:start].rstrip()
+    if code[code.rfind("\n", 0, start) + 1:start].strip():
+        return before
     while True:
         cut = before.rfind("\n") + 1
         if not before[cut:].lstrip().startswith("#"):
