@@ -148,7 +148,7 @@ class FindTreeTest(unittest.TestCase):
 EXPECTED = [
     # The entry spatch could not parse around is listed by its text, never dropped.
     ("drivers/char/broken.c", 5, "legacy-ioctl", "broken_fops", "broken_ioctl",
-     "LEGACY CHAR DRIVERS"),
+     "CHAR and MISC DRIVERS"),
     ("drivers/char/legacy_dead.c", 17, "missing-compat", "legacy_dead_fops",
      "legacy_dead_unlocked_ioctl", "LEGACY CHAR DRIVERS"),
     ("drivers/char/legacy_dead.c", 18, "legacy-ioctl", "legacy_dead_fops",
