@@ -161,8 +161,10 @@ class CompositeModuleTest(unittest.TestCase):
                            if f.reason and "module fm" in f.reason}
                 self.assertEqual(sorted(skipped), ["fa.c", "fb.c"])
                 self.assertIn("own private mutex", skipped["fa.c"])
-                self.assertFalse([h for h in result.summary.handlers
-                                  if h.status is HandlerStatus.CONVERTED])
+                self.assertEqual(sorted((h.handler, h.status) for h in result.summary.handlers),
+                                 [("fa_ioctl", HandlerStatus.SKIPPED),
+                                  ("fb_ioctl", HandlerStatus.SKIPPED)])
+                self.assertTrue(all("module fm" in h.reason for h in result.summary.handlers))
         # One object of the module has handlers: its mutex is the module's.
         result = self.convert({"Makefile": "fm-objs := fa.o fc.o\n", "fa.c": handler["fa.c"],
                                "fc.c": "int shared_state;\n"})

@@ -84,6 +84,9 @@ def convert(request: ConvertRequest, stages: Stages | None = None) -> Conversion
     summary.files += [r for r in tree.skipped
                       if request.shard is None or request.shard.owns(r.file)]
     summary.files += [FileRecord(rel, FileStatus.SKIPPED, why) for rel, why in shared.items()]
+    summary.handlers += [HandlerRecord(rel, entry.line, "?", entry.handler, HandlerStatus.SKIPPED,
+                                       why)
+                         for rel, why in shared.items() for entry in tree.fops_names.get(rel, [])]
     summary.sort()
     result = ConversionResult(summary, changes, recovered)
     verification = verify.verify(request, result, stages)
