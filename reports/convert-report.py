@@ -54,6 +54,21 @@ def main() -> int:
     if len(sys.argv) == 4:
         lines += ["", Path(sys.argv[3]).read_text().rstrip()]
 
+    # Issue 22's Measure: by strategy and why, and refusals by kind.
+    by_reason = totals.get("strategies_by_reason", {})
+    if by_reason:
+        lines += ["", "## Converted, by strategy and why", ""]
+        lines += table([(strategy, count, f"`{why}`" if why else "")
+                        for strategy, reasons in sorted(by_reason.items())
+                        for why, count in sorted(reasons.items(), key=lambda r: -r[1])],
+                       ["strategy", "handlers", "why"])
+    for status in ("skipped", "failed"):
+        kinds = totals.get(f"{status}_by_reason", {})
+        if kinds:
+            lines += ["", f"## {status.capitalize()}, by kind of reason", ""]
+            lines += table([(f"`{why}`", count) for why, count in kinds.items()],
+                           ["reason", "handlers"])
+
     by_dir = collections.defaultdict(collections.Counter)
     for h in handlers:
         by_dir[top_dir(h["file"])][h["status"]] += 1

@@ -717,6 +717,7 @@ filp << definition.filp;
 ph;
 wh;
 dh;
+uh;
 rh2;
 rname;
 ch;
@@ -998,6 +999,22 @@ expression as_converted.ie;
 + struct inode *ino = ie;
   ...
   }
+
+// Every use of the inode is inside an #if of the body: a local would be
+// unused where that code is compiled out, so each use names the inode.
+// (No function context: Coccinelle's paths do not reach an #else after
+// a return in its #if branch.)
+@ inline_inode depends on patch @
+identifier as_converted.uh, definition.ino;
+expression as_converted.ie;
+position p : script:python (uh) { p[0].current_element == uh };
+@@
+(
+- ino@p
++ ie
+|
+  uh    // (only so that spatch sees uh used: a match of it changes nothing)
+)
 
 // A body that started with a statement gets a blank line after the new
 // declaration, as checkpatch wants.

@@ -4,12 +4,13 @@ alone, and what follows from that decision."""
 
 import itertools
 
-from .state import (calls, compared, decisions, definitions, expr_uses, facts, flags, fops_entries,
+from .state import (calls, compared, decisions, definitions, direct_calls, expr_uses, facts, flags,
+                    fops_entries,
                     has, inode_passed_to, inode_uses, kept, known_uses, listed, origin, other_defs,
                     per_file, runtime_unlocked, splits, unlocked_defs, variables, wrapper_for)
 from .ctext import IDENTIFIER, code_only
 from .source import source_lines
-from .conditionals import never_compiled, why_never_compiled
+from .conditionals import conditionals_at, never_compiled, why_never_compiled
 from .macros import (body_include_exit, defining_macro, macros_of, old_style_definition,
                      unmatched_definition, unread_name, unseen_return)
 from .entries import hidden_entries, live_entries
@@ -55,8 +56,99 @@ def declares_temporary(file, h):
         not (temp_name(file) == "ret" and ret_reusable(file, h))
 
 
+_joining = per_file(set())     # (file, handler) of a call group being decided
+
+
 def decide(file, h):
     """Join the facts about one handler into (strategy, reason)."""
+    key = (file, h)
+    if key in decisions:
+        return decisions[key]
+    if flags.mutex and key not in _joining and \
+            (callers_of(file, h) or any(is_handler(file, c) for c in calls.get(key, ()))):
+        group = call_group(file, h)
+        _joining.update(group)
+        try:
+            alone = {member: decide(*member) for member in group}
+        finally:
+            _joining.difference_update(group)
+        decisions.update(join_call_group(file, alone))
+        return decisions[key]
+    return decide_alone(file, h)
+
+
+def callers_of(file, h):
+    """The functions of FILE that call h directly: (caller, line), sorted."""
+    return sorted({(caller, line) for where, line, callee, caller in direct_calls
+                   if where == file and callee == h})
+
+
+def call_group(file, h):
+    """h and the functions its direct calls join it to, both ways: under
+    the private mutex they are all converted, or none."""
+    todo, group = [h], set()
+    while todo:
+        fn = todo.pop()
+        if (file, fn) in group:
+            continue
+        group.add((file, fn))
+        todo += [caller for caller, _ in callers_of(file, fn)]
+        todo += [c for c in calls.get((file, fn), ()) if is_handler(file, c)]
+    return group
+
+
+def join_call_group(file, alone):
+    """The decisions of a group of handlers that call each other directly,
+    under -D mutex, from each one's decision ALONE.  A called handler takes
+    the wrapper: its callers already hold the private mutex, so the body
+    they call must not take it again; the wrapper alone takes it for the
+    VFS.  Any caller that would not hold that mutex (not a converted
+    handler of this file) refuses the whole group."""
+    called = {(file, callee) for _, _, callee, caller in direct_calls
+              if (file, caller) in alone} & set(alone)
+    problem = None
+    for (where, fn), (strategy, why) in sorted(alone.items()):
+        calls_at = [line for caller, line in callers_of(file, fn)]
+        if (where, fn) not in definitions:
+            problem = "%s is not a handler of this file converted under the private " \
+                "mutex%s" % (fn, " (its call at line %d)" % min(calls_at) if calls_at
+                             and (where, fn) not in called else "")
+        elif strategy is None:
+            problem = "%s is left alone: %s" % (fn, why)
+        elif (where, fn) in called and flags.pushdown:
+            problem = "%s is called directly at line %d under the private mutex, which " \
+                "its pushed-down body would take again (-D pushdown)" % (fn, min(calls_at))
+        elif (where, fn) in called and flags.multi_kernel:
+            problem = "%s is called directly at line %d: -D multi_kernel keeps its old " \
+                "signature under the BKL for old kernels" % (fn, min(calls_at))
+        elif (where, fn) in called and fn in listed and not live_entries(file, fn):
+            problem = "%s is called directly at line %d and the wrapper it needs goes " \
+                "beside its fops, in another file" % (fn, min(calls_at))
+        elif (where, fn) in called and placement_problem(file, fn, "wrapper"):
+            problem = placement_problem(file, fn, "wrapper")
+        if problem:
+            break
+    joined = {}
+    for (where, fn), (strategy, why) in alone.items():
+        others = ", ".join(sorted(other for _, other in alone if other != fn))
+        if problem and strategy is None:
+            joined[(where, fn)] = (strategy, why)
+        elif problem:
+            joined[(where, fn)] = (None, "it calls or is called by %s directly, and under "
+                                   "the private mutex they are converted together or not "
+                                   "at all: %s" % (others or "itself", problem))
+        elif (where, fn) in called:
+            line = min(line for _, line in callers_of(file, fn))
+            joined[(where, fn)] = ("wrapper", "it is called directly at line %d by a handler "
+                                   "that holds the private mutex: its body runs under it, "
+                                   "and the wrapper takes it for the VFS" % line)
+        else:
+            joined[(where, fn)] = (strategy, why)
+    return joined
+
+
+def decide_alone(file, h):
+    """decide() for one handler, its direct calls aside."""
     key = (file, h)
     if key in decisions:
         return decisions[key]
@@ -187,15 +279,6 @@ def decide(file, h):
     elif others:
         result = (None, "also used with its old signature at line %s"
                   % ", ".join(str(n) for n in others))
-    elif flags.mutex and "called" in f:
-        # Its callers (a compat wrapper under lock_kernel(), another
-        # handler) would not take the private mutex, or take it twice.
-        result = (None, "it is called directly at line %d, and callers would "
-                  "not exclude each other through the private mutex" % f["called"])
-    elif flags.mutex and any(is_handler(file, c) for c in calls.get(key, ())):
-        callee = sorted(c for c in calls[key] if is_handler(file, c))[0]
-        result = (None, "it calls the handler %s directly, which would then run "
-                  "under two different locks" % callee)
     elif flags.mutex and "takes_bkl" in f:
         result = (None, "it takes the BKL itself at line %d and the private "
                   "mutex is not recursive" % f["takes_bkl"])
@@ -287,11 +370,33 @@ def renamed(h, p, file=None):
 def uses_inode(file, h):
     if has(file, h, "inode_in_macro"):
         return True
+    return bool(inode_use_lines(file, h))
+
+
+def inode_use_lines(file, h):
+    """The lines where h uses its inode."""
+    return [int(line) for line, _ in inode_use_positions(file, h)]
+
+
+def inode_use_positions(file, h):
+    """(line, column) of each use of h's inode (passing it on to another
+    converted handler is no use: that call loses the argument)."""
+    found = []
     for line, column in inode_uses.get((file, h), ()):
         callee = inode_passed_to.get((file, h, line, column))
         if callee is None or decide(file, callee)[0] not in ("pushdown", "wrapper"):
-            return True
-    return False
+            found.append((line, column))
+    return found
+
+
+def inode_only_conditional(file, h):
+    """Whether every use of h's inode is inside an #if of its body (a
+    DEBUG printk): a local the new signature declares would be unused
+    where it is compiled out, so each use names the inode expression."""
+    lines = inode_use_lines(file, h)
+    depth = len(conditionals_at(file, definitions[(file, h)]))
+    return bool(lines) and not has(file, h, "inode_in_macro") and \
+        all(len(conditionals_at(file, line)) > depth for line in lines)
 
 
 def details(file, h):

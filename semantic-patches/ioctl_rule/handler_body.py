@@ -247,15 +247,42 @@ def initializer_parts(init):
     return [parts[0]] + [p.split("=", 1)[1] for p in parts[1:] if "=" in p]
 
 
-def memory_read(init, params, locals_, table):
+# Members of the file and inode no ioctl call changes under another (the
+# file's private_data, its dentry and flags; the inode's number and device):
+# read before the lock, they read what the lock would have.  Any other
+# member (f_pos, i_size) may be the other half of a read-modify-write, and
+# so is one of these that the handler itself writes.
+STABLE_MEMBERS = {"private_data", "f_dentry", "f_path", "dentry", "d_inode", "f_vfsmnt", "mnt",
+                  "f_flags", "f_mode", "f_op", "f_mapping", "i_rdev", "i_cdev", "i_private",
+                  "i_ino", "i_sb", "i_mapping", "i_bdev"}
+MEMBER_CHAIN = re.compile(r"(?:\s*(?:->|\.(?!\.))\s*[A-Za-z_]\w*)+")
+WRITTEN_MEMBER = re.compile(r"(?:->|\.)\s*([A-Za-z_]\w*)\s*(?:(?:<<|>>|[-+*/%&|^])?=(?!=)|\+\+|--)"
+                            r"|(?:\+\+|--)\s*[\w.>-]*?(?:->|\.)\s*([A-Za-z_]\w*)")
+
+
+def written_members(file, h):
+    """Names of the members h's body assigns, increments or decrements."""
+    lines = source_lines(file)
+    start = definitions[(file, h)]
+    end = next((n for n in range(start, len(lines)) if lines[n].startswith("}")), len(lines))
+    body = code_only("\n".join(lines[start - 1:end + 1]))
+    return {a or b for a, b in WRITTEN_MEMBER.findall(body)}
+
+
+def memory_read(init, params, locals_, table, written=frozenset()):
     """What the initializer text INIT reads that is not a parameter (or a
-    member of what one points to), a local declared before it, or a
-    constant, or None.  TABLE: the file's MacroTable."""
+    stable member of what one points to, which the handler does not write:
+    STABLE_MEMBERS), a local declared before it, or a constant, or None.
+    TABLE: the file's MacroTable; WRITTEN: the members the handler writes."""
     for part in initializer_parts(init)[1:]:
-        what = memory_read(part, params, locals_, table)
+        what = memory_read(part, params, locals_, table, written)
         if what:
             return what
     text = CAST.sub(" ", SIZEOF.sub(" ", initializer_parts(init)[0]))
+    # ((struct dev *)file->private_data)->users: a member of what a value
+    # points to, whatever the value.
+    if re.search(r"\)\s*(?:->|\.(?!\.)\s*[A-Za-z_]|\[)", text):
+        return "a member through a parenthesized pointer"
     # A type named in a macro's arguments (container_of(p, struct t, member))
     # and the member it names are no reads.
     text = re.sub(r"\b(?:struct|union|enum)\s+\w+", " ", text)
@@ -268,9 +295,18 @@ def memory_read(init, params, locals_, table):
     for match in IDENTIFIER.finditer(text):
         name = match.group(0)
         before, after = text[:match.start()].rstrip(), text[match.end():].lstrip()
+        if name in params and not before.endswith(".") and not before.endswith("->"):
+            chain = MEMBER_CHAIN.match(after)
+            members = re.findall(r"[A-Za-z_]\w*", chain.group(0)) if chain else []
+            changing = [m for m in members if m not in STABLE_MEMBERS or m in written]
+            if changing or (chain and after[chain.end():].lstrip().startswith("[")):
+                return "%s%s, a member another call may change" % (
+                    name, re.sub(r"\s+", "", chain.group(0)))
+            continue
         if before.endswith(".") or before.endswith("->") or after.startswith("(") or \
                 name in params or name in KERNEL_CONSTANTS or name in NOT_CALLS or \
-                name in TYPE_WORDS or re.fullmatch(r"E[A-Z0-9]+", name):
+                name in TYPE_WORDS or re.fullmatch(r"E[A-Z0-9]+", name) or \
+                name in table.enumerators:
             continue
         address = before.endswith("&") and not before.endswith("&&")
         if name in locals_:
@@ -301,9 +337,9 @@ def shared_read_declaration(file, h):
     block whose initializer reads memory other than the parameters and
     the file's private_data, or None."""
     params = parameter_names(file, h) - {None}
-    locals_ = set()
+    locals_, written = set(), written_members(file, h)
     for line, init in top_initializers(file, h):
-        what = memory_read(init, params, locals_, macros_of(file))
+        what = memory_read(init, params, locals_, macros_of(file), written)
         if what:
             return line, what
         locals_ |= {v.name for v in variables.get((file, h), []) if v.line <= line}
@@ -318,13 +354,13 @@ def shared_read_declaration(file, h):
 CALL_IN_INIT = re.compile(r"(\b\w+|[)\]])\s*\(")
 
 
-def initializer_needs_lock(init, params, locals_, table):
+def initializer_needs_lock(init, params, locals_, table, written=frozenset()):
     """Whether the initializer text INIT must run under the lock."""
     for match in CALL_IN_INIT.finditer(CAST.sub(" ", SIZEOF.sub(" ", init))):
         if match.group(1) not in NOT_CALLS and match.group(1) not in PURE_CALLS and \
                 match.group(1) not in TYPE_WORDS:
             return True
-    return bool(initializer_effect(init) or memory_read(init, params, locals_, table))
+    return bool(initializer_effect(init) or memory_read(init, params, locals_, table, written))
 
 
 def without_parentheses(text):
@@ -344,7 +380,8 @@ def split_declaration(file, h, early_lines):
     declared = list(top_declarations(file, h))
     for line, declarator, init in declared:
         if init is not None and (line in early_lines or
-                                 initializer_needs_lock(init, params, locals_, macros_of(file))):
+                                 initializer_needs_lock(init, params, locals_, macros_of(file),
+                                                        written_members(file, h))):
             needing.append((line, declarator, init))
         locals_ |= {v.name for v in variables.get((file, h), []) if v.line <= line}
     if len(needing) != 1:

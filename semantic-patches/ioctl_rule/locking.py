@@ -141,7 +141,8 @@ def matching(code, start, opening, closing):
 
 
 def enclosing_loop(file, line, column):
-    """(line, condition text) of the innermost loop around (LINE, COLUMN), or None."""
+    """(line, condition text, loop text) of the innermost loop around (LINE,
+    COLUMN), or None."""
     code = code_text(file)
     at = offset_of(file, line, column)
     best = None
@@ -165,29 +166,111 @@ def enclosing_loop(file, line, column):
             open_at = end + 1 + tail.end() - 1
             condition = code[open_at + 1:matching(code, open_at, "(", ")") or open_at]
         if end is not None and match.start() < at <= end:
-            best = (code.count("\n", 0, match.start()) + 1, condition)
+            best = (code.count("\n", 0, match.start()) + 1, condition,
+                    code[match.start():end + 1])
     return best
 
 
-def reads_shared_state(file, fn, condition):
-    """Whether a loop CONDITION of fn reads memory another call may write:
-    through a pointer or a member, an element, or a variable of file scope."""
-    if re.search(r"->|\[|\.\s*[A-Za-z_]|(?:^|[^\w)\]])\s*\*\s*\w", condition):
-        return True
-    globals_ = file_scope_variables(file)
-    return any(name in globals_ for name in re.findall(r"\b[A-Za-z_]\w*\b", condition))
+NOT_A_NAME = {"sizeof", "return", "else", "case", "goto", "do", "while", "for", "if",
+              "const", "volatile", "unsigned", "signed", "int", "long", "char", "short"}
 
 
-def file_scope_variables(file):
-    """Names of the variables the file declares outside any function."""
-    code = DIRECTIVE.sub("", code_text(file))
-    depth, outside = 0, []
-    for char in code:
-        depth += char == "{"
-        outside.append(char if depth == 0 or char == "\n" else " ")
-        depth -= char == "}" and depth > 0
-    text = "".join(outside)
-    return set(re.findall(r"[\w*]\s+\**\s*([A-Za-z_]\w*)\s*(?:\[[^\]]*\]\s*)?(?:=|;|,)", text))
+def reads_shared_state(file, fn, condition, loop):
+    """Whether a loop CONDITION of fn may read memory another call writes.
+    Default-deny: it is local only when it reads nothing through a pointer,
+    a member or an element, calls nothing, and names only locals and
+    parameters of fn (which the LOOP text sets from such values alone) and
+    constants (a number macro, an enumerator).  A global of a header, a
+    status macro, a function that reads the device: all count as shared."""
+    return not local_only(file, fn, condition, loop, 2)
+
+
+def local_only(file, fn, expression, loop, depth):
+    if depth < 0 or re.search(r"->|\[|\.\s*[A-Za-z_]|(?:^|[^\w)\]])\s*\*\s*\w|\w\s*\(",
+                              expression):
+        return False
+    names = set(re.findall(r"\b[A-Za-z_]\w*\b", expression)) - NOT_A_NAME
+    for name in names:
+        if name in constants_of(file):
+            continue
+        if name not in declared_locals(file, fn):
+            return False
+        # Set in the loop: from what?
+        for value in re.findall(r"\b%s\s*(?:[-+*/%%&|^]|<<|>>)?=(?!=)\s*([^;,)]*)" % re.escape(name),
+                                loop):
+            if not local_only(file, fn, value, loop, depth - 1):
+                return False
+    return True
+
+
+DECLARATION = re.compile(r"(?:^|[;{}])\s*((?:(?:const|static|register|volatile|unsigned|signed"
+                         r"|long|short|(?:struct|union|enum)\s+\w+)\s+)*[A-Za-z_]\w*"
+                         r"(?:\s+|\s*\*+\s*)[*\s]*[A-Za-z_][^;{}]*);")
+KEYWORDS = {"return", "else", "case", "goto", "break", "continue", "default", "do", "sizeof"}
+
+
+def declared_locals(file, fn):
+    """The parameters of fn and the names its declarations declare (each
+    declarator of a comma declaration)."""
+    text = function_text(file, fn)
+    if not text:
+        return set()
+    close = matching(text, 0, "(", ")") or 0
+    names = {m.group(1) for m in (re.search(r"([A-Za-z_]\w*)\s*(?:\[[^\]]*\]\s*)*$", piece.strip())
+                                  for piece in text[1:close].split(",")) if m}
+    for match in DECLARATION.finditer(text[close + 1:]):
+        statement = match.group(1)
+        if statement.split()[0] in KEYWORDS or re.match(r"[A-Za-z_]\w*\s*(?:=|\(|\[|->|\.)",
+                                                         statement):
+            continue
+        depth, piece, pieces = 0, "", []
+        for char in statement:
+            depth += char in "([{"
+            depth -= char in ")]}"
+            if char == "," and depth == 0:
+                pieces.append(piece)
+                piece = ""
+            else:
+                piece += char
+        pieces.append(piece)
+        for number, piece in enumerate(pieces):
+            declarator = piece.split("=")[0]
+            if number == 0:
+                declarator = re.sub(r"^.*?[A-Za-z_]\w*(?=[\s*]+[*\s]*[A-Za-z_]\w*\s*(?:\[|$))",
+                                    "", declarator.strip())
+            found = re.match(r"[\s*]*([A-Za-z_]\w*)", declarator)
+            if found:
+                names.add(found.group(1))
+    return names
+
+
+def function_text(file, fn):
+    """The parameter list and body of fn's definition in FILE ('' if none)."""
+    code = code_text(file)
+    for match in re.finditer(r"\b%s\s*\(" % re.escape(fn), code):
+        close = matching(code, match.end() - 1, "(", ")")
+        if close is None:
+            continue
+        rest = code[close + 1:].lstrip()
+        if rest.startswith("{"):
+            brace = close + 1 + code[close + 1:].index("{")
+            return code[match.end() - 1:(matching(code, brace, "{", "}") or brace) + 1]
+    return ""
+
+
+def constants_of(file):
+    """Names that stand for constants: macros of the file and its headers
+    whose every definition is a number expression, and enumerators."""
+    if file not in _constants:
+        table = macros_of(file)
+        found = {name for name, texts in table.texts.items()
+                 if name not in table.function_like and texts and
+                 all(t and re.fullmatch(r"(?:\s|\d\w*|[()+\-*/%<>|&^~])*", t) for t in texts)}
+        _constants[file] = found | table.enumerators
+    return _constants[file]
+
+
+_constants = per_file({})
 
 
 def polls_shared_state(file, h):
@@ -196,7 +279,7 @@ def polls_shared_state(file, h):
     for fn in reachable(file, h):
         for line, column, poller in sorted(poll_calls.get((file, fn), [])):
             loop = enclosing_loop(file, line, column)
-            if loop and reads_shared_state(file, fn, loop[1]):
+            if loop and reads_shared_state(file, fn, loop[1], loop[2]):
                 return "%s() in the loop at line %d%s" % (poller, loop[0],
                                                           "" if fn == h else " in %s()" % fn)
     return None

@@ -45,6 +45,7 @@ class MacroTable:
         self.function_like = set()
         self.returning = set()
         self.declared = set()  # functions and objects declared or defined in what was read
+        self.enumerators = set()  # constants of the enums of what was read
         self.missing = []      # quoted headers that could not be found
         self.unread = []       # angle-bracket headers that could not be found
         self.search = None     # the include_search.SearchPath of the file
@@ -79,6 +80,10 @@ def read_text(root, path):
         return None
 
 
+ENUM_BODY = re.compile(r"\benum\b[^{;()]*\{([^{}]*)\}")
+ENUMERATOR = re.compile(r"(?:^|,)\s*([A-Za-z_]\w*)")
+
+
 def read_macros(file):
     table = MacroTable()
     root, rel = root_and_path(file)
@@ -96,6 +101,9 @@ def read_macros(file):
         scope = file_scope(DIRECTIVE_LINE.sub("", code))
         table.declared.update(DECLARED.findall(scope))
         table.declared.update(DECLARED_OBJECT.findall(scope))
+        for body in ENUM_BODY.findall(DIRECTIVE_LINE.sub("", code)):
+            table.enumerators.update(ENUMERATOR.findall(body))
+    table.declared |= table.enumerators
     grew = True
     while grew:
         grew = False

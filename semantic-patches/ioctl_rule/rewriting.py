@@ -12,7 +12,8 @@ from .entries import (Entry, container_of, declaration_of, entry_at, entry_state
                       live_entries, only_dead_uses, sets)
 from .locking import lock_names, mutex_name
 from .placement import is_mutex_site
-from .decisions import decide, declares_temporary, temp_name, uses_inode
+from .decisions import (decide, declares_temporary, inode_only_conditional, temp_name,
+                        uses_inode)
 
 
 def wrapper_name(h, file=None):
@@ -153,7 +154,10 @@ def converted_handler(h, p, filp):
     values = {
         "ph": Ident(h if strategy == "pushdown" else None),
         "wh": Ident(h if strategy == "wrapper" else None),
-        "dh": Ident(h if strategy in ("pushdown", "wrapper") and uses_inode(file, h) else None),
+        "dh": Ident(h if strategy in ("pushdown", "wrapper") and uses_inode(file, h) and
+                    not inode_only_conditional(file, h) else None),
+        "uh": Ident(h if strategy in ("pushdown", "wrapper") and
+                    inode_only_conditional(file, h) else None),
         "rh2": Ident(h if declares_temporary(file, h) else None),
         "rname": Ident(temp_name(file)),
         "ch": Ident(h if strategy in ("pushdown", "wrapper") else None),
@@ -185,3 +189,5 @@ def mutex_of_file(f, p):
     """The function the private mutex is defined before, and its name."""
     return {"mfn": Ident(f if is_mutex_site(p) else None),
             "mname": Ident(mutex_name(p[0].file))}
+
+

@@ -1,8 +1,9 @@
 // options: -D mutex
 /*
- * -D mutex and a handler that another handler calls directly: the callee
- * would run under the BKL from its own fops and under the private mutex
- * from the caller, so neither is converted, and the report says why.
+ * -D mutex and a handler that another handler of the file calls directly:
+ * the callee gets the wrapper, so its body runs under the private mutex the
+ * caller (pushed down) already holds, and the VFS gets the wrapper that
+ * takes it; the call loses its inode argument.
  */
 #include <linux/fs.h>
 

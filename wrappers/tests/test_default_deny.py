@@ -203,6 +203,34 @@ class DefaultDenyConvertTest(unittest.TestCase):
                 self.assertIn("runs under the lock", record.reason)
                 self.assertIn("+\tlock_kernel();\n+\t%s\n" % statement, result.diff)
 
+    def test_member_of_a_parameter_read_before_a_write_moves_under_the_lock(self):
+        # A read-modify-write through the file or inode the VFS passes: the
+        # read must not stay before the lock (a racing ioctl's update would
+        # be lost).  A stable member read only (the flags, the device)
+        # stays where it is.
+        for declaration, write, moved in (
+                ("loff_t pos = file->f_pos;", "file->f_pos = pos + 1;", "pos = file->f_pos;"),
+                ("loff_t size = inode->i_size;", "inode->i_size = size + 1;",
+                 "size = inode->i_size;"),
+                ("int n = ((struct bd_dev *)file->private_data)->level;",
+                 "dev->level = n + 1;", "n = ((struct bd_dev *)file->private_data)->level;"),
+                ("u64 version = file->f_version;", "file->f_version = version + 1;",
+                 "version = file->f_version;"),
+                ("unsigned int minor = MINOR(inode->i_rdev);", "dev->level = minor;", None),
+                ("int nonblock = file->f_flags & O_NONBLOCK;", "dev->level = nonblock;", None)):
+            with self.subTest(declaration=declaration):
+                source = DRIVER.format(include='"bd.h"', use=write.rstrip(";")).replace(
+                    "\tstruct bd_dev *dev = file->private_data;\n",
+                    "\tstruct bd_dev *dev = file->private_data;\n\t%s\n" % declaration)
+                result = self.convert({"bd.h": HEADER.format(define=""), "bd.c": source})
+                record = self.handler(result)
+                self.assertEqual((record.status, record.strategy),
+                                 (HandlerStatus.CONVERTED, "pushdown"), record)
+                if moved:
+                    self.assertIn("+\tlock_kernel();\n+\t%s\n" % moved, result.diff)
+                else:
+                    self.assertIn(" \t%s\n" % declaration, result.diff)
+
     def test_summary_counts_each_strategy_and_why(self):
         result = self.convert({
             "bd.h": HEADER.format(define=RETURNING.format(name="BD_CHECK")),

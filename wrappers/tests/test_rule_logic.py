@@ -370,6 +370,10 @@ class Decide(FileCase):
             with self.subTest(kwargs=kwargs):
                 state.forget_previous_file()
                 file, _ = self.handler(**kwargs)
+                if "null_inode" in kwargs.get("facts", {}):
+                    # Refused only when the handler uses the inode it is
+                    # passed NULL for (one that never does just drops it).
+                    state.inode_uses[(file, "foo_ioctl")] = {("5", "8")}
                 self.assertEqual(self.decide(file), (None, why))
 
     def test_other_use_with_the_old_signature(self):

@@ -13,7 +13,7 @@ from dataclasses import replace
 
 from ioctl_rework import safe_write
 from ioctl_rework.ctext import spans as c_spans
-from ioctl_rework.convert import accounting, bkl_glue, forwarding
+from ioctl_rework.convert import accounting, bkl_glue, forwarding, modules
 from ioctl_rework.convert import groups as convert_groups
 from ioctl_rework import settings
 from ioctl_rework.spatch import rules
@@ -43,6 +43,9 @@ def convert(request: ConvertRequest, stages: Stages | None = None) -> Conversion
         mine = [g for g in linked if request.shard is None or request.shard.owns(g[0])]
         files = {rel for g in mine for rel in g}
         fops_files = [rel for rel in tree.fops_files if rel in files]
+        shared = modules.shared_modules(root, fops_files) \
+            if request.options.lock is settings.LockMode.MUTEX else {}
+        fops_files = [rel for rel in fops_files if rel not in shared]
 
     runner = Runner(request, stages)
     diffs = Diffs(request.cache)
@@ -80,6 +83,10 @@ def convert(request: ConvertRequest, stages: Stages | None = None) -> Conversion
                       for rel, why in failures.items() if rel not in final]
     summary.files += [r for r in tree.skipped
                       if request.shard is None or request.shard.owns(r.file)]
+    summary.files += [FileRecord(rel, FileStatus.SKIPPED, why) for rel, why in shared.items()]
+    summary.handlers += [HandlerRecord(rel, entry.line, "?", entry.handler, HandlerStatus.SKIPPED,
+                                       why)
+                         for rel, why in shared.items() for entry in tree.fops_names.get(rel, [])]
     summary.sort()
     result = ConversionResult(summary, changes, recovered)
     verification = verify.verify(request, result, stages)
