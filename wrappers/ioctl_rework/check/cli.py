@@ -159,10 +159,11 @@ def run_check(request: CheckRequest, stages: Stages | None = None) -> CheckRepor
     """The check REQUEST asks for, each stage timed through STAGES."""
     stages = stages or Stages("check", Verbosity.QUIET)
     level = unchecked_level(request.allow_unchecked)
-    # A signal kills every child at once and unwinds the scratch directory.
+    # A signal kills every child at once and unwinds the scratch directory;
+    # after SIGKILL, the watchdog does both.
     with children.stop_on_signals(), \
             tempfile.TemporaryDirectory(prefix="ioctl-rework-check.") as tmp, \
-            scratch.temporary_files_in(Path(tmp)):
+            children.removed_if_killed(tmp), scratch.temporary_files_in(Path(tmp)):
         work = Path(tmp)
         with stages.stage("input"):
             patches = read_inputs(request.source, request.value, request.tree, work,
