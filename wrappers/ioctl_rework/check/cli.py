@@ -9,7 +9,9 @@ check.judge keeps the findings a patch introduced (where it changes code:
 on an added line, or in a structure or handler it changes) and says where
 a bare patch shows too little to decide; check.compiled adds the legacy
 entries the preprocessor keeps that the rules did not read; check.result
-prints them as checkpatch.pl would, or as json or SARIF.  A gate does not
+prints them as checkpatch.pl would, or as json or SARIF.  With --kdir,
+gcc has the last word (check.compiler): each changed .c is compiled
+against KDIR with the legacy member taken out of struct file_operations.  A gate does not
 pass what it could not read: such code is NOT_CHECKED, an error unless
 --allow-unchecked.  A signal stops every child at once (children).
 """
@@ -28,6 +30,7 @@ from ioctl_rework.ctext.spans import LEGACY_MEMBER, ioctl_lines, unparsed_region
 from ioctl_rework.check.input import (DEFAULT_MAX_PATCH_SIZE, InputError, PatchInput,
                                      SourceKind, read_inputs, unchecked_reason)
 from ioctl_rework.check.compiled import legacy_entries
+from ioctl_rework.check.compiler import Compiled, compile_marked
 from ioctl_rework.check.judge import (FileView, anchor, cosmetic_lines, how_to_check,
                                       missing_context, unchecked_level)
 from ioctl_rework.check.result import (FORMATS, CheckReport, CheckResult, Level, Problem,
@@ -59,7 +62,9 @@ class CheckRequest:
     timeout: int = DEFAULT_TIMEOUT
     squash: bool = False                # a range as one diff, not commit by commit
     allow_unchecked: bool = False       # NOT_CHECKED is a warning, not an error
-    kdir: KernelDir | None = None       # --fix: build each conversion before and after
+    # Each changed .c compiled with the legacy member taken out (check.compiler);
+    # with --fix, each conversion built before and after too.
+    kdir: KernelDir | None = None
     # How the conversions shown (and --fix's) are made: for the tree's
     # version (settings.resolve); without a tree, for settings.DEFAULT_TARGET.
     conversion: settings.ConversionOptions = settings.ConversionOptions.for_target(
@@ -177,6 +182,11 @@ def run_check(request: CheckRequest, stages: Stages | None = None) -> CheckRepor
         with stages.stage("judging"):
             for unit in units:
                 _judge(unit, level, request.conversion.target)
+        if request.kdir is not None:
+            with stages.stage("compile", len(units), "patches") as stage:
+                for unit in units:
+                    _compile(unit, request, level)
+                    stage.step()
         with stages.stage("conversions"):
             _show_conversions(units, request)
         if request.fix:
@@ -306,6 +316,67 @@ def _judge(unit: _Unit, level: Level, target: settings.Target) -> None:
                 shown.kind + shown.text, raw.struct, raw.handler))
 
 
+def _context_tree(request: CheckRequest) -> Path | None:
+    """The files around the patch's: the tree's (the scratch copy has only the patch's)."""
+    return request.tree or (None if request.source is SourceKind.DIFF else Path.cwd())
+
+
+def _compile(unit: _Unit, request: CheckRequest, level: Level) -> None:
+    """gcc's word on UNIT's changed .c files (check.compiler), added to
+    what the rules and the text said."""
+    sources = [p for p in unit.finals if p.endswith(".c") and unit.convertible(p)]
+    if not sources:
+        return
+    files = {p: unit.patch.post_images[p] for p in unit.finals}
+    compiled = compile_marked(request.kdir, _context_tree(request) or unit.root, files,
+                              sources, request.jobs)
+    for source in sources:
+        _take_compiled(unit, compiled[source], level)
+
+
+def _take_compiled(unit: _Unit, compiled: Compiled, level: Level) -> None:
+    result = unit.result
+    if compiled.stopped:
+        view = unit.views[compiled.source]
+        first = min(view.changed.items(), default=None)
+        result.problems.append(Problem(
+            level, NOT_CHECKED, f"--kdir: {compiled.stopped}, so the compiler did not read "
+            "all of this file; make it build against KDIR, or review it by hand and pass "
+            "--allow-unchecked", compiled.source,
+            first[0] if first else 0, first[1].patch_line if first else 0,
+            first[1].kind + first[1].text if first else ""))
+    else:
+        if compiled.other_errors:
+            result.notes.append(f"--kdir: {quoted(compiled.source)} does not build against "
+                                f"KDIR: {compiled.other_errors[0]}")
+        # gcc read these files whole: what the rules could not read there
+        # hides no legacy member (gcc would have said), other checks aside.
+        result.problems = [replace(p, level=Level.WARNING, message=p.message + (
+            "; gcc read it (--kdir) and found every use of the legacy member, so this only "
+            "leaves the rules' other checks undone")) if p.type == NOT_CHECKED and
+            p.level is Level.ERROR and p.file in compiled.read else p for p in result.problems]
+    for use in compiled.uses:
+        # Shown where the patch changes one of gcc's places, the file compiled first.
+        changed = [(f, n) for f, n in reversed(use.places)
+                   if f in unit.views and n in unit.views[f].changed]
+        path, line = changed[0] if changed else use.places[-1]
+        if any(p.type == Kind.LEGACY_IOCTL.name and p.file == path and p.line == line
+               for p in result.problems):
+            continue
+        result.problems = [p for p in result.problems
+                           if not (p.type == NOT_CHECKED and p.file == path and p.line == line)]
+        shown = unit.views[path].changed[line] if changed else None
+        message = (f"gcc, with the legacy ioctl member taken out of struct file_operations "
+                   f"as in 2.6.36, says {use}")
+        if not changed:
+            message += ("; the patch changes none of these lines, so this is legacy code it "
+                        "leaves compiled (or made live elsewhere)")
+        result.problems.append(Problem(
+            Level.ERROR if changed else Level.WARNING, Kind.LEGACY_IOCTL.name, message,
+            path, line if changed else 0, shown.patch_line if shown else 0,
+            shown.kind + shown.text if shown else "", "file_operations"))
+
+
 def _show_conversions(units: list[_Unit], request: CheckRequest) -> None:
     """The conversion of each file with a new legacy .ioctl, at its first
     one (one diff converts them all), for the first files of the run."""
@@ -337,9 +408,7 @@ def _show_conversions(units: list[_Unit], request: CheckRequest) -> None:
 
 def _fix(unit: _Unit, request: CheckRequest) -> None:
     paths = [p for p in unit.finals if unit.convertible(p)]
-    # The files around the patch's are the tree's: the scratch copy has only the patch's.
-    tree = request.tree or (None if request.source is SourceKind.DIFF else Path.cwd())
-    verify = VerifyOptions(kdir=request.kdir, context_root=tree)
+    verify = VerifyOptions(kdir=request.kdir, context_root=_context_tree(request))
     found, notes = conversions(unit.conversion_job(paths, request.conversion, verify),
                                request.jobs,
                                request.timeout)
@@ -391,9 +460,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--fix", action="store_true",
                         help="also print the conversion of every file the patch touches")
     parser.add_argument("--kdir", type=Path, metavar="KDIR",
-                        help="with --fix: build each conversion before and after against "
-                             "this configured and prepared kernel tree, as convert --kdir "
-                             "does (the files around the patch's come from --tree)")
+                        help="compile each changed .c against this configured and prepared "
+                             "kernel tree with the ioctl member taken out of struct "
+                             "file_operations: every use gcc sees is an error, however it "
+                             "is spelled; with --fix, also build each conversion before "
+                             "and after, as convert --kdir does (the files around the "
+                             "patch's come from --tree)")
     parser.add_argument("--allow-unchecked", action="store_true",
                         help="report ioctl code no rule could read (NOT_CHECKED) as a "
                              "warning instead of an error")
@@ -424,7 +496,7 @@ def _request(args: argparse.Namespace) -> CheckRequest | None:
     for source, value in ((SourceKind.GIT, args.git), (SourceKind.DIFF, args.diff),
                           (SourceKind.STAGED, True if args.staged else None)):
         if value is not None:
-            kdir = _kdir(args)
+            kdir = _kdir(args, source)
             # The git work tree is the current directory without --tree; a
             # patch file has a tree only when --tree names one.
             base = args.tree or (None if source is SourceKind.DIFF else Path.cwd())
@@ -437,11 +509,12 @@ def _request(args: argparse.Namespace) -> CheckRequest | None:
     return None
 
 
-def _kdir(args: argparse.Namespace) -> KernelDir | None:
+def _kdir(args: argparse.Namespace, source: SourceKind) -> KernelDir | None:
     if args.kdir is None:
         return None
-    if not args.fix:
-        raise KdirError("--kdir goes with --fix (it builds the conversions --fix prints)")
+    if source is SourceKind.DIFF and args.tree is None:
+        raise KdirError("--kdir compiles the files a patch leaves, whole: with --diff, "
+                        "give the tree it applies to (--tree DIR)")
     return KernelDir.open(args.kdir)
 
 
