@@ -512,10 +512,11 @@ def _request(args: argparse.Namespace) -> CheckRequest | None:
 def _kdir(args: argparse.Namespace, source: SourceKind) -> KernelDir | None:
     if args.kdir is None:
         return None
+    kdir = KernelDir.open(args.kdir)
     if source is SourceKind.DIFF and args.tree is None:
         raise KdirError("--kdir compiles the files a patch leaves, whole: with --diff, "
                         "give the tree it applies to (--tree DIR)")
-    return KernelDir.open(args.kdir)
+    return kdir
 
 
 def main(args: argparse.Namespace) -> int:
