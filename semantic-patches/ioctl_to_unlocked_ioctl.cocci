@@ -21,9 +21,12 @@
 // - pushdown: lock_kernel() after the declarations, unlock_kernel() before
 //   every return (a complex value is computed under the lock into an int
 //   temporary).  wrapper: a new NAME_unlocked_ioctl takes the lock around
-//   a call to the unchanged handler.  auto (neither flag): pushdown unless
-//   an exit or early side effect would escape the lock, then the wrapper;
-//   -D pushdown refuses such handlers instead.
+//   a call to the unchanged handler.  auto (neither flag) is default-deny:
+//   pushdown only where every name the body and its initializers use has
+//   its definition read (the file, its headers as the compiler finds them,
+//   a file included in the body) and no initializer reads shared memory
+//   (one such initializer alone is split under the lock); else the
+//   wrapper.  -D pushdown refuses such handlers instead.
 // - Left alone and reported, with the reason (decisions.decide): entries
 //   never compiled (#if 0, the #else of #if 1), handlers whose inode is
 //   written, passed NULL, used with the old signature or defined twice,
@@ -119,6 +122,11 @@ matches.listed_names(names)
 names << virtual.keep;
 @@
 matches.kept_names(names)
+
+@script:python wrapper_list@
+names << virtual.wrapper_for;
+@@
+matches.wrapper_names(names)
 
 // ---------------------------------------------------------------- facts
 
@@ -233,6 +241,18 @@ position p;
 p << include.p;
 @@
 matches.include(p)
+
+// A file whose only includes are quoted (an umbrella header of the
+// driver) gets the new header after the last of them.
+@ quoted_include @
+position p;
+@@
+#include "..."@p
+
+@ script:python @
+p << quoted_include.p;
+@@
+matches.quoted_include(p)
 
 @ has_smp_lock_h @
 position p;
@@ -394,6 +414,19 @@ sleeper << sleeps_until_woken.sleeper; p << sleeps_until_woken.p;
 @@
 matches.sleeps_until_woken(sleeper, p)
 
+// With -D mutex, a wait or a delay in a loop polls for what another call
+// may set (while (!dev->ready) msleep(10);): the decision reads the loop.
+@ polls depends on mutex @
+identifier poller =~ "^(msleep|msleep_interruptible|ssleep|udelay|mdelay|ndelay|cpu_relax|schedule_timeout[a-z_]*|yield)$";
+position p;
+@@
+poller@p(...)
+
+@ script:python @
+poller << polls.poller; p << polls.p;
+@@
+matches.polls(poller, p)
+
 @ semaphore_down depends on mutex @
 identifier downer =~ "^down(_interruptible|_killable|_timeout)?$";
 expression sem;
@@ -437,6 +470,19 @@ position p;
 p << enoioctlcmd.p;
 @@
 matches.enoioctlcmd(p)
+
+// Without -D mutex the calls between functions are read only where some
+// function returns -ENOIOCTLCMD: a helper of the file may pass it back.
+@ call_for_enoioctlcmd depends on enoioctlcmd && !mutex @
+identifier callee;
+position p;
+@@
+callee@p(...)
+
+@ script:python @
+callee << call_for_enoioctlcmd.callee; p << call_for_enoioctlcmd.p;
+@@
+matches.call_in_function(callee, p)
 
 // A declaration of the outermost block runs before lock_kernel() would:
 // only calls known to be pure may run there (PURE_CALLS); a call through
@@ -641,14 +687,17 @@ p << exported.p;
 @@
 matches.exported(p)
 
-// A call that passes NULL for the inode: the handler may rely on it being
-// NULL there, and the new signature derives the inode from the file.
+// A call that passes NULL for the inode (or 0, cast or not): a handler
+// that uses its inode may rely on it being NULL there, and the new
+// signature derives the inode from the file.  One that never uses it
+// converts, and the call drops the argument, as upstream did.
 @ null_inode_call depends on definition || name_list @
 identifier nh : script:python () { nh in state.handler_names or nh in state.listed };
 expression E2, E3, E4;
+type T;
 position p;
 @@
-nh@p(NULL, E2, E3, E4)
+nh@p(\(NULL\|0\|(T)NULL\|(T)0\), E2, E3, E4)
 
 @ script:python @
 p << null_inode_call.p;
@@ -672,6 +721,8 @@ rh2;
 rname;
 ch;
 newh;
+sph;
+split_var;
 lock;
 unlock;
 ie;
@@ -750,6 +801,25 @@ type TC, TA;
   ph(
 -   struct inode *ino,
     struct file *filp, TC cmd, TA arg) { ... }
+
+// A declaration whose initializer needs the lock (split_declaration())
+// stays without it, and the assignment follows the lock just added.
+@ split_initializer depends on patch @
+identifier as_converted.sph, as_converted.split_var;
+statement as_converted.lock;
+type T;
+expression E;
+@@
+sph(...) {
+  ... when any
+  T split_var
+- = E
+  ;
+  ... when any
+  lock
++ split_var = E;
+  ... when any
+}
 
 // A value the legacy int handler returned as a negative errno would come
 // back zero-extended from a long one: (int) keeps it.  Before the unlocks,
@@ -1256,6 +1326,27 @@ expression F;
   ... when != fed_local
   }
 
+// The same local set by a statement ("inode = file->f_dentry->d_inode;",
+// a 2.6.34 SCSI driver): the statement and the declaration go, or the
+// local would be set but not used.
+@ drop_fed_inode_assigned depends on patch @
+identifier fed_inode_local.fed_fn, fed_inode_local.fed_local;
+expression F;
+@@
+  fed_fn(...) {
+  ... when any
+- struct inode *fed_local;
+  ... when != fed_local
+(
+- fed_local = F->f_dentry->d_inode;
+|
+- fed_local = F->f_path.dentry->d_inode;
+|
+- fed_local = file_inode(F);
+)
+  ... when != fed_local
+  }
+
 @ einval depends on patch && enoioctlcmd_einval @
 position p : script:python () { decisions.strategy_at(p) in ("pushdown", "wrapper") };
 @@
@@ -1268,6 +1359,12 @@ position p : script:python () { decisions.strategy_at(p) in ("pushdown", "wrappe
 position p : script:python () { placement.needs_header(p, "smp_lock.h") };
 @@
 #include <...>@p
++#include <linux/smp_lock.h>
+
+@ add_smp_lock_h_after_quoted depends on patch && !mutex @
+position p : script:python () { placement.needs_header(p, "smp_lock.h") };
+@@
+#include "..."@p
 +#include <linux/smp_lock.h>
 
 @ script:python mutex_of_file depends on patch && mutex @
@@ -1295,6 +1392,12 @@ position p : script:python () { placement.drops_smp_lock_h(p) and placement.need
 position p : script:python () { placement.needs_header(p, "mutex.h") and not placement.drops_smp_lock_h(p) };
 @@
 #include <...>@p
++#include <linux/mutex.h>
+
+@ add_mutex_h_after_quoted depends on patch && mutex @
+position p : script:python () { placement.needs_header(p, "mutex.h") and not placement.drops_smp_lock_h(p) };
+@@
+#include "..."@p
 +#include <linux/mutex.h>
 
 // Before the first converted handler, which a comment may precede; or,

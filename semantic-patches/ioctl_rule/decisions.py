@@ -6,14 +6,17 @@ import itertools
 
 from .state import (calls, compared, decisions, definitions, expr_uses, facts, flags, fops_entries,
                     has, inode_passed_to, inode_uses, kept, known_uses, listed, origin, other_defs,
-                    per_file, runtime_unlocked, unlocked_defs)
+                    per_file, runtime_unlocked, splits, unlocked_defs, variables, wrapper_for)
 from .ctext import IDENTIFIER, code_only
 from .source import source_lines
 from .conditionals import never_compiled, why_never_compiled
-from .macros import macros_of, unmatched_definition, unseen_return
+from .macros import (body_include_exit, defining_macro, macros_of, old_style_definition,
+                     unmatched_definition, unread_name, unseen_return)
 from .entries import hidden_entries, live_entries
-from .handler_body import impure_declaration, needs_temporary, ret_free, ret_reusable
-from .locking import bkl_in_callee, is_handler, mutex_name, shadowed_lock, waits_for_another_call
+from .handler_body import (impure_declaration, needs_temporary, parameter_names, ret_free,
+                           ret_reusable, shared_read_declaration, split_declaration)
+from .locking import (bkl_in_callee, is_handler, mutex_name, polls_shared_state, reachable,
+                      shadowed_lock, waits_for_another_call)
 from .placement import placement_problem
 
 
@@ -39,6 +42,14 @@ def temp_name(file):
     return _temp_names[file]
 
 
+def unread_headers(file):
+    """What could not be read, for the reason a name was not found."""
+    table = macros_of(file)
+    missing = table.missing + table.unread
+    return "; not found: " + ", ".join(missing[:4]) + (", ..." if len(missing) > 4 else "") \
+        if missing else ""
+
+
 def declares_temporary(file, h):
     return decide(file, h)[0] == "pushdown" and needs_temporary(file, h) and \
         not (temp_name(file) == "ret" and ret_reusable(file, h))
@@ -55,7 +66,7 @@ def decide(file, h):
         # convert found a file naming it that cannot follow the new signature.
         decisions[key] = (None, "kept with the old signature (-D keep)")
         return decisions[key]
-    if "null_inode" in f:
+    if "null_inode" in f and uses_inode(file, h):
         decisions[key] = (None, "the call at line %d passes NULL as its inode, which the "
                           "new signature cannot pass on" % f["null_inode"])
         return decisions[key]
@@ -84,9 +95,16 @@ def decide(file, h):
         decisions[key] = result
         return result
     if key not in definitions:
-        if key in other_defs:
+        if old_style_definition(file, h):
+            result = (None, "its definition at line %d is old-style (K&R), which the "
+                      "rule does not rewrite: give it a prototype-style parameter list, "
+                      "or convert it by hand" % old_style_definition(file, h))
+        elif key in other_defs:
             result = (None, "its definition at line %d does not have the .ioctl "
                       "signature" % other_defs[key])
+        elif defining_macro(file, h):
+            result = (None, "it is defined by the macro %s at line %d, which the rule "
+                      "does not expand: convert the macro by hand" % defining_macro(file, h))
         elif h in listed and (flags.wrapper or flags.multi_kernel):
             # The file of the definition refuses it too: every file agrees.
             result = (None, "the wrapper strategy needs the fops in the same file")
@@ -111,6 +129,8 @@ def decide(file, h):
     escape = None
     unseen = unseen_return(file, h)
     shadowed = shadowed_lock(file, h)
+    unread = unread_name(file, h, parameter_names(file, h) |
+                         {v.name for v in variables.get(key, [])})
     if "stmt_expr" in f:
         escape = "a statement expression at line %d" % f["stmt_expr"]
     elif "computed_goto" in f:
@@ -126,24 +146,31 @@ def decide(file, h):
         escape = "%s at line %d may be a macro that returns, from %s, which " \
                  "was not found" % (f["unknown_macro_name"], f["unknown_macro"],
                                     ", ".join(macros_of(file).missing))
+    elif body_include_exit(file, h):
+        escape = "its body %s (line %d)" % body_include_exit(file, h)[::-1]
+    elif unread:
+        escape = "%s at line %d may be a macro that returns: its definition was not read " \
+                 "(it is not in the file, in a header found, or among the kernel " \
+                 "interfaces known not to return)%s" % (unread[0], unread[1],
+                                                        unread_headers(file))
     elif shadowed:
         escape = "%s at line %d hides the %s the lock needs" % (
             shadowed[0], shadowed[1], "mutex" if shadowed[0] == mutex_name(file)
             else "function")
         if shadowed[1] == definitions[key]:
             escape = "its parameter " + escape.replace(" at line %d" % shadowed[1], "")
-    elif "early_call" in f:
-        escape = "a declaration at line %d calls a function before the lock " \
-                 "could be taken" % f["early_call"]
-    elif "early_effect" in f:
-        escape = "a declaration at line %d %s before the lock could be taken" \
-                 % (f["early_effect"], f["early_effect_name"])
-    elif impure_declaration(file, h):
-        escape = "a declaration at line %d %s before the lock could be taken" \
-                 % impure_declaration(file, h)
     elif "lock_in_conditional" in f:
         escape = "its first statement, where the lock would be taken, is inside " \
                  "the #if at line %d" % f["lock_in_conditional"]
+    early = early_declaration(file, h, f)
+    split = None
+    if escape is None and early and not flags.wrapper and not flags.multi_kernel:
+        # The initializer is the only obstacle: split it, when it can be.
+        split = split_declaration(file, h, {f.get("early_call"), f.get("early_effect")})
+        if split:
+            splits[key] = split
+    if escape is None and early and not split:
+        escape = early
     runtime = sorted(e.line for e in live_entries(file, h) if e.container is None)
     hidden = [(line, why) for _, name, line, why in hidden_entries(file) if name == h]
     if hidden:
@@ -180,6 +207,10 @@ def decide(file, h):
                   "the BKL, the private mutex is not dropped while it sleeps: "
                   "the call that would wake it would wait for the mutex"
                   % waits_for_another_call(file, h))
+    elif flags.mutex and polls_shared_state(file, h):
+        result = (None, "it polls shared state (%s) that another call sets and, unlike "
+                  "the BKL, the private mutex is not dropped while it waits: the call "
+                  "that would set it would wait for the mutex" % polls_shared_state(file, h))
     elif runtime and runtime_unlocked.get(file):
         result = (None, "it is assigned at run time at line %d and the file also "
                   "assigns .unlocked_ioctl at run time at line %d: which one the VFS "
@@ -190,13 +221,22 @@ def decide(file, h):
     elif flags.enoioctlcmd_refuse and "enoioctlcmd" in f:
         result = (None, "returns -ENOIOCTLCMD at line %d (-D enoioctlcmd_refuse)"
                   % f["enoioctlcmd"])
+    elif flags.enoioctlcmd_refuse and enoioctlcmd_helper(file, h):
+        result = (None, "may return -ENOIOCTLCMD through %s() (-D enoioctlcmd_refuse)"
+                  % enoioctlcmd_helper(file, h))
     elif flags.multi_kernel and h in listed and not referenced:
         result = (None, "the multi-kernel output needs the fops in the same file")
     elif flags.multi_kernel:
         result = ("multi-kernel", None)
+    elif h in wrapper_for and not flags.pushdown and escape is None and \
+            not (h in listed and not referenced):
+        result = ("wrapper", "the proof rejected its pushdown (-D wrapper_for)")
     elif flags.pushdown or (not flags.wrapper and (escape is None or (h in listed and not referenced))):
         if escape:
             result = (None, "pushdown is not safe: " + escape)
+        elif split:
+            result = ("pushdown", "the initializer of %s at line %d runs under the lock: "
+                      "%s" % (split[1], split[0], early[0].lower() + early[1:]))
         else:
             result = ("pushdown", None)
     elif h in listed and not referenced:
@@ -208,6 +248,32 @@ def decide(file, h):
         result = (None, placement_problem(file, h, result[0]))
     decisions[key] = result
     return result
+
+
+def early_declaration(file, h, f):
+    """Why a declaration of h's outermost block must not run before the
+    lock (the first one), or None."""
+    if "early_call" in f:
+        return "a declaration at line %d calls a function before the lock " \
+               "could be taken" % f["early_call"]
+    if "early_effect" in f:
+        return "a declaration at line %d %s before the lock could be taken" \
+            % (f["early_effect"], f["early_effect_name"])
+    if impure_declaration(file, h):
+        return "a declaration at line %d %s before the lock could be taken" \
+            % impure_declaration(file, h)
+    if shared_read_declaration(file, h):
+        return "a declaration at line %d reads %s before the lock could be taken" \
+            % shared_read_declaration(file, h)
+    return None
+
+
+def split_at(p):
+    """The variable whose initializer moves under the lock in the pushed-down
+    handler around p, or None (the rewriting rules' constraint)."""
+    key = (origin(p), p[0].current_element)
+    return splits.get(key, (None, None))[1] if key in definitions and \
+        decide(*key)[0] == "pushdown" else None
 
 
 def renamed(h, p, file=None):
@@ -235,4 +301,13 @@ def details(file, h):
         out.append("uses inode")
     if has(file, h, "enoioctlcmd"):
         out.append("returns -ENOIOCTLCMD")
+    elif enoioctlcmd_helper(file, h):
+        out.append("returns -ENOIOCTLCMD through %s()" % enoioctlcmd_helper(file, h))
     return ", ".join(out)
+
+
+def enoioctlcmd_helper(file, h):
+    """A function of the file that h calls (directly or not) and that
+    returns -ENOIOCTLCMD, or None: the handler may pass it back."""
+    return next((fn for fn in reachable(file, h) if fn != h and has(file, fn, "enoioctlcmd")),
+                None)

@@ -14,6 +14,7 @@ from .ctext import (COMMENT_END, COMMENT_START, IDENTIFIER, INT, INT_LITERAL, LI
                     plain_type)
 from .source import block_depth, source_lines
 from .macros import macros_of
+from .kernel_interfaces import CONSTANTS as KERNEL_CONSTANTS
 
 
 # Calls that may run before lock_kernel() in a declaration: they only
@@ -186,10 +187,9 @@ def initializer_effect(init):
     return None
 
 
-def impure_declaration(file, h):
-    """(line, what it does) for the first declaration of h's outermost block
-    whose initializer needs the lock in a way the early_call rule does not
-    see, or None."""
+def top_declarations(file, h):
+    """(line, declarator text, initializer text or None) of each declaration
+    of h's outermost block, in order."""
     lines = source_lines(file)
     for (line, column), (end, end_column) in sorted(declarations.get((file, h), {}).items()):
         if line < definitions[(file, h)] or \
@@ -199,7 +199,163 @@ def impure_declaration(file, h):
         text[-1] = text[-1][:end_column]
         text[0] = text[0][column:]
         parts = code_only("\n".join(text)).split("=", 1)
-        what = initializer_effect(parts[1]) if len(parts) == 2 else None
+        yield line, parts[0], parts[1] if len(parts) == 2 else None
+
+
+def top_initializers(file, h):
+    """(line, initializer text) of each declaration of h's outermost block
+    that has one, in order: what runs before the lock would."""
+    for line, _, init in top_declarations(file, h):
+        if init is not None:
+            yield line, init
+
+
+def impure_declaration(file, h):
+    """(line, what it does) for the first declaration of h's outermost block
+    whose initializer needs the lock in a way the early_call rule does not
+    see, or None."""
+    for line, init in top_initializers(file, h):
+        what = initializer_effect(init)
         if what:
             return line, what
     return None
+
+
+# Before the lock a declaration may read the parameters, the file's
+# private_data and what they point to through a member (the inode's
+# number, the file's flags), constants, and the locals declared before it.
+# Anything else (shared state through a pointer of the driver, a global, a
+# macro this reading cannot see into) was read under the BKL: a racing
+# ioctl's update between that read and a later write would be lost.
+CAST = re.compile(r"\(\s*(?:[\w\s]*\b(?:struct|union|enum|unsigned|signed|int|long|short|char|"
+                  r"void|const)\b[\w\s]*\**|[\w\s]+\*+)\s*\)")
+SIZEOF = re.compile(r"\bsizeof\s*(?:\([^()]*\)|\w+)")
+
+
+def initializer_parts(init):
+    """The initializers in the text after a declaration's first "=": that
+    of the first declarator, then of each later one that has one
+    ("u32 sum = 0, i;" has only "0")."""
+    parts, depth, start = [], 0, 0
+    for offset, char in enumerate(init):
+        depth += char in "([{"
+        depth -= char in ")]}"
+        if char == "," and depth == 0:
+            parts.append(init[start:offset])
+            start = offset + 1
+    parts.append(init[start:])
+    return [parts[0]] + [p.split("=", 1)[1] for p in parts[1:] if "=" in p]
+
+
+def memory_read(init, params, locals_, table):
+    """What the initializer text INIT reads that is not a parameter (or a
+    member of what one points to), a local declared before it, or a
+    constant, or None.  TABLE: the file's MacroTable."""
+    for part in initializer_parts(init)[1:]:
+        what = memory_read(part, params, locals_, table)
+        if what:
+            return what
+    text = CAST.sub(" ", SIZEOF.sub(" ", initializer_parts(init)[0]))
+    # A type named in a macro's arguments (container_of(p, struct t, member))
+    # and the member it names are no reads.
+    text = re.sub(r"\b(?:struct|union|enum)\s+\w+", " ", text)
+    text = re.sub(r"\b((?:container_of|list_entry|list_first_entry|offsetof)\s*\(.*),\s*\w+\s*\)",
+                  r"\1)", text)
+    for match in re.finditer(r"\*\s*[(\w]", text):
+        before = text[:match.start()].rstrip()
+        if not before or before[-1] in "=(,?:!&|+-*/%<>~":
+            return "a value through a pointer"
+    for match in IDENTIFIER.finditer(text):
+        name = match.group(0)
+        before, after = text[:match.start()].rstrip(), text[match.end():].lstrip()
+        if before.endswith(".") or before.endswith("->") or after.startswith("(") or \
+                name in params or name in KERNEL_CONSTANTS or name in NOT_CALLS or \
+                name in TYPE_WORDS or re.fullmatch(r"E[A-Z0-9]+", name):
+            continue
+        address = before.endswith("&") and not before.endswith("&&")
+        if name in locals_:
+            if not address and (after.startswith("->") or after.startswith("[")):
+                member = re.match(r"(->\s*\w+|\[)", after).group(1).replace(" ", "")
+                return "%s%s, shared state through a local pointer" % (
+                    name, member if member != "[" else "[...]")
+            continue
+        texts = table.texts.get(name)
+        if texts and all(re.fullmatch(r"\s*\(?\s*-?\s*(0[xX][0-9a-fA-F]+|\d+)[uUlL]*\s*\)?\s*",
+                                      t) for t in texts):
+            continue
+        if texts:
+            return "macro %s, which may read shared state or hardware" % name
+        if not address:
+            return "%s, which is neither a parameter nor a local" % name
+    return None
+
+
+TYPE_WORDS = {"int", "long", "short", "char", "unsigned", "signed", "void", "const", "struct",
+              "union", "enum", "volatile", "__user", "__iomem", "u8", "u16", "u32", "u64",
+              "s8", "s16", "s32", "s64", "__u8", "__u16", "__u32", "__u64", "size_t",
+              "ssize_t", "loff_t", "bool", "uint", "ulong", "dev_t"}
+
+
+def shared_read_declaration(file, h):
+    """(line, what it reads) for the first declaration of h's outermost
+    block whose initializer reads memory other than the parameters and
+    the file's private_data, or None."""
+    params = parameter_names(file, h) - {None}
+    locals_ = set()
+    for line, init in top_initializers(file, h):
+        what = memory_read(init, params, locals_, macros_of(file))
+        if what:
+            return line, what
+        locals_ |= {v.name for v in variables.get((file, h), []) if v.line <= line}
+    return None
+
+
+# A declaration whose initializer must not run before the lock can still
+# be pushed down when it is the only one: the declaration stays, without
+# its initializer, and the assignment goes right after the lock (ext2's
+# "struct ext2_inode_info *ei = EXT2_I(inode);").  Only one per handler:
+# the rewriting rule adds one assignment after the lock.
+CALL_IN_INIT = re.compile(r"(\b\w+|[)\]])\s*\(")
+
+
+def initializer_needs_lock(init, params, locals_, table):
+    """Whether the initializer text INIT must run under the lock."""
+    for match in CALL_IN_INIT.finditer(CAST.sub(" ", SIZEOF.sub(" ", init))):
+        if match.group(1) not in NOT_CALLS and match.group(1) not in PURE_CALLS and \
+                match.group(1) not in TYPE_WORDS:
+            return True
+    return bool(initializer_effect(init) or memory_read(init, params, locals_, table))
+
+
+def without_parentheses(text):
+    while re.search(r"\([^()]*\)", text):
+        text = re.sub(r"\([^()]*\)", "", text)
+    return text
+
+
+def split_declaration(file, h, early_lines):
+    """(line, name) of the one declaration of h's outermost block whose
+    initializer needs the lock, when it can be split (one plain, non-static,
+    non-const variable with an expression initializer that no later
+    initializer names); None when none needs it or it cannot be split.
+    EARLY_LINES: lines spatch found calling before the lock."""
+    params = parameter_names(file, h) - {None}
+    locals_, needing = set(), []
+    declared = list(top_declarations(file, h))
+    for line, declarator, init in declared:
+        if init is not None and (line in early_lines or
+                                 initializer_needs_lock(init, params, locals_, macros_of(file))):
+            needing.append((line, declarator, init))
+        locals_ |= {v.name for v in variables.get((file, h), []) if v.line <= line}
+    if len(needing) != 1:
+        return None
+    line, declarator, init = needing[0]
+    names = IDENTIFIER.findall(declarator)
+    if not names or re.search(r"\b(static|const|register)\b|[\[,(]", declarator) or \
+            init.lstrip().startswith("{") or "," in without_parentheses(init):
+        return None
+    name = names[-1]
+    later = [i for l, _, i in declared if l > line and i is not None]
+    if any(re.search(r"\b%s\b" % re.escape(name), i) for i in later):
+        return None
+    return line, name

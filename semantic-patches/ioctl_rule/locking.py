@@ -6,10 +6,11 @@ import os
 import re
 
 from .state import (calls_in, definitions, downs, facts, flags, functions, has, kept, listed,
-                    per_file, sleeps_at, ups, variables)
-from .ctext import CASE_LABEL, NOT_CODE
-from .source import source_lines
+                    per_file, poll_calls, sleeps_at, ups, variables)
+from .ctext import CASE_LABEL, DIRECTIVE, NOT_CODE
+from .source import code_text, offset_of, source_lines
 from .handler_body import parameter_names
+from .macros import macros_of
 
 
 _mutex_names = per_file({})
@@ -20,7 +21,7 @@ def mutex_name(file):
     uses for something else (its own mutex, a variable) is never taken."""
     if file not in _mutex_names:
         stem = re.sub(r"\W", "_", os.path.splitext(os.path.basename(file))[0])
-        taken = set(re.findall(r"\w+", "\n".join(source_lines(file))))
+        taken = set(re.findall(r"\w+", "\n".join(source_lines(file)))) | macros_of(file).words
         names = [stem + "_mutex", stem + "_ioctl_mutex"]
         names += ["%s_ioctl_mutex%d" % (stem, n) for n in range(2, len(taken) + 3)]
         _mutex_names[file] = next(n for n in names if n not in taken)
@@ -115,4 +116,87 @@ def bkl_in_callee(file, h):
         if fn != h and has(file, fn, "takes_bkl"):
             return "%s(), which takes or drops the BKL at line %d" % (
                 fn, facts[(file, fn)]["takes_bkl"])
+    return None
+
+
+# A wait or a delay inside a loop whose condition reads shared state polls
+# for what another call sets: the BKL was dropped while its holder slept,
+# the private mutex is not, so the call that would set it waits for the
+# mutex (a busy delay never let it in at all).  A loop over a local counter
+# is no poll.
+LOOP = re.compile(r"\b(while|for)\s*\(|\bdo\s*\{")
+
+
+def matching(code, start, opening, closing):
+    """The offset of the bracket closing the one at START, or None."""
+    depth = 0
+    for offset in range(start, len(code)):
+        if code[offset] == opening:
+            depth += 1
+        elif code[offset] == closing:
+            depth -= 1
+            if depth == 0:
+                return offset
+    return None
+
+
+def enclosing_loop(file, line, column):
+    """(line, condition text) of the innermost loop around (LINE, COLUMN), or None."""
+    code = code_text(file)
+    at = offset_of(file, line, column)
+    best = None
+    for match in LOOP.finditer(code, 0, at):
+        if match.group(1):
+            close = matching(code, match.end() - 1, "(", ")")
+            if close is None:
+                continue
+            condition = code[match.end():close]
+            rest = close + 1 + len(code[close + 1:]) - len(code[close + 1:].lstrip())
+            end = matching(code, rest, "{", "}") if code[rest:rest + 1] == "{" else \
+                code.find(";", close)
+        else:
+            brace = match.end() - 1
+            end = matching(code, brace, "{", "}")
+            if end is None:
+                continue
+            tail = re.match(r"\s*while\s*\(", code[end + 1:])
+            if not tail:
+                continue
+            open_at = end + 1 + tail.end() - 1
+            condition = code[open_at + 1:matching(code, open_at, "(", ")") or open_at]
+        if end is not None and match.start() < at <= end:
+            best = (code.count("\n", 0, match.start()) + 1, condition)
+    return best
+
+
+def reads_shared_state(file, fn, condition):
+    """Whether a loop CONDITION of fn reads memory another call may write:
+    through a pointer or a member, an element, or a variable of file scope."""
+    if re.search(r"->|\[|\.\s*[A-Za-z_]|(?:^|[^\w)\]])\s*\*\s*\w", condition):
+        return True
+    globals_ = file_scope_variables(file)
+    return any(name in globals_ for name in re.findall(r"\b[A-Za-z_]\w*\b", condition))
+
+
+def file_scope_variables(file):
+    """Names of the variables the file declares outside any function."""
+    code = DIRECTIVE.sub("", code_text(file))
+    depth, outside = 0, []
+    for char in code:
+        depth += char == "{"
+        outside.append(char if depth == 0 or char == "\n" else " ")
+        depth -= char == "}" and depth > 0
+    text = "".join(outside)
+    return set(re.findall(r"[\w*]\s+\**\s*([A-Za-z_]\w*)\s*(?:\[[^\]]*\]\s*)?(?:=|;|,)", text))
+
+
+def polls_shared_state(file, h):
+    """Where h, or a function of its file that it calls, waits or delays in
+    a loop on shared state: "msleep() in the loop at line N[ in fn()]", or None."""
+    for fn in reachable(file, h):
+        for line, column, poller in sorted(poll_calls.get((file, fn), [])):
+            loop = enclosing_loop(file, line, column)
+            if loop and reads_shared_state(file, fn, loop[1]):
+                return "%s() in the loop at line %d%s" % (poller, loop[0],
+                                                          "" if fn == h else " in %s()" % fn)
     return None

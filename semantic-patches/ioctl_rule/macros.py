@@ -1,5 +1,5 @@
-"""The macros of a file and of the headers it includes with quotes, and the
-exits they hide: SmPL has no pattern for a statement expression, a
+"""The macros and declarations of a file and of the headers it includes,
+the names a handler uses, and the exits they hide: SmPL has no pattern for a statement expression, a
 computed goto or the body of a macro, so exits hidden there are found in
 the handler's text."""
 
@@ -11,19 +11,31 @@ from .state import (fact, facts, functions, inode_param, per_file, seen_returns,
 from .ctext import IDENTIFIER, code_only
 from .source import source_lines
 from .conditionals import without_dead_code
+from .kernel_interfaces import CALLS as KERNEL_CALLS
+
+from ioctl_rework.ctext import include_search
 
 
 # SmPL has no pattern for a statement expression, a computed goto or the
 # body of a macro, so exits hidden there are found in the handler's text.
-# A macro's body is read from the file and from every header it includes
-# with quotes, found next to the including file as the preprocessor finds
-# it first; a macro returns when its body says return or names a macro
-# that returns.
+# A macro's body is read from the file and from every header it includes,
+# found as the compiler finds it (ioctl_rework.ctext.include_search: next
+# to the including file, the directory's kbuild -I, a tree's include/ and
+# arch/*/include/); a macro returns when its body says return or names a
+# macro that returns.  The names those files define or declare are what
+# a handler may use without the wrapper (unread_name()).
 _macros = per_file({})         # file -> MacroTable
 DEFINE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+(\w+)(\(?)(.*)$", re.MULTILINE)
-QUOTED_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"]+)"', re.MULTILINE)
 CONTINUATION = re.compile(r"\\[ \t]*\r?\n")
-MAX_HEADERS = 64
+DIRECTIVE_LINE = re.compile(r"^[ \t]*#(?:[^\n]*\\\n)*[^\n]*", re.MULTILINE)
+# A function declared or defined at file scope: a type word or a star, then
+# the name and its parameter list.
+DECLARED = re.compile(r"(?:\w|\*)\s+\**\s*(\w+)\s*\(")
+# An object declared at file scope (a global, an extern, an array): its
+# name then "=", ";", "," or "[".  A macro that returns could not be
+# declared as one and still compile.
+DECLARED_OBJECT = re.compile(r"(?:\w|\*)\s+\**\s*(\w+)\s*(?=[=;,\[])")
+MAX_HEADERS = 400
 
 
 class MacroTable:
@@ -32,30 +44,58 @@ class MacroTable:
         self.texts = {}        # name -> [the body of each definition]
         self.function_like = set()
         self.returning = set()
-        self.missing = []      # quoted headers that could not be read
+        self.declared = set()  # functions and objects declared or defined in what was read
+        self.missing = []      # quoted headers that could not be found
+        self.unread = []       # angle-bracket headers that could not be found
+        self.search = None     # the include_search.SearchPath of the file
+        self.words = set()     # every identifier of the headers read: names a new one avoids
+
+
+def file_scope(code):
+    """CODE with everything inside braces blanked."""
+    out, depth = [], 0
+    for char in code:
+        if char == "{":
+            depth += 1
+        elif char == "}":
+            depth = max(depth - 1, 0)
+        out.append(char if depth == 0 or char == "\n" else " ")
+    return "".join(out)
+
+
+def root_and_path(file):
+    """(root, path relative to it) for a file spatch names: relative to the
+    directory spatch runs in (convert runs it at the tree's top), or absolute."""
+    if os.path.isabs(file):
+        return "/", file.lstrip("/")
+    return os.getcwd(), os.path.normpath(file)
+
+
+def read_text(root, path):
+    try:
+        with open(os.path.join(root, path), errors="replace", newline="") as f:
+            return f.read()
+    except OSError:
+        return None
 
 
 def read_macros(file):
     table = MacroTable()
-    seen, todo = {os.path.normpath(file)}, [file]
-    while todo:
-        path = todo.pop(0)
-        try:
-            with open(path, errors="replace", newline="") as f:
-                raw = f.read()
-        except OSError:
-            table.missing.append(path)
-            continue
-        for name, paren, body in DEFINE.findall(CONTINUATION.sub(" ", code_only(raw))):
+    root, rel = root_and_path(file)
+    headers = include_search.read_headers(root, rel, MAX_HEADERS)
+    table.search, table.missing, table.unread = headers.search, headers.missing, headers.unread
+    for path, raw in headers.texts.items():
+        code = CONTINUATION.sub(" ", code_only(raw))
+        if path != rel:
+            table.words.update(IDENTIFIER.findall(code))
+        for name, paren, body in DEFINE.findall(code):
             if paren:
                 table.function_like.add(name)
             table.bodies.setdefault(name, []).append(set(IDENTIFIER.findall(body)))
             table.texts.setdefault(name, []).append(paren + body)
-        for name in QUOTED_INCLUDE.findall(raw):
-            header = os.path.normpath(os.path.join(os.path.dirname(path), name))
-            if header not in seen and len(seen) < MAX_HEADERS:
-                seen.add(header)
-                todo.append(header)
+        scope = file_scope(DIRECTIVE_LINE.sub("", code))
+        table.declared.update(DECLARED.findall(scope))
+        table.declared.update(DECLARED_OBJECT.findall(scope))
     grew = True
     while grew:
         grew = False
@@ -105,6 +145,12 @@ def hidden_exits(file, h, first, last):
             if match.group(1) not in known:
                 found("unknown_macro", match.start(1), match.group(1))
                 break
+    used = used_names.setdefault((file, h), [])
+    for name, offset, called in names_used(body):
+        if name not in NOT_NAMES:
+            used.append((name, first + body.count("\n", 0, offset), called))
+    # Strings are blanked in BODY: the include's name is read from the source.
+    included_in_body(file, h, first, "\n".join(source_lines(file)[first - 1:last]), table)
     # Each return spatch matched is counted per line (seen_return); one
     # it did not match is in a macro argument or in code it skipped.
     written = written_returns.setdefault((file, h), {})
@@ -113,6 +159,86 @@ def hidden_exits(file, h, first, last):
         in_parentheses = body.count("(", 0, match.start()) > body.count(")", 0, match.start())
         count, inside = written.get(line, (0, False))
         written[line] = (count + 1, inside or in_parentheses)
+
+
+# A name a handler uses that may hide an exit: one called (not a member of
+# a structure), or one standing alone as a statement (a lower-case statement
+# macro hides a return as well as an upper-case one).
+CALLED = re.compile(r"\b([A-Za-z_]\w*)\s*\(")
+STATEMENT_NAME = re.compile(r"(?:[;{}:)]|\belse\b|\bdo\b)\s*([A-Za-z_]\w*)\s*;")
+
+
+def names_used(code):
+    """(name, offset, whether called) of each name CODE calls or states
+    alone, members aside."""
+    for match in CALLED.finditer(code):
+        before = code[:match.start()].rstrip()
+        if not before.endswith(".") and not before.endswith("->"):
+            yield match.group(1), match.start(), True
+    for match in STATEMENT_NAME.finditer(code):
+        yield match.group(1), match.start(1), False
+
+
+C_WORDS = set("""if else while for do switch case default return break continue goto sizeof
+typeof __typeof__ __typeof __alignof__ _Alignof offsetof asm __asm__ __asm volatile
+__volatile__ defined int long short char unsigned signed void float double const struct
+union enum static register auto extern inline __inline__ __inline __attribute__
+__builtin_expect __builtin_constant_p __builtin_offsetof""".split())
+NOT_NAMES = C_WORDS
+used_names = per_file({})      # (file, handler) -> [(name, line)] that need a definition
+body_includes = per_file({})   # (file, handler) -> [(line, header, found path or None)]
+
+
+def included_in_body(file, h, first, body, table):
+    """A file #included inside the handler's body (a list of cases) is part
+    of it: its names need definitions and a return in it is one spatch
+    never sees."""
+    root, rel = root_and_path(file)
+    for match in include_search.INCLUDE.finditer(body):
+        name = match.group(1) or match.group(2)
+        line = first + body.count("\n", 0, match.start())
+        path = include_search.find_header(root, table.search, rel, name, bool(match.group(2)))
+        body_includes.setdefault((file, h), []).append((line, name, path))
+        text = read_text(root, path) if path else None
+        if text is None:
+            continue
+        code = code_only(text)
+        for used, _, called in names_used(code):
+            if used not in NOT_NAMES:
+                used_names.setdefault((file, h), []).append((used, line, called))
+
+
+def body_include_exit(file, h):
+    """(line, why) for a file included in h's body that may hold an exit, or None."""
+    root, _ = root_and_path(file)
+    for line, name, path in body_includes.get((file, h), ()):
+        if path is None:
+            return line, "includes %s in its body, which was not found" % name
+        text = read_text(root, path) or ""
+        if re.search(r"\breturn\b|\bgoto\b", code_only(text)):
+            return line, "includes %s in its body, which returns or jumps where " \
+                "spatch does not see it" % name
+    return None
+
+
+def unread_name(file, h, known_locals):
+    """(name, line) of the first name h uses whose definition was not read:
+    not a macro, function or declaration of the file or of a header found,
+    not a local or parameter (a pointer to a function), and not a kernel
+    interface known not to leave its caller; or None.  Outside a kernel
+    tree no kernel header can be read: there a lower-case name called is
+    taken for the function kernel style makes it, and only a name standing
+    alone as a statement or an upper-case one must be read."""
+    table = macros_of(file)
+    in_tree = bool(table.search and table.search.system)
+    known = set(table.bodies) | table.declared | functions.get(file, set()) | \
+        KERNEL_CALLS | set(known_locals)
+    for name, line, called in used_names.get((file, h), ()):
+        if name in known or name.startswith("__builtin_"):
+            continue
+        if in_tree or not called or not re.search(r"[a-z]", name):
+            return name, line
+    return None
 
 
 def unseen_return(file, h):
@@ -171,3 +297,34 @@ def inode_in_macros(file, h, first, last):
     for number, text in enumerate(source_lines(file)[first - 1:last], first):
         if uses.search(re.sub(r"/\*.*?\*/|//.*$|\"(?:\\.|[^\"\\])*\"", "", text)):
             fact(file, h, "inode_in_macro", number)
+
+
+def old_style_definition(file, h):
+    """The line of an old-style (K&R) definition of h, whose parameters are
+    names only, declared between the parentheses and the body; or None."""
+    code = code_only("\n".join(source_lines(file)))
+    found = re.search(r"\b%s\s*\(\s*\w+(?:\s*,\s*\w+)*\s*\)\s*(?:[^;{}()]+;\s*)+\{"
+                      % re.escape(h), code)
+    return code.count("\n", 0, found.start()) + 1 if found else None
+
+
+def defining_macro(file, h):
+    """(macro, line) when a macro of the file or its headers defines h: the
+    macro's body defines a function named by its parameter, and the file
+    calls it with h at file scope (DEFINE_IOCTL(h)); or None."""
+    table = macros_of(file)
+    code = code_only("\n".join(source_lines(file)))
+    for match in re.finditer(r"^[ \t]*(\w+)\s*\(([^()]*)\)\s*;?[ \t]*$", code, re.MULTILINE):
+        name, arguments = match.group(1), [a.strip() for a in match.group(2).split(",")]
+        if h not in arguments:
+            continue
+        for text in table.texts.get(name, ()):
+            params = re.match(r"\(([^)]*)\)(.*)", text, re.DOTALL)
+            if not params:
+                continue
+            names = [p.strip() for p in params.group(1).split(",")]
+            position = arguments.index(h)
+            if position < len(names) and re.search(
+                    r"\b%s\s*\([^;{}]*\)\s*\{" % re.escape(names[position]), params.group(2)):
+                return name, code.count("\n", 0, match.start()) + 1
+    return None

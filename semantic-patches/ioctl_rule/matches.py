@@ -26,6 +26,12 @@ def kept_names(names):
     state.kept.update(n for n in names.split(",") if n)
 
 
+def wrapper_names(names):
+    """-D wrapper_for=a,b: auto gives these the wrapper (convert's verify
+    stage rejected their pushdown)."""
+    state.wrapper_for.update(n for n in names.split(",") if n)
+
+
 def fops_typedef(t):
     state.fops_types.add(t)
 
@@ -69,6 +75,10 @@ def fops_positional(t, fops, h, p):
 
 def include(p):
     state.include_lines.setdefault(p[0].file, []).append(int(p[0].line))
+
+
+def quoted_include(p):
+    state.quoted_include_lines.setdefault(p[0].file, []).append(int(p[0].line))
 
 
 def has_smp_lock_h(p):
@@ -140,6 +150,11 @@ def takes_bkl(p):
 def sleeps_until_woken(sleeper, p):
     state.sleeps_at.setdefault((p[0].file, p[0].current_element), []).append(
         (int(p[0].line), sleeper))
+
+
+def polls(poller, p):
+    state.poll_calls.setdefault((p[0].file, p[0].current_element), []).append(
+        (int(p[0].line), int(p[0].column), poller))
 
 
 def semaphore_down(downer, sem, p):

@@ -3,7 +3,7 @@ header) must be compiled in every configuration in which something uses
 it; these say where, or why nowhere."""
 
 from .state import (bkl_callers, decisions, definitions, flags, fops_scope, headers, include_lines,
-                    mutex_site, other_defs, smp_lock_h_line)
+                    mutex_site, other_defs, quoted_include_lines, smp_lock_h_line)
 from .conditionals import conditionals_at, encloses, is_guard, outside_ifs
 from .entries import live_entries
 
@@ -27,11 +27,17 @@ def converted_lines(file):
     return lines
 
 
+def include_sites(file):
+    """The lines a new header may follow: the #include <...> of the file,
+    or, in a file that has none, its #include "..." (an umbrella header
+    of the driver: without the new one the lock is undeclared)."""
+    return include_lines.get(file) or quoted_include_lines.get(file, [])
+
+
 def header_site(file, uses):
-    """The last #include <...> compiled wherever USES are that spatch can
-    add a line after, or None."""
-    fit = [l for l in include_lines.get(file, [])
-           if encloses(file, l, uses) and outside_ifs(file, l)]
+    """The last include of include_sites() compiled wherever USES are that
+    spatch can add a line after, or None."""
+    fit = [l for l in include_sites(file) if encloses(file, l, uses) and outside_ifs(file, l)]
     return max(fit) if fit else None
 
 
@@ -75,11 +81,10 @@ def placement_problem(file, h, strategy):
     configuration that uses it does not compile it, or None."""
     uses = [definitions[(file, h)]] + [e[2] for e in live_entries(file, h)]
     header = "mutex.h" if flags.mutex else "smp_lock.h"
-    # (A file without system includes gets none, as before: its own
-    # header may well bring the lock in.)
-    if not included(file, header, uses) and include_lines.get(file) and \
+    # (A file without any include gets none: nothing to add it after.)
+    if not included(file, header, uses) and include_sites(file) and \
             header_site(file, uses) is None:
-        inside = [l for l in include_lines[file] if encloses(file, l, uses)]
+        inside = [l for l in include_sites(file) if encloses(file, l, uses)]
         if inside:
             at = next(at for at, branches in conditionals_at(file, max(inside))
                       if branches or not is_guard(file, at))

@@ -4,10 +4,10 @@ rule may rewrite."""
 
 from .bindings import NO_MATCH, Expr, Ident, Stmt
 from .state import (current_file, decisions, definitions, flags, mutex_site, origin, params,
-                    unlocked_defs, wrapper_names)
+                    splits, unlocked_defs, wrapper_names)
 from .source import text_at, words_of
 from .conditionals import never_compiled
-from .macros import named_by_used_macro
+from .macros import macros_of, named_by_used_macro
 from .entries import (Entry, container_of, declaration_of, entry_at, entry_state, is_fops_type,
                       live_entries, only_dead_uses, sets)
 from .locking import lock_names, mutex_name
@@ -22,7 +22,9 @@ def wrapper_name(h, file=None):
     if (file, h) in wrapper_names:
         return wrapper_names[(file, h)]
     stem = h[:-len("_ioctl")] if h.endswith("_ioctl") else h
-    taken = (words_of(file) if file else set()) | set(wrapper_names.values())
+    # A name declared in an included header is taken too: the compiler sees it.
+    taken = (words_of(file) | macros_of(file).words if file else set()) | \
+        set(wrapper_names.values())
     name, n = stem + "_unlocked_ioctl", 1
     while name in taken:
         n += 1
@@ -156,6 +158,9 @@ def converted_handler(h, p, filp):
         "rname": Ident(temp_name(file)),
         "ch": Ident(h if strategy in ("pushdown", "wrapper") else None),
         "newh": Ident(wrapper_name(h, file) if strategy == "wrapper" else h),
+        "sph": Ident(h if strategy == "pushdown" and splits.get((file, h)) else None),
+        "split_var": Ident(splits[(file, h)][1] if strategy == "pushdown" and
+                           splits.get((file, h)) else None),
     }
     if strategy:
         mutex_site[file] = min(mutex_site.get(file, int(p[0].line)), int(p[0].line))

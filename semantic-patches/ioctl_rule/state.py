@@ -44,6 +44,8 @@ definitions = per_file({})        # (file, handler) -> line
 other_defs = per_file({})         # (file, handler) -> line: same name, not the .ioctl signature
 listed = per_file(set())          # -D handlers=...
 kept = per_file(set())            # -D keep=...: left legacy, whatever else holds
+splits = per_file({})             # (file, handler) -> (line, variable): initializer moved under the lock
+wrapper_for = per_file(set())     # -D wrapper_for=...: auto takes the wrapper for these
 facts = per_file({})              # (file, handler) -> {fact: line}
 functions = per_file({})          # file -> set of defined function names
 expr_uses = per_file({})          # (file, handler) -> set of lines where it is an expression
@@ -60,12 +62,14 @@ unlocked_defs = per_file({})      # (file, handler) -> line: already the .unlock
 runtime_unlocked = per_file({})   # file -> line of a run-time "E.unlocked_ioctl = u;"
 wrapper_names = per_file({})      # (file, handler) -> the free name its wrapper gets
 include_lines = per_file({})      # file -> lines of #include <...>
+quoted_include_lines = per_file({})  # file -> lines of #include "..."
 headers = per_file({})            # (file, "smp_lock.h" | "mutex.h") -> lines that include it already
 bkl_callers = per_file(set())     # files that call the BKL (and so still need smp_lock.h)
 smp_lock_h_line = per_file({})    # file -> line of its #include <linux/smp_lock.h>
 declarations = per_file({})       # (file, handler) -> {(line, column): (line, column) where it ends}
 first_statement_at = per_file({}) # (file, handler) -> (line, column) where its first statement starts
 sleeps_at = per_file({})          # (file, function) -> [(line, primitive)] where it sleeps until woken
+poll_calls = per_file({})         # (file, function) -> [(line, column, delay or wait called)]
 downs = per_file({})              # (file, function) -> [((line, column), primitive, semaphore)]
 ups = per_file({})                # (file, function) -> {((line, column), semaphore)} it ups
 calls_in = per_file({})           # (file, function) -> names it calls (-D mutex only)

@@ -1,7 +1,7 @@
 /*
  * A declaration calls a function that is not pure, so under pushdown it
- * would run before lock_kernel(): auto picks the wrapper, which keeps it
- * under the lock.
+ * would run before lock_kernel(): it is the only obstacle, so auto splits
+ * it, and the assignment follows the lock (issue 22 section 1).
  */
 #include <linux/fs.h>
 

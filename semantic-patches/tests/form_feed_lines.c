@@ -2,7 +2,7 @@
  * Old drivers separate sections with form feeds (^L).  Python's
  * splitlines() counts one as a line break and spatch does not, so the
  * early call below was once looked for on the wrong line and missed:
- * the handler must get the wrapper, not pushdown.
+ * it must be found, and split so that it runs under the lock.
  */
 #include <linux/fs.h>
 

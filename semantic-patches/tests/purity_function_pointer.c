@@ -1,7 +1,7 @@
 /*
  * A declaration claims the device through the chip's operations: a call
  * through a function pointer is never known to be pure, so it must stay
- * under the lock.  Auto picks the wrapper.
+ * under the lock.  Auto splits it: the assignment follows the lock.
  */
 #include <linux/fs.h>
 

@@ -1,7 +1,7 @@
 /*
  * Calls through a function pointer in any spelling run code the rule
- * cannot see: "(*fp)(x)", "table[i](x)" and "dev->ops->op(x)" each make
- * auto pick the wrapper, and the report names the pointer.
+ * cannot see: "(*fp)(x)" beside a second early declaration gets the
+ * wrapper; "table[i](x)" and "dev->ops->op(x)", alone, are split.
  */
 #include <linux/fs.h>
 

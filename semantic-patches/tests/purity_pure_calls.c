@@ -17,9 +17,9 @@ static int all_ioctl(struct inode *inode, struct file *file,
 	struct proc_dir_entry *entry = PDE(inode);
 	struct proc_inode *pi = PROC_I(inode);
 	struct all_dev *dev = container_of(inode->i_cdev, struct all_dev, cdev);
-	struct all_req *req = list_entry(dev->reqs.next, struct all_req, list);
+	struct all_req *req = list_entry(inode->i_devices.next, struct all_req, list);
 	struct delayed_work *dw = to_delayed_work(&dev->work);
-	struct all_priv *priv = dev_get_drvdata(dev->dev);
+	struct all_priv *priv = dev_get_drvdata(&dev->dev);
 	pid_t pid = current->pid;
 	size_t size = sizeof(struct all_req);
 	void __user *argp = (void __user *)arg;

@@ -1,8 +1,8 @@
 // options: -D pushdown
 /*
- * -D pushdown will not move an initializer that needs the lock out from
+ * -D pushdown never moves an initializer that needs the lock out from
  * under it: a call through a function pointer, an increment and a
- * volatile read are refused, each with its reason.
+ * volatile read, each alone, are split: the assignment follows the lock.
  */
 #include <linux/fs.h>
 

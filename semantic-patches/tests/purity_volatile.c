@@ -2,8 +2,8 @@
  * A volatile read is an access the legacy body made under the lock: a
  * cast to a volatile pointer, a global the file declares volatile, and
  * jiffies (volatile in the kernel's headers, which the rule does not
- * read) each make auto pick the wrapper.  The word in a string reads
- * nothing: the last handler keeps pushdown.
+ * read) each alone is split: the assignment follows the lock.  The word
+ * in a string reads nothing: the last handler is not split.
  */
 #include <linux/fs.h>
 
@@ -12,7 +12,7 @@ static volatile int hw_ready;
 static int a_ioctl(struct inode *inode, struct file *file,
 		   unsigned int cmd, unsigned long arg)
 {
-	u32 status = *(volatile u32 *)A_STATUS_REG;
+	u32 status = *(volatile u32 *)0xfe000010UL;
 
 	return status;
 }

@@ -1,8 +1,8 @@
 // options: -D pushdown -D mutex
 /*
- * Report mode says why each handler is left alone: -D pushdown cannot
- * keep an early call under the lock, and -D mutex cannot stand in for a
- * handler that takes the BKL itself.
+ * Report mode says why: -D pushdown splits an early call so that it
+ * runs under the lock, and -D mutex cannot stand in for a handler that
+ * takes the BKL itself.
  */
 #include <linux/fs.h>
 #include <linux/smp_lock.h>

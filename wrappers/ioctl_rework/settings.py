@@ -157,6 +157,9 @@ class ConversionOptions:
     multi_kernel: bool = False
     handlers: tuple[str, ...] = ()
     kept: tuple[str, ...] = ()  # left legacy: convert found a file that cannot follow
+    # With auto: handlers whose pushdown the verify stage rejected get the
+    # wrapper (-D wrapper_for=a,b), and are proven again.
+    wrapper_for: tuple[str, ...] = ()
 
     @classmethod
     def for_target(cls, target: Target, **fields) -> "ConversionOptions":
@@ -192,6 +195,8 @@ class ConversionOptions:
             args += ["-D", "handlers=" + ",".join(self.handlers)]
         if self.kept:
             args += ["-D", "keep=" + ",".join(self.kept)]
+        if self.wrapper_for:
+            args += ["-D", "wrapper_for=" + ",".join(self.wrapper_for)]
         return args
 
     def warnings(self) -> list[str]:

@@ -46,5 +46,65 @@ class MemoTest(unittest.TestCase):
         self.assertEqual(self.prove(), [])
 
 
+class MemoOfTreeHeadersTest(unittest.TestCase):
+    """The verdict depends on every header the proof reads: a tree header
+    (<sound/sndq.h>), one on the kbuild include path, one included in the
+    body, and the Makefile that says where they are."""
+
+    TOP = "VERSION = 2\nPATCHLEVEL = 6\nSUBLEVEL = 9\n"
+
+    def setUp(self):
+        tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(tmp.cleanup)
+        self.root = Path(tmp.name) / "tree"
+        self.cache = Cache(Path(tmp.name) / "cache", "lockproof")
+
+    def write(self, files: dict[str, str]) -> None:
+        for path, text in files.items():
+            (self.root / path).parent.mkdir(parents=True, exist_ok=True)
+            (self.root / path).write_text(text)
+
+    def prove(self, legacy: str, converted: str) -> list[str]:
+        changes = {"sound/oss/sq.c": (legacy.encode(), converted.encode())}
+        found = lockproof.prove_changes(self.root, changes, lambda rel: lockproof.LockCalls.bkl(),
+                                        cache=self.cache)
+        return [str(p) for r in found for p in r.proof.problems]
+
+    def check(self, include: str, header: str, makefile: str = "") -> None:
+        """A changed HEADER (where INCLUDE finds it) is proven again."""
+        legacy, broken = (text.replace('#include "sndq.h"', include) for text in (LEGACY, BROKEN))
+        self.write({"Makefile": self.TOP, "sound/oss/Makefile": makefile, header: HEADER})
+        self.assertEqual(len(self.prove(legacy, broken)), 1)
+        self.write({header: HEADER.replace("return __err;", "val = 0;")})
+        self.assertEqual(self.prove(legacy, broken), [])
+        self.write({header: HEADER})
+        self.assertEqual(len(self.prove(legacy, broken)), 1)
+
+    def test_a_changed_tree_header_is_proven_again(self):
+        self.check("#include <sound/sndq.h>", "include/sound/sndq.h")
+
+    def test_a_changed_header_on_the_kbuild_path_is_proven_again(self):
+        self.check('#include "sndq.h"', "sound/common/sndq.h",
+                   "EXTRA_CFLAGS += -Isound/common\n")
+
+    def test_a_changed_makefile_is_proven_again(self):
+        legacy, broken = (text.replace('#include "sndq.h"', '#include "sndq_io.h"')
+                          for text in (LEGACY, BROKEN))
+        self.write({"Makefile": self.TOP, "sound/oss/Makefile": "obj-m += sq.o\n",
+                    "sound/common/sndq_io.h": HEADER})
+        self.assertEqual(self.prove(legacy, broken), [])       # not found: a call
+        self.write({"sound/oss/Makefile": "obj-m += sq.o\nccflags-y += -I$(src)/../common\n"})
+        self.assertEqual(len(self.prove(legacy, broken)), 1)
+
+    def test_a_changed_file_included_in_the_body_is_proven_again(self):
+        legacy, broken = (text.replace("\tIOCTL_IN(arg, val);", '#include "sq_in.h"')
+                          for text in (LEGACY, BROKEN))
+        self.write({"Makefile": self.TOP, "sound/oss/sndq.h": HEADER,
+                    "sound/oss/sq_in.h": "\tIOCTL_IN(arg, val);\n"})
+        self.assertEqual(len(self.prove(legacy, broken)), 1)
+        self.write({"sound/oss/sq_in.h": "\tval = arg;\n"})
+        self.assertEqual(self.prove(legacy, broken), [])
+
+
 if __name__ == "__main__":
     unittest.main()

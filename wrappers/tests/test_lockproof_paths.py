@@ -284,5 +284,59 @@ class ConditionalTest(unittest.TestCase):
         self.assertEqual(check(old, new_body)[1], [])
 
 
+class CaseBlockReturnTest(unittest.TestCase):
+    """`case X: { ...; return f(...); break; }`: the pushdown's
+    `ret = f(...); unlock_kernel(); return ret;` keeps f(...) where it was.
+    The one `return` of such a block in each text used to anchor the
+    alignment, so f(...) was read as missing from the conversion."""
+
+    # (block before the return, the returned value) as real drivers write them.
+    SHAPES = [
+        ("\t\tloff_t offs;\n\n"
+         "\t\tif (copy_from_user(&offs, argp, sizeof(loff_t)))\n\t\t\tbreak;\n"
+         "\t\tif (!dev->block_isbad)\n\t\t\tbreak;\n",
+         "dev->block_isbad(dev, offs)"),
+        ("\t\tif (demo_get(dev, cmd) < 0)\n\t\t\tbreak;\n", "demo_get(dev, cmd)"),
+        ("\t\tstruct demo_info info;\n\n"
+         "\t\tif (copy_to_user(argp, &info, sizeof(info)))\n\t\t\tbreak;\n",
+         "copy_to_user(argp, &info, sizeof(info)) ? -EFAULT : 0"),
+        ("\t\tif (!dev->ops->check)\n\t\t\tbreak;\n", "dev->ops->check(dev)"),
+    ]
+
+    @staticmethod
+    def bodies(before: str, value: str, brace: bool = True) -> tuple[str, str]:
+        head = ("\tstruct demo_dev *dev = file->private_data;\n"
+                "\tvoid __user *argp = (void __user *)arg;\n\n")
+        open_, close = ("\t{\n", "\t}\n") if brace else ("", "")
+        old = (head + "\tswitch (cmd) {\n\tcase DEMO_A:\n" + open_ + before +
+               f"\t\treturn {value};\n\t\tbreak;\n" + close +
+               "\tdefault:\n\t\tbreak;\n\t}\n\treturn -ENOTTY;\n")
+        new = ("\tlong ret;\n" + head + "\tlock_kernel();\n\tswitch (cmd) {\n\tcase DEMO_A:\n" +
+               open_ + before + f"\t\tret = {value};\n\t\tunlock_kernel();\n"
+               "\t\treturn ret;\n\t\tbreak;\n" + close +
+               "\tdefault:\n\t\tbreak;\n\t}\n\tunlock_kernel();\n\treturn -ENOTTY;\n")
+        return old, new
+
+    def test_the_pushdown_of_a_return_and_its_dead_break_passes(self):
+        for before, value in self.SHAPES:
+            for brace in (True, False):
+                with self.subTest(value=value, brace=brace):
+                    self.assertEqual(check(*self.bodies(before, value, brace))[1], [])
+
+    def test_the_value_computed_after_the_unlock_is_caught(self):
+        for before, value in self.SHAPES:
+            with self.subTest(value=value):
+                old, new_body = self.bodies(before, value)
+                new_body = new_body.replace(
+                    f"\t\tret = {value};\n\t\tunlock_kernel();\n\t\treturn ret;\n",
+                    f"\t\tunlock_kernel();\n\t\treturn {value};\n")
+                new, found = check(old, new_body)
+                line = line_of(new, f"return {value};")
+                self.assertEqual(len(found), 1, found)
+                self.assertTrue(found[0].startswith(
+                    f"{line}: return value at line {line} ran under the BKL before and now "
+                    "runs after unlock_kernel() (it calls "), found)
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -38,6 +38,18 @@ class PurityTest(unittest.TestCase):
                 self.assertEqual(why(code), "calls through a function pointer")
         self.assertIsNone(why("ret = (u32)(i + 1)"))
 
+    def test_a_call_through_a_member_is_a_call(self):
+        # mtd->block_isbad(mtd, offs) read as the member's value was "pure".
+        cases = {"ret = mtd->block_isbad(mtd, offs)": "calls mtd->block_isbad()",
+                 "ret = dev->ops->reset (dev)": "calls dev->ops->reset()",
+                 "ret = reg.op(i)": "calls reg.op()",
+                 "ret = demo_table[i].handler(arg)": "calls demo_table[...].handler()",
+                 "ret = p->ops[cmd]->run(p)": "calls p->ops[...]->run()"}
+        for code, reason in cases.items():
+            with self.subTest(code=code):
+                self.assertEqual(why(code), reason + " through a function pointer")
+        self.assertIsNone(why("ret = p->size + reg.index * (i + 1)"))
+
     def test_declarations_judge_their_initializers_only(self):
         self.assertIsNone(why("struct demo *dev = file->private_data, *other = NULL",
                               "declaration"))

@@ -82,12 +82,51 @@ def convert(request: ConvertRequest, stages: Stages | None = None) -> Conversion
                       if request.shard is None or request.shard.owns(r.file)]
     summary.sort()
     result = ConversionResult(summary, changes, recovered)
-    verify.apply(verify.verify(request, result, stages), result)
+    verification = verify.verify(request, result, stages)
+    fallback = _rejected_pushdowns(request, result.summary, verification)
+    if fallback:
+        # auto: a pushdown the verify stage rejects falls back to the wrapper,
+        # and the whole run (the wrapper's proof included) goes again before
+        # anything is written.
+        wrapper_for = tuple(sorted({*request.options.wrapper_for, *fallback}))
+        again = convert(replace(request, options=replace(request.options,
+                                                         wrapper_for=wrapper_for)), stages)
+        again.recovered[:0] = recovered
+        _explain_fallback(again.summary, fallback)
+        again.summary.wall_seconds = time.monotonic() - start
+        return again
+    verify.apply(verification, result)
     with stages.stage("accounting"):
         _account(request, result, runner.content, read)
     summary.wall_seconds = time.monotonic() - start
     summary.stage_seconds = stages.times()
     return result
+
+
+def _rejected_pushdowns(request: ConvertRequest, summary: Summary,
+                        verification: verify.Verification) -> dict[str, str]:
+    """Handlers auto pushed down that the verify stage rejected (and have
+    not had the wrapper yet) -> why; empty unless the strategy is auto."""
+    if request.options.strategy is not settings.Strategy.AUTO:
+        return {}
+    found = {}
+    for h in summary.handlers:
+        if h.status is not HandlerStatus.CONVERTED or h.strategy != "pushdown" or \
+                h.handler in request.options.wrapper_for:
+            continue
+        hit = [verification.rejected[f] for f in (h.file, *h.other_files)
+               if f in verification.rejected]
+        if hit and hit[0].handler in (None, h.handler):
+            found[h.handler] = f"{hit[0].check} rejected its pushdown: {hit[0].reason}"
+    return found
+
+
+def _explain_fallback(summary: Summary, fallback: dict[str, str]) -> None:
+    """The wrapper records of a fallback say why the pushdown was not kept."""
+    summary.handlers = [
+        replace(h, reason=f"{fallback[h.handler]}; the wrapper was proven instead")
+        if h.handler in fallback and h.status is HandlerStatus.CONVERTED and
+        h.strategy == "wrapper" else h for h in summary.handlers]
 
 
 def _follow(request: ConvertRequest, runner: Runner, tree: Tree, files: set[str],
@@ -249,8 +288,11 @@ def _handler_records(tree: Tree, fops_files: list[str], final: dict[str, FileRun
         decided = {d.handler for d in run.decisions}
         for d in run.decisions:
             records.append(_record(d, run, final, cross, blocked, content))
+        # A dead or NULL entry the rule removed is a change, not an entry left alone.
+        removed = {(c.line, c.handler) for c in run.changes
+                   if c.kind is rules.ChangeKind.REMOVED_ENTRY}
         for entry in tree.fops_names.get(rel, []):
-            if entry.handler in decided:
+            if entry.handler in decided or (entry.line, entry.handler) in removed:
                 continue
             if run.ok and not run.reason:
                 # The rule saw the file whole and no fops of it has this

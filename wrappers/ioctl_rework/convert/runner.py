@@ -20,6 +20,7 @@ from ioctl_rework.spatch import runner as spatch
 from ioctl_rework.patches import tidy
 from ioctl_rework.convert.request import ConvertRequest
 from ioctl_rework.lockproof.headers import included_headers
+from ioctl_rework.ctext import include_search
 from ioctl_rework.patches.unified import apply_hunks, git_diff
 from ioctl_rework.stages import Stages
 
@@ -208,14 +209,20 @@ class Runner:
 
 
 def headers_digest(root: Path, rel: str, data: bytes) -> str:
-    """The headers REL includes with quotes, recursively: the rule reads
-    the macros there (a return hidden in one decides the strategy), so a
-    change to one is a change to REL's run."""
+    """What the rule reads besides REL (include_search.read_headers: the
+    headers found as the compiler finds them, the kbuild Makefiles that
+    place them, and the names it could not find): a return hidden in one
+    decides the strategy, so a change to one is a change to REL's run."""
     digest = hashlib.sha256()
-    found = included_headers(root, rel, data.decode("latin-1"))
-    for path in sorted(found):
+    found = include_search.read_headers(root, rel)
+    for path in sorted(set(found.texts) - {rel}) + list(found.search.makefiles):
+        try:
+            content = (Path(root) / path).read_bytes()
+        except OSError:
+            content = None
         digest.update(path.encode("utf-8", "surrogateescape") + b"\0")
-        digest.update(b"-" if found[path] is None else hashlib.sha256(found[path]).digest())
+        digest.update(b"-" if content is None else hashlib.sha256(content).digest())
+    digest.update(repr((found.missing, found.unread)).encode("utf-8", "surrogateescape"))
     return digest.hexdigest()
 
 

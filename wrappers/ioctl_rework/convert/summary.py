@@ -136,6 +136,12 @@ class Summary:
                                      if h.status is HandlerStatus.FAILED)
         strategies = collections.Counter(h.strategy for h in self.handlers
                                          if h.status is HandlerStatus.CONVERTED)
+        # Why each strategy: pushdown only where every exit and early effect
+        # was accounted for; the wrapper says what stopped the pushdown.
+        why = collections.defaultdict(collections.Counter)
+        for h in self.handlers:
+            if h.status is HandlerStatus.CONVERTED:
+                why[h.strategy][_strategy_reason(h)] += 1
         added = removed = 0
         for record in self.files:
             a, r = diff_counts(record.diff)
@@ -145,6 +151,9 @@ class Summary:
             "handlers": {s.value: handlers.get(s.value, 0) for s in HandlerStatus},
             "files": {s.value: files.get(s.value, 0) for s in FileStatus},
             "strategies": dict(sorted(strategies.items())),
+            "strategies_by_reason": {strategy: dict(sorted(why[strategy].items(),
+                                                           key=lambda i: (-i[1], i[0])))
+                                     for strategy in sorted(why, key=str)},
             "skipped_by_reason": dict(skipped.most_common()),
             "failed_by_reason": dict(failed.most_common()),
             "lines_added": added,
@@ -178,6 +187,15 @@ class LinkedFiles:
     def members(self, rel: str) -> list[str]:
         top = self.first(rel)
         return sorted(f for f in self._parent if self.first(f) == top)
+
+
+def _strategy_reason(record: "HandlerRecord") -> str:
+    """Why a converted handler got its strategy, without line numbers."""
+    if record.reason:
+        return _reason_kind(record.reason)
+    if record.strategy == "pushdown":
+        return "every exit and early side effect accounted for"
+    return "requested (--strategy)" if record.strategy == "wrapper" else "no reason given"
 
 
 def _reason_kind(reason: str | None) -> str:
@@ -278,6 +296,10 @@ def text_report(summary: Summary, stage_times: bool = True) -> str:
              f"files: {f['converted']} rewritten, {f['unchanged']} unchanged, "
              f"{f['failed']} failed, {f['skipped']} skipped "
              f"(+{totals['lines_added']} -{totals['lines_removed']} lines)"]
+    for strategy, count in totals["strategies"].items():
+        lines.append(f"  {strategy}: {count}")
+        for reason, alike in totals["strategies_by_reason"].get(strategy, {}).items():
+            lines.append(f"    {alike}: {reason}")
     # Every entry not converted, by where it is: file:line, fops, handler, why.
     for status in (HandlerStatus.SKIPPED, HandlerStatus.FAILED):
         for record in summary.handlers:

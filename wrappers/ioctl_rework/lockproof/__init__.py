@@ -15,8 +15,8 @@ Interface (convert's verify stage calls it):
       The same, one verdict per handler: problems, or the Unprovable.
   LockProblem(file, line, function, message)   frozen; LINE is in NEW_TEXT
   LockCalls(acquire, release, argument)        LockCalls.for_options(options, rel)
-  TextualExpander(root, rel)                   macros of the file and of its
-                                               directory's "x.h" headers
+  TextualExpander(root, rel)                   macros of the file and of the
+                                               headers it includes (headers.py)
   PreprocessedExpander(text, old_text)         the preprocessor's output (.i) of
                                                the converted and the legacy file
   Unprovable(file, function, reason, line)     an exception

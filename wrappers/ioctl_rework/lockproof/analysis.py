@@ -38,8 +38,8 @@ class Function:
 
 def analyse(name: str, param_tokens: list[Token], body_tokens: list[Token],
             spelling: st.LockSpelling, entry_depth: int,
-            call_target: str | None = None) -> Function:
-    body = parse_body(body_tokens, spelling)
+            call_target: str | None = None, halting: frozenset = frozenset()) -> Function:
+    body = parse_body(body_tokens, spelling, halting)
     walk = paths.walk(body_tokens, body, entry_depth, call_target)
     leaves, ops, returns, decls = [], [], [], []
     _collect(body, leaves, ops, returns, decls)

@@ -126,7 +126,8 @@ def prove_changes(root: Path, changes: dict[str, tuple[bytes, bytes]],
         lock = lock_for_text(lock_for(rel), rel, old)
         expander = (preprocessed(rel) if preprocessed else None) or \
             TextualExpander(root, rel, headers)
-        key = memo.key(Path(root), rel, old, new, mine, lock, reads_need_lock) if cache else None
+        key = memo.key(Path(root), rel, old, new, mine, lock, reads_need_lock,
+                       headers) if cache else None
         if key and expander.preprocessed:
             key = cache_mod.make_key(key, expander.old_text or "", expander.text)
         proofs = memo.from_json(cache.get_json(key) or []) if cache else None

@@ -10,12 +10,13 @@ from pathlib import Path, PurePosixPath
 
 from ioctl_rework.lockproof.lexer import LexError, Token, tokenize
 from ioctl_rework.lockproof.headers import HeaderReader
+from ioctl_rework.lockproof.noreturn import Declarations
 from ioctl_rework.lockproof.source import SourceError, Unit
 
 
 class TextualExpander:
-    """Expands the macros of the file and of the headers it includes with
-    `#include "x.h"` from its own directory under ROOT (recursively)."""
+    """Expands the macros of the file and of the headers it includes under
+    ROOT, found as headers.py finds them (recursively)."""
 
     preprocessed = False
 
@@ -63,6 +64,7 @@ class PreprocessedUnit(Unit):
         self.groups, self.events, self.stacks = {}, {}, []
         self.tokens: list[Token] = []
         self.depths: list[int] = []
+        self._declarations = Declarations()
         try:
             raw = tokenize(_main_file_only(text))
         except LexError as err:
@@ -85,6 +87,7 @@ class PreprocessedUnit(Unit):
             self.tokens.append(Token(token.kind, token.text, line))
             self.stacks.append(())
             self.depths.append(depth)
+            self._declarations.token(token, depth)
             depth += token.is_("{") - token.is_("}")
         self.main = PurePosixPath(main).as_posix() if main else None
 

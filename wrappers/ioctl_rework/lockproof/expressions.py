@@ -9,26 +9,53 @@ leaves unspecified (two arguments of one call) are refused, not guessed.
 
 import bisect
 
+from ioctl_rework.lockproof import noreturn
+from ioctl_rework.lockproof.constants import fold
 from ioctl_rework.lockproof.lexer import Token
-from ioctl_rework.lockproof.syntax import (Choice, Leaf, LockOp, LockSpelling, ParseError, Seq,
-                                           Short, StmtExpr, has_effect)
+from ioctl_rework.lockproof.syntax import (Choice, Halt, Leaf, LockOp, LockSpelling, ParseError,
+                                           Seq, Short, StmtExpr, has_effect)
 
 ASSIGN = frozenset("= += -= *= /= %= &= |= ^= <<= >>=".split())
+_EXIT_WORDS = frozenset({"return", "goto", "break", "continue"})
 
 
 class ExpressionParser:
     """The expression half of the parser.  Its subclass (statements.Parser)
     provides block(), which a statement expression needs."""
 
-    def __init__(self, tokens: list[Token], lock: LockSpelling):
+    def __init__(self, tokens: list[Token], lock: LockSpelling,
+                 halting: frozenset = frozenset()):
         self.tokens = tokens
         self.lock = lock
         self.at = 0
         self.match = brackets(tokens)
+        # Functions declared noreturn in what was read, and the kernel's own.
+        self.halting = noreturn.ALWAYS | halting
         lock_names = set(lock.acquire) | set(lock.release)
         self._marks = [i for i, t in enumerate(tokens)
                        if (t.kind == "ident" and t.text in lock_names) or
-                       (t.is_("(") and i + 1 < len(tokens) and tokens[i + 1].is_("{"))]
+                       (t.is_("(") and i + 1 < len(tokens) and tokens[i + 1].is_("{")) or
+                       self._halts(i)]
+        # Exits outside statement expressions (whose blocks are parsed as such).
+        inner = [range(i, self.match[i]) for i in range(len(tokens) - 1)
+                 if tokens[i].is_("(") and tokens[i + 1].is_("{")]
+        self._exits = [i for i, t in enumerate(tokens)
+                       if t.kind == "ident" and t.text in _EXIT_WORDS and
+                       not any(i in r for r in inner)]
+
+    def _halts(self, i: int) -> bool:
+        """Whether token I calls a function that does not return: a halting
+        name, or BUG_ON of a true constant."""
+        token = self.tokens[i]
+        if token.kind != "ident" or i + 1 >= len(self.tokens) or \
+                not self.tokens[i + 1].is_("("):
+            return False
+        if token.text in self.halting:
+            return True
+        if token.text in noreturn.ASSERTS:
+            value = fold(self.tokens[i + 2:self.match[i + 1]])
+            return value is not None and value != 0
+        return False
 
     def _error(self, message: str, at: int | None = None) -> ParseError:
         token = self.tokens[min(self.at if at is None else at, len(self.tokens) - 1)]
@@ -50,10 +77,20 @@ class ExpressionParser:
         k = bisect.bisect_left(self._marks, span.start)
         return k < len(self._marks) and self._marks[k] < span.stop
 
+    def no_exit(self, span: range) -> None:
+        """Refuse an exit inside an expression: the arguments of a macro this
+        reading does not expand (`snd_assert(p, return -EINVAL);`)."""
+        k = bisect.bisect_left(self._exits, span.start)
+        if k < len(self._exits) and self._exits[k] < span.stop:
+            at = self._exits[k]
+            raise self._error(f"'{self.tokens[at].text}' inside an expression (in the "
+                              "arguments of a macro whose definition was not read?)", at)
+
     def expr(self, span: range, kind: str):
         """The expression of tokens SPAN."""
         if not span:
             return Leaf((), kind)
+        self.no_exit(span)
         if not self._marked(span):
             return Leaf(tuple(span), kind)
         tokens = self.tokens
@@ -114,9 +151,16 @@ class ExpressionParser:
         fix: they become parts of a sequence before the rest of it."""
         tokens = self.tokens
         parts, taken = [], set()
+        halt = None
         i = span.start
         while i < span.stop:
             token = tokens[i]
+            if halt is None and self._halts(i) and i + 1 < span.stop and \
+                    not self._marked(range(i + 1, self.match[i + 1])):
+                # The call runs (its tokens stay in the leaf), then nothing does.
+                halt = Halt(i)
+                i = self.match[i + 1] + 1
+                continue
             if token.kind == "ident" and (token.text in self.lock.acquire or
                                           token.text in self.lock.release):
                 op, end = self._lock_op(i, span)
@@ -158,12 +202,12 @@ class ExpressionParser:
                 i = close + 1
                 continue
             i += 1
-        effects = [p for p in parts if has_effect(p)]
+        effects = [p for p in parts if has_effect(p)] + ([halt] if halt else [])
         if len(effects) > 1:
             raise self._error("two lock operations or exits in one expression whose "
                               "order of evaluation C leaves open", span.start)
         rest = tuple(j for j in span if j not in taken)
-        return Seq(parts + [Leaf(rest, kind)])
+        return Seq(parts + [Leaf(rest, kind)] + ([halt] if halt else []))
 
     def _lock_op(self, i: int, span: range) -> tuple[object, int]:
         """The lock call at I: (LockOp, index after it), or an error when the

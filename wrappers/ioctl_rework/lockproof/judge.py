@@ -71,13 +71,19 @@ def patience(a: list[str], b: list[str]) -> dict[int, int]:
     return mapping
 
 
+# A pushdown moves `return` past its value (`return E;` -> `ret = E; unlock();
+# return ret;`): anchored, the one `return` of a range pulls E's tokens away
+# from E (a case block's `return f(x); break;` read as missing).
+_NOT_ANCHORS = frozenset({"return"})
+
+
 def _unique_anchors(a, b, alo, ahi, blo, bhi) -> list[tuple[int, int]]:
     """Tokens once in each range, in an order both keep (longest increasing)."""
     count_a = collections.Counter(a[alo:ahi])
     count_b = collections.Counter(b[blo:bhi])
     where_b = {b[j]: j for j in range(blo, bhi) if count_b[b[j]] == 1}
     pairs = [(i, where_b[a[i]]) for i in range(alo, ahi)
-             if count_a[a[i]] == 1 and a[i] in where_b]
+             if count_a[a[i]] == 1 and a[i] in where_b and a[i] not in _NOT_ANCHORS]
     # Longest increasing subsequence of the b positions (patience sorting).
     tails: list[int] = []              # smallest b position ending a run of each length
     tail_at: list[int] = []            # ... and the pair it belongs to

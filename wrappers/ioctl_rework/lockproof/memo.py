@@ -4,7 +4,9 @@ convert runs the proof on every run, and a re-run over an unchanged tree
 takes seconds; so a file's verdicts are cached under a key of everything
 they depend on: the prover's own source, the file's legacy and converted
 text, its handlers and their entry points, the lock, and the bytes of
-every header the file includes with quotes (recursively).
+every header the proof may read for either text (headers.py: quoted,
+kbuild and tree headers, recursively) and of the Makefiles that decide
+where they are found.
 """
 
 import hashlib
@@ -12,9 +14,9 @@ from pathlib import Path
 
 from ioctl_rework import cache as cache_mod
 from ioctl_rework.lockproof.model import HandlerProof, LockCalls, LockProblem, Unprovable
-from ioctl_rework.lockproof.headers import included_headers
+from ioctl_rework.lockproof.headers import HeaderReader, included_headers, search_path
 
-FORMAT = "lockproof/1"
+FORMAT = "lockproof/2"
 
 
 def _prover_digest() -> str:
@@ -28,13 +30,25 @@ PROVER = _prover_digest()
 
 
 def key(root: Path, rel: str, old: str, new: str, entries: dict[str, str], lock: LockCalls,
-        reads: bool) -> str:
-    headers = included_headers(root, rel, old)
+        reads: bool, reader: HeaderReader | None = None) -> str:
+    """READER: the run's, whose files are read once for every key."""
+    search = reader.search(rel) if reader else search_path(root, rel)
+    headers = included_headers(root, rel, old + "\n" + new, search,
+                               reader.files if reader else None)
     parts = [FORMAT, PROVER, rel, old, new, repr(sorted(entries.items())),
-             repr((lock.acquire, lock.release, lock.argument)), repr(reads)]
+             repr((lock.acquire, lock.release, lock.argument)), repr(reads), repr(search)]
+    for path in search.makefiles:
+        headers.setdefault(path, _read(Path(root) / path))
     for path, data in sorted(headers.items()):
         parts += [path, data if data is not None else b"\0missing"]
     return cache_mod.make_key(*parts)
+
+
+def _read(path: Path) -> bytes | None:
+    try:
+        return path.read_bytes()
+    except OSError:
+        return None
 
 
 def to_json(proofs: list[HandlerProof]) -> list:

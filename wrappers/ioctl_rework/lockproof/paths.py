@@ -8,7 +8,8 @@ is walked until the states at its head stop growing, a label until the
 states of the gotos to it stop growing, and every case label of a switch
 receives the state after its condition.  Conditions that fold to a
 constant (`do { } while (0)`, `for (;;)`, `if ((0) && x)`) go one way;
-every other branch may go either way.  Calls are assumed to return.
+every other branch may go either way.  Calls are assumed to return, but
+for those noreturn.py knows never to.
 """
 
 from dataclasses import dataclass, field
@@ -213,6 +214,8 @@ class Walker:
             return left | self.eval(expr.right, left, ctx)
         if kind is st.StmtExpr:
             return self.stmt(expr.body, states, ctx)
+        if kind is st.Halt:
+            return frozenset()         # BUG(), panic(): no path goes on
         raise WalkError(f"cannot evaluate a {kind.__name__}")
 
     def constant(self, expr) -> bool | None:

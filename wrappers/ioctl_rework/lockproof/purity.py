@@ -301,6 +301,9 @@ class _Scan:
         why, end, root, derefs = self._chain(i, stop)
         if why:
             return why, i
+        if derefs and derefs[-1] != "[" and end < stop and t[end].is_("("):
+            # dev->ops->ioctl(x), ops[i].fn(x): a call of whatever the member points to.
+            return f"calls {self._spelled(i, end)}() through a function pointer", i
         address = self._address_taken(i)
         if self.reads and not self._readable(root, derefs, address):
             return f"reads {self._spelled(i, end)}", i

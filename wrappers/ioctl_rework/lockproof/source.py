@@ -1,9 +1,11 @@
 """A C file as the prover sees it: functions, #if branches and macros.
 
 A Unit holds the code tokens of one file, the #if stack of each, and
-every #define and #undef (of the file and of the headers it includes
-with `#include "x.h"`, found next to the including file, recursively),
-to be expanded where a function uses them.  A function whose body holds
+every #define and #undef (of the file and of the headers it includes,
+found as headers.py finds them, recursively), to be expanded where a
+function uses them; a macro of the tree's own headers only where it may
+leave the function (a return inside), the others stay calls.  A header
+included inside a function body is code of that function.  A function whose body holds
 #if branches is seen once per configuration of their conditions
 (conditionals.py), and so is a macro defined differently in different
 branches.  expanders.py chooses how a file is read: this way, or from
@@ -15,9 +17,10 @@ import re
 from dataclasses import dataclass
 
 from ioctl_rework.lockproof.conditionals import Group, condition, include_guard, live
-from ioctl_rework.lockproof.headers import HeaderReader
+from ioctl_rework.lockproof.headers import MAX_HEADERS, HeaderReader
 from ioctl_rework.lockproof.lexer import LexError, Token, directive, tokenize
 from ioctl_rework.lockproof.macros import ArityError, Macro, MacroError, expand, parse_define
+from ioctl_rework.lockproof.noreturn import Declarations
 
 # Beyond this many conditions in one function, the configurations are too
 # many to walk (2**N); the function is refused rather than half-proved.
@@ -34,13 +37,14 @@ class MacroEvent:
     read when a use needs it (most macros of a file are never used in its
     handlers)."""
 
-    __slots__ = ("position", "stack", "_text", "_line", "_file", "_macro")
+    __slots__ = ("position", "stack", "_text", "_line", "_file", "_macro", "system")
 
     def __init__(self, position: int, stack: tuple, text: str | None = None, line: int = 0,
-                 file: str = ""):
+                 file: str = "", system: bool = False):
         self.position = position   # index of the first code token after it
         self.stack = stack
         self._text, self._line, self._file = text, line, file
+        self.system = system       # of the tree's include directories
         self._macro = None
 
     @property
@@ -96,32 +100,48 @@ class Unit:
         self.groups: dict[tuple, Group] = {}
         self.events: dict[str, list[MacroEvent]] = {}
         self.depths: list[int] = []    # brace depth before each token
+        self._declarations = Declarations()
+        self._search = headers.search(rel) if headers is not None else None
+        self._system_read: set[str] = set()   # the tree's headers, read once each
+        self._exits: dict[str, bool] = {}
         self._read(raw, headers, rel, ())
+
+    @property
+    def noreturn(self) -> frozenset:
+        """Functions declared noreturn in the file and the headers it read."""
+        return self._declarations.names
 
     # -- reading ---------------------------------------------------------
 
-    def _read(self, raw: list[Token], headers, file: str, include_stack: tuple) -> None:
-        stack: list[tuple] = []        # (group key, branch)
+    def _read(self, raw: list[Token], headers, file: str, include_stack: tuple,
+              prefix: tuple = (), depth: int = 0, code_line: int | None = None) -> int:
+        """Read RAW, the tokens of FILE; the code tokens are kept for the file
+        itself and for a header included inside a function (CODE_LINE: the
+        line of its #include, where its code is placed).  Returns the depth."""
+        stack: list[tuple] = list(prefix)   # (group key, branch)
         saved: list[list] = []         # per open group: [depth at #if, depth after first branch]
-        depth = 0
         guard = include_guard(raw) if file != self.rel else None
         counter = itertools.count()
         main = file == self.rel
+        code = main or code_line is not None
         tokens, stacks, depths = self.tokens, self.stacks, self.depths
-        here: tuple = ()               # tuple(stack), rebuilt only at directives
+        here: tuple = tuple(stack)     # rebuilt only at directives
+        declarations = self._declarations
         for token in raw:
             kind = token.kind
             if kind != "directive":
-                if main:
-                    tokens.append(token)
+                if code:
+                    tokens.append(token if code_line is None else
+                                  Token(kind, token.text, code_line))
                     stacks.append(here)
                     depths.append(depth)
-                    if kind == "punct":
-                        text = token.text
-                        if text == "{":
-                            depth += 1
-                        elif text == "}":
-                            depth -= 1
+                declarations.token(token, depth)
+                if kind == "punct":
+                    text = token.text
+                    if text == "{":
+                        depth += 1
+                    elif text == "}":
+                        depth -= 1
                 continue
             keyword, rest = directive(token)
             if keyword in ("if", "ifdef", "ifndef"):
@@ -131,7 +151,7 @@ class Unit:
                 self.groups[key] = group
                 stack.append((key, 0))
                 saved.append([depth, None])
-            elif keyword in ("elif", "else") and stack:
+            elif keyword in ("elif", "else") and saved:
                 key, branch = stack[-1]
                 group = self.groups[key]
                 if saved[-1][1] is None and live(group, branch):
@@ -139,7 +159,7 @@ class Unit:
                 depth = saved[-1][0]
                 group.conditions.append(condition("if", rest) if keyword == "elif" else None)
                 stack[-1] = (key, branch + 1)
-            elif keyword == "endif" and stack:
+            elif keyword == "endif" and saved:
                 key, branch = stack.pop()
                 at_if, first_end = saved.pop()
                 if first_end is not None:
@@ -151,30 +171,84 @@ class Unit:
                 if name is None:
                     raise SourceError(f"{file}:{token.line}: cannot read #define {rest[:40]}")
                 self._event(name.group(), MacroEvent(len(self.tokens), tuple(stack), rest,
-                                                     token.line, "" if main else file))
+                                                     token.line, "" if main else file,
+                                                     self._is_system(file)))
+                declarations.define(name.group(), rest[name.end():])
             elif keyword == "undef" and rest:
-                self._event(rest.split()[0], MacroEvent(len(self.tokens), tuple(stack)))
-            elif keyword == "include" and headers is not None:
-                quoted = re.match(r'"([^"]+)"', rest)
-                if quoted and len(include_stack) < _MAX_INCLUDE_DEPTH:
-                    found = headers.read(file, quoted.group(1), include_stack)
-                    if found is not None:
-                        path, header_raw = found
-                        self._read_header(header_raw, headers, path,
-                                          include_stack + (path,), tuple(stack))
+                self._event(rest.split()[0], MacroEvent(len(self.tokens), tuple(stack),
+                                                        system=self._is_system(file)))
+            elif keyword == "include" and headers is not None and \
+                    len(include_stack) < _MAX_INCLUDE_DEPTH:
+                depth = self._include(rest, headers, file, include_stack, tuple(stack), depth,
+                                      token.line if main else code_line)
             here = tuple(stack)
+        return depth
 
-    def _read_header(self, raw, headers, path, include_stack, outer) -> None:
+    def _include(self, rest: str, headers, file: str, include_stack: tuple, stack: tuple,
+                 depth: int, line: int | None) -> int:
+        """`#include REST` in FILE: its macros are read; inside a function of
+        the file (DEPTH > 0) its code is the function's too."""
+        spelled = re.match(r'"([^"]+)"|<([^>]+)>', rest)
+        if spelled is None:
+            return depth
+        angle = spelled.group(2) is not None
+        found = headers.read(file, spelled.group(1) or spelled.group(2), include_stack,
+                             self._search, angle)
+        if found is None:
+            return depth
+        path, header_raw = found
+        if line is not None and depth > 0:
+            return self._read(header_raw, headers, path, include_stack + (path,), stack,
+                              depth, line)
+        if self._is_system(path):
+            # The tree's headers are guarded: read once, and only so many.
+            if path in self._system_read or len(self._system_read) >= MAX_HEADERS:
+                return depth
+            self._system_read.add(path)
+        self._read_header(headers.summary(path, header_raw), headers, path,
+                          include_stack + (path,), stack)
+        return depth
+
+    def _is_system(self, path: str) -> bool:
+        return self._search is not None and self._search.is_system(path)
+
+    def _read_header(self, summary, headers, path: str, include_stack: tuple,
+                     outer: tuple) -> None:
+        """A header included outside a function: only its directives matter
+        (its macros, conditions and includes) and the functions it declares."""
+        self._declarations.add(summary.declared)
+        stack = list(outer)
+        opened = 0
+        counter = itertools.count()
         position = len(self.tokens)
-        sub = Unit.__new__(Unit)
-        sub.rel, sub.tokens, sub.stacks, sub.groups, sub.events, sub.depths = \
-            "", [], [], self.groups, {}, []
-        sub._read(raw, headers, path, include_stack)
-        for name, events in sub.events.items():
-            for event in events:
-                moved = MacroEvent(position, outer + event.stack, event._text, event._line,
-                                   event._file)
-                self._event(name, moved)
+        system = self._is_system(path)
+        for keyword, rest, line, is_guard in summary.directives:
+            if keyword in ("if", "ifdef", "ifndef"):
+                key = (path, next(counter))
+                group = Group([condition(keyword, rest)])
+                group.always_first = is_guard
+                self.groups[key] = group
+                stack.append((key, 0))
+                opened += 1
+            elif keyword in ("elif", "else") and opened:
+                key, branch = stack[-1]
+                self.groups[key].conditions.append(condition("if", rest)
+                                                   if keyword == "elif" else None)
+                stack[-1] = (key, branch + 1)
+            elif keyword == "endif" and opened:
+                stack.pop()
+                opened -= 1
+            elif keyword == "define":
+                name = _DEFINED_NAME.match(rest)
+                if name is None:
+                    raise SourceError(f"{path}:{line}: cannot read #define {rest[:40]}")
+                self._event(name.group(), MacroEvent(position, tuple(stack), rest, line, path,
+                                                     system))
+                self._declarations.define(name.group(), rest[name.end():])
+            elif keyword == "undef" and rest:
+                self._event(rest.split()[0], MacroEvent(position, tuple(stack), system=system))
+            elif keyword == "include" and len(include_stack) < _MAX_INCLUDE_DEPTH:
+                self._include(rest, headers, path, include_stack, tuple(stack), 0, None)
 
     def _event(self, name: str, event: MacroEvent) -> None:
         self.events.setdefault(name, []).append(event)
@@ -307,6 +381,13 @@ class Unit:
             events = self.events.get(name)
             if not events:
                 return None
+            if events[0].system and all(e.system for e in events) and \
+                    not self._hides_exit(name) and \
+                    not self._exit_in_arguments(position.get(id(token))):
+                # A macro of the tree's headers that cannot leave the function
+                # stays a call: expanding every one would make the reading
+                # depend on the whole configuration of the tree.
+                return None
             # A token out of an expansion is looked up where the outermost use was.
             at = position.get(id(token), definition.at)
             return self._resolve(name, events, at, fixed, config)
@@ -317,6 +398,30 @@ class Unit:
             raise ImpossibleConfiguration(str(err)) from err
         except MacroError as err:
             raise SourceError(f"{self.rel}: {err}") from err
+
+    def _hides_exit(self, name: str) -> bool:
+        """Whether a definition of macro NAME, or of a macro it uses, may
+        leave the function that uses it (return, goto, or a break or
+        continue outside a loop or switch of its own)."""
+        if name not in self._exits:
+            self._exits[name] = False         # a recursive use adds nothing
+            bodies = [e.macro.body for e in self.events.get(name, ()) if e.macro]
+            self._exits[name] = any(
+                _leaves(body) or any(t.kind == "ident" and t.text != name and
+                                     t.text in self.events and self._hides_exit(t.text)
+                                     for t in body)
+                for body in bodies)
+        return self._exits[name]
+
+    def _exit_in_arguments(self, index: int | None) -> bool:
+        """Whether the arguments of the macro used at token INDEX of the file
+        hold an exit (`snd_assert(p, return -EINVAL)`)."""
+        if index is None or index + 1 >= len(self.tokens) or \
+                not self.tokens[index + 1].is_("("):
+            return False
+        close = _matching(self.tokens, index + 1)
+        return any(t.kind == "ident" and t.text in _EXITS
+                   for t in self.tokens[index + 2:close if close is not None else None])
 
     def _keeps(self, key, branch, fixed, inner, config) -> bool:
         if key in fixed:
@@ -372,6 +477,31 @@ class Unit:
             elif taken != branch:
                 return False
         return unknown or True
+
+
+_EXITS = frozenset({"return", "goto", "break", "continue"})
+_LOOPS = frozenset({"for", "while", "do", "switch"})
+
+
+def _leaves(body: tuple[Token, ...]) -> bool:
+    """Whether a macro body may leave the function it is used in: a return
+    or goto anywhere, a break or continue not inside a loop or switch of
+    the body (`do { ... break; } while (0)` stays inside)."""
+    depth, loops = 0, []              # brace depth at each loop or switch keyword
+    for token in body:
+        if token.kind == "ident":
+            if token.text in ("return", "goto"):
+                return True
+            if token.text in _LOOPS:
+                loops.append(depth)
+            elif token.text in ("break", "continue") and not any(d < depth for d in loops):
+                return True
+        elif token.is_("{"):
+            depth += 1
+        elif token.is_("}"):
+            depth -= 1
+            loops = [d for d in loops if d < depth]
+    return False
 
 
 def _matching(tokens: list[Token], open_at: int) -> int | None:

@@ -148,6 +148,7 @@ class Parser(ExpressionParser):
             # list_for_each(pos, head) { ... }: a loop macro of a header
             # this reading does not expand; its body runs any number of times.
             close = self.match[self.at + 1]
+            self.no_exit(range(self.at, close + 1))
             cond = Leaf(tuple(range(self.at, close + 1)), "condition")
             self.at = close + 1
             return While(cond, self.statement())
@@ -247,6 +248,7 @@ class Parser(ExpressionParser):
     def _declaration(self, stop: int | None = None) -> Decl:
         start = self.at
         end = self._until(";") if stop is None else stop
+        self.no_exit(range(start, end))
         names, arrays, stable, inits = [], [], [], []
         static = any(self.tokens[i].is_("static") for i in range(start, end))
         declarer = self.tokens[start].text.startswith(_DECLARER_PREFIXES) or \
@@ -310,8 +312,10 @@ def _stable_type(tokens: list[Token]) -> bool:
                for i in range(len(texts) - 1))
 
 
-def parse_body(tokens: list[Token], lock: LockSpelling) -> Block:
-    parser = Parser(tokens, lock)
+def parse_body(tokens: list[Token], lock: LockSpelling,
+               halting: frozenset = frozenset()) -> Block:
+    """TOKENS as a Block; HALTING: names declared noreturn in what was read."""
+    parser = Parser(tokens, lock, halting)
     body = parser.block()
     if parser.at != len(tokens):
         raise parser._error("tokens after the end of the body")

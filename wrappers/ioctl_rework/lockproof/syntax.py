@@ -42,6 +42,14 @@ class LockOp:
 
 
 @dataclass(eq=False)
+class Halt:
+    """A call that does not return (BUG(), panic(), a function declared
+    noreturn): no path goes on after it."""
+
+    position: int                      # of the called name
+
+
+@dataclass(eq=False)
 class Seq:
     parts: list
 
@@ -143,7 +151,8 @@ class Return:
     macros: tuple[str, ...] = ()
 
 
-_FIELDS_NOT_CHILDREN = frozenset({"line", "end_line", "ident", "kind", "name", "op"})
+_FIELDS_NOT_CHILDREN = frozenset({"line", "end_line", "ident", "kind", "name", "op",
+                                  "position"})
 
 
 def has_effect(node) -> bool:
@@ -151,7 +160,7 @@ def has_effect(node) -> bool:
     other than by its value (return, goto, break, continue)."""
     if node is None or isinstance(node, Leaf):
         return False
-    if isinstance(node, (LockOp, Return, Jump)):
+    if isinstance(node, (LockOp, Return, Jump, Halt)):
         return True
     for name in node.__dataclass_fields__:
         if name in _FIELDS_NOT_CHILDREN:

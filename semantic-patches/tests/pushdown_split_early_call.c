@@ -1,8 +1,8 @@
 // options: -D pushdown
 /*
  * A declaration calls a function that is not pure, so under pushdown it
- * would run before lock_kernel(): -D pushdown refuses rather than move it
- * out from under the lock.
+ * would run before lock_kernel(): -D pushdown splits it, the declaration
+ * stays and the call follows the lock.
  */
 #include <linux/fs.h>
 

@@ -1,0 +1,1 @@
+#define UM_RESET 0x4d01

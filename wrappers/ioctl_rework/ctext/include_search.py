@@ -1,0 +1,214 @@
+"""Where the compiler finds the headers a file includes, in a kernel tree
+or beside a lone driver.
+
+`#include "x.h"`: next to the including file, then in the directories the
+file's kbuild Makefile adds (`EXTRA_CFLAGS += -I...`, `ccflags-y`,
+`$(src)`, `$(srctree)`), then the tree's include directories.
+`#include <x.h>`: the kbuild directories, then the tree's include
+directories (`include/`, `arch/x86/include/` or `include/asm-i386/`), found
+from the tree's top Makefile (VERSION and PATCHLEVEL); outside a tree an
+angle-bracket header is not read.  Nothing above the root is read.
+
+Imports nothing of the project: the conversion rule's package imports it
+as well as the wrappers (spatch runs with wrappers/ on PYTHONPATH), so the
+rule decides from the same headers convert reads.
+"""
+
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+# The architecture whose headers are read where the tree has several.
+ARCHES = ("x86", "i386", "x86_64")
+
+
+@dataclass(frozen=True)
+class SearchPath:
+    """Where a file's includes are looked for: directories relative to the
+    root, in order."""
+
+    kbuild: tuple = ()       # the -I directories of the file's kbuild Makefile
+    system: tuple = ()       # the tree's include directories
+    asm: str = None          # where <asm/x.h> is when the tree has no include/asm
+    makefiles: tuple = ()    # the files this search was read from
+
+
+def tree_top(root, rel):
+    """The top of the kernel tree holding REL (relative to ROOT): the nearest
+    directory up to ROOT whose Makefile sets VERSION and PATCHLEVEL, or None."""
+    parts = Path(rel).parent.parts
+    for n in range(len(parts), -1, -1):
+        top = "/".join(parts[:n])
+        try:
+            with open(Path(root) / top / "Makefile", "rb") as handle:
+                head = handle.read(4096)
+        except OSError:
+            continue
+        if re.search(rb"^VERSION\s*=\s*\d", head, re.M) and \
+                re.search(rb"^PATCHLEVEL\s*=\s*\d", head, re.M):
+            return top
+    return None
+
+
+_FLAGS = re.compile(r"^(?:EXTRA_CFLAGS|EXTRA_CPPFLAGS|ccflags-[\w$()]+|subdir-ccflags-[\w$()]+|"
+                    r"CFLAGS_[\w.-]+|CPPFLAGS_[\w.-]+)\s*[:+?]?=(.*)$", re.M)
+_INCLUDE_FLAG = re.compile(r"-I\s*(\S+)")
+
+
+_ASSIGNMENT = re.compile(r"^([A-Za-z_][\w-]*)\s*[:?]?=(.*)$", re.M)
+_LEADING_VARIABLE = re.compile(r"^\$\([^()]*(?:\([^()]*\)[^()]*)*\)/?")
+
+
+def kbuild_includes(text, directory, top, exists=None):
+    """The -I directories a kbuild Makefile's flags add, relative to the
+    root (make runs at the tree's top: a plain relative directory is the
+    top's).  A variable the Makefile assigns is expanded; one it computes
+    ("fixture_dir := $(if ...,$(src),$(srctree)/$(src))") is taken for the
+    directory of the Makefile or the top, whichever EXISTS (a callable
+    that says whether a directory is there) has the rest of the path."""
+    text = re.sub(r"\\\n", " ", text)
+    variables = {name: value.strip() for name, value in _ASSIGNMENT.findall(text)}
+    found = []
+    for value in _FLAGS.findall(text):
+        for flag in _INCLUDE_FLAG.findall(value):
+            for _ in range(8):      # the Makefile's own variables, a few levels deep
+                expanded = re.sub(r"\$\((\w[\w-]*)\)", lambda m: variables.get(m.group(1), m.group(0))
+                                  if m.group(1) not in ("src", "obj", "srctree", "objtree", "TOPDIR")
+                                  else m.group(0), flag)
+                if expanded == flag:
+                    break
+                flag = expanded
+            spelled = flag.replace("$(src)", "$(obj)").replace("$(obj)", "/" + directory) \
+                .replace("$(srctree)", "/" + top).replace("$(objtree)", "/" + top) \
+                .replace("$(TOPDIR)", "/" + top)
+            choices = [spelled]
+            if "$" in spelled:
+                rest = _LEADING_VARIABLE.sub("", spelled)
+                if "$" in rest or exists is None:
+                    continue                   # a variable this reading does not know
+                choices = ["/" + os.path.join(directory, rest), "/" + os.path.join(top, rest)]
+            for spelled in choices:
+                path = os.path.normpath(spelled.lstrip("/") if spelled.startswith("/")
+                                        else os.path.join(top, spelled))
+                path = "" if path == "." else path
+                if path.startswith("..") or os.path.isabs(path) or path in found:
+                    continue
+                if len(choices) == 1 or exists(path):
+                    found.append(path)
+                    break
+    return found
+
+
+def system_dirs(root, top, rel):
+    """The tree's include directories, and where <asm/...> is when the tree
+    has no include/asm (an unconfigured 2.6 tree: include/asm-<arch>)."""
+    root = Path(root)
+
+    def at(*parts):
+        return os.path.join(top, *parts) if top else os.path.join(*parts)
+
+    def exists(path):
+        return (root / path).is_dir()
+
+    arch_of_file = re.match(r"arch/([^/]+)/", os.path.relpath(rel, top or "."))
+    arches = ((arch_of_file.group(1),) if arch_of_file else ()) + ARCHES
+    arch = next((a for a in arches if exists(at("arch", a, "include"))), None)
+    system = []
+    if arch:
+        system += [at("arch", arch, "include"), at("arch", arch, "include", "generated")]
+    system.append(at("include"))
+    if arch:
+        system.append(at("arch", arch, "include", "uapi"))
+    system.append(at("include", "uapi"))
+    asm = None
+    if not exists(at("include", "asm")) and not arch:
+        asm = next((at("include", "asm-" + a) for a in arches
+                    if exists(at("include", "asm-" + a))), None)
+    return tuple(d for d in system if exists(d)), asm
+
+
+def search_path(root, rel):
+    """The SearchPath of REL, a path relative to ROOT."""
+    root = Path(root)
+    top = tree_top(root, rel)
+    directory = os.path.dirname(rel)
+    kbuild, makefiles = [], []
+    for name in ("Makefile", "Kbuild"):
+        path = os.path.join(directory, name)
+        try:
+            text = (root / path).read_text(errors="replace")
+        except OSError:
+            continue
+        makefiles.append(path)
+        kbuild += [d for d in kbuild_includes(text, directory, top or "",
+                                              lambda d: (root / d).is_dir())
+                   if d not in kbuild]
+    if top is None:
+        return SearchPath(tuple(kbuild), (), None, tuple(makefiles))
+    system, asm = system_dirs(root, top, rel)
+    return SearchPath(tuple(kbuild), system, asm, tuple(makefiles))
+
+
+def _inside(path):
+    path = os.path.normpath(path)
+    return None if path.startswith("..") or os.path.isabs(path) else path
+
+
+def candidates(search, including, name, angle):
+    """Where `#include "NAME"` (or <NAME> when ANGLE) in INCLUDING may be,
+    in order, relative to the root."""
+    found = [] if angle else [os.path.join(os.path.dirname(including), name)]
+    if search is not None:
+        found += [os.path.join(d, name) for d in search.kbuild + search.system]
+        if search.asm and name.startswith("asm/"):
+            found.append(os.path.join(search.asm, name[4:]))
+    return [p for p in map(_inside, found) if p is not None]
+
+
+INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*(?:"([^"]+)"|<([^>]+)>)', re.MULTILINE)
+
+
+def find_header(root, search, including, name, angle):
+    """The first of candidates() that is a file under ROOT, or None."""
+    return next((p for p in candidates(search, including, name, angle)
+                 if (Path(root) / p).is_file()), None)
+
+
+@dataclass
+class Headers:
+    """What a file's includes lead to, read once each in the order the
+    compiler meets them (breadth first): path -> text."""
+
+    search: SearchPath
+    texts: dict             # path relative to the root -> its text (the file first)
+    missing: list           # quoted names found nowhere
+    unread: list            # angle-bracket names found nowhere (outside a tree: all)
+
+
+def read_headers(root, rel, limit=400):
+    """Headers of REL (relative to ROOT): REL's text and every header it
+    includes, transitively, as far as LIMIT files."""
+    search = search_path(root, rel)
+    found = Headers(search, {}, [], [])
+    todo = [rel]
+    queued = {rel}
+    while todo:
+        path = todo.pop(0)
+        try:
+            with open(Path(root) / path, errors="replace", newline="") as handle:
+                text = handle.read()
+        except OSError:
+            continue
+        found.texts[path] = text
+        for quoted, angled in INCLUDE.findall(text):
+            name = quoted or angled
+            header = find_header(root, search, path, name, bool(angled))
+            if header is None:
+                missing = found.unread if angled else found.missing
+                if name not in missing:
+                    missing.append(name)
+            elif header not in queued and len(queued) < limit:
+                queued.add(header)
+                todo.append(header)
+    return found

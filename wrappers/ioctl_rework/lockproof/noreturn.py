@@ -1,0 +1,99 @@
+"""Calls that do not return: a path ends there, it does not fall through.
+
+BUG(), panic(), do_exit() and their kin always; BUG_ON(c) when C folds to
+a nonzero constant; and every function the text read (the file and its
+headers) declares `__attribute__((noreturn))`, through any macro that
+spells it (2.6's NORET_TYPE ... ATTRIB_NORET, NORET_AND).  A name also
+declared or defined without it somewhere read is not trusted: a stub in
+an #else branch returns.  Assuming a call returns is the safe side (an
+extra path can only add problems), so only these end a path.
+"""
+
+import re
+
+from ioctl_rework.lockproof.lexer import Token
+
+# The kernel's own: noreturn in every configuration of every 2.6 tree.
+ALWAYS = frozenset({"BUG", "panic", "do_exit", "complete_and_exit",
+                    "__builtin_unreachable", "__builtin_trap"})
+# BUG_ON(1): an assertion whose condition is a true constant.
+ASSERTS = frozenset({"BUG_ON"})
+_MARKERS = frozenset({"noreturn", "__noreturn__", "__noreturn", "_Noreturn"})
+_NOT_NAMES = frozenset({"__attribute__", "__attribute", "__declspec", "typeof", "__typeof__",
+                        "__typeof", "asm", "__asm__", "__asm", "sizeof"})
+_TYPES = frozenset({"void", "int", "char", "short", "long", "unsigned", "signed", "const",
+                    "volatile"})
+_WORD = re.compile(r"[A-Za-z_]\w*")
+
+
+class Declarations:
+    """Reads the top-level declarations of a text, token by token, for
+    functions declared noreturn."""
+
+    def __init__(self):
+        self._spellings: dict[str, set[str]] = {}     # macro -> the names its body uses
+        self._declared: list[tuple[str, frozenset]] = []   # function, the names around it
+        self._pending: list[Token] = []
+
+    def define(self, name: str, body: str) -> None:
+        """`#define NAME BODY`: NAME spells noreturn when BODY does."""
+        self._spellings.setdefault(name, set()).update(_WORD.findall(body))
+
+    def token(self, token: Token, depth: int) -> None:
+        """TOKEN of the text, at brace DEPTH before it."""
+        if depth:
+            return
+        if token.kind == "punct" and token.text in (";", "{", "}"):
+            name = _declared_function(self._pending)
+            if name is not None:
+                self._declared.append((name, frozenset(t.text for t in self._pending
+                                                       if t.kind == "ident")))
+            self._pending = []
+        else:
+            self._pending.append(token)
+
+    @property
+    def declared(self) -> tuple:
+        """The functions read so far and the names around each."""
+        return tuple(self._declared)
+
+    def add(self, declared: tuple) -> None:
+        """Functions another reading found (a header's Summary)."""
+        self._declared += declared
+
+    @property
+    def names(self) -> frozenset:
+        markers = set(_MARKERS)
+        grown = True
+        while grown:                   # ATTRIB_NORET -> __attribute__((noreturn))
+            grown = False
+            for macro, words in self._spellings.items():
+                if macro not in markers and words & markers:
+                    markers.add(macro)
+                    grown = True
+        marked = {name for name, words in self._declared if words & markers}
+        plain = {name for name, words in self._declared if not words & markers}
+        return frozenset(marked - plain)
+
+
+def _declared_function(tokens: list[Token]) -> str | None:
+    """The name a function declaration declares: the first name followed by
+    `(` that is not an attribute (None for a typedef, a variable, a type)."""
+    i = 0
+    while i < len(tokens) - 1:
+        token = tokens[i]
+        if token.text in ("typedef", "=") and token.kind != "string":
+            return None
+        if token.kind == "ident" and tokens[i + 1].is_("("):
+            if token.text in _TYPES:
+                return None            # void (*fp)(void): a pointer, not a function
+            if token.text not in _NOT_NAMES:
+                return token.text
+            depth = 0
+            for j in range(i + 1, len(tokens)):
+                depth += tokens[j].is_("(") - tokens[j].is_(")")
+                if depth == 0:
+                    i = j
+                    break
+        i += 1
+    return None
