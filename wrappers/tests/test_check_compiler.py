@@ -156,6 +156,15 @@ class GateTest(unittest.TestCase):
         self.assertEqual(status, 1, out + err)
         self.assertRegex(out, r"ERROR:NOT_CHECKED: --kdir: gcc stopped: .*nowhere\.h")
 
+    def test_a_patch_whose_fs_h_has_no_file_operations_is_refused(self):
+        self.ws.commit("thermo", {"drivers/misc/thermo.c": LEGACY, FOPS_HEADER:
+                                  "/* no file_operations here */\n"})
+        status, out, err = self.check("--git", "HEAD")
+        self.assertEqual(status, 2, out + err)
+        self.assertRegex(err, r"^ioctl-rework check: --kdir .*: no struct file_operations in "
+                              r"include/linux/fs\.h")
+        self.assertNotIn("Traceback", err)
+
     def test_a_bare_patch_is_refused(self):
         patch = self.ws.write("case.patch", "")
         status, out, err = self.check("--diff", str(patch))

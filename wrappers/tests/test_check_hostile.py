@@ -537,18 +537,25 @@ def case_entry_written_by_a_macro(ws):
                            "#define OLD_ENTRY(h) .ioctl = h\n"), {LEGACY_IOCTL, NOT_CHECKED}
 
 
-def case_fops_macro_of_a_header_in_the_tree(ws):
+def _fops_by_a_macro_of(ws, header: str, include: str, member: str = "ioctl",
+                        more: str = "") -> list[str]:
+    """A commit adding HEADER (with DEFINE_OLD_FOPS, its entry .MEMBER, and
+    MORE), then one adding thermo.c, whose fops is that macro's."""
     ws.init()
-    ws.commit("a fops macro", {"include/linux/oldfops.h": (
+    ws.commit("a fops macro", {header: (
         "#define DEFINE_OLD_FOPS(name, handler) \\\n"
-        "\tstatic const struct file_operations name = { .ioctl = handler }\n")})
+        f"\tstatic const struct file_operations name = {{ .{member} = handler }}\n{more}")})
     text = LEGACY.replace("static const struct file_operations thermo_fops = {\n"
                           "\t.owner\t= THIS_MODULE,\n" + ENTRY_LINE + "};\n",
                           "DEFINE_OLD_FOPS(thermo_fops, thermo_ioctl);\n")
-    text = text.replace("#include <linux/fs.h>\n", "#include <linux/fs.h>\n"
-                        "#include <linux/oldfops.h>\n")
+    text = text.replace("#include <linux/fs.h>\n", f"#include <linux/fs.h>\n#include {include}\n")
     ws.commit("add thermo", {"drivers/misc/thermo.c": text})
-    return ["--git", "HEAD"], {LEGACY_IOCTL, NOT_CHECKED}
+    return ["--git", "HEAD"]
+
+
+def case_fops_macro_of_a_header_in_the_tree(ws):
+    return _fops_by_a_macro_of(ws, "include/linux/oldfops.h", "<linux/oldfops.h>"), \
+        {LEGACY_IOCTL, NOT_CHECKED}
 
 
 # The same spellings and more, with the compiler as the last word (check
@@ -622,18 +629,8 @@ def case_kdir_member_set_at_run_time_through_a_macro(ws):
 
 @_with_kdir
 def case_kdir_fops_macro_of_an_unchanged_header_beside_it(ws):
-    ws.init()
-    ws.commit("a fops macro", {"drivers/misc/oldfops.h": (
-        "#define DEFINE_OLD_FOPS(name, handler) \\\n"
-        "\tstatic const struct file_operations name = { .OLD_MEMBER = handler }\n"
-        "#define OLD_MEMBER i##octl\n")})
-    text = LEGACY.replace("static const struct file_operations thermo_fops = {\n"
-                          "\t.owner\t= THIS_MODULE,\n" + ENTRY_LINE + "};\n",
-                          "DEFINE_OLD_FOPS(thermo_fops, thermo_ioctl);\n")
-    text = text.replace("#include <linux/fs.h>\n", "#include <linux/fs.h>\n"
-                        '#include "oldfops.h"\n')
-    ws.commit("add thermo", {"drivers/misc/thermo.c": text})
-    return ["--git", "HEAD"], {LEGACY_IOCTL}
+    return _fops_by_a_macro_of(ws, "drivers/misc/oldfops.h", '"oldfops.h"', "OLD_MEMBER",
+                               "#define OLD_MEMBER i##octl\n"), {LEGACY_IOCTL}
 
 
 @_with_kdir

@@ -547,7 +547,7 @@ def main(args: argparse.Namespace) -> int:
         print(f"ioctl-rework check: stopped by {stop}; its children are killed and its "
               "scratch directory removed", file=sys.stderr)
         return stop.exit_status
-    except (InputError, spatch.SpatchMissing, BuildError) as err:
+    except (InputError, spatch.SpatchMissing, BuildError, KdirError) as err:
         print(f"ioctl-rework check: {err}", file=sys.stderr)
         return 2
     except scratch.UnsafePath as err:

@@ -30,8 +30,8 @@ SLOT = "ioctl_rework_legacy_ioctl_member"
 _STRUCT = re.compile(r"^struct\s+file_operations\s*\{", re.M)
 _MEMBER = re.compile(r"[^;{}]*\(\s*\*\s*ioctl\s*\)\s*\([^;{}]*\)\s*;")
 # gcc's words for a use of the member, with ASCII quotes (LC_ALL=C) or typographic.
-_USE = re.compile(r"[`'\u2018](?:const |volatile )*struct file_operations['\u2019] has no member named "
-                  r"[`'\u2018]ioctl['\u2019]|\b" + SLOT + r"\b")
+_USE = re.compile(r"[`'\u2018](?:const |volatile )*struct file_operations['\u2019] has no "
+                  r"member named [`'\u2018]ioctl['\u2019]|\b" + SLOT + r"\b")
 
 
 def marked_header(kdir: Path, patched: dict[str, bytes]) -> dict[str, bytes]:
