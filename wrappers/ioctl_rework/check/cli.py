@@ -11,9 +11,10 @@ a bare patch shows too little to decide; check.compiled adds the legacy
 entries the preprocessor keeps that the rules did not read; check.result
 prints them as checkpatch.pl would, or as json or SARIF.  With --kdir,
 gcc has the last word (check.compiler): each changed .c is compiled
-against KDIR with the legacy member taken out of struct file_operations.  A gate does not
-pass what it could not read: such code is NOT_CHECKED, an error unless
---allow-unchecked.  A signal stops every child at once (children).
+against KDIR with the legacy member taken out of struct file_operations.
+A gate does not pass what it could not read: such code is NOT_CHECKED, an
+error unless --allow-unchecked.  A signal stops every child at once
+(children), and the watchdog does after SIGKILL.
 """
 
 import argparse
