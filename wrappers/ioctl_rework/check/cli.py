@@ -66,6 +66,7 @@ class CheckRequest:
     # Each changed .c compiled with the legacy member taken out (check.compiler);
     # with --fix, each conversion built before and after too.
     kdir: KernelDir | None = None
+    compile: bool = True                # with KDIR: compile (False: --fix's builds only)
     # How the conversions shown (and --fix's) are made: for the tree's
     # version (settings.resolve); without a tree, for settings.DEFAULT_TARGET.
     conversion: settings.ConversionOptions = settings.ConversionOptions.for_target(
@@ -183,7 +184,7 @@ def run_check(request: CheckRequest, stages: Stages | None = None) -> CheckRepor
         with stages.stage("judging"):
             for unit in units:
                 _judge(unit, level, request.conversion.target)
-        if request.kdir is not None:
+        if request.kdir is not None and request.compile:
             with stages.stage("compile", len(units), "patches") as stage:
                 for unit in units:
                     _compile(unit, request, level)
@@ -327,6 +328,11 @@ def _compile(unit: _Unit, request: CheckRequest, level: Level) -> None:
     what the rules and the text said."""
     sources = [p for p in unit.finals if p.endswith(".c") and unit.convertible(p)]
     if not sources:
+        return
+    if unit.patch.reconstructed:
+        # The command line refuses this (--kdir wants --tree); a caller of run_check is told.
+        unit.result.notes.append("--kdir: nothing compiled: a bare patch's files are "
+                                 "rebuilt from its lines, not whole; give --tree")
         return
     files = {p: unit.patch.post_images[p] for p in unit.finals}
     compiled = compile_marked(request.kdir, _context_tree(request) or unit.root, files,
