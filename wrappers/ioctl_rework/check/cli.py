@@ -66,12 +66,12 @@ class CheckRequest:
     # Each changed .c compiled with the legacy member taken out (check.compiler);
     # with --fix, each conversion built before and after too.
     kdir: KernelDir | None = None
-    compile: bool = True                # with KDIR: compile (False: --fix's builds only)
     # How the conversions shown (and --fix's) are made: for the tree's
     # version (settings.resolve); without a tree, for settings.DEFAULT_TARGET.
     conversion: settings.ConversionOptions = settings.ConversionOptions.for_target(
         settings.DEFAULT_TARGET)
     max_patch_size: int = DEFAULT_MAX_PATCH_SIZE
+    compile: bool = True                # with KDIR: compile (False: --fix's builds only)
 
 
 @dataclass
