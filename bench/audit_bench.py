@@ -149,8 +149,9 @@ def with_section(text: str, section: str) -> str:
 
 
 def _audit_command(path: Path, cache: Path, jobs: int, classes: bool) -> list[str]:
+    # The report goes beside the cache, never to the machine's /dev/null.
     return [sys.executable, str(ENTRY), "audit", "--jobs", str(jobs), "--cache-dir", str(cache),
-            "--format", "json", "--output", os.devnull, str(path),
+            "--format", "json", "--output", str(cache) + ".json", str(path),
             *([] if classes else ["--no-compat-classes"])]
 
 

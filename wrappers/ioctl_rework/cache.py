@@ -108,18 +108,35 @@ def _opened(stored: bytes) -> bytes | None:
     return data
 
 
-def stat_index(cache: "Cache | None", key: str, files, classify) -> dict:
+# How many files stat_index does between two progress reports: a call per
+# file would cost more than the stat walk of an unchanged tree.
+PROGRESS_EVERY = 256
+
+
+def stat_index(cache: "Cache | None", key: str, files, classify, progress=None) -> dict:
     """CLASSIFY(path) for each (path, stat) of FILES, through an index kept
     under KEY.  Like git's index, a file whose size, mtime and inode are
     those recorded is not read again: its verdict (any JSON value) is
     reused.  On an unchanged tree that turns reading every file into a walk
-    of stat calls, which is most of what a re-run costs."""
+    of stat calls, which is most of what a re-run costs.  PROGRESS(reused,
+    classified), if given, counts the files done since its last call."""
     old = (cache.get_json(key) if cache is not None else None) or {}
     index = {}
+    reused = classified = 0
     for path, st in files:
         stamp = [st.st_size, st.st_mtime_ns, st.st_ino]
         entry = old.get(path)
-        index[path] = entry if entry and entry[0] == stamp else [stamp, classify(path)]
+        if entry and entry[0] == stamp:
+            index[path] = entry
+            reused += 1
+        else:
+            index[path] = [stamp, classify(path)]
+            classified += 1
+        if progress is not None and reused + classified >= PROGRESS_EVERY:
+            progress(reused, classified)
+            reused = classified = 0
+    if progress is not None and reused + classified:
+        progress(reused, classified)
     if cache is not None and index != old:
         cache.put_json(key, index)
     return {path: verdict for path, (_, verdict) in index.items()}

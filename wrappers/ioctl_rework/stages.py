@@ -81,6 +81,14 @@ class Stage:
             self.cached += count
         self._runner.show(self)
 
+    def tally(self, cached: int, ran: int) -> None:
+        """CACHED items done by reading the cache and RAN by running them
+        (cache.stat_index's progress)."""
+        with self._runner.lock:
+            self.done += cached + ran
+            self.cached += cached
+        self._runner.show(self)
+
     def line(self, now: float) -> str:
         text = f"{self._runner.command}: {self.record.name}"
         if not self.total:

@@ -10,6 +10,7 @@ and a number, arg or cmd passed on, a copy of an unknown type).
 import tempfile
 import textwrap
 import unittest
+from unittest import mock
 from pathlib import Path
 
 from ioctl_rework import compat
@@ -228,6 +229,39 @@ class ProbeTest(unittest.TestCase):
             found = probe.probe(items, (header,), ())
             self.assertIn("incomplete type", found[items[0]].error)
             self.assertIsNone(found[items[1]].error)
+
+    def test_items_with_errors_of_their_own_go_in_one_retry_each_with_its_words(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            header = Path(tmp) / "abi.h"
+            header.write_text(HEADER)
+            bad = {probe.ProbeItem("cmd", "ABI_GONE"): "'ABI_GONE' undeclared",
+                   # gcc names an undeclared identifier once a function: the
+                   # second item to use it fails in the next compile.
+                   probe.ProbeItem("cmd", "ABI_GONE + 1"): "'ABI_GONE' undeclared",
+                   probe.ProbeItem("type", "abi_gone_t"): "unknown type name 'abi_gone_t'",
+                   probe.ProbeItem("type", "struct abi_missing"): "incomplete type",
+                   probe.ProbeItem("cmd", "ABI_LOST"): "'ABI_LOST' undeclared"}
+            good = [probe.ProbeItem("cmd", "ABI_LONG"), probe.ProbeItem("type", "struct abi_u64")]
+            items = [*bad][:2] + good[:1] + [*bad][2:] + good[1:]
+            compiles = []
+            real_run = probe.subprocess.run
+
+            def counted(command, *args, **kwargs):
+                compiles.append(command[1])
+                return real_run(command, *args, **kwargs)
+            with mock.patch.object(probe.subprocess, "run", counted):
+                found = probe.probe(items, (header,), ())
+            for item, words in bad.items():
+                with self.subTest(item):
+                    self.assertIn(words, found[item].error.replace("\u2018", "'")
+                                  .replace("\u2019", "'"))
+                    self.assertFalse(found[item].commands or found[item].layouts)
+            self.assertEqual(found[good[0]].commands["x86_64"].value, 0x40086101)
+            self.assertEqual(found[good[1]].layouts["i386"].size, 12)
+            # A failed -m32 compile for all but the second ABI_GONE, one for
+            # it, then one per ABI: not one a failing item.
+            self.assertEqual([c for c in compiles if c.startswith("-m")],
+                             ["-m32", "-m32", "-m32", "-m64"])
 
     def test_a_header_that_does_not_compile_is_left_out_and_said(self):
         with tempfile.TemporaryDirectory() as tmp:

@@ -4,6 +4,7 @@ and the split of its output back into one result per file."""
 import os
 import shutil
 import stat
+import sys
 import tempfile
 import unittest
 from pathlib import Path
@@ -233,6 +234,31 @@ class FailedBatchTest(unittest.TestCase):
         self.assertEqual([r.stdout for r in results],
                          ["/t/a.c:1: seen alone\n", "/t/b.c:1: seen alone\n"])
         self.assertEqual({r.outcome for r in results}, {spatch.Outcome.OK})
+
+
+class InterpreterTest(unittest.TestCase):
+    """The rules' Python runs in the wrapper's own interpreter, however PATH
+    is set (spatch would search PATH for a python3, at every start)."""
+
+    def test_spatch_is_told_the_wrappers_python(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            fake, said = Path(tmp, "spatch"), Path(tmp, "argv")
+            # Each start writes the interpreter it was given (none: "-").
+            fake.write_text("#!/bin/sh\npy=-\n"
+                            "while [ $# -gt 0 ]; do [ \"$1\" = --python ] && py=$2; shift; done\n"
+                            f"echo \"$py\" >> {said}\n")
+            fake.chmod(fake.stat().st_mode | stat.S_IXUSR)
+            rule = Path(tmp, "r.cocci")
+            rule.write_text("// Options: --no-includes\n")
+            saved, spatch.SPATCH = spatch.SPATCH, str(fake)
+            try:
+                spatch.run_batch(rule, [Path("/t/a.c")], [], 10)
+                spatch.run_batch(rule, [Path("/t/a.c"), Path("/t/b.c")], [], 10)
+            finally:
+                spatch.SPATCH = saved
+            starts = said.read_text().split()
+        self.assertGreaterEqual(len(starts), 2)
+        self.assertEqual(set(starts), {sys.executable})
 
 
 @unittest.skipUnless(_have_spatch(), "spatch is not installed")

@@ -6,6 +6,7 @@ import argparse
 import io
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -221,6 +222,62 @@ class ConvertStagesTest(unittest.TestCase):
         said = [l.split(":")[1].strip() for l in verbose.splitlines()
                 if l.startswith("convert: ") and l.rstrip().endswith(" s")]
         self.assertEqual(said, list(data["stage_seconds"]))
+
+
+class Ticking:
+    """A clock that moves on a second at each reading: every redraw of the
+    progress line is drawn, and each rate is finite."""
+
+    def __init__(self):
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        self.now += 1.0
+        return self.now
+
+
+@unittest.skipUnless(HAVE_SPATCH, "spatch is not installed")
+class AuditProgressTest(unittest.TestCase):
+    """Every stage of an audit, the compat classification's among them,
+    draws its count on a terminal, and an ETA while it has more than one
+    item left to do (issue 24 section 4)."""
+
+    ERA = Path(__file__).resolve().parent / "test_data" / "compat_era" / "linux-2.6.12"
+
+    def test_every_stage_draws_its_count_and_an_eta(self):
+        from ioctl_rework import cache
+        from ioctl_rework.audit import scan
+        from ioctl_rework.compat import probe
+        if probe.tools_missing():
+            self.skipTest("gcc or pahole missing (make deps)")
+        stream = io.StringIO()
+        run = Stages("audit", Verbosity.NORMAL, stream, terminal=True, clock=Ticking())
+        # A report every file, so that a small tree's walks show partial counts.
+        with mock.patch.object(cache, "PROGRESS_EVERY", 1):
+            scan.audit([self.ERA], jobs=2, cache=cache.Cache(None), stages=run)
+        drawn = stream.getvalue().split("\r\033[K")
+        # The classifier's steps are stages of their own: the facts rule, the
+        # table (the tree searched for register_ioctl32_conversion, then its
+        # files), the layouts; "compat" counts the findings they decide.
+        self.assertEqual([name for name in run.times() if name != "compat callees"],
+                         ["prefilter", "rule runs", "compat", "compat facts", "compat table",
+                          "compat layouts", "maintainers"])
+        for record in run.records():
+            name = record.name
+            with self.subTest(name):
+                lines = [line for line in drawn if line.startswith(f"audit: {name}: ")]
+                # The name alone only while a walk finds the total.
+                bare = [n for n, line in enumerate(drawn) if line == f"audit: {name}"]
+                if name not in ("prefilter", "compat table"):
+                    self.assertEqual(bare, [])
+                self.assertTrue(all(n < drawn.index(lines[0]) for n in bare), bare)
+                counts = [re.fullmatch(rf"audit: {re.escape(name)}: (\d+)/(\d+) "
+                                       r"(files|findings)(, .*)?", line) for line in lines]
+                self.assertTrue(counts and all(counts), lines)
+                done, total = map(int, counts[-1].group(1, 2))
+                self.assertEqual((done, total), (record.count, record.count))
+                if name != "compat" and total > 1:
+                    self.assertTrue(any(", ETA " in line for line in lines), lines)
 
 
 if __name__ == "__main__":

@@ -16,6 +16,7 @@ from ioctl_rework import settings
 from ioctl_rework.spatch import rules
 from ioctl_rework.spatch import runner as spatch
 from ioctl_rework.cache import Cache, FileDigests, make_key
+from ioctl_rework.stages import Stages, Verbosity
 from ioctl_rework.audit.findings import Finding, Kind
 
 CLASSES_FORMAT = "audit-classes-1"
@@ -60,7 +61,7 @@ def _key(tree: Path | None, missing: list[Finding], target: settings.Target) -> 
 
 
 def _verdicts(missing: list[Finding], tree: Path | None, target: settings.Target, jobs: int,
-              timeout: int, cache: Cache | None) -> tuple[dict, object]:
+              timeout: int, cache: Cache | None, stages: Stages) -> tuple[dict, object]:
     """(file, handler) -> [class, detail, source] of each missing-compat
     finding, and what the classifier read to decide them."""
     from ioctl_rework.compat import Classification, CompatClass, classify_files_read
@@ -68,7 +69,7 @@ def _verdicts(missing: list[Finding], tree: Path | None, target: settings.Target
     where = {file: (tree / file if tree and not Path(file).is_absolute() else Path(file))
              for file in files}
     found, provenance = classify_files_read([where[f] for f in files], tree, jobs, timeout,
-                                            cache)
+                                            cache, stages)
     shown = {str(path): file for file, path in where.items()}
     by_handler = {(shown.get(c.file, c.file), c.handler): c for c in found}
     verdicts = {}
@@ -85,22 +86,30 @@ def _verdicts(missing: list[Finding], tree: Path | None, target: settings.Target
 
 def classify_findings(findings: list[Finding], tree: Path | None, jobs: int = 2,
                       timeout: int = 120, cache: Cache | None = None, *,
-                      target: settings.Target) -> list[Finding]:
+                      target: settings.Target, stages: Stages | None = None) -> list[Finding]:
     """FINDINGS with compat_class, compat_detail and compat_source set on each
-    missing-compat one, without those the tree's compat table passes."""
+    missing-compat one, without those the tree's compat table passes.
+    STAGES shows the progress: the stage "compat" counts the findings, and
+    the classifier's own stages (compat.classify_files_read) its files."""
     missing = [f for f in findings if f.kind is Kind.MISSING_COMPAT]
     if not missing:
         return findings
-    key = _key(tree, missing, target)
-    stored = cache.get_json(key) if cache is not None else None
-    digests = FileDigests()
-    if stored is not None and digests.unchanged(stored["reads"]):
-        verdicts = {(file, handler): verdict for file, handler, verdict in stored["verdicts"]}
-    else:
-        verdicts, provenance = _verdicts(missing, tree, target, jobs, timeout, cache)
-        if cache is not None and provenance.keepable:
-            cache.put_json(key, {"reads": digests.record(provenance.reads),
-                                 "verdicts": [[f, h, v] for (f, h), v in verdicts.items()]})
+    stages = stages or Stages("audit", Verbosity.QUIET)
+    with stages.stage("compat", len(missing), unit="findings") as stage:
+        key = _key(tree, missing, target)
+        stored = cache.get_json(key) if cache is not None else None
+        digests = FileDigests()
+        if stored is not None and digests.unchanged(stored["reads"]):
+            verdicts = {(file, handler): verdict
+                        for file, handler, verdict in stored["verdicts"]}
+            stage.from_cache(len(missing))
+        else:
+            verdicts, provenance = _verdicts(missing, tree, target, jobs, timeout, cache,
+                                             stages)
+            if cache is not None and provenance.keepable:
+                cache.put_json(key, {"reads": digests.record(provenance.reads),
+                                     "verdicts": [[f, h, v] for (f, h), v in verdicts.items()]})
+            stage.step(len(missing))
     result = []
     for finding in findings:
         if finding.kind is Kind.MISSING_COMPAT:

@@ -19,6 +19,7 @@ from pathlib import Path
 from ioctl_rework.ctext import spans as c_spans
 from ioctl_rework.spatch import runner as spatch
 from ioctl_rework.cache import Cache, FileDigests, make_key
+from ioctl_rework.stages import Stage, Stages, Verbosity
 from ioctl_rework.compat import callees, classify, era, facts, memo, probe, table
 from ioctl_rework.compat.headers import asm_dirs, include_dirs, probe_headers
 from ioctl_rework.compat.classify import Classification, CompatClass, Offender  # noqa: F401
@@ -146,11 +147,13 @@ def _own_facts(stdout: str, listed: tuple[str, ...]) -> str:
 
 def rule_outputs(files: list[Path], jobs: int, timeout: int, cache: Cache | None,
                  listed: dict[Path, tuple[str, ...]] | None = None,
-                 transient: set | None = None) -> dict[Path, str | None]:
+                 transient: set | None = None,
+                 stage: Stage | None = None) -> dict[Path, str | None]:
     """The facts rule's report on each file (None where spatch failed; the
     file goes to TRANSIENT too when a re-run may do better: a timeout),
     through the cache: a file's facts depend only on its text (and the
-    callees LISTED for it; with some listed, the report is on those alone)."""
+    callees LISTED for it; with some listed, the report is on those alone).
+    STAGE counts the files."""
     cache = cache or Cache(None)
     listed = listed or {}
     found: dict[Path, str | None] = {}
@@ -167,12 +170,16 @@ def rule_outputs(files: list[Path], jobs: int, timeout: int, cache: Cache | None
         else:
             found[file] = None if stored["stdout"] is None else \
                 stored["stdout"].replace(_HERE, str(file))
+    if stage is not None:
+        stage.from_cache(len(files) - len(todo))
     names = sorted({name for file in todo for name in listed.get(file, ())})
     args = ["-D", "report"] + (["-D", "callees=" + ",".join(names), "-D", "callees_only=1"]
                                if names else [])
     # The rule's start-up (its Python) costs more than a driver: few batches.
     runs = spatch.run_batched(facts.FACTS_RULE, [Path(f).resolve() for f in todo],
-                              args, jobs, timeout, fewest=True) if todo else []
+                              args, jobs, timeout, fewest=True,
+                              done_count=stage.step if stage is not None else None) \
+        if todo else []
     for file, run in zip(todo, runs):
         own = None
         if run.outcome is spatch.Outcome.OK:
@@ -207,11 +214,16 @@ def classify_files(files: list[Path], tree: Path | None = None, jobs: int = 2,
 
 
 def classify_files_read(files: list[Path], tree: Path | None = None, jobs: int = 2,
-                        timeout: int = 120, cache: Cache | None = None
+                        timeout: int = 120, cache: Cache | None = None,
+                        stages: Stages | None = None
                         ) -> tuple[list[Classification], Provenance]:
-    """classify_files, and what it read."""
+    """classify_files, and what it read; STAGES shows the progress of each
+    step (the facts rule, its run on the callees, the layouts) in files."""
+    stages = stages or Stages("compat", Verbosity.QUIET)
     transient: set = set()
-    outputs = rule_outputs(list(files), jobs, timeout, cache, transient=transient)
+    with stages.stage("compat facts", len(files)) as stage:
+        outputs = rule_outputs(list(files), jobs, timeout, cache, transient=transient,
+                               stage=stage)
     # Again, with the functions handlers pass cmd and arg to (compat.callees).
     wanted = {}
     for file in files:
@@ -224,18 +236,23 @@ def classify_files_read(files: list[Path], tree: Path | None = None, jobs: int =
     if wanted:
         # The callees' facts join the handlers' (a callee spatch failed on
         # stays unfollowed).
-        for file, callee_facts in rule_outputs(list(wanted), jobs, timeout, cache,
-                                               wanted, transient).items():
+        with stages.stage("compat callees", len(wanted)) as stage:
+            found = rule_outputs(list(wanted), jobs, timeout, cache, wanted, transient, stage)
+        for file, callee_facts in found.items():
             outputs[file] += "\n" + (callee_facts or "")
     digests = FileDigests()
-    compat_table = table.read(tree, cache, digests)
+    with stages.stage("compat table") as stage:
+        compat_table = table.read(tree, cache, digests, stage)
     todo = [file for file in files if outputs.get(file) is not None]
 
-    def classified(file) -> list[Classification]:
-        return classify_stdout(Path(file), str(file), outputs[file], tree, cache,
-                               compat_table, digests, transient)
-    # The probe's time is gcc's and pahole's: JOBS files at a time.
-    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        results = [found for per_file in pool.map(classified, todo) for found in per_file]
+    with stages.stage("compat layouts", len(todo)) as stage:
+        def classified(file) -> list[Classification]:
+            found = classify_stdout(Path(file), str(file), outputs[file], tree, cache,
+                                    compat_table, digests, transient)
+            stage.step()
+            return found
+        # The probe's time is gcc's and pahole's: JOBS files at a time.
+        with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+            results = [found for per_file in pool.map(classified, todo) for found in per_file]
     keepable = not transient and not (tree is not None and table.registering(tree))
     return results, Provenance(frozenset({*digests.known(), *map(str, files)}), keepable)

@@ -229,8 +229,12 @@ def _compile(items: list[ProbeItem], headers: tuple[Path, ...],
                 headers.remove(blamed)
                 dropped.append(f"{blamed.name}: {_first_error(stderr)}")
             else:
-                failed[blamed] = _first_error(stderr)
-                items.remove(blamed)
+                # The other items with an error of their own go in the same
+                # retry, each with its own words, as one retry each would.
+                for item, why in {blamed: _first_error(stderr),
+                                  **_also_blamed(stderr, source, items, blamed)}.items():
+                    failed[item] = why
+                    items.remove(item)
             if not items:
                 break
         else:
@@ -314,6 +318,28 @@ def _blame(stderr: str, source: str, items: list[ProbeItem], headers: list[Path]
             if included and Path(included[1]) in headers:
                 return Path(included[1])
     return None
+
+
+# Errors that are an item's own, whatever else fails: a name or a type the
+# headers lack (an item declares nothing another could miss).
+_OWN_ERROR = re.compile(r"undeclared|incomplete type|unknown type name")
+
+
+def _also_blamed(stderr: str, source: str, items: list[ProbeItem],
+                 first: ProbeItem) -> dict[ProbeItem, str]:
+    """The items after FIRST (the one the first error blames) that an error
+    of their own names on their own line of probe.c, with its words."""
+    lines = source.splitlines()
+    found: dict[ProbeItem, str] = {}
+    for match in _ERROR.finditer(stderr):
+        if Path(match["file"]).name != "probe.c" or not _OWN_ERROR.search(match["msg"]):
+            continue
+        number = re.search(r"probe_type_(\d+)|probe item (\d+)", lines[int(match["line"]) - 1])
+        if number:
+            item = items[int(number.group(1) or number.group(2))]
+            if item != first:
+                found.setdefault(item, match["msg"].strip())
+    return found
 
 
 _ASM_VALUE = re.compile(r'\.ascii\s+"->(\w+ \d+) \$?(-?\d+)"')

@@ -31,6 +31,7 @@ from pathlib import Path
 from ioctl_rework.cache import Cache, FileDigests, make_key, stat_index
 from ioctl_rework.ctext import spans as c_spans
 from ioctl_rework.compat import cexpr, layout
+from ioctl_rework.stages import Stage
 
 _ENTRY = re.compile(r"\b(COMPATIBLE_IOCTL|ULONG_IOCTL|HANDLE_IOCTL|IGNORE_IOCTL)\s*\(")
 _REGISTER = re.compile(r"\bregister_ioctl32_conversion\s*\(")
@@ -277,9 +278,10 @@ def _switch_entries(tree: Path, rel: str, code: str, macros: dict) -> list[Table
     return found
 
 
-def registering_files(tree: Path, cache: Cache | None) -> list[str]:
+def registering_files(tree: Path, cache: Cache | None, stage: Stage | None = None) -> list[str]:
     """The .c files of TREE that name register_ioctl32_conversion (its
-    callers, before 2.6.15), through a stat index: a re-run reads none."""
+    callers, before 2.6.15), through a stat index: a re-run reads none.
+    STAGE counts the files."""
     def files():
         for directory, subdirs, names in os.walk(tree):
             subdirs.sort()
@@ -296,7 +298,11 @@ def registering_files(tree: Path, cache: Cache | None) -> list[str]:
             return bool(_REGISTER_WORD.search(Path(path).read_bytes()))
         except OSError:
             return False
-    verdicts = stat_index(cache, make_key(REGISTERING_FORMAT, str(tree)), files(), names_it)
+    walked = list(files())     # first, for the progress line's total
+    if stage is not None:
+        stage.add(len(walked))
+    verdicts = stat_index(cache, make_key(REGISTERING_FORMAT, str(tree)), walked, names_it,
+                          stage.tally if stage is not None else None)
     found = (Path(path).relative_to(tree).as_posix() for path, yes in verdicts.items() if yes)
     return sorted(rel for rel in found if rel not in _SYSCALL_FILES)
 
@@ -361,25 +367,33 @@ def registering(tree: Path) -> bool:
 
 
 def read(tree: Path | None, cache: Cache | None = None,
-         digests: FileDigests | None = None) -> CompatTable:
+         digests: FileDigests | None = None, stage: Stage | None = None) -> CompatTable:
     """TREE's compat table (an empty one without a tree), from CACHE while
-    every file read for it has the content it had (DIGESTS: the run's)."""
+    every file read for it has the content it had (DIGESTS: the run's).
+    STAGE counts the files: those of the tree searched for registrations,
+    then those the table is read from."""
     if tree is None:
         return CompatTable()
     tree = tree.resolve()
     digests = digests or FileDigests()
     names = tuple(rel for rel in (*_TABLE_FILES, *_ARCH_TABLES) if (tree / rel).is_file())
-    registrars = registering_files(tree, cache) if names and registering(tree) else []
+    registrars = registering_files(tree, cache, stage) if names and registering(tree) else []
     roots = [*names, *_SYSCALL_FILES, *registrars]
     key = make_key(TABLE_FORMAT, str(tree), *(f"{rel}\0{digests.digest(tree / rel)}"
                                               for rel in roots))
+    if stage is not None:
+        stage.add(len(roots))
     stored = cache.get_json(key) if cache is not None else None
     if stored is not None and digests.unchanged(stored["reads"]):
+        if stage is not None:
+            stage.from_cache(len(roots))
         return CompatTable.from_json(stored["table"])
     read_files: set[Path] = {tree / rel for rel in roots}
     found = _read(tree, names, registrars, read_files)
     if cache is not None:
         cache.put_json(key, {"reads": digests.record(read_files), "table": found.to_json()})
+    if stage is not None:
+        stage.step(len(roots))
     return found
 
 

@@ -14,6 +14,7 @@ import os
 import re
 import signal
 import subprocess
+import sys
 import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -101,7 +102,11 @@ def _guarded(function, *args):
 
 
 def _command(rule: Path, args: list[str], timeout: int) -> list[str]:
-    return [SPATCH, "--sp-file", str(rule), "--verbose-parsing",
+    # The rules' Python runs in this interpreter, the one whose version and
+    # packages the wrapper (and ctext.spans, which the rules import) runs
+    # with; without --python, spatch searches PATH and runs ldd and
+    # ldconfig for one at every start (0.5 s a process behind pyenv's shims).
+    return [SPATCH, "--sp-file", str(rule), "--verbose-parsing", "--python", sys.executable,
             *_guarded(rules.spatch_options, rule), "--timeout", str(timeout), *args]
 
 
