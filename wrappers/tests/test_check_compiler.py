@@ -140,11 +140,13 @@ class GateTest(unittest.TestCase):
 
     def test_the_patch_adding_the_entry_is_an_error_at_its_line(self):
         self.ws.commit("thermo", {"drivers/misc/thermo.c": NO_ENTRY})
+        # A pasted name, which only the compiler resolves.
         self.ws.commit("thermo: ioctl", {"drivers/misc/thermo.c": LEGACY.replace(
-            ENTRY_LINE, "\t.io\\\nctl\t= thermo_ioctl,\n")})
+            ENTRY_LINE, "\t.PASTE(io, ctl)\t= thermo_ioctl,\n").replace(
+            "static int thermo_value;", "#define PASTE(a, b) a##b\nstatic int thermo_value;")})
         status, out, err = self.check("--git", "HEAD")
         self.assertEqual(status, 1, out + err)
-        line = LEGACY.split("\n").index(ENTRY_LINE.rstrip("\n")) + 1
+        line = LEGACY.split("\n").index(ENTRY_LINE.rstrip("\n")) + 2
         self.assertRegex(out, r"ERROR:LEGACY_IOCTL: gcc, .*thermo\.c:%d: error: "
                               r"'const struct file_operations' has no member named "
                               r"'ioctl'\n#\d+: FILE: drivers/misc/thermo\.c:%d:" % (line, line))
