@@ -15,6 +15,10 @@ nothing of them is kept.  Scenarios:
   range-new    a range of M commits (--range, default 50) adding M legacy drivers, checked
                commit by commit, against the same range checked as one diff (--squash)
   range-edit   a range of M commits changing M legacy drivers elsewhere, the same way
+  one-kdir     with --kdir KDIR (a prepared kernel the driver builds in: the fixture
+               kernel's O= directory): a one-file patch adding the tests' legacy misc
+               driver, `check --kdir KDIR` against a plain `make -C KDIR M=DIR file.o` of
+               the same object, and against check without --kdir (what --kdir adds)
 
 The baseline of the one-file and series cases is "plain", what a
 maintainer would run instead: the conversion rule, spatch --sp-file
@@ -24,7 +28,7 @@ cases is "squash": check of the same range as one diff, which is what
 checking commit by commit costs more than.
 
 Usage: bench/check_bench.py --tree DIR [--files 100] [--range 50] [--repeat 5]
-                            [--output bench/check.md]
+                            [--kdir KDIR] [--output bench/check.md]
 """
 
 import argparse
@@ -193,6 +197,56 @@ def run_scenario(name: str, tree: Path, files: list[Path], mode: str, repeat: in
             "baseline": baseline}
 
 
+KDIR_DRIVER = ROOT / "wrappers" / "tests" / "test_data" / "check" / "legacy_driver.c"
+
+
+def run_kdir_scenario(kdir: Path, repeat: int, jobs: int, work: Path) -> list[dict]:
+    """one-kdir: check --kdir, check alone and make of the object, in turns."""
+    repo, plain = work / "one-kdir", work / "one-kdir-make"
+    rel = Path("drivers/misc/thermo.c")
+    (repo / rel.parent).mkdir(parents=True)
+    git(repo, "init", "-q", "-b", "main")
+    git(repo, "commit", "-q", "--allow-empty", "-m", "base")
+    (repo / rel).write_bytes(KDIR_DRIVER.read_bytes())
+    git(repo, "add", str(rel))
+    git(repo, "commit", "-q", "-m", "new thermo")
+    plain.mkdir()
+    (plain / rel.name).write_bytes(KDIR_DRIVER.read_bytes())
+    (plain / "Kbuild").write_text(f"obj-m += {rel.stem}.o\n")
+    check = [sys.executable, str(ENTRY), "check", "--git", "HEAD", "--jobs", str(jobs)]
+    commands = {"kdir": check + ["--kdir", str(kdir)], "check": check,
+                "make": ["make", "-s", "-C", str(kdir), f"M={plain}", f"{rel.stem}.o"]}
+    times = {name: ([], []) for name in commands}
+    out = None
+    for _ in range(repeat):
+        for name, command in commands.items():
+            for stale in (plain / f"{rel.stem}.o", plain / f".{rel.stem}.o.cmd"):
+                stale.unlink(missing_ok=True)
+            seconds, cpu, proc = timed(command, plain if name == "make" else repo)
+            if proc is None or proc.returncode not in (0, 1):
+                sys.exit(f"one-kdir: {name} failed: {proc.stderr if proc else 'timeout'}")
+            times[name][0].append(seconds)
+            times[name][1].append(cpu)
+            out = proc if name == "kdir" else out
+    kdir_wall, kdir_cpu = times["kdir"]
+    rows = []
+    for baseline in ("make", "check"):
+        wall, cpu = times[baseline]
+        rows.append({"name": "one-kdir", "files": 1, "runs": repeat,
+                     "check": statistics.median(kdir_wall), "check_min": min(kdir_wall),
+                     "check_max": max(kdir_wall), "plain": statistics.median(wall),
+                     "ratio": statistics.median(kdir_wall) / statistics.median(wall),
+                     "check_cpu": statistics.median(kdir_cpu),
+                     "plain_cpu": statistics.median(cpu), "load": os.getloadavg()[0],
+                     "result": summary(out.stdout), "stopped": False,
+                     "baseline": baseline})
+    # What --kdir adds to a check, as a multiple of the make (the budget).
+    added = {what: (statistics.median(times["kdir"][i]) - statistics.median(times["check"][i]))
+             / statistics.median(times["make"][i]) for i, what in enumerate(("wall", "cpu"))}
+    rows[0]["added"] = added
+    return rows
+
+
 def _version(tree: Path) -> str:
     """The tree by its version: no path of this machine in the report."""
     try:
@@ -222,8 +276,10 @@ def write_report(results: list[dict], tree: Path, output: Path, jobs: int,
         f"over the same files (one file, or `--dir` with `--jobs {jobs}` over the {series})",
         f"- baseline squash (range-*): `check --git REV_RANGE --squash`, the same {commits} "
         "commits checked as one diff",
-        f"- budgets: one-file patch <= 1.5 s median; {commits}-commit range commit by commit "
-        "<= 1.5 x the same range as one diff",
+        "- baseline make (one-kdir): `make -C KDIR M=DIR thermo.o` of the same file, and "
+        "check: the same check without --kdir",
+        f"- budgets: one-file patch <= 1.0 s median, wall and cpu; {commits}-commit range "
+        "commit by commit <= 1.5 x the same range as one diff; what --kdir adds <= 1.5 x make",
         "",
         "- cpu: user + system seconds of every process of a run (median); on a loaded "
         "machine it is the better measure of cost, and cpu / 2 the wall time on two idle cores "
@@ -233,7 +289,12 @@ def write_report(results: list[dict], tree: Path, output: Path, jobs: int,
         "check / baseline | check cpu (s) | baseline cpu (s) | cpu ratio | load | check says |",
         "|---|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---|",
     ]
+    notes = []
     for r in results:
+        if "added" in r:
+            notes.append(f"- one-kdir: what --kdir adds to check (check --kdir minus check), "
+                         f"as a multiple of make: {r['added']['wall']:.2f} x in wall time, "
+                         f"{r['added']['cpu']:.2f} x in cpu (budget: 1.5 x)")
         cpu_ratio = r["check_cpu"] / r["plain_cpu"] if r["plain_cpu"] else float("nan")
         more = ">" if r["stopped"] else ""   # the plain run was stopped: a lower bound
         lines.append(f"| {r['name']} | {r['files']} | {r['runs']} | {r['check']:.2f} "
@@ -241,7 +302,7 @@ def write_report(results: list[dict], tree: Path, output: Path, jobs: int,
                      f"{more}{r['plain']:.2f} | "
                      f"{r['ratio']:.2f} | {r['check_cpu']:.2f} | {more}{r['plain_cpu']:.2f} | "
                      f"{cpu_ratio:.2f} | {r['load']:.1f} | {r['result']} |")
-    text = "\n".join(lines) + "\n"
+    text = "\n".join(lines + ([""] + notes if notes else [])) + "\n"
     tmp = output.with_name(output.name + ".tmp")
     tmp.write_text(text)
     os.replace(tmp, output)
@@ -260,6 +321,8 @@ def main() -> int:
     parser.add_argument("--plain-limit", type=float, default=600,
                         help="stop a plain run after this many seconds (reported as >)")
     parser.add_argument("--only", nargs="*", help="scenario names to run")
+    parser.add_argument("--kdir", type=Path,
+                        help="a prepared kernel for the one-kdir scenario (else it is not run)")
     parser.add_argument("--output", type=Path, default=ROOT / "bench" / "check.md")
     args = parser.parse_args()
     files = legacy_drivers(args.tree, args.files)
@@ -283,6 +346,9 @@ def main() -> int:
                                         Path(tmp), args.plain_limit, baseline))
             print(f"  check {results[-1]['check']:.2f} s, {baseline} "
                   f"{results[-1]['plain']:.2f} s", file=sys.stderr, flush=True)
+        if args.kdir and (not args.only or "one-kdir" in args.only):
+            print(f"one-kdir: {args.repeat} run(s)...", file=sys.stderr, flush=True)
+            results += run_kdir_scenario(args.kdir, args.repeat, args.jobs, Path(tmp))
     print(write_report(results, args.tree, args.output, args.jobs, args.files, args.range),
           end="")
     return 0

@@ -9,11 +9,19 @@ run() is registered here; under stop_on_signals(), SIGINT or SIGTERM kills
 all of them at once, no new one starts, and the signal becomes a Stopped
 exception in the main thread, so that the `with` blocks around it (the
 scratch directory) unwind.
+
+SIGKILL cannot be caught: a watchdog process (started with the first
+child, in a session of its own) is told of every child's process group
+and of the scratch directories, and when its pipe from the command
+closes, the command is gone: it kills the groups still listed and
+removes the directories.  A command that ends normally has released
+both, so the watchdog then does nothing.
 """
 
 import os
 import signal
 import subprocess
+import sys
 import threading
 from contextlib import contextmanager
 
@@ -21,6 +29,68 @@ _SIGNALS = (signal.SIGINT, signal.SIGTERM)
 _lock = threading.RLock()
 _running: set[subprocess.Popen] = set()
 _stopping: int | None = None
+_watchdog: int | None = None            # the write end of the watchdog's pipe
+
+# The watchdog's program: "+ PGID" / "- PGID" and "d HEX" / "u HEX" (a
+# directory's name, hex) add and remove; end of input kills and removes.
+_WATCHDOG = """
+import os, shutil, signal
+for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+    signal.signal(s, signal.SIG_IGN)
+groups, dirs, rest = set(), set(), b""
+while True:
+    data = os.read(0, 65536)
+    if not data:
+        break
+    *lines, rest = (rest + data).split(b"\\n")
+    for line in lines:
+        op, _, arg = line.decode().partition(" ")
+        if op in "+-":
+            (groups.add if op == "+" else groups.discard)(int(arg))
+        else:
+            (dirs.add if op == "d" else dirs.discard)(os.fsdecode(bytes.fromhex(arg)))
+for group in groups:
+    try:
+        os.killpg(group, signal.SIGKILL)
+    except OSError:
+        pass
+for directory in dirs:
+    shutil.rmtree(directory, ignore_errors=True)
+"""
+
+
+def _tell(message: str) -> None:
+    """Tell the watchdog MESSAGE, starting it first; called with _lock held."""
+    global _watchdog
+    if _watchdog is None:
+        read, write = os.pipe()
+        try:
+            subprocess.Popen([sys.executable, "-I", "-S", "-c", _WATCHDOG], stdin=read,
+                             stdout=subprocess.DEVNULL, start_new_session=True)
+        except OSError:
+            os.close(write)
+            return                      # no watchdog: SIGINT and SIGTERM still work
+        finally:
+            os.close(read)
+        _watchdog = write
+    try:
+        os.write(_watchdog, (message + "\n").encode())
+    except OSError:
+        pass
+
+
+@contextmanager
+def removed_if_killed(directory):
+    """Within the block, DIRECTORY is removed by the watchdog if the
+    command is killed (the block's own exit removes it otherwise)."""
+    name = os.fsencode(os.path.abspath(directory)).hex()
+    with _lock:
+        _tell("d " + name)
+    try:
+        yield directory
+    finally:
+        with _lock:
+            _tell("u " + name)
 
 
 class Stopped(BaseException):
@@ -48,6 +118,8 @@ def popen(args, **kwargs) -> subprocess.Popen:
                 raise Stopped(_stopping)
             proc = subprocess.Popen(args, **kwargs)
             _running.add(proc)
+            if kwargs["start_new_session"]:
+                _tell(f"+ {proc.pid}")
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, held)
     return proc
@@ -63,7 +135,9 @@ def _kill(proc: subprocess.Popen) -> None:
 def release(proc: subprocess.Popen) -> None:
     """PROC has been waited for: forget it."""
     with _lock:
-        _running.discard(proc)
+        if proc in _running:
+            _running.discard(proc)
+            _tell(f"- {proc.pid}")
 
 
 def run(args, *, input=None, capture_output=False, stdout=None, stderr=None, cwd=None,

@@ -114,8 +114,9 @@ class CheckFixTest(unittest.TestCase):
             patch_file.write_text(patch)
             builder = FakeBuilder({}, {"drivers/char/ds1620.c": [
                 warning("drivers/char/ds1620.c", "unused variable 'inode'")]})
+            # --fix's builds alone (check.compiler's compile is test_check_compiler's).
             request = check.CheckRequest(check.SourceKind.DIFF, str(patch_file), fix=True,
-                                         kdir=KernelDir(Path(tmp), False, "k"))
+                                         kdir=KernelDir(Path(tmp), False, "k"), compile=False)
             with mock.patch.object(verify, "Builder", builder):
                 report = check.run_check(request)
         (result,) = report.results

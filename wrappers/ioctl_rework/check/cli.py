@@ -9,9 +9,12 @@ check.judge keeps the findings a patch introduced (where it changes code:
 on an added line, or in a structure or handler it changes) and says where
 a bare patch shows too little to decide; check.compiled adds the legacy
 entries the preprocessor keeps that the rules did not read; check.result
-prints them as checkpatch.pl would, or as json or SARIF.  A gate does not
-pass what it could not read: such code is NOT_CHECKED, an error unless
---allow-unchecked.  A signal stops every child at once (children).
+prints them as checkpatch.pl would, or as json or SARIF.  With --kdir,
+gcc has the last word (check.compiler): each changed .c is compiled
+against KDIR with the legacy member taken out of struct file_operations.
+A gate does not pass what it could not read: such code is NOT_CHECKED, an
+error unless --allow-unchecked.  A signal stops every child at once
+(children), and the watchdog does after SIGKILL.
 """
 
 import argparse
@@ -28,6 +31,7 @@ from ioctl_rework.ctext.spans import LEGACY_MEMBER, ioctl_lines, unparsed_region
 from ioctl_rework.check.input import (DEFAULT_MAX_PATCH_SIZE, InputError, PatchInput,
                                      SourceKind, read_inputs, unchecked_reason)
 from ioctl_rework.check.compiled import legacy_entries
+from ioctl_rework.check.compiler import Compiled, compile_marked
 from ioctl_rework.check.judge import (FileView, anchor, cosmetic_lines, how_to_check,
                                       missing_context, unchecked_level)
 from ioctl_rework.check.result import (FORMATS, CheckReport, CheckResult, Level, Problem,
@@ -59,12 +63,15 @@ class CheckRequest:
     timeout: int = DEFAULT_TIMEOUT
     squash: bool = False                # a range as one diff, not commit by commit
     allow_unchecked: bool = False       # NOT_CHECKED is a warning, not an error
-    kdir: KernelDir | None = None       # --fix: build each conversion before and after
+    # Each changed .c compiled with the legacy member taken out (check.compiler);
+    # with --fix, each conversion built before and after too.
+    kdir: KernelDir | None = None
     # How the conversions shown (and --fix's) are made: for the tree's
     # version (settings.resolve); without a tree, for settings.DEFAULT_TARGET.
     conversion: settings.ConversionOptions = settings.ConversionOptions.for_target(
         settings.DEFAULT_TARGET)
     max_patch_size: int = DEFAULT_MAX_PATCH_SIZE
+    compile: bool = True                # with KDIR: compile (False: --fix's builds only)
 
 
 @dataclass
@@ -159,10 +166,11 @@ def run_check(request: CheckRequest, stages: Stages | None = None) -> CheckRepor
     """The check REQUEST asks for, each stage timed through STAGES."""
     stages = stages or Stages("check", Verbosity.QUIET)
     level = unchecked_level(request.allow_unchecked)
-    # A signal kills every child at once and unwinds the scratch directory.
+    # A signal kills every child at once and unwinds the scratch directory;
+    # after SIGKILL, the watchdog does both.
     with children.stop_on_signals(), \
             tempfile.TemporaryDirectory(prefix="ioctl-rework-check.") as tmp, \
-            scratch.temporary_files_in(Path(tmp)):
+            children.removed_if_killed(tmp), scratch.temporary_files_in(Path(tmp)):
         work = Path(tmp)
         with stages.stage("input"):
             patches = read_inputs(request.source, request.value, request.tree, work,
@@ -176,6 +184,11 @@ def run_check(request: CheckRequest, stages: Stages | None = None) -> CheckRepor
         with stages.stage("judging"):
             for unit in units:
                 _judge(unit, level, request.conversion.target)
+        if request.kdir is not None and request.compile:
+            with stages.stage("compile", len(units), "patches") as stage:
+                for unit in units:
+                    _compile(unit, request, level)
+                    stage.step()
         with stages.stage("conversions"):
             _show_conversions(units, request)
         if request.fix:
@@ -305,6 +318,72 @@ def _judge(unit: _Unit, level: Level, target: settings.Target) -> None:
                 shown.kind + shown.text, raw.struct, raw.handler))
 
 
+def _context_tree(request: CheckRequest) -> Path | None:
+    """The files around the patch's: the tree's (the scratch copy has only the patch's)."""
+    return request.tree or (None if request.source is SourceKind.DIFF else Path.cwd())
+
+
+def _compile(unit: _Unit, request: CheckRequest, level: Level) -> None:
+    """gcc's word on UNIT's changed .c files (check.compiler), added to
+    what the rules and the text said."""
+    sources = [p for p in unit.finals if p.endswith(".c") and unit.convertible(p)]
+    if not sources:
+        return
+    if unit.patch.reconstructed:
+        # The command line refuses this (--kdir wants --tree); a caller of run_check is told.
+        unit.result.notes.append("--kdir: nothing compiled: a bare patch's files are "
+                                 "rebuilt from its lines, not whole; give --tree")
+        return
+    files = {p: unit.patch.post_images[p] for p in unit.finals}
+    compiled = compile_marked(request.kdir, _context_tree(request) or unit.root, files,
+                              sources, request.jobs)
+    for source in sources:
+        _take_compiled(unit, compiled[source], level)
+
+
+def _take_compiled(unit: _Unit, compiled: Compiled, level: Level) -> None:
+    result = unit.result
+    if compiled.stopped:
+        view = unit.views[compiled.source]
+        first = min(view.changed.items(), default=None)
+        result.problems.append(Problem(
+            level, NOT_CHECKED, f"--kdir: {compiled.stopped}, so the compiler did not read "
+            "all of this file; make it build against KDIR, or review it by hand and pass "
+            "--allow-unchecked", compiled.source,
+            first[0] if first else 0, first[1].patch_line if first else 0,
+            first[1].kind + first[1].text if first else ""))
+    else:
+        if compiled.other_errors:
+            result.notes.append(f"--kdir: {quoted(compiled.source)} does not build against "
+                                f"KDIR: {compiled.other_errors[0]}")
+        # gcc read these files whole: what the rules could not read there
+        # hides no legacy member (gcc would have said), other checks aside.
+        result.problems = [replace(p, level=Level.WARNING, message=p.message + (
+            "; gcc read it (--kdir) and found every use of the legacy member, so this only "
+            "leaves the rules' other checks undone")) if p.type == NOT_CHECKED and
+            p.level is Level.ERROR and p.file in compiled.read else p for p in result.problems]
+    for use in compiled.uses:
+        # Shown where the patch changes one of gcc's places, the file compiled first.
+        changed = [(f, n) for f, n in reversed(use.places)
+                   if f in unit.views and n in unit.views[f].changed]
+        path, line = changed[0] if changed else use.places[-1]
+        if any(p.type == Kind.LEGACY_IOCTL.name and p.file == path and p.line == line
+               for p in result.problems):
+            continue
+        result.problems = [p for p in result.problems
+                           if not (p.type == NOT_CHECKED and p.file == path and p.line == line)]
+        shown = unit.views[path].changed[line] if changed else None
+        message = (f"gcc, with the legacy ioctl member taken out of struct file_operations "
+                   f"as in 2.6.36, says {use}")
+        if not changed:
+            message += ("; the patch changes none of these lines, so this is legacy code it "
+                        "leaves compiled (or made live elsewhere)")
+        result.problems.append(Problem(
+            Level.ERROR if changed else Level.WARNING, Kind.LEGACY_IOCTL.name, message,
+            path, line if changed else 0, shown.patch_line if shown else 0,
+            shown.kind + shown.text if shown else "", "file_operations"))
+
+
 def _show_conversions(units: list[_Unit], request: CheckRequest) -> None:
     """The conversion of each file with a new legacy .ioctl, at its first
     one (one diff converts them all), for the first files of the run."""
@@ -336,9 +415,7 @@ def _show_conversions(units: list[_Unit], request: CheckRequest) -> None:
 
 def _fix(unit: _Unit, request: CheckRequest) -> None:
     paths = [p for p in unit.finals if unit.convertible(p)]
-    # The files around the patch's are the tree's: the scratch copy has only the patch's.
-    tree = request.tree or (None if request.source is SourceKind.DIFF else Path.cwd())
-    verify = VerifyOptions(kdir=request.kdir, context_root=tree)
+    verify = VerifyOptions(kdir=request.kdir, context_root=_context_tree(request))
     found, notes = conversions(unit.conversion_job(paths, request.conversion, verify),
                                request.jobs,
                                request.timeout)
@@ -390,9 +467,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--fix", action="store_true",
                         help="also print the conversion of every file the patch touches")
     parser.add_argument("--kdir", type=Path, metavar="KDIR",
-                        help="with --fix: build each conversion before and after against "
-                             "this configured and prepared kernel tree, as convert --kdir "
-                             "does (the files around the patch's come from --tree)")
+                        help="compile each changed .c against this configured and prepared "
+                             "kernel tree with the ioctl member taken out of struct "
+                             "file_operations: every use gcc sees is an error, however it "
+                             "is spelled; with --fix, also build each conversion before "
+                             "and after, as convert --kdir does (the files around the "
+                             "patch's come from --tree)")
     parser.add_argument("--allow-unchecked", action="store_true",
                         help="report ioctl code no rule could read (NOT_CHECKED) as a "
                              "warning instead of an error")
@@ -423,7 +503,7 @@ def _request(args: argparse.Namespace) -> CheckRequest | None:
     for source, value in ((SourceKind.GIT, args.git), (SourceKind.DIFF, args.diff),
                           (SourceKind.STAGED, True if args.staged else None)):
         if value is not None:
-            kdir = _kdir(args)
+            kdir = _kdir(args, source)
             # The git work tree is the current directory without --tree; a
             # patch file has a tree only when --tree names one.
             base = args.tree or (None if source is SourceKind.DIFF else Path.cwd())
@@ -436,12 +516,14 @@ def _request(args: argparse.Namespace) -> CheckRequest | None:
     return None
 
 
-def _kdir(args: argparse.Namespace) -> KernelDir | None:
+def _kdir(args: argparse.Namespace, source: SourceKind) -> KernelDir | None:
     if args.kdir is None:
         return None
-    if not args.fix:
-        raise KdirError("--kdir goes with --fix (it builds the conversions --fix prints)")
-    return KernelDir.open(args.kdir)
+    kdir = KernelDir.open(args.kdir)
+    if source is SourceKind.DIFF and args.tree is None:
+        raise KdirError("--kdir compiles the files a patch leaves, whole: with --diff, "
+                        "give the tree it applies to (--tree DIR)")
+    return kdir
 
 
 def main(args: argparse.Namespace) -> int:
@@ -472,7 +554,7 @@ def main(args: argparse.Namespace) -> int:
         print(f"ioctl-rework check: stopped by {stop}; its children are killed and its "
               "scratch directory removed", file=sys.stderr)
         return stop.exit_status
-    except (InputError, spatch.SpatchMissing, BuildError) as err:
+    except (InputError, spatch.SpatchMissing, BuildError, KdirError) as err:
         print(f"ioctl-rework check: {err}", file=sys.stderr)
         return 2
     except scratch.UnsafePath as err:

@@ -115,6 +115,9 @@ class ObjectBuild:
     cached: bool = False
     compiled: bool = True                # False: only preprocessed (no .o, no sparse)
     command: CompileCommand | None = None    # the compile's, when it built
+    # The files of the copy the compile read, relative to the tree: kbuild's
+    # record, or gcc's dependency file when the compile failed.
+    read: tuple[str, ...] = ()
 
     @property
     def first_error(self) -> str | None:
@@ -138,17 +141,19 @@ class Builder:
         self.jobs = max(1, jobs)
 
     def build(self, files: dict[str, bytes], sources: list[str], cached: bool = False,
-              compile: bool = True, commands: dict[str, CompileCommand] | None = None
-              ) -> dict[str, ObjectBuild]:
+              compile: bool = True, commands: dict[str, CompileCommand] | None = None,
+              keep_preprocessed: bool = True) -> dict[str, ObjectBuild]:
         """Build each of SOURCES (relpaths of .c files in FILES) with FILES
         (relpath -> content) in place of the user's; CACHED: look up and
         keep the results by content (for the legacy texts).  COMPILE=False
         only preprocesses (the .i, for the proof): with the command of
         COMMANDS[source] (another state's compile of the same file), else
-        with make."""
+        with make.  KEEP_PREPROCESSED=False compiles as make does, without
+        -save-temps (no .i; gcc's messages keep the macros they come from)."""
         commands = commands or {}
         files = self._with_neighbours(files, sources)
-        mode = _Mode(any(rel.startswith("include/") for rel in files), compile)
+        mode = _Mode(any(rel.startswith("include/") for rel in files), compile,
+                     keep_preprocessed or not compile)
         results: dict[str, ObjectBuild] = {}
         todo = []
         for source in sources:
@@ -221,7 +226,8 @@ class Builder:
     def _command(self, tree: Path, directory: str, targets: list[str],
                  mode: "_Mode") -> list[str]:
         # Each target's output in one piece: messages follow the command they are from.
-        flags = f"-I{self.context_root / directory}" + (f" {SAVE_TEMPS}" if mode.compile else "")
+        flags = f"-I{self.context_root / directory}" + (
+            f" {SAVE_TEMPS}" if mode.compile and mode.keep_preprocessed else "")
         command = ["make", "-C", str(self.kdir.path), f"M={tree / directory}", "-k", "-Otarget",
                    f"-j{self.jobs}", f"KCFLAGS={flags}"]
         if self.kdir.sparse and mode.compile:
@@ -260,7 +266,7 @@ class Builder:
                 source, tuple(messages.get(source, ())), built,
                 _preprocessed(preprocessed, tree) if whole else None, compiled=mode.compile,
                 command=kbuild_records.compile_command(where / f".{stem}.o.cmd", tree)
-                if built else None)
+                if built else None, read=_read(where, stem, tree, self.kdir.path))
             if not made and not results[source].diagnostics:
                 # Not the compiler's words: make's own (a missing rule, ...).
                 tail = [line for line in output.splitlines() if line.strip()][-3:]
@@ -369,6 +375,16 @@ class Builder:
                             for d in built.diagnostics]}).encode())
 
 
+def _read(where: Path, stem: str, tree: Path, kdir: Path) -> tuple[str, ...]:
+    """The files under TREE the compile of WHERE/STEM.o read, relative to
+    TREE: kbuild's record (.STEM.o.cmd) when it built, else the dependency
+    file gcc wrote for it (.STEM.o.d, which kbuild leaves when gcc fails)."""
+    prefix = str(tree) + "/"
+    read = kbuild_records.recorded_dependencies(where / f".{stem}.o.cmd", kdir) or \
+        kbuild_records.depfile_dependencies(where / f".{stem}.o.d", kdir) or ()
+    return tuple(path[len(prefix):] for path in read if path.startswith(prefix))
+
+
 def _c_locale() -> dict[str, str]:
     # kbuild unexports LC_ALL: the compilers read LANG and LC_MESSAGES.
     return dict(os.environ, LC_ALL="C", LANG="C", LC_MESSAGES="C", LC_CTYPE="C")
@@ -385,3 +401,4 @@ def _preprocessed(path: Path, tree: Path) -> str:
 class _Mode:
     overlay: bool           # rewritten headers under include/ go before KDIR's
     compile: bool           # .o (and sparse) and .i, or the .i alone
+    keep_preprocessed: bool = True      # the compile's .i (-save-temps)

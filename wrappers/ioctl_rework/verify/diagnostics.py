@@ -11,7 +11,7 @@ conversion and differ between kernels.
 
 import collections
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 # kbuild's quiet lines say which command the next messages come from.
 _COMMAND = re.compile(r"^\s+(?P<tool>CC|CHECK|CPP)(?: \[M\])?\s+(?P<path>\S+)$")
@@ -20,6 +20,9 @@ _IN_FUNCTION = re.compile(r"^(?P<path>[^:\s][^:]*): In function ['\u2018](?P<fun
                           r"['\u2019]:$")
 _MESSAGE = re.compile(r"^(?P<path>[^:\s][^:]*):(?P<line>\d+):(?:(?P<column>\d+):)? "
                       r"(?P<severity>fatal error|error|warning): (?P<text>.*)$")
+# gcc's notes that say where the macro a message comes out of was used.
+_MACRO_NOTE = re.compile(r"^(?P<path>[^:\s][^:]*):(?P<line>\d+):(?:\d+:)? note: in "
+                         r"expansion of macro ")
 _CONTEXT = "context imbalance"
 
 
@@ -32,6 +35,10 @@ class Diagnostic:
     function: str           # "" outside a function, and always for sparse
     severity: str           # "error" or "warning" ("fatal error" counts as "error")
     text: str
+    # Where the macros the message comes out of were used: (file, line), in
+    # gcc's order (the outermost use last); not part of the key.
+    expansions: tuple[tuple[str, int], ...] = ()
+    fatal: bool = False     # gcc stopped here ("fatal error")
 
     @property
     def key(self) -> tuple[str, str, str, str, str]:
@@ -77,13 +84,20 @@ def parse(output: str, scratch: str, owner: str | None = None) -> dict[str, list
         if line.endswith(": At top level:"):
             function = ""
             continue
+        note = _MACRO_NOTE.match(line)
+        if note and owner is not None and found[owner]:
+            last = found[owner][-1]
+            found[owner][-1] = replace(last, expansions=last.expansions + (
+                (relative(note["path"]), int(note["line"])),))
+            continue
         message = _MESSAGE.match(line)
         if message and owner is not None:
             severity = "error" if message["severity"] == "fatal error" else message["severity"]
             found[owner].append(Diagnostic(tool, relative(message["path"]), int(message["line"]),
                                            int(message["column"] or 0),
                                            function if tool == "gcc" else "",
-                                           severity, message["text"].strip()))
+                                           severity, message["text"].strip(),
+                                           fatal=message["severity"] == "fatal error"))
     return found
 
 
