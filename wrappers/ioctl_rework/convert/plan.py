@@ -5,6 +5,14 @@ Phase 2 (convert_groups) makes every other file that names a handler of
 phase 1 follow it: a handler defined in another file, a prototype in a
 header, a caller, an export.  A handler whose files do not all follow is
 converted nowhere, and the files run again, until nothing more is dropped.
+
+convert() calls each stage once, in this order, and hands each the typed
+values the earlier ones made: prefilter (tree.py), rule runs (runner.py),
+cross-file follow-up (groups.py), compat (compat/apply.py), forwarding
+(forwarding.py), diffs (diffs.py), verify (verification.py), accounting
+(accounting.py); the command line writes what it returns (output.py).
+Where verify rejects a pushdown auto chose, the stages up to verify run
+again with the wrapper for that handler, before anything is written.
 """
 
 import re
