@@ -146,6 +146,9 @@ class FindTreeTest(unittest.TestCase):
 
 
 EXPECTED = [
+    # The entry spatch could not parse around is listed by its text, never dropped.
+    ("drivers/char/broken.c", 5, "legacy-ioctl", "broken_fops", "broken_ioctl",
+     "CHAR and MISC DRIVERS"),
     ("drivers/char/legacy_dead.c", 17, "missing-compat", "legacy_dead_fops",
      "legacy_dead_unlocked_ioctl", "LEGACY CHAR DRIVERS"),
     ("drivers/char/legacy_dead.c", 18, "legacy-ioctl", "legacy_dead_fops",
@@ -204,6 +207,9 @@ class EndToEndTest(unittest.TestCase):
         self.assertEqual([(s.file, s.partial) for s in self.cold.skipped],
                          [("drivers/char/broken.c", True)])
         self.assertIn("could not parse", self.cold.skipped[0].reason)
+        [entry] = [f for f in self.cold.findings if f.file == "drivers/char/broken.c"]
+        self.assertEqual(entry.effort, "manual")
+        self.assertIn("convert it by hand", entry.reason)
 
     def test_version_from_makefile(self):
         self.assertEqual(self.cold.version, "2.6.18")

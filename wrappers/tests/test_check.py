@@ -84,10 +84,21 @@ class NewDriverTest(RepoTestCase):
         self.repo.commit("add broken", {"drivers/misc/broken.c": broken})
         out = self.check("--git", "HEAD")
         self.assertEqual(out.returncode, 1, out.stderr)
-        self.assertEqual(types(out.stdout), ["ERROR:NOT_CHECKED"])
+        # The legacy entry is one by its text (the shared finder), whatever
+        # spatch could read around it.
+        self.assertEqual(types(out.stdout), ["ERROR:NOT_CHECKED", "ERROR:LEGACY_IOCTL"])
         self.assertIn("NOTE: drivers/misc/broken.c not checked: spatch could not parse",
                       out.stdout)
         self.assertIn("--allow-unchecked", out.stdout)
+        allowed = self.check("--git", "HEAD", "--allow-unchecked")
+        self.assertEqual(allowed.returncode, 1, allowed.stderr)
+        self.assertEqual(types(allowed.stdout), ["WARNING:NOT_CHECKED", "ERROR:LEGACY_IOCTL"])
+        # Unreadable code without a legacy entry is what --allow-unchecked passes.
+        self.repo.commit("fix broken", {"drivers/misc/broken.c": broken.replace(
+            ".ioctl", ".unlocked_ioctl")})
+        out = self.check("--git", "HEAD")
+        self.assertEqual(out.returncode, 1, out.stderr)
+        self.assertEqual(types(out.stdout), ["ERROR:NOT_CHECKED"])
         allowed = self.check("--git", "HEAD", "--allow-unchecked")
         self.assertEqual(allowed.returncode, 0, allowed.stderr)
         self.assertEqual(types(allowed.stdout), ["WARNING:NOT_CHECKED"])

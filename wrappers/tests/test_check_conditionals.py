@@ -3,8 +3,8 @@ in three values, and check.compiled's reading of entries gcc accepts."""
 
 import unittest
 
-from ioctl_rework.check.compiled import spliced
 from ioctl_rework.ctext.conditionals import compiled_lines, target_macros
+from ioctl_rework.ctext.spans import join_splices
 
 TARGET = target_macros((6, 1, 0))
 
@@ -63,13 +63,18 @@ class CompiledLinesTest(unittest.TestCase):
 
 
 class SplicedTest(unittest.TestCase):
-    def test_a_splice_is_joined_and_lines_keep_their_numbers(self):
-        text = "a\n.io\\\nctl = h,\nb\\\n\\\nc\nd"
-        joined = spliced(text).split("\n")
-        self.assertEqual(len(joined), len(text.split("\n")))
-        self.assertEqual(joined[1], ".ioctl = h,")
-        self.assertEqual(joined[3], "bc")
-        self.assertEqual(joined[6], "d")
+    def test_splices_are_joined_and_each_character_keeps_its_line(self):
+        text = "a\n.io\\\nctl = h,\nb\\\n\\\nc\nd\r\ne\\\r\nf"
+        joined = join_splices(text)
+        self.assertEqual(joined.text, "a\n.ioctl = h,\nbc\nd\r\nef")
+        lines = {char: joined.line(i) for i, char in enumerate(joined.text) if char.strip()}
+        # Lines: 1 a, 2 .io\, 3 ctl = h, 4 b\, 5 \, 6 c, 7 d, 8 e\, 9 f ("c": the last one).
+        self.assertEqual(lines, {"a": 1, ".": 2, "i": 2, "o": 2, "c": 6, "t": 3, "l": 3,
+                                 "=": 3, "h": 3, ",": 3, "b": 4, "d": 7, "e": 8, "f": 9})
+        for i, char in enumerate(joined.text):
+            self.assertEqual(text[joined.original(i)], char)
+        self.assertTrue(joined.spliced(1, 8))
+        self.assertFalse(joined.spliced(8, 14))
 
 
 if __name__ == "__main__":

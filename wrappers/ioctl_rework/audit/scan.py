@@ -1,9 +1,11 @@
 """The audit: find what is left to convert, and who owns it (the command line is audit.cli).
 
-The findings come from the rules, never from Python: legacy-ioctl (with
-its effort) from the conversion rule's report mode, read through
-rules.parse_report(), and the three unlocked-handler problems from the
-audit rules (semantic-patches/unlocked_ioctl_*.cocci).  This module only
+The findings come from the rules: legacy-ioctl (with its effort) from the
+conversion rule's report mode, read through rules.parse_report(), and the
+three unlocked-handler problems from the audit rules
+(semantic-patches/unlocked_ioctl_*.cocci).  A legacy entry the rule did
+not read (a spelling spatch does not match) is added from the shared
+text finder (audit.text_entries), never dropped.  This module only
 chooses which files the rules see, runs them fast, caches what they said,
 and attaches MAINTAINERS sections.
 
@@ -28,8 +30,11 @@ from ioctl_rework import settings
 from ioctl_rework.spatch import rules
 from ioctl_rework.spatch import runner as spatch
 from ioctl_rework.ctext import candidates as candidates_module
+from ioctl_rework.ctext import fops_holders, ioctl_tokens
+from ioctl_rework.ctext import spans as c_spans
 from ioctl_rework.ctext.candidates import fops_initializers, may_hold_legacy_entry
 from ioctl_rework.cache import Cache, default_directory, make_key, stat_index
+from ioctl_rework.audit import text_entries
 from ioctl_rework.audit.findings import AuditResult, AuditStats, Finding, SkippedFile
 from ioctl_rework.patches.maintainers import Maintainers, directory_subsystem
 from ioctl_rework.stages import Stages, Verbosity
@@ -149,7 +154,7 @@ class _Candidate:
     runs: tuple[str, ...]
 
 
-PREFILTER_FORMAT = "prefilter-4"
+PREFILTER_FORMAT = "prefilter-5"
 
 
 def _classify(path: Path, runs: list[RuleRun]) -> tuple[str | None, list[str], str | None]:
@@ -159,7 +164,9 @@ def _classify(path: Path, runs: list[RuleRun]) -> tuple[str | None, list[str], s
         data = path.read_bytes()
     except OSError as err:
         return None, [], f"cannot read it: {err.strerror}"
-    if b"file_operations" not in data:
+    # A fops embedded in a structure of a header may be the only one a
+    # file has: it never names file_operations.
+    if b"file_operations" not in data and not may_hold_legacy_entry(data):
         return None, [], None
     bodies = fops_initializers(data)
     wanted = [run.name for run in runs if run.wants(data, bodies)]
@@ -172,7 +179,8 @@ def _candidates(paths: list[Path], runs: list[RuleRun], cache: Cache | None = No
     that could not be read go to UNREADABLE, with why.  An unchanged file is not read
     again (cache.stat_index): on an unchanged 6.1 tree that spares ~1 GB of
     reading."""
-    key = make_key(PREFILTER_FORMAT, Path(candidates_module.__file__).read_bytes(),
+    key = make_key(PREFILTER_FORMAT, *(Path(m.__file__).read_bytes() for m in (
+                       candidates_module, ioctl_tokens, fops_holders, c_spans)),
                    *(run.name.encode() + run.member.pattern for run in runs),
                    *(str(p.resolve()) for p in paths))
     verdicts = stat_index(cache, key, spatch.source_files(paths),
@@ -261,6 +269,10 @@ def audit(paths: list[Path], jobs: int = 2, timeout: int = DEFAULT_TIMEOUT,
         # report spelled it (see spatch._run_one).
         for finding in _READERS[name](result.stdout):
             findings.append(replace(finding, file=shown))
+    # The entries the rule did not read, in any spelling, from the text.
+    merged = text_entries.merge(findings, {_display_path(c.path, tree): c.path
+                                           for c in candidates if "legacy" in c.runs})
+    findings, skipped = merged.findings, skipped + merged.partly
     findings = first_per_handler(findings)
     if compat_classes:
         from ioctl_rework.audit.compat_classes import classify_findings

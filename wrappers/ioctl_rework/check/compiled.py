@@ -20,16 +20,13 @@ from ioctl_rework.audit.findings import Kind
 from ioctl_rework.check.judge import FileView, how_to_check
 from ioctl_rework.check.result import Level
 from ioctl_rework.check.rule_runs import NOT_CHECKED, Raw
+from ioctl_rework.ctext import ioctl_tokens
 from ioctl_rework.ctext.conditionals import compiled_lines, target_macros
-from ioctl_rework.ctext.spans import (closing, code_only, initializer_type, open_branches,
-                                     toplevel_span)
+from ioctl_rework.ctext.fops_holders import Shape
+from ioctl_rework.ctext.ioctl_tokens import Use
+from ioctl_rework.ctext.spans import closing, code_only, join_splices, open_branches, toplevel_span
 from ioctl_rework.patches.patch_set import Line
 
-# `.M = h`, `.M = &h`, `.M = (h)`, and GNU's `M: h`, where M is ioctl or an
-# object-like macro of the file that says ioctl (`#define OLD_OP ioctl`).
-_ENTRY = re.compile(r"(?:(?<![\w>])\.\s*(\w+)\s*=(?!=)|(?<![\w.>?])(\w+)\s*:(?!:))"
-                    r"\s*&?\s*\(*\s*&?\s*(\w+)")
-_ALIAS = re.compile(r"^[ \t]*#[ \t]*define[ \t]+(\w+)[ \t]+(\w+)[ \t]*$", re.M)
 _FOPS = re.compile(r"\bstruct\s+file_operations\b[^;{}()=]*=\s*\{"
                    r"|\(\s*(?:const\s+)?struct\s+file_operations\s*\)\s*\{")
 # Every member file_operations has had, 2.6.0 to 6.x: a designator naming
@@ -43,8 +40,6 @@ FOPS_MEMBERS = frozenset("""
     fadvise uring_cmd uring_cmd_iopoll fop_flags aio_read aio_write readdir readv writev
     dir_notify""".split())
 _DIRECTIVE = re.compile(r"^\s*#\s*(?:if|ifdef|ifndef|elif|else|endif|define|undef)\b")
-_CAST = re.compile(r"\(\s*(?:const\s+)?struct\s+(\w+)\s*\)\s*$")
-_NAMED = re.compile(r"\bstruct\s+\w+\s+[\w\s*]*?(\w+)\s*(?:\[[^\]]*\])?\s*=\s*$")
 _NO_HANDLER = ("NULL", "0")
 # Macros a bare patch may not #define near ioctl code unseen.
 _TARGET_NAMES = ("HAVE_UNLOCKED_IOCTL", "HAVE_COMPAT_IOCTL", "LINUX_VERSION_CODE",
@@ -56,19 +51,6 @@ class Placed:
     """A finding of this module and the patch line it is shown at."""
     raw: Raw
     shown: Line
-
-
-def _struct(code: str, offset: int) -> tuple[str | None, str]:
-    """(type, variable) of the initializer around OFFSET: the type None
-    when it is not a declaration check can read (embedded, a macro)."""
-    kind = initializer_type(code, offset)
-    brace = code.rfind("{", 0, offset)
-    before = code[max(0, brace - 300):brace] if brace >= 0 else ""
-    if kind is None:
-        cast = _CAST.search(before)
-        return (cast[1], "a compound literal") if cast else (None, "")
-    named = _NAMED.search(before)
-    return kind, named[1] if named else "a file_operations"
 
 
 def _directive_changes(view: FileView) -> dict[int, Line]:
@@ -83,33 +65,6 @@ def _directive_changes(view: FileView) -> dict[int, Line]:
                     found.setdefault(new, ln)
                 if ln.kind != "-":
                     new += 1
-    return found
-
-
-def spliced(text: str) -> str:
-    """TEXT with its backslash-newline line splices joined, as the compiler
-    reads it; each joined line keeps its first line's number (blank lines
-    follow it), so that lines are still counted as in TEXT."""
-    lines = text.split("\n")
-    for i in range(len(lines) - 2, -1, -1):
-        if lines[i].endswith("\\"):
-            joined = lines[i][:-1] + lines[i + 1]
-            lines[i + 1:i + 2] = []
-            lines[i] = joined
-            lines.insert(i + 1 + joined.count("\n"), "")
-    return "\n".join(lines)
-
-
-def _aliases(code: str) -> dict[str, str]:
-    """Object-like macros of the file that stand for one word, resolved."""
-    direct = {m[1]: m[2] for m in _ALIAS.finditer(code)}
-    found = {}
-    for name in direct:
-        word, seen = name, set()
-        while word in direct and word not in seen:
-            seen.add(word)
-            word = direct[word]
-        found[name] = word
     return found
 
 
@@ -150,58 +105,60 @@ def legacy_entries(view: FileView, path: str, version: tuple[int, int, int],
     found = _bare_directives(view, path, level)
     if "ioctl" not in view.text and "file_operations" not in view.text:
         return found
-    code = code_only(spliced(view.text))
+    code = code_only(view.text)
     compiled = compiled_lines(view.text, target_macros(version))
     changes = {} if view.reconstructed else _directive_changes(view)
-    aliases = _aliases(code)
-    for match in _ENTRY.finditer(code):
-        member, handler = match[1] or match[2], match[3]
-        if aliases.get(member, member) != "ioctl" or handler in _NO_HANDLER:
+    for token in ioctl_tokens.tokens(view.text):
+        if token.use is not Use.ENTRY or token.value in _NO_HANDLER:
             continue
-        n = code.count("\n", 0, match.start()) + 1
+        n = token.line
         live = compiled[n - 1] if n <= len(compiled) else None
         if live is False:
             continue
         shown = _touch(view, code, changes, n)
         if shown is None:
             continue
-        kind, name = _struct(code, match.start())
+        fops = ioctl_tokens.of_file_operations(code, token)
+        placed = token.holder is not None and token.holder.shape is not Shape.UNPLACED
+        handler = token.handler or token.value
         why = "" if n in view.changed else (
             f" (line {n}: the patch changes the preprocessor directives above it, so that "
             + ("it compiles on the target" if live else
                "it may compile: that depends on macros check cannot see; test "
                "HAVE_UNLOCKED_IOCTL to keep a branch for old kernels") + ")")
-        if kind == "file_operations":
+        if fops or fops is None and placed:
+            name = token.holder.name if token.holder else "a file_operations"
             message = (f"{name} sets the legacy .ioctl ({handler}), which runs under the BKL "
                        "and was removed in 2.6.36; use .unlocked_ioctl and .compat_ioctl"
                        + why)
             found.append(Placed(Raw(Kind.LEGACY_IOCTL.name, Level.ERROR, message, path, n,
-                                    name, handler), shown))
-        elif kind is None:
+                                    name, handler, ioctl_tokens.spelling(token)), shown))
+        elif fops is None:
             message = (f"the patch sets .ioctl ({handler}) in an initializer check cannot "
-                       "place (a file_operations embedded in another structure, or built by "
-                       "a macro?): it may be a legacy .ioctl" + why
+                       "place (built by a macro?): it may be a legacy .ioctl" + why
                        + how_to_check(view.reconstructed))
             found.append(Placed(Raw(NOT_CHECKED, level, message, path, n, "", handler),
                                 shown))
-    found += _unreadable_members(view, code, compiled, changes, aliases, path, level)
+    found += _unreadable_members(view, code, join_splices(code), compiled, changes, path,
+                                 level)
     return found
 
 
-def _unreadable_members(view: FileView, code: str, compiled: list, changes: dict,
-                        aliases: dict[str, str], path: str, level: Level) -> list[Placed]:
+def _unreadable_members(view: FileView, code: str, joined, compiled: list, changes: dict,
+                        path: str, level: Level) -> list[Placed]:
     """NOT_CHECKED for what a file_operations initializer the patch touches
     holds that check cannot read as a member: a designator that names no
     member (a macro, perhaps pasting tokens), a macro call in place of an
     entry.  Such a spelling may reach the compiler as .ioctl."""
     found = []
-    for fops in _FOPS.finditer(code):
-        end = closing(code, fops.end() - 1)
-        body = code[fops.end():end]
+    flat = joined.text
+    aliases = ioctl_tokens.word_aliases(flat)
+    for fops in _FOPS.finditer(flat):
+        end = closing(flat, fops.end() - 1)
+        body = flat[fops.end():end]
         for match in re.finditer(r"(?<![\w>])\.\s*(\w+)\s*(\(|=)|(?:^|[{,])\s*([A-Za-z_]\w*)\s*\(",
                                  body):
-            at = fops.end() + match.start()
-            n = code.count("\n", 0, at) + 1
+            n = joined.line(fops.end() + match.start())
             if n <= len(compiled) and compiled[n - 1] is False:
                 continue
             name = match[1] or match[3]

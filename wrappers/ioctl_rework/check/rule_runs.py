@@ -93,7 +93,9 @@ def _run_audit(paths: list[Path], jobs: int, timeout: int,
             message += " (.unlocked_ioctl is set too, so .ioctl is dead code)"
         note = ""
         if finding.effort == Effort.MANUAL.value:
-            note = f"the conversion rule leaves it alone: {finding.reason}; convert it by hand"
+            note = f"the conversion rule leaves it alone: {finding.reason}"
+            if not note.endswith("convert it by hand"):
+                note += "; convert it by hand"
         elif finding.effort == Effort.AUTO_REMOVE.value:
             note = f"the conversion rule deletes the entry: {finding.reason}"
         if finding.compat_class:

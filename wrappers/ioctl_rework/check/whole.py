@@ -13,7 +13,8 @@ import re
 from dataclasses import dataclass
 from typing import Callable
 
-from ioctl_rework.ctext.spans import LEGACY_MEMBER, code_only
+from ioctl_rework.ctext import candidates
+from ioctl_rework.ctext.spans import code_only
 from ioctl_rework.patches import parser as patch_parser
 from ioctl_rework.patches.parser import FinalFile, Status
 
@@ -43,10 +44,10 @@ def _claims_ioctl(data: bytes, local: bool = True) -> bool:
     """Whether the code of DATA, an included file, may set the legacy .ioctl
     (then it is judged whole): an ioctl member, or for a LOCAL file (not a
     kernel header) a file_operations in any spelling."""
-    if b"ioctl" not in data and not (local and b"file_operations" in data):
+    if not candidates.names_an_entry(data) and not (local and b"file_operations" in data):
         return False
     code = code_only(data.decode(errors="surrogateescape")).encode(errors="surrogateescape")
-    return LEGACY_MEMBER.search(code) is not None or (local and b"file_operations" in code)
+    return candidates.names_an_entry(code) or (local and b"file_operations" in code)
 
 
 def _includes(text: str) -> list[tuple[str, bool, int]]:

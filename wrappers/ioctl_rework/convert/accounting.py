@@ -165,7 +165,9 @@ def _listed(rel: str, code: str, token: Token, line: int | None) -> HandlerRecor
                              "not converted; convert it by hand")
     what = {Use.ENTRY: "an .ioctl entry", Use.ASSIGNMENT: "a run-time assignment of .ioctl",
             Use.READ: "a use of the .ioctl member"}[token.use]
-    return HandlerRecord(rel, where, token.base or "?", value or function,
+    if token.use is not Use.READ:
+        what += f" ({ioctl_tokens.spelling(token)})"
+    return HandlerRecord(rel, where, token.base or "?", token.handler or value or function,
                          HandlerStatus.FAILED,
                          f"{what} the run neither converted nor explained "
                          f"(`{token.statement}`): convert it by hand")

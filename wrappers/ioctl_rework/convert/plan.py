@@ -298,7 +298,7 @@ def _handler_records(tree: Tree, fops_files: list[str], final: dict[str, FileRun
     for rel in fops_files:
         run = final[rel]
         decided = {d.handler for d in run.decisions}
-        for d in run.decisions:
+        for d in _once_per_entry(run.decisions, tree.fops_names.get(rel, [])):
             records.append(_record(d, run, final, cross, blocked, sources))
         # A dead or NULL entry the rule removed is a change, not an entry left alone.
         removed = {(c.line, c.handler) for c in run.changes
@@ -317,7 +317,9 @@ def _handler_records(tree: Tree, fops_files: list[str], final: dict[str, FileRun
                 dead = c_spans.never_compiled(old, entry.line)
                 records.append(HandlerRecord(
                     rel, entry.line, "?", entry.handler, HandlerStatus.SKIPPED,
-                    _never_compiled_words(old, dead) if dead else _UNPLACED))
+                    _never_compiled_words(old, dead) if dead else
+                    f"{entry.spelling}, which the rule does not read: left alone; convert "
+                    "it by hand" if entry.spelling else _UNPLACED))
                 continue
             why = blocked.get(rel) or run.reason or "not seen by spatch"
             # Found by text only (fops "?"): it may belong to another ops structure.
@@ -332,6 +334,19 @@ def _handler_records(tree: Tree, fops_files: list[str], final: dict[str, FileRun
                 f"the handler is named through a macro ({entry.handler}), which spatch "
                 "cannot follow: convert this entry by hand"))
     return records
+
+
+def _once_per_entry(decisions: list, entries) -> list:
+    """DECISIONS with one per entry: the rule reports `. ioctl` + newline
+    + `=` at both lines; ENTRIES (the finder's) say which lines are one."""
+    kept = []
+    for d in sorted(decisions, key=lambda d: d.line):
+        span = next((e.lines for e in entries if d.line in e.lines), None)
+        if span is not None and any(k.line in span and (k.fops, k.handler) == (d.fops, d.handler)
+                                    for k in kept):
+            continue
+        kept.append(d)
+    return kept
 
 
 def _never_compiled_words(text: str, line: int) -> str:

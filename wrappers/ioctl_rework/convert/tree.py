@@ -13,22 +13,16 @@ from pathlib import Path
 from ioctl_rework import children
 from ioctl_rework import cache as cache_mod
 from ioctl_rework.ctext import spans as c_spans
-from ioctl_rework.ctext import candidates
+from ioctl_rework.ctext import candidates, fops_holders, ioctl_tokens
+from ioctl_rework.ctext.ioctl_tokens import Use
 from ioctl_rework.convert import accounting
 from ioctl_rework.spatch import runner as spatch
 from ioctl_rework.convert.request import InputError
 from ioctl_rework.convert.summary import FileRecord, FileStatus
 
-# A file that may declare a .ioctl fops entry: the rule decides whether it does.
-FOPS_PATTERN = rb"\.ioctl\s*=|\bioctl\s*:"
-# The handler of a .ioctl entry in any spelling (candidates.py): a name,
-# its address, a cast of it, or a macro call such as DRM(ioctl); in an
-# initializer or a run-time assignment.
-# A name built by a macro: DRM(ioctl), or name##_ioctl in a macro that
-# defines a fops.
-_FOPS_NAME = re.compile(rb"(?:\.\s*ioctl\s*=|->\s*ioctl\s*=|\bioctl\s*:)\s*(?:&\s*)?"
-                        rb"(?:\([^()]*\)\s*)?(\w+(\s*\(\s*\w+\s*\)|(?:\s*##\s*\w+)+)?)"
-                        rb"\s*(?:\\\s*)?[,};\n]")
+# A handler named through a macro: DRM(ioctl), or name##_ioctl in a macro
+# that defines a fops.
+_MACRO_NAMED = re.compile(r"^&?\s*\w+\s*\(\s*\w+\s*\)$|##")
 
 
 @dataclass(frozen=True)
@@ -37,6 +31,12 @@ class FopsEntry:
 
     handler: str
     line: int
+    last_line: int = 0          # the line its value ends on
+    spelling: str = ""          # how it is written, in words (ioctl_tokens.spelling)
+
+    @property
+    def lines(self) -> range:
+        return range(self.line, max(self.line, self.last_line) + 1)
 
 
 @dataclass
@@ -130,21 +130,8 @@ def scan(paths: list[Path], root: Path, cache: cache_mod.Cache | None = None) ->
             continue
         # The .ioctl of a tty_operations, proto_ops, ... is none of ours;
         # spatch tells them apart, but not in a file it cannot parse.
-        code = c_spans.code_only(data.decode("latin-1"))
-        names, macros = [], []
-        ours = {None, "file_operations"} | candidates.structs_holding_fops(code)
-        for m in _FOPS_NAME.finditer(data):
-            kind = c_spans.initializer_type(code, m.start())
-            entry = FopsEntry(m.group(1).decode(), data.count(b"\n", 0, m.start()) + 1)
-            # A fops a macro defines: its "name##_fops = {" is no declaration.
-            pasted = m.group(2) and b"##" in m.group(2) and kind is None and \
-                b"file_operations" in data[max(0, m.start() - 300):m.start()]
-            if m.group(2) and kind == "file_operations" or pasted:
-                macros.append(entry)
-            elif not m.group(2) and m.group(1) != b"NULL" and kind in ours:
-                names.append(entry)
+        fops_names[rel], macros = _entries(data.decode("latin-1"))
         fops_files.append(rel)
-        fops_names[rel] = names
         if macros:
             macro_entries[rel] = macros
     wanted = sorted({e.handler for entries in fops_names.values() for e in entries})
@@ -156,8 +143,34 @@ def scan(paths: list[Path], root: Path, cache: cache_mod.Cache | None = None) ->
                 macro_entries, {_relative(root, name) for name in members}, top)
 
 
+def _entries(text: str) -> tuple[list[FopsEntry], list[FopsEntry]]:
+    """The .ioctl entries of TEXT (the shared finder's, never-compiled ones
+    too: plan says why those are left), and those whose handler is named
+    through a macro."""
+    code = c_spans.code_only(text)
+    starts = [0]
+    for line in code.split("\n"):
+        starts.append(starts[-1] + len(line) + 1)
+    names, macros = [], []
+    for token in ioctl_tokens.tokens(text, compiled_only=False):
+        if token.use not in (Use.ENTRY, Use.ASSIGNMENT):
+            continue
+        fops = ioctl_tokens.of_file_operations(code, token)
+        if _MACRO_NAMED.search(token.value):
+            # A fops a macro defines: its "name##_fops = {" is no declaration.
+            at = starts[token.line - 1]
+            pasted = "##" in token.value and token.macro is not None and \
+                "file_operations" in code[max(0, at - 300):starts[token.line]]
+            if fops or pasted:
+                macros.append(FopsEntry(token.value, token.line, token.last_line))
+        elif token.handler and fops is not False and token.macro is None:
+            names.append(FopsEntry(token.handler, token.line, token.last_line,
+                                   ioctl_tokens.spelling(token)))
+    return names, macros
+
+
 # Bump when what the indexes below store changes.
-INDEX_FORMAT = "convert-index/4"
+INDEX_FORMAT = "convert-index/5"
 
 
 def _lstat_of(path: Path) -> list[tuple[str, os.stat_result]]:
@@ -173,7 +186,8 @@ def _fops_candidates(files: list[tuple[str, os.stat_result]], paths: list[Path],
     entry in any spelling (the audit's prefilter), and the .c/.h ones with
     an ioctl member, reading only the files that changed since the last
     run (cache.stat_index)."""
-    key = cache_mod.make_key(INDEX_FORMAT, Path(candidates.__file__).read_bytes(),
+    key = cache_mod.make_key(INDEX_FORMAT, *(Path(m.__file__).read_bytes() for m in (
+                                 candidates, ioctl_tokens, fops_holders, c_spans)),
                              Path(accounting.__file__).read_bytes(),
                              *(os.path.abspath(p) for p in paths))
     verdicts = cache_mod.stat_index(cache, key, files, _read_verdict)
@@ -226,7 +240,7 @@ def _symlink_record(file: Path, rel: str, real_root: str) -> FileRecord | None:
         data = file.read_bytes()
     except OSError:
         return FileRecord(rel, FileStatus.SKIPPED, "a dangling symbolic link")
-    if not re.search(FOPS_PATTERN, data):
+    if not candidates.may_hold_legacy_entry(data):
         return None
     target = os.path.realpath(file)
     if os.path.commonpath([target, real_root]) != real_root:

@@ -5,20 +5,29 @@ little: the conversion rule decides what each entry is.
 
 The spellings: a `file_operations` initializer (C99 or GNU, an array of
 them, through a typedef of the file) that sets `ioctl`, one written by
-position (2.4 style), and a run-time `fops.ioctl = h;` or `ops->ioctl = h;`.
+position (2.4 style), and a run-time `fops.ioctl = h;` or `ops->ioctl = h;`;
+and every entry the shared finder (ioctl_tokens.legacy_entries) sees: a
+fops embedded in another structure (in a file that may never name
+file_operations), a compound literal, a device table, split tokens.
 """
 
 import re
 
+from ioctl_rework.ctext import ioctl_tokens
 from ioctl_rework.ctext import spans as c_spans
+from ioctl_rework.ctext.spans import LEGACY_MEMBER
 
 # The declarator may be a macro call: the 2.6 DRM templates' DRM(fops).
 FOPS_INITIALIZER = re.compile(rb"(?<!\w)file_operations\b[^;{}()]*(?:\([^;{}()]*\)[^;{}()]*)*=\s*\{")
-LEGACY_MEMBER = re.compile(rb"(?<!\w)ioctl\s*[=:]")
 _TYPEDEF = re.compile(rb"\btypedef\s+(?:const\s+)?struct\s+file_operations\s+(\w+)\s*;")
 _RUNTIME = re.compile(rb"(?:\.|->)\s*ioctl\s*=(?!=)[^;,{}]*;")
 # struct dev { ...; struct file_operations fops; ... }: the fops is a member.
 _HOLDER = re.compile(r"\bstruct\s+(\w+)\s*\{[^{}]*\bstruct\s+file_operations\s+\w+\s*;")
+# Worth the finder's reading: an ioctl member, a macro standing for the
+# word, the word split by line splices.
+_SPLICE = re.compile(rb"\\\r?\n")
+_MEMBER_SET = re.compile(rb"(?<!\w)ioctl(?:\s|\\\r?\n)*[=:]")
+_ALIAS_DEFINED = re.compile(rb"^[ \t]*#[ \t]*define[ \t]+\w+[ \t]+ioctl[ \t]*$", re.M)
 # 2.4's file_operations had ioctl as its 7th member, 2.6.9's as its 9th.
 _POSITIONAL_ELEMENTS = 7
 
@@ -61,9 +70,49 @@ def structs_holding_fops(code: str) -> set[str]:
     return {m.group(1) for m in _HOLDER.finditer(code)}
 
 
-def may_hold_legacy_entry(data: bytes) -> bool:
-    if b"file_operations" not in data:
+def names_an_entry(data: bytes) -> bool:
+    """Whether DATA may spell an ioctl entry at all (cheap, by bytes): the
+    member set, a macro standing for the word, the word split by splices."""
+    if b"ioctl" in data and (_MEMBER_SET.search(data) or _ALIAS_DEFINED.search(data)):
+        return True
+    if b"\\\n" not in data and b"\\\r\n" not in data:
         return False
+    return _SPLICE.sub(b"", data).count(b"ioctl") > data.count(b"ioctl")
+
+
+def may_hold_legacy_entry(data: bytes) -> bool:
+    if b"file_operations" in data and _rule_spelling(data):
+        return True
+    if not names_an_entry(data) or _only_other_structures(data):
+        return False
+    return bool(ioctl_tokens.legacy_entries(data.decode("latin-1")))
+
+
+# `struct T name = {`, `struct T name[] = {`: a declared initializer.
+_DECLARED_OPEN = re.compile(rb"\bstruct\s+(\w+)\s+[\w\s*]*?\w+\s*(?:\[[^\]]*\])?\s*=\s*$")
+
+
+def _only_other_structures(data: bytes) -> bool:
+    """Whether every ioctl entry of DATA sits right in a declared
+    initializer of another structure (a tty_operations, a
+    block_device_operations): then no finder is needed.  A comment or string with braces may mislead this; it then
+    answers False and the finder reads the file."""
+    if b"\\\n" in data or b"\\\r\n" in data:
+        return False
+    if _ALIAS_DEFINED.search(data):
+        return False
+    for match in LEGACY_MEMBER.finditer(data):
+        brace = data.rfind(b"{", 0, match.start())
+        if brace < 0 or data.rfind(b"}", brace, match.start()) >= 0 or \
+                b"(" in data[brace:match.start()]:
+            return False
+        declared = _DECLARED_OPEN.search(data[max(0, brace - 300):brace])
+        if not declared or declared[1] == b"file_operations":
+            return False
+    return True
+
+
+def _rule_spelling(data: bytes) -> bool:
     if _RUNTIME.search(data):
         return True
     if LEGACY_MEMBER.search(data) and structs_holding_fops(data.decode("latin-1")):

@@ -11,7 +11,9 @@ so the rule and the wrappers read C text alike.  It stays pure: it imports
 nothing of the project.
 """
 
+import bisect
 import functools
+import itertools
 import re
 from dataclasses import dataclass, replace
 
@@ -19,9 +21,15 @@ from dataclasses import dataclass, replace
 NOT_CODE = re.compile(r'//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'', re.S)
 
 
+@functools.lru_cache(maxsize=8)
 def code_only(text: str) -> str:
     """TEXT with comments, strings and character constants blanked, lines kept."""
-    return NOT_CODE.sub(lambda m: re.sub(r"[^\n]", " ", m.group()), text)
+    return NOT_CODE.sub(_blank, text)
+
+
+def _blank(match: re.Match) -> str:
+    """The text of MATCH as spaces, its newlines kept."""
+    return "\n".join(" " * len(part) for part in match.group().split("\n"))
 
 
 def without_comments(text: str) -> str:
@@ -272,7 +280,7 @@ def named_in(code: str, span: range, names) -> list[str]:
     return sorted(n for n in set(names) if re.search(rf"\b{re.escape(n)}\b", text))
 
 
-_IOCTL_MEMBER = re.compile(r"(?<!\w)(?:unlocked_|compat_)?ioctl\s*[=:]\s*&?\s*(\w+)")
+_IOCTL_MEMBER = re.compile(r"(?<!\w)(?:unlocked_|compat_)?ioctl\s*[=:]\s*[(&\s]*(\w+)")
 _IOCTL_WORDS = re.compile(r"ioctl|lock_kernel|ENOIOCTLCMD")
 LEGACY_MEMBER = re.compile(rb"(?<!\w)ioctl\s*[=:]")
 ANY_IOCTL_MEMBER = re.compile(rb"ioctl\s*[=:]")
@@ -297,3 +305,53 @@ def ioctl_lines(text: str, added: dict) -> list[int]:
         spans += _definitions(code, lines, member.group(1))
     found |= {n for span in spans for n in added if n in span}
     return sorted(found)
+
+
+_SPLICE = re.compile(r"\\\r?\n")
+
+
+@dataclass(frozen=True)
+class Joined:
+    """A text with its backslash-newline line splices removed, as the
+    compiler reads it, and the way back to the lines of the original."""
+
+    text: str
+    _cuts: tuple[int, ...]          # offsets of TEXT where a splice was removed
+    _removed: tuple[int, ...]       # characters removed up to and at each cut
+    _original: str                  # the text the splices were removed from
+
+    @functools.cached_property
+    def _line_starts(self) -> tuple[int, ...]:
+        """Offsets of the original's lines."""
+        return tuple(itertools.accumulate(
+            (len(line) + 1 for line in self._original.split("\n")[:-1]), initial=0))
+
+    def original(self, offset: int) -> int:
+        """The offset in the original text of OFFSET of TEXT."""
+        at = bisect.bisect_right(self._cuts, offset)
+        return offset + (self._removed[at - 1] if at else 0)
+
+    def spliced(self, start: int, end: int) -> bool:
+        """Whether a splice was removed inside START..END of TEXT."""
+        at = bisect.bisect_right(self._cuts, start)
+        return at < len(self._cuts) and self._cuts[at] < end
+
+    def line(self, offset: int) -> int:
+        """The original line (1-based) of OFFSET of TEXT."""
+        return bisect.bisect_right(self._line_starts, self.original(offset))
+
+
+def join_splices(text: str) -> Joined:
+    """TEXT with its line splices removed (`.io\\` + newline + `ctl` is
+    `.ioctl`), keeping where each character came from."""
+    if "\\" not in text:
+        return Joined(text, (), (), text)
+    parts, cuts, removed, last, total = [], [], [], 0, 0
+    for match in _SPLICE.finditer(text):
+        parts.append(text[last:match.start()])
+        total += match.end() - match.start()
+        cuts.append(match.start() - (total - (match.end() - match.start())))
+        removed.append(total)
+        last = match.end()
+    parts.append(text[last:])
+    return Joined("".join(parts), tuple(cuts), tuple(removed), text)
