@@ -11,38 +11,10 @@
 // Copyright: (C) 2026 The ioctl-rework authors.
 // Options: --no-includes --include-headers --smpl-spacing --no-ifdef-to-if
 //
-// What it does, rule by rule, with examples: README.md, "The semantic
-// patches" (Strategies, Lock modes).  In short:
-// - A handler is converted only when its definition is in this file (or
-//   -D handlers=a,b names it), has the .ioctl signature and is not refused;
-//   its fops entries (every spelling: C99, GNU, arrays, typedefs, "&h",
-//   casts, run-time "fops.ioctl = h;") switch only then.  Other ops
-//   structures are never touched.
-// - pushdown: lock_kernel() after the declarations, unlock_kernel() before
-//   every return (a complex value is computed under the lock into an int
-//   temporary).  wrapper: a new NAME_unlocked_ioctl takes the lock around
-//   a call to the unchanged handler.  auto (neither flag) is default-deny:
-//   pushdown only where every name the body and its initializers use has
-//   its definition read (the file, its headers as the compiler finds them,
-//   a file included in the body) and no initializer reads shared memory
-//   (one such initializer alone is split under the lock); else the
-//   wrapper.  -D pushdown refuses such handlers instead.
-// - Left alone and reported, with the reason (decisions.decide): entries
-//   never compiled (#if 0, the #else of #if 1), handlers whose inode is
-//   written, passed NULL, used with the old signature or defined twice,
-//   -D keep=a,b, code spatch could not match, -D mutex hazards (the BKL
-//   taken inside, direct calls, sleeping until another call wakes it), and
-//   added code that would land inside an #if leaving out one of its uses.
-// - -ENOIOCTLCMD becomes -EINVAL on the unlocked path: every mode says so;
-//   -D enoioctlcmd_einval writes -EINVAL, -D enoioctlcmd_refuse refuses.
-//
-// Other flags: -D mutex (a per-file DEFINE_MUTEX instead of the BKL, for
-// kernels >= 2.6.39), -D inode_f_dentry (2.6.11-2.6.19) or -D inode_f_path
-// (2.6.20-3.8) instead of file_inode() (>= 3.9), -D compat (also set
-// .compat_ioctl: only right when the ioctl ABI is the same for 32-bit
-// callers), -D multi_kernel (keep .ioctl under #ifndef HAVE_UNLOCKED_IOCTL),
-// -D no_bkl (with -D mutex: drop <linux/smp_lock.h> where nothing calls the
-// BKL any more).
+// What it does, rule by rule, with examples (the fops spellings, the
+// pushdown, wrapper and default-deny auto strategies, what is left alone and
+// why, -ENOIOCTLCMD, the -D flags for mutex, inode spellings, compat,
+// multi_kernel, no_bkl): README.md, "The semantic patches".
 
 virtual patch
 virtual context
@@ -232,6 +204,8 @@ position p;
 @@
 T fops = { ..., h@p, ... };
 
+// Every <...> include: where a new header goes, and which of the lock's
+// headers the file has.
 @ include @
 position p;
 @@
@@ -254,16 +228,6 @@ p << quoted_include.p;
 @@
 matches.quoted_include(p)
 
-@ has_smp_lock_h @
-position p;
-@@
-#include <linux/smp_lock.h>@p
-
-@ script:python @
-p << has_smp_lock_h.p;
-@@
-matches.has_smp_lock_h(p)
-
 @ bkl_call @
 position p;
 @@
@@ -279,16 +243,6 @@ kernel_locked@p(...)
 p << bkl_call.p;
 @@
 matches.bkl_call(p)
-
-@ has_mutex_h @
-position p;
-@@
-#include <linux/mutex.h>@p
-
-@ script:python @
-p << has_mutex_h.p;
-@@
-matches.has_mutex_h(p)
 
 @ definition @
 identifier h, ino, filp, cmd, arg;
@@ -450,16 +404,6 @@ sem << semaphore_up.sem; p << semaphore_up.p;
 @@
 matches.semaphore_up(sem, p)
 
-@ call_in_function depends on mutex @
-identifier callee;
-position p;
-@@
-callee@p(...)
-
-@ script:python @
-callee << call_in_function.callee; p << call_in_function.p;
-@@
-matches.call_in_function(callee, p)
 
 @ enoioctlcmd @
 position p;
@@ -471,16 +415,17 @@ p << enoioctlcmd.p;
 @@
 matches.enoioctlcmd(p)
 
-// Without -D mutex the calls between functions are read only where some
-// function returns -ENOIOCTLCMD: a helper of the file may pass it back.
-@ call_for_enoioctlcmd depends on enoioctlcmd && !mutex @
+// The calls between functions: -D mutex follows them to what a handler
+// sleeps on; without it they are read only where some function returns
+// -ENOIOCTLCMD (a helper of the file may pass it back).
+@ call_in_function depends on mutex || enoioctlcmd @
 identifier callee;
 position p;
 @@
 callee@p(...)
 
 @ script:python @
-callee << call_for_enoioctlcmd.callee; p << call_for_enoioctlcmd.p;
+callee << call_in_function.callee; p << call_in_function.p;
 @@
 matches.call_in_function(callee, p)
 
@@ -711,54 +656,20 @@ matches.null_inode_call(p)
 // gets NO_MATCH, a name no code contains.
 
 @ script:python as_converted @
-h << definition.h;
-p << definition.p;
-filp << definition.filp;
-ph;
-wh;
-dh;
-uh;
-rh2;
-rname;
-ch;
-newh;
-sph;
-split_var;
-lock;
-unlock;
-ie;
+h << definition.h; p << definition.p; filp << definition.filp;
+ph; wh; dh; uh; rh2; rname; ch; newh; sph; split_var; lock; unlock; ie;
 @@
 bindings.bind(cocci, coccinelle, rewriting.converted_handler(h, p, filp))
 
 @ script:python switch_fops @
-h << fops_entry.handler;
-p << fops_entry.p;
-entry;
-wsite;
-msite;
-wfn;
-wfilp;
-wcmd;
-warg;
-wie;
-wlock;
-wunlock;
+h << fops_entry.handler; p << fops_entry.p;
+entry; wsite; msite; wfn; wfilp; wcmd; warg; wie; wlock; wunlock;
 @@
 bindings.bind(cocci, coccinelle, rewriting.switch_entry(h, p))
 
 @ script:python switch_runtime @
-h << fops_runtime.handler;
-p << fops_runtime.p;
-entry;
-wsite;
-msite;
-wfn;
-wfilp;
-wcmd;
-warg;
-wie;
-wlock;
-wunlock;
+h << fops_runtime.handler; p << fops_runtime.p;
+entry; wsite; msite; wfn; wfilp; wcmd; warg; wie; wlock; wunlock;
 @@
 bindings.bind(cocci, coccinelle, rewriting.switch_entry(h, p))
 
@@ -1238,8 +1149,7 @@ position rq2 : script:python () { rewriting.runtime_action_at(rq2) == "compat" }
 
 // A handler only a dead entry named is dead code too, when it is static.
 @ script:python dead_handler @
-h << definition.h;
-p << definition.p;
+h << definition.h; p << definition.p;
 dfn;
 @@
 bindings.bind(cocci, coccinelle, rewriting.dead_handler(h, p))
@@ -1311,10 +1221,8 @@ position p : script:python () { decisions.renamed(source.text_at(p), p) };
   fed_h@p(fed_ino, E2, E3, E4)
 
 @ script:python fed_inode_local @
-ino << fed_inode_call.fed_ino;
-p << fed_inode_call.p;
-fed_fn;
-fed_local;
+ino << fed_inode_call.fed_ino; p << fed_inode_call.p;
+fed_fn; fed_local;
 @@
 bindings.bind(cocci, coccinelle, rewriting.inode_fed_to_call(ino, p))
 
@@ -1385,10 +1293,8 @@ position p : script:python () { placement.needs_header(p, "smp_lock.h") };
 +#include <linux/smp_lock.h>
 
 @ script:python mutex_of_file depends on patch && mutex @
-h << any_function.f;
-p << any_function.p;
-mfn;
-mname;
+h << any_function.f; p << any_function.p;
+mfn; mname;
 @@
 bindings.bind(cocci, coccinelle, rewriting.mutex_of_file(h, p))
 
@@ -1465,25 +1371,15 @@ position p : script:python () { handler_body.handler_at(p) is not None };
 @@
 * -ENOIOCTLCMD@p
 
-@ script:python depends on report @
+@ script:python depends on report || org @
 fops << fops_entry.fops; h << fops_entry.handler; p << fops_entry.p;
 @@
-reporting.report_entry(fops, h, p)
+reporting.report_entry(fops, h, p, reporting.org_printer(cocci))
 
-@ script:python depends on report @
+@ script:python depends on report || org @
 h << fops_runtime.handler; p << fops_runtime.p;
 @@
-reporting.report_entry(entries.entry_at(p).fops, h, p)
-
-@ script:python depends on org @
-fops << fops_entry.fops; h << fops_entry.handler; p << fops_entry.p;
-@@
-reporting.report_entry(fops, h, p, cocci.print_main)
-
-@ script:python depends on org @
-h << fops_runtime.handler; p << fops_runtime.p;
-@@
-reporting.report_entry(entries.entry_at(p).fops, h, p, cocci.print_main)
+reporting.report_entry(entries.entry_at(p).fops, h, p, reporting.org_printer(cocci))
 
 // Once per file: the entries no rewriting rule can reach, and what else
 // the patch changes.

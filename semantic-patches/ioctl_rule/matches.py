@@ -73,8 +73,18 @@ def fops_positional(t, fops, h, p):
              "structure with designated initializers (.ioctl = %s) and run again" % h))
 
 
+# The lock's headers, as the include rule's line spells them.
+_LOCK_HEADER = re.compile(r"\s*#\s*include\s*<\s*linux/(smp_lock|mutex)\.h\s*>")
+
+
 def include(p):
+    """An #include <...>: where a new header may go, and the lock's headers."""
     state.include_lines.setdefault(p[0].file, []).append(int(p[0].line))
+    header = _LOCK_HEADER.match(source_lines(p[0].file)[int(p[0].line) - 1])
+    if header and header[1] == "smp_lock":
+        has_smp_lock_h(p)
+    elif header:
+        has_mutex_h(p)
 
 
 def quoted_include(p):

@@ -22,6 +22,11 @@ def say(p, message, org_print):
         print("%s:%s: %s" % (p[0].file, p[0].line, message))
 
 
+def org_printer(cocci):
+    """-D org prints through spatch's org output; report mode prints itself."""
+    return cocci.print_main if flags.org else None
+
+
 def report_entry(fops, h, p, org_print=None):
     where = "%s: .ioctl = %s" % (fops, h)
     entry = entry_at(p)

@@ -76,7 +76,7 @@ class GroupsTest(unittest.TestCase):
     def test_every_subcommand_that_writes_a_report_takes_o_and_format(self):
         formats = {"audit": {"text", "json", "csv", "markdown", "html", "sarif"},
                    "convert": {"diff", "json", "text"}, "merge": {"diff", "json", "text"},
-                   "check": {"text", "json", "sarif"}}
+                   "check": {"text", "json", "sarif"}, "prove": {"text", "json"}}
         helps = set()
         for name, wanted in formats.items():
             with self.subTest(name):
@@ -90,7 +90,7 @@ class GroupsTest(unittest.TestCase):
         for name in ("convert", "merge"):
             with self.subTest(name, option="--json"):
                 self.assertEqual(self.actions(name)["json"].option_strings, ["--json"])
-        for name in ("audit", "check"):
+        for name in ("audit", "check", "prove"):
             self.assertNotIn("json", self.actions(name))
 
     def test_the_target_options_are_spelled_and_explained_once(self):

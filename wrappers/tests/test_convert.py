@@ -23,7 +23,7 @@ from unittest import mock
 
 from ioctl_rework import safe_write
 from ioctl_rework.convert import cli as convert
-from ioctl_rework.convert import runner as convert_runner
+from ioctl_rework.convert import diffs as convert_diffs
 from ioctl_rework.convert import merge
 from ioctl_rework.convert import series
 from ioctl_rework.patches.identity import Identity
@@ -537,7 +537,7 @@ class CacheAndShardTest(ConvertCase):
         self.assertTrue(first.diff)
         with mock.patch.object(spatch, "run_files", side_effect=AssertionError("spatch ran")), \
                 mock.patch.object(spatch, "run_batch", side_effect=AssertionError("spatch ran")), \
-                mock.patch.object(convert_runner, "git_diff", side_effect=AssertionError("diffed")):
+                mock.patch.object(convert_diffs, "git_diff", side_effect=AssertionError("diffed")):
             again = self.run_convert()
         self.assertEqual(again.diff, first.diff)
         self.assertEqual(again.summary.handlers, first.summary.handlers)

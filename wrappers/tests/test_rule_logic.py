@@ -3,6 +3,7 @@ spatch: C text, dead branches, macro tables and the exits they hide, brace
 pairs, fops entries, and decide() over filled fact tables."""
 
 import os
+import re
 import sys
 import tempfile
 import types
@@ -13,7 +14,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT / "semantic-patches"), str(ROOT / "wrappers")]
 
 from ioctl_rule import (compat_entries, conditionals, ctext, decisions, entries, macros,  # noqa: E402
-                        source, state)
+                        matches, reporting, source, state)
 from ioctl_rule.entries import Entry  # noqa: E402
 from ioctl_rework.ctext import spans  # noqa: E402
 from ioctl_rework.spatch import rules  # noqa: E402
@@ -456,6 +457,78 @@ class CompatEntries(unittest.TestCase):
         compat_entries.compat_present("a_fops", position("a.c"))
         self.assertEqual(set(self.names("a_fops", "a_ioctl").values()) - {"a_compat_ioctl"},
                          {None})
+
+
+class IncludeFacts(FileCase):
+    """One rule finds every #include <...>; which of them is a header of the
+    lock is read from its line, in each spelling the preprocessor takes."""
+
+    SOURCE = ("#include <linux/fs.h>\n"
+              "#  include <linux/smp_lock.h>\n"
+              "#include < linux/mutex.h >   /* the lock */\n"
+              "#include <linux/smp_lock_debug.h>\n"
+              "# include <linux/mutex.h>\n"
+              "#include <asm/smp_lock.h>\n")
+
+    def test_lock_headers_are_told_apart(self):
+        file = self.write(self.SOURCE)
+        for line in range(1, 7):
+            matches.include(position(file, line))
+        self.assertEqual(state.include_lines[file], [1, 2, 3, 4, 5, 6])
+        self.assertEqual(state.headers[(file, "smp_lock.h")], [2])
+        self.assertEqual(state.headers[(file, "mutex.h")], [3, 5])
+        self.assertEqual(state.smp_lock_h_line[file], 2)
+
+    def test_a_file_without_them_has_none(self):
+        file = self.write("#include <linux/fs.h>\n#include <linux/module.h>\n")
+        for line in (1, 2):
+            matches.include(position(file, line))
+        self.assertEqual(state.include_lines[file], [1, 2])
+        self.assertNotIn((file, "smp_lock.h"), state.headers)
+        self.assertNotIn((file, "mutex.h"), state.headers)
+        self.assertNotIn(file, state.smp_lock_h_line)
+
+
+class ReportPrinter(FileCase):
+    def test_org_prints_through_spatch_report_prints_itself(self):
+        cocci = types.SimpleNamespace(print_main=lambda *args: None)
+        self.assertIsNone(reporting.org_printer(cocci))
+        state.flags.org = True
+        self.assertIs(reporting.org_printer(cocci), cocci.print_main)
+
+
+class RuleFileShape(unittest.TestCase):
+    """The conversion rule keeps its logic in ioctl_rule/: its script rules
+    are glue (a call or two), at most 150 lines of Python in all."""
+
+    RULE = ROOT / "semantic-patches" / "ioctl_to_unlocked_ioctl.cocci"
+
+    def script_rules(self) -> list[tuple[list[str], list[str]]]:
+        """(metavariable lines, code lines) of each script rule, blank
+        lines and SmPL comments left out."""
+        found, kind = [], None
+        for line in self.RULE.read_text().split("\n"):
+            if line.startswith("@") and not line.startswith("@@"):
+                kind = "meta" if re.search(r"(script|initialize|finalize):python", line) \
+                    else None
+                if kind:
+                    found.append(([], []))
+            elif line.startswith("@@"):
+                kind = "code" if kind == "meta" else None
+            elif kind and line.strip() and not line.startswith("//"):
+                found[-1][0 if kind == "meta" else 1].append(line)
+        return found
+
+    def test_at_most_150_lines_of_python(self):
+        rules = self.script_rules()
+        self.assertGreater(len(rules), 40)
+        self.assertLessEqual(sum(len(meta) + len(code) for meta, code in rules), 150)
+
+    def test_script_rules_are_glue(self):
+        for meta, code in self.script_rules()[1:]:     # the first imports the package
+            with self.subTest(code=code):
+                self.assertLessEqual(len(code), 3)
+                self.assertFalse(any(re.match(r"\s*(def|class|for|while)\b", c) for c in code))
 
 
 if __name__ == "__main__":

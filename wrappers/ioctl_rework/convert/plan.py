@@ -5,28 +5,47 @@ Phase 2 (convert_groups) makes every other file that names a handler of
 phase 1 follow it: a handler defined in another file, a prototype in a
 header, a caller, an export.  A handler whose files do not all follow is
 converted nowhere, and the files run again, until nothing more is dropped.
+
+convert() calls each stage once, in this order, and hands each the typed
+values the earlier ones made: prefilter (tree.py), rule runs (runner.py),
+cross-file follow-up (groups.py), compat (compat/apply.py), forwarding
+(forwarding.py), diffs (diffs.py), verify (verification.py), accounting
+(accounting.py); the command line writes what it returns (output.py).
+Where verify rejects a pushdown auto chose, the stages up to verify run
+again with the wrapper for that handler, before anything is written.
 """
 
 import re
 import time
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
-from ioctl_rework import safe_write
+from ioctl_rework import safe_write, settings
 from ioctl_rework.ctext import spans as c_spans
 from ioctl_rework.convert import accounting, bkl_glue, forwarding, modules
 from ioctl_rework.convert import groups as convert_groups
-from ioctl_rework import settings
 from ioctl_rework.spatch import rules
 from ioctl_rework.convert import series
 from ioctl_rework.convert import verification as verify
 from ioctl_rework.convert.groups import Groups
 from ioctl_rework.convert.request import ConversionResult, ConvertRequest, Output
 from ioctl_rework.compat.apply import add_compat, compat_cache
-from ioctl_rework.convert.runner import Diffs, FileRun, Runner, RunTask
+from ioctl_rework.convert.diffs import Diffs
+from ioctl_rework.convert.runner import FileRun, Runner, RunTask
+from ioctl_rework.convert.sources import Sources
 from ioctl_rework.stages import Stages, Verbosity
-from ioctl_rework.convert.tree import Tree, groups, is_tree_top, scan
+from ioctl_rework.convert.tree import Tree, groups, scan
 from ioctl_rework.convert.summary import (ChangeRecord, FileRecord, FileStatus, HandlerRecord,
                                   HandlerStatus, Summary)
+
+
+@dataclass
+class _Pass:
+    """One pass of the stages up to verify, and what the later stages read."""
+
+    result: ConversionResult
+    verification: verify.Verification
+    sources: Sources
+    read: set[str]          # the files whose ioctl members are accounted for
 
 
 def convert(request: ConvertRequest, stages: Stages | None = None) -> ConversionResult:
@@ -35,6 +54,35 @@ def convert(request: ConvertRequest, stages: Stages | None = None) -> Conversion
     stages = stages or Stages("convert", Verbosity.QUIET)
     start = time.monotonic()
     started = series.now()
+    recovered: list = []
+    fallbacks: dict[str, str] = {}
+    while True:
+        done = _stages_to_verify(request, stages, started)
+        recovered += done.result.recovered
+        fallback = verify.rejected_pushdowns(done.verification, done.result.summary,
+                                             request.options)
+        if not fallback:
+            break
+        # auto: a pushdown the verify stage rejects falls back to the wrapper,
+        # and the stages (the wrapper's proof included) run again before
+        # anything is written.
+        fallbacks.update(fallback)
+        wrapper_for = tuple(sorted({*request.options.wrapper_for, *fallback}))
+        request = replace(request, options=replace(request.options, wrapper_for=wrapper_for))
+    result = done.result
+    verify.apply(done.verification, result)
+    with stages.stage("accounting"):
+        _account(request, result, done.sources, done.read)
+    _explain_fallback(result.summary, fallbacks)
+    result.recovered = recovered
+    result.summary.wall_seconds = time.monotonic() - start
+    result.summary.stage_seconds = stages.times()
+    return result
+
+
+def _stages_to_verify(request: ConvertRequest, stages: Stages, started: str) -> _Pass:
+    """Prefilter, rule runs, follow-up, compat, forwarding, diffs and verify,
+    each once and in that order, each handed what the earlier ones made."""
     root = request.root
     with stages.stage("prefilter"):
         recovered = safe_write.recover(root) if request.output is Output.IN_PLACE else []
@@ -46,13 +94,13 @@ def convert(request: ConvertRequest, stages: Stages | None = None) -> Conversion
         shared = modules.shared_modules(root, fops_files) \
             if request.options.lock is settings.LockMode.MUTEX else {}
         fops_files = [rel for rel in fops_files if rel not in shared]
+    sources = Sources(root)
 
-    runner = Runner(request, stages)
-    diffs = Diffs(request.cache)
+    runner = Runner(request, stages, sources)
     first = runner.run([RunTask(rel) for rel in fops_files], "rule runs")
     runs = {rel: first[RunTask(rel)] for rel in fops_files}
     with stages.stage("cross-file follow-up"):
-        final, cross, blocked, failures = _follow(request, runner, tree, files, runs)
+        final, cross, blocked, failures = _follow(request, runner, tree, files, runs, sources)
 
     compat_decisions = []
     if request.options.compat:
@@ -62,20 +110,19 @@ def convert(request: ConvertRequest, stages: Stages | None = None) -> Conversion
                                                  stage)
     with stages.stage("forwarding"):
         read = _files_read(request, tree, files, {rel for g in linked for rel in g})
-        forwarded = _forward(request, final, read, runner.content)
+        forwarded = _forward(request, final, read, sources)
     summary = Summary(root=str(root), target=str(request.options.target),
                       options=_options_json(request.options),
                       spatch_version=runner.spatch_version,
                       started=started, shard=str(request.shard) if request.shard else None,
-                      tree_top=is_tree_top(root))
-    summary.handlers = _handler_records(tree, fops_files, final, cross, blocked,
-                                         runner.content)
+                      tree_top=tree.top)
+    summary.handlers = _handler_records(tree, fops_files, final, cross, blocked, sources)
     if compat_decisions:
         said = {(c.file, c.fops, c.handler): c.describe() for c in compat_decisions}
         summary.handlers = [replace(h, compat=said.get((h.file, h.fops, h.handler)))
                             for h in summary.handlers]
     with stages.stage("diffs"):
-        changes = _file_records(summary, tree, final, blocked, failures, diffs)
+        changes = _file_records(summary, tree, final, blocked, failures, Diffs(request.cache))
     summary.changes += forwarded.changes
     summary.handlers += forwarded.refused
     # A file that failed for a handler that was then dropped is still reported.
@@ -89,43 +136,7 @@ def convert(request: ConvertRequest, stages: Stages | None = None) -> Conversion
                          for rel, why in shared.items() for entry in tree.fops_names.get(rel, [])]
     summary.sort()
     result = ConversionResult(summary, changes, recovered)
-    verification = verify.verify(request, result, stages)
-    fallback = _rejected_pushdowns(request, result.summary, verification)
-    if fallback:
-        # auto: a pushdown the verify stage rejects falls back to the wrapper,
-        # and the whole run (the wrapper's proof included) goes again before
-        # anything is written.
-        wrapper_for = tuple(sorted({*request.options.wrapper_for, *fallback}))
-        again = convert(replace(request, options=replace(request.options,
-                                                         wrapper_for=wrapper_for)), stages)
-        again.recovered[:0] = recovered
-        _explain_fallback(again.summary, fallback)
-        again.summary.wall_seconds = time.monotonic() - start
-        return again
-    verify.apply(verification, result)
-    with stages.stage("accounting"):
-        _account(request, result, runner.content, read)
-    summary.wall_seconds = time.monotonic() - start
-    summary.stage_seconds = stages.times()
-    return result
-
-
-def _rejected_pushdowns(request: ConvertRequest, summary: Summary,
-                        verification: verify.Verification) -> dict[str, str]:
-    """Handlers auto pushed down that the verify stage rejected (and have
-    not had the wrapper yet) -> why; empty unless the strategy is auto."""
-    if request.options.strategy is not settings.Strategy.AUTO:
-        return {}
-    found = {}
-    for h in summary.handlers:
-        if h.status is not HandlerStatus.CONVERTED or h.strategy != "pushdown" or \
-                h.handler in request.options.wrapper_for:
-            continue
-        hit = [verification.rejected[f] for f in (h.file, *h.other_files)
-               if f in verification.rejected]
-        if hit and hit[0].handler in (None, h.handler):
-            found[h.handler] = f"{hit[0].check} rejected its pushdown: {hit[0].reason}"
-    return found
+    return _Pass(result, verify.verify(request, result, stages), sources, read)
 
 
 def _explain_fallback(summary: Summary, fallback: dict[str, str]) -> None:
@@ -137,13 +148,13 @@ def _explain_fallback(summary: Summary, fallback: dict[str, str]) -> None:
 
 
 def _follow(request: ConvertRequest, runner: Runner, tree: Tree, files: set[str],
-            runs: dict[str, FileRun]):
+            runs: dict[str, FileRun], sources: Sources):
     """Phase 2: the files naming a handler of another file follow it, until
     no handler is dropped.  Returns the final run of every file, the
     groups, the files that cannot be written and why files failed."""
     fops_files = list(runs)
     blocked = _unwritable(request, fops_files)
-    cross = convert_groups.build(runs, tree.mentions, files, runner.content)
+    cross = convert_groups.build(runs, tree.mentions, files, sources.read)
     failures = {rel: run.reason for rel, run in runs.items() if not run.ok}
     blocked.update(_unwritable(request, sorted({f for g in cross.groups.values()
                                                 for f in g.files} - set(blocked))))
@@ -154,7 +165,7 @@ def _follow(request: ConvertRequest, runner: Runner, tree: Tree, files: set[str]
         final = dict(runs)
         final.update({task.file: second[task] for task in tasks})
         failures.update({run.file: run.reason for run in second.values() if not run.ok})
-        newly = convert_groups.check(cross, final, blocked, runner.content,
+        newly = convert_groups.check(cross, final, blocked, sources.read,
                                      _cross_file_refusal(request.options),
                                      request.options.lock is settings.LockMode.MUTEX)
         failures.update({v.file: v.reason for v in newly.values()
@@ -209,7 +220,7 @@ def _files_read(request: ConvertRequest, tree: Tree, mine: set[str],
 
 
 def _forward(request: ConvertRequest, final: dict[str, FileRun], read: set[str],
-             content) -> forwarding.Forwarded:
+             sources: Sources) -> forwarding.Forwarded:
     """Calls through ->ioctl in the files read follow the conversion; FINAL
     gets the rewritten texts."""
     texts = {}
@@ -218,7 +229,7 @@ def _forward(request: ConvertRequest, final: dict[str, FileRun], read: set[str],
         if run is not None and not run.ok:
             continue
         try:
-            old = content(rel)
+            old = sources.read(rel)
         except OSError:
             continue
         current = run.new if run is not None else old
@@ -234,7 +245,7 @@ def _forward(request: ConvertRequest, final: dict[str, FileRun], read: set[str],
     return done
 
 
-def _account(request: ConvertRequest, result: ConversionResult, content,
+def _account(request: ConvertRequest, result: ConversionResult, sources: Sources,
              read: set[str]) -> None:
     """Every ioctl member of the files read, accounted for (accounting.py),
     and the multi-kernel glue the target cannot build (bkl_glue.py)."""
@@ -242,7 +253,7 @@ def _account(request: ConvertRequest, result: ConversionResult, content,
     texts = {}
     for rel in sorted(read | set(result.changes)):
         try:
-            old = content(rel)
+            old = sources.read(rel)
         except OSError:
             continue            # listed as skipped by the tree scan
         texts[rel] = (old, result.changes[rel][1] if rel in result.changes else old)
@@ -288,13 +299,14 @@ _UNPLACED = ("an .ioctl entry the rule does not see in a file_operations (one in
 
 
 def _handler_records(tree: Tree, fops_files: list[str], final: dict[str, FileRun],
-                     cross: Groups, blocked: dict[str, str], content) -> list[HandlerRecord]:
+                     cross: Groups, blocked: dict[str, str],
+                     sources: Sources) -> list[HandlerRecord]:
     records = []
     for rel in fops_files:
         run = final[rel]
         decided = {d.handler for d in run.decisions}
         for d in _once_per_entry(run.decisions, tree.fops_names.get(rel, [])):
-            records.append(_record(d, run, final, cross, blocked, content))
+            records.append(_record(d, run, final, cross, blocked, sources))
         # A dead or NULL entry the rule removed is a change, not an entry left alone.
         removed = {(c.line, c.handler) for c in run.changes
                    if c.kind is rules.ChangeKind.REMOVED_ENTRY}
@@ -353,7 +365,7 @@ def _never_compiled_words(text: str, line: int) -> str:
 
 
 def _record(d: rules.HandlerDecision, run: FileRun, final: dict[str, FileRun],
-            cross: Groups, blocked: dict[str, str], content) -> HandlerRecord:
+            cross: Groups, blocked: dict[str, str], sources: Sources) -> HandlerRecord:
     def record(status: HandlerStatus, reason: str | None, **more) -> HandlerRecord:
         return HandlerRecord(file=d.file, line=d.line, fops=d.fops, handler=d.handler,
                              uses_inode=d.uses_inode,
@@ -387,7 +399,7 @@ def _record(d: rules.HandlerDecision, run: FileRun, final: dict[str, FileRun],
     others = tuple(f for f in group.files
                    if f != run.file and f in final and final[f].changed)
     return record(HandlerStatus.CONVERTED, d.reason, strategy=d.strategy, other_files=others,
-                  exported=convert_groups.exported(group, content),
+                  exported=convert_groups.exported(group, sources.read),
                   unparsed=convert_groups.unparsed_notes(group, final), named_in=named_in)
 
 

@@ -7,10 +7,11 @@ tree it was made from.  Prints one line per problem, then the counts.
 
 import argparse
 import dataclasses
+import json
 import sys
 from pathlib import Path
 
-from ioctl_rework import lockproof, options
+from ioctl_rework import lockproof, options, safe_write
 from ioctl_rework import settings
 from ioctl_rework.patches import unified
 from ioctl_rework.convert import summary as summary_mod
@@ -28,6 +29,7 @@ examples:
   ioctl-rework prove drivers/char/wdt.c wdt-converted.c  legacy and converted file
   ioctl-rework prove --handler wdt_ioctl=wdt_unlocked_ioctl old.c new.c
   ioctl-rework convert --json run.json ~/linux && ioctl-rework prove --summary run.json ~/linux
+  ioctl-rework prove --format json -o proof.json --summary run.json ~/linux
 
 exit status: 0 when every converted handler is proven, 1 when one has a
 lock problem or cannot be analysed, 2 on bad input.
@@ -46,7 +48,12 @@ lock problem or cannot be analysed, 2 on bad input.
                              "headers (default: OLD's name, headers next to OLD)")
     parser.add_argument("--reads", action="store_true",
                         help="also count reads of shared memory as needing the lock")
+    options.add_output_group(parser, FORMATS, "text")
     options.add_cache_group(parser)
+
+
+FORMATS = {"text": "one line per problem or refusal",
+           "json": "one record per handler: its verdict, problems and why not provable"}
 
 
 def _read(path: Path) -> bytes:
@@ -117,18 +124,42 @@ def _prove_summary(args) -> list[lockproof.FileProof]:
                                    args.reads, cache)
 
 
+def _text(proofs: list[lockproof.FileProof]) -> str:
+    lines = [str(problem) for problem in
+             sorted((p for item in proofs for p in item.proof.problems),
+                    key=lambda p: (p.file, p.line, p.message))]
+    lines += [str(item.proof.unprovable) for item in proofs
+              if item.proof.unprovable is not None]
+    return "".join(f"{line}\n" for line in lines)
+
+
+def _json(proofs: list[lockproof.FileProof]) -> str:
+    def record(item: lockproof.FileProof) -> dict:
+        proof = item.proof
+        return {"file": item.file, "handler": proof.handler, "entry": proof.entry,
+                "proven": proof.proven,
+                "problems": [dataclasses.asdict(p) for p in proof.problems],
+                "not_provable": proof.unprovable.reason if proof.unprovable else None}
+    return json.dumps({"handlers": [record(item) for item in proofs]}, indent=2) + "\n"
+
+
 def main(args) -> int:
     try:
+        # An output that cannot be written is refused before the proof runs.
+        settings.check_outputs(options.output_paths(args))
         proofs = _prove_summary(args) if args.summary else _prove_pair(args)
     except (ProveError, SummaryError, settings.SettingsError) as err:
         print(f"ioctl-rework prove: error: {err}", file=sys.stderr)
         return 2
-    for problem in sorted((p for item in proofs for p in item.proof.problems),
-                          key=lambda p: (p.file, p.line, p.message)):
-        print(problem)
-    for item in proofs:
-        if item.proof.unprovable is not None:
-            print(item.proof.unprovable)
+    text = (_json if args.format == "json" else _text)(proofs)
+    try:
+        if args.output is None:
+            sys.stdout.write(text)
+        else:
+            safe_write.write_atomic(args.output, text.encode("utf-8", "surrogateescape"))
+    except safe_write.WriteError as err:
+        print(f"ioctl-rework prove: error: {err}", file=sys.stderr)
+        return 2
     proven = sum(p.proof.proven for p in proofs)
     problems = sum(bool(p.proof.problems) for p in proofs)
     refused = sum(p.proof.unprovable is not None for p in proofs)

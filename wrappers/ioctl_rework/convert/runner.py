@@ -1,7 +1,6 @@
 """Running the conversion rule on files through the cache: one spatch run
 per (file, listed handlers), in batches, JOBS processes at a time; what a
-run said, read into a FileRun (the rule's decisions and the new content);
-and the cached git diffs of the files it rewrote.
+run said, read into a FileRun (the rule's decisions and the new content).
 """
 
 import hashlib
@@ -19,9 +18,10 @@ from ioctl_rework.spatch import rules
 from ioctl_rework.spatch import runner as spatch
 from ioctl_rework.patches import tidy
 from ioctl_rework.convert.request import ConvertRequest
+from ioctl_rework.convert.sources import Sources
 from ioctl_rework.lockproof.headers import included_headers
 from ioctl_rework.ctext import include_search
-from ioctl_rework.patches.unified import apply_hunks, git_diff
+from ioctl_rework.patches.unified import apply_hunks
 from ioctl_rework.stages import Stages
 
 # Put by the rule in a fops entry it could not rewrite validly.
@@ -74,20 +74,15 @@ class _Pending:
 class Runner:
     """Runs the rule on files under ROOT, JOBS at a time, through the cache."""
 
-    def __init__(self, request: ConvertRequest, stages: Stages):
+    def __init__(self, request: ConvertRequest, stages: Stages, sources: Sources):
         self.request = request
         self.root = request.root
         self.cache = request.cache
         self.stages = stages
+        self.sources = sources
         self._rules = rules.rules_digest()
         self.spatch_version = spatch.version()
-        self._contents: dict[str, bytes] = {}
         self._memo: dict[RunTask, FileRun] = {}
-
-    def content(self, rel: str) -> bytes:
-        if rel not in self._contents:
-            self._contents[rel] = (self.root / rel).read_bytes()
-        return self._contents[rel]
 
     def _args(self, task: RunTask) -> list[str]:
         options = replace(self.request.options, handlers=task.listed, kept=task.kept)
@@ -111,7 +106,7 @@ class Runner:
                     results[task] = self._memo[task]
                     continue
                 try:
-                    data = self.content(task.file)
+                    data = self.sources.read(task.file)
                 except OSError as err:
                     results[task] = FileRun(task.file, task.listed, (), b"", None,
                                             f"cannot read: {err.strerror}")
@@ -261,28 +256,6 @@ def _parse(pending: _Pending, result: spatch.SpatchResult) -> FileRun:
     changes = tuple(replace(c, file=rel) for c in rules.parse_changes(report))
     return FileRun(rel, listed, decisions, data, new, result.reason or None, changes,
                    parse_errors=result.parse_errors)
-
-
-class Diffs:
-    """git_diff of a file's old and new text, through the cache: difflib is
-    the largest cost of a re-run over an unchanged tree."""
-
-    def __init__(self, cache: cache_mod.Cache):
-        self.cache = cache
-        self._memo: dict[str, str] = {}
-
-    def __call__(self, rel: str, old: bytes, new: bytes) -> str:
-        key = cache_mod.make_key("convert-diff/1", rel, hashlib.sha256(old).hexdigest(),
-                                 hashlib.sha256(new).hexdigest())
-        if key not in self._memo:
-            stored = self.cache.get_bytes(key)
-            if stored is None:
-                diff = git_diff(rel, old, new)
-                self.cache.put_bytes(key, diff.encode("utf-8", "surrogateescape"))
-            else:
-                diff = stored.decode("utf-8", "surrogateescape")
-            self._memo[key] = diff
-        return self._memo[key]
 
 
 def _unseen_uses(data: bytes, parse_errors, names) -> str | None:

@@ -54,6 +54,7 @@ class Tree:
     # The .c/.h files under the run's paths with an ioctl member in any
     # spelling (accounting.files_with_members), from the same one read.
     member_files: set[str] = field(default_factory=set)
+    top: bool = False               # ROOT is a tree's top (is_tree_top)
 
 
 def find_root(paths: list[Path]) -> Path:
@@ -96,6 +97,7 @@ def _relative(root: Path, path: Path) -> str:
 
 def scan(paths: list[Path], root: Path, cache: cache_mod.Cache | None = None) -> Tree:
     cache = cache or cache_mod.Cache(None)
+    top = is_tree_top(Path(root))
     real_root = os.path.realpath(root)
     files, skipped = [], []         # files: (path, lstat) of every file not a link
     tree_stats = None               # the same of the whole tree, when a PATH is its root
@@ -138,7 +140,7 @@ def scan(paths: list[Path], root: Path, cache: cache_mod.Cache | None = None) ->
         for entry in entries:
             mentions.setdefault(entry.handler, set()).add(rel)
     return Tree(Path(root), sorted(set(fops_files)), fops_names, mentions, skipped,
-                macro_entries, {_relative(root, name) for name in members})
+                macro_entries, {_relative(root, name) for name in members}, top)
 
 
 def _entries(text: str) -> tuple[list[FopsEntry], list[FopsEntry]]:

@@ -28,11 +28,12 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ioctl_rework import cache as cache_mod
-from ioctl_rework import lockproof
+from ioctl_rework import lockproof, settings
 from ioctl_rework.verify import port as verify_port
 from ioctl_rework.convert.request import ConversionResult, ConvertRequest
 from ioctl_rework.stages import Stages, Verbosity
-from ioctl_rework.convert.summary import FileRecord, FileStatus, HandlerStatus, LinkedFiles
+from ioctl_rework.convert.summary import (FileRecord, FileStatus, HandlerStatus, LinkedFiles,
+                                          Summary)
 from ioctl_rework.verify.build import Builder, ObjectBuild
 from ioctl_rework.verify.diagnostics import added, describe
 
@@ -78,6 +79,24 @@ def verify(request: ConvertRequest, result: ConversionResult,
     return found
 
 
+def rejected_pushdowns(verification: Verification, summary: Summary,
+                       options: settings.ConversionOptions) -> dict[str, str]:
+    """Handlers auto pushed down that VERIFICATION rejected (and have not had
+    the wrapper yet) -> why; empty unless the strategy is auto."""
+    if options.strategy is not settings.Strategy.AUTO:
+        return {}
+    found = {}
+    for h in summary.handlers:
+        if h.status is not HandlerStatus.CONVERTED or h.strategy != "pushdown" or \
+                h.handler in options.wrapper_for:
+            continue
+        hit = [verification.rejected[f] for f in (h.file, *h.other_files)
+               if f in verification.rejected]
+        if hit and hit[0].handler in (None, h.handler):
+            found[h.handler] = f"{hit[0].check} rejected its pushdown: {hit[0].reason}"
+    return found
+
+
 def _cache(request: ConvertRequest, namespace: str) -> cache_mod.Cache | None:
     root = request.cache.root
     return cache_mod.Cache(root.parent, namespace) if root is not None else None
@@ -117,8 +136,8 @@ def _build(request: ConvertRequest, result: ConversionResult, found: Verificatio
     """Build after and, where needed, before; returns each rewritten .c file's
     two builds (the legacy one may be its .i alone)."""
     context = request.verify.context_root or request.root
-    builder = Builder(request.verify.kdir, context,
-                      _cache(request, "kdir") or cache_mod.Cache(None), request.jobs)
+    cache = _cache(request, "kdir") or cache_mod.Cache(None)
+    builder = Builder(request.verify.kdir, context, cache, request.jobs)
     changes = result.changes
     rewritten = sorted(rel for rel in changes if rel.endswith(".c"))
     including = _includers(context, changes)
