@@ -426,6 +426,20 @@ class LockCallsTest(unittest.TestCase):
         self.assertTrue(lockproof.lock_for_text(lockproof.LockCalls.bkl(), "wdt.c",
                                                 "wdt_mutex").is_bkl)
 
+    def test_the_one_mutex_the_conversion_defines_is_the_lock(self):
+        # A header the file includes took the default name: the rule took
+        # another, and the one DEFINE_MUTEX the conversion adds names it.
+        default = lockproof.LockCalls.mutex("wdt_mutex")
+        legacy = "#include \"wdt.h\"\nstatic DEFINE_MUTEX(other_lock);\n"
+        for new, name in ((legacy + "static DEFINE_MUTEX(wdt_ioctl_mutex);\n", "wdt_ioctl_mutex"),
+                          (legacy + "static DEFINE_MUTEX( wdt_mutex7 );\n", "wdt_mutex7"),
+                          # Two new mutexes, or none: the name the legacy text leaves free.
+                          (legacy + "DEFINE_MUTEX(a);\nDEFINE_MUTEX(b);\n", "wdt_mutex"),
+                          (legacy, "wdt_mutex")):
+            with self.subTest(new=new):
+                self.assertEqual(lockproof.lock_for_text(default, "wdt.c", legacy, new).name,
+                                 name)
+
 
 class RefusalTest(unittest.TestCase):
     def test_a_computed_goto_is_refused_not_passed(self):

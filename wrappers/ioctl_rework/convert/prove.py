@@ -85,7 +85,8 @@ def _prove_pair(args) -> list[lockproof.FileProof]:
     # Two files name no kernel: the lock is what --lock says, the BKL without it.
     conversion = settings.ConversionOptions.for_target(
         settings.DEFAULT_TARGET, lock=settings.LockMode(args.lock or "bkl"))
-    lock = lockproof.lock_for_text(lockproof.LockCalls.for_options(conversion, rel), rel, old)
+    lock = lockproof.lock_for_text(lockproof.LockCalls.for_options(conversion, rel), rel, old,
+                                  new)
     entries = _handlers(args.handler) or entry_points(old, new)
     if not entries:
         raise ProveError(f"{new_path}: no file_operations switched from .ioctl to "

@@ -123,7 +123,7 @@ def prove_changes(root: Path, changes: dict[str, tuple[bytes, bytes]],
     headers = HeaderReader(Path(root))
     for rel, mine in sorted(converted.by_file.items()):
         old, new = texts[rel]
-        lock = lock_for_text(lock_for(rel), rel, old)
+        lock = lock_for_text(lock_for(rel), rel, old, new)
         expander = (preprocessed(rel) if preprocessed else None) or \
             TextualExpander(root, rel, headers)
         key = memo.key(Path(root), rel, old, new, mine, lock, reads_need_lock,

@@ -114,9 +114,18 @@ def mutex_name(rel: str, legacy: str = "") -> str:
     raise AssertionError("unreachable")
 
 
-def lock_for_text(lock: LockCalls, rel: str, legacy: str) -> LockCalls:
+_DEFINED_MUTEX = re.compile(r"\bDEFINE_MUTEX\s*\(\s*(\w+)\s*\)")
+
+
+def lock_for_text(lock: LockCalls, rel: str, legacy: str, new: str = "") -> LockCalls:
     """LOCK as the conversion of REL takes it, given its legacy text: the
-    default mutex name moves on when the file already uses it."""
+    default mutex name moves on when the file already uses it, or a header
+    it includes does.  The one mutex the conversion NEW defines that the
+    legacy text did not is the file's private mutex, whatever its name; the
+    proof then holds every path to it."""
     if lock.is_bkl or lock.name != mutex_name(rel):
         return lock
+    added = set(_DEFINED_MUTEX.findall(new)) - set(_DEFINED_MUTEX.findall(legacy))
+    if len(added) == 1:
+        return LockCalls.mutex(added.pop())
     return LockCalls.mutex(mutex_name(rel, legacy))
