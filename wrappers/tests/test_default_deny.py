@@ -222,9 +222,9 @@ class DefaultDenyConvertTest(unittest.TestCase):
         real = verification.verify
         calls = []
 
-        def reject_pushdown_once(request, result):
+        def reject_pushdown_once(request, result, stages=None):
             calls.append({h.handler: h.strategy for h in result.summary.handlers})
-            found = real(request, result)
+            found = real(request, result, stages)
             pushed = [h for h in result.summary.handlers if h.strategy == "pushdown"]
             if pushed and len(calls) == 1:
                 found.rejected[pushed[0].file] = verification.Rejection(
