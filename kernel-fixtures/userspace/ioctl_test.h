@@ -47,6 +47,22 @@ struct fx_case {
 	 * (meanwhile.c); this call waits for it.
 	 */
 	const struct fx_case *meanwhile;
+	/* Other tasks' calls, all made (race.c) before this one. */
+	const struct fx_race *race;
+};
+
+/* A call racing tasks make: the device, the command and its argument. */
+struct fx_call {
+	const char *device;
+	unsigned long cmd;
+	enum fx_arg arg;		/* FX_ARG_NONE, FX_ARG_VALUE or FX_ARG_BUF */
+	unsigned long value;
+};
+
+struct fx_race {
+	struct fx_call call;
+	unsigned int racers;		/* processes, at most 8 */
+	unsigned int times;		/* calls each */
 };
 
 struct fx_suite {
@@ -89,5 +105,6 @@ extern const struct fx_suite fx_ifdef, fx_enoioctl, fx_bkl, fx_split;
 extern const struct fx_suite fx_claim, fx_guard, fx_status, fx_table, fx_wait;
 extern const struct fx_suite fx_abi_level, fx_abi_clean, fx_abi_unclean;
 extern const struct fx_suite fx_proto, fx_relay, fx_fed, fx_export, fx_parent;
+extern const struct fx_suite fx_hidden, fx_rmw, fx_stack, fx_pair, fx_poll;
 
 #endif /* IOCTL_TEST_H */

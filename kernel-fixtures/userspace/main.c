@@ -21,6 +21,7 @@ static const struct fx_suite *const suites[] = {
 	&fx_wait,
 	&fx_abi_level, &fx_abi_clean, &fx_abi_unclean,
 	&fx_proto, &fx_relay, &fx_fed, &fx_export, &fx_parent,
+	&fx_hidden, &fx_rmw, &fx_stack, &fx_pair, &fx_poll,
 };
 
 #define NR_SUITES	ARRAY_SIZE(suites)

@@ -37,7 +37,10 @@ static void pause_ms(int ms)
 	poll(NULL, 0, ms);
 }
 
-/* Whether process PID sleeps interruptibly (state S in /proc/PID/stat). */
+/*
+ * Whether process PID sleeps (state S or D in /proc/PID/stat): D for a
+ * driver that polls with msleep(), which sleeps uninterruptibly.
+ */
 static int sleeping(pid_t pid)
 {
 	char path[64], text[512], *state;
@@ -52,7 +55,7 @@ static int sleeping(pid_t pid)
 	fclose(stat);
 	text[len] = '\0';
 	state = strrchr(text, ')');
-	return state && state[1] == ' ' && state[2] == 'S';
+	return state && state[1] == ' ' && (state[2] == 'S' || state[2] == 'D');
 }
 
 static void helper(const struct fx_case *call, pid_t waiter)

@@ -16,6 +16,7 @@
 #include "ktap.h"
 #include "meanwhile.h"
 #include "observation.h"
+#include "race.h"
 #include "run_case.h"
 
 #define FX_BUF_SIZE	256
@@ -154,6 +155,7 @@ static void call(const struct fx_case *c, int fd, int observer,
 	else if (c->arg == FX_ARG_BAD)
 		arg = FX_BAD_ADDRESS;
 
+	race_run(c->race);
 	o->observed = observer >= 0 && !observer_reset(observer);
 	helper = meanwhile_start(c->meanwhile);
 	o->ret = ioctl(fd, c->cmd, arg);

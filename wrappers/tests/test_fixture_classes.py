@@ -1,0 +1,228 @@
+"""The fixture drivers of the dangerous classes (issue 22 section 7), converted
+as the fixture proof converts them (the driver directory alone, no tree):
+what each mode must decide, read from the summary and the text it writes.
+kernel-fixtures/run-proof boots the same conversions and shows the
+behaviour; this says why, without a kernel.
+
+  fx_hidden.c   returns hidden in lower-case statement macros of a tree
+                header (<linux/fx_hidden.h>, shims/new), unread here:
+                auto takes the wrapper, pushdown refuses
+  fx_rmw.c      "int users = dev->users;" ... "dev->users = users + 1;":
+                the read runs under the lock
+  fx_stack.c    forwards through lower->f_op->ioctl(...) to fx_lower.c,
+                converted in the same run: the calls go to ->unlocked_ioctl
+  fx_pair_*.c   two files of one kbuild module (fx_pair-y) sharing state,
+                --lock mutex: one mutex for both, or both refused
+  fx_poll.c     polls (msleep() in a loop) for state another call sets:
+                --lock mutex refuses it with the reason, bkl converts it
+
+A test marked expectedFailure is a conversion that is wrong today; its
+docstring says how.  It turns into an "unexpected success" once fixed.
+"""
+
+import re
+import shutil
+import tempfile
+import unittest
+from pathlib import Path
+
+from ioctl_rework import paths, settings
+from ioctl_rework.cache import Cache
+from ioctl_rework.convert import cli as convert
+from ioctl_rework.convert.summary import HandlerStatus
+from ioctl_rework.ctext.spans import code_only
+from ioctl_rework.fixture import kernel
+
+DRIVERS = ("fx_hidden.c", "fx_rmw.c", "fx_lower.c", "fx_stack.c",
+           "fx_pair_main.c", "fx_pair_ctl.c", "fx_poll.c")
+# Beside the fixture kernel's cache (build/ in a clone): conversions take a while.
+CACHE = paths.fixture_cache().parent / "fixture-classes"
+TARGET = settings.Target((3, 9, 0))
+
+
+class Conversion:
+    """One run over a copy of the drivers: handler records by name, and the
+    text of each driver after the run."""
+
+    def __init__(self, strategy: settings.Strategy, lock: settings.LockMode) -> None:
+        options = settings.ConversionOptions(strategy=strategy, lock=lock, target=TARGET,
+                                             compat=False)
+        with tempfile.TemporaryDirectory(prefix="fixture-classes-") as tmp:
+            root = Path(tmp) / "drivers"
+            shutil.copytree(kernel.DRIVERS_DIR, root)
+            request = convert.ConvertRequest(paths=tuple(root / name for name in DRIVERS),
+                                             options=options, root=root, cache=Cache(CACHE))
+            result = convert.convert(request)
+            convert.write_in_place(result, root)
+            self.text = {name: (root / name).read_text() for name in DRIVERS}
+        self.handlers = {h.handler: h for h in result.summary.handlers}
+        self.name = f"--strategy {strategy.value} --lock {lock.value}"
+
+    def handler(self, name: str):
+        if name not in self.handlers:
+            raise AssertionError(f"{self.name}: no record of {name} "
+                                 f"(records: {', '.join(sorted(self.handlers))})")
+        return self.handlers[name]
+
+    def function(self, file: str, name: str) -> str:
+        """The code (comments and strings blanked) of function NAME in FILE."""
+        code = code_only(self.text[file])
+        start = re.search(rf"^\w[^;{{}}]*\b{name}\s*\([^;{{}}]*\)\s*\{{", code, re.MULTILINE)
+        if not start:
+            raise AssertionError(f"{self.name}: {file} has no definition of {name}")
+        depth, end = 0, start.end() - 1
+        for end in range(start.end() - 1, len(code)):
+            depth += {"{": 1, "}": -1}.get(code[end], 0)
+            if depth == 0:
+                break
+        return code[start.start():end + 1]
+
+
+_runs: dict[tuple, Conversion] = {}
+
+
+def run(strategy: settings.Strategy, lock: settings.LockMode) -> Conversion:
+    if (strategy, lock) not in _runs:
+        _runs[(strategy, lock)] = Conversion(strategy, lock)
+    return _runs[(strategy, lock)]
+
+
+AUTO, PUSHDOWN = settings.Strategy.AUTO, settings.Strategy.PUSHDOWN
+BKL, MUTEX = settings.LockMode.BKL, settings.LockMode.MUTEX
+LOCK_CALL = re.compile(r"\b(?:lock_kernel|mutex_lock(?:_interruptible)?)\s*\(")
+
+
+class HiddenReturnTest(unittest.TestCase):
+    """fx_hidden: fx_hidden_need_power(dev); and fx_hidden_check_range(value);
+    return from the handler, and their header is not read."""
+
+    @unittest.expectedFailure
+    def test_auto_bkl_takes_the_wrapper(self):
+        """Wrong today: outside a tree a lower-case name called is taken for a
+        function (ioctl_rule/macros.py unread_name), so auto pushes
+        lock_kernel() down and the macros' returns leave the BKL held."""
+        record = run(AUTO, BKL).handler("fx_hidden_ioctl")
+        self.assertIs(record.status, HandlerStatus.CONVERTED)
+        self.assertEqual(record.strategy, "wrapper", record.reason)
+
+    @unittest.expectedFailure
+    def test_auto_mutex_takes_the_wrapper(self):
+        """Wrong today, as with the BKL: the returns of the macros leave
+        fx_hidden_mutex locked, and the next call waits for ever."""
+        record = run(AUTO, MUTEX).handler("fx_hidden_ioctl")
+        self.assertIs(record.status, HandlerStatus.CONVERTED)
+        self.assertEqual(record.strategy, "wrapper", record.reason)
+
+    @unittest.expectedFailure
+    def test_pushdown_refuses_naming_the_macro(self):
+        """Wrong today: pushed down, as in auto."""
+        record = run(PUSHDOWN, BKL).handler("fx_hidden_ioctl")
+        self.assertIsNot(record.status, HandlerStatus.CONVERTED)
+        self.assertRegex(record.reason or "", r"fx_hidden_need_power|fx_hidden_check_range")
+
+
+class InitializerReadTest(unittest.TestCase):
+    """fx_rmw: the read of dev->users must come after the lock is taken."""
+
+    def check(self, strategy, lock):
+        conversion = run(strategy, lock)
+        record = conversion.handler("fx_rmw_ioctl")
+        self.assertIs(record.status, HandlerStatus.CONVERTED, record.reason)
+        if record.strategy == "wrapper":
+            return      # the whole handler runs under the lock
+        body = conversion.function("fx_rmw.c", "fx_rmw_ioctl")
+        self.assertRegex(body, r"\bint\s+users\s*;", "the declaration keeps no initializer")
+        lock_at = LOCK_CALL.search(body)
+        read_at = re.search(r"\busers\s*=\s*dev\s*->\s*users\s*;", body)
+        self.assertTrue(lock_at and read_at, body)
+        self.assertLess(lock_at.start(), read_at.start(), body)
+
+    def test_auto_bkl(self):
+        self.check(AUTO, BKL)
+
+    def test_auto_mutex(self):
+        self.check(AUTO, MUTEX)
+
+    def test_pushdown_mutex(self):
+        self.check(PUSHDOWN, MUTEX)
+
+
+class ForwardingTest(unittest.TestCase):
+    """fx_stack forwards to fx_lower, converted in the same run."""
+
+    def check(self, lock):
+        conversion = run(AUTO, lock)
+        self.assertIs(conversion.handler("fx_lower_ioctl").status, HandlerStatus.CONVERTED)
+        record = conversion.handler("fx_stack_ioctl")
+        self.assertIs(record.status, HandlerStatus.CONVERTED, record.reason)
+        code = code_only(conversion.text["fx_stack.c"])
+        self.assertNotRegex(code, r"->\s*ioctl\b", "a use of ->ioctl is left")
+        self.assertEqual(len(re.findall(r"->\s*unlocked_ioctl\s*\(", code)), 2, code)
+
+    @unittest.expectedFailure
+    def test_auto_bkl(self):
+        """Wrong today: lower->f_op->ioctl(inode, file, cmd, arg), the
+        handler's own inode and file, is refused ("passes inode, not the
+        inode of file"), though inode is file's; its guard
+        !lower->f_op->ioctl stays, the handler is still converted and
+        fx_lower.c too, so every forwarded command gets -ENOTTY."""
+        self.check(BKL)
+
+    @unittest.expectedFailure
+    def test_auto_mutex(self):
+        """Wrong today, as with the BKL."""
+        self.check(MUTEX)
+
+
+class CompositeModuleTest(unittest.TestCase):
+    """fx_pair_main.c and fx_pair_ctl.c are one module (fx_pair-y) and share
+    fx_pair_state: with --lock mutex, one mutex for both, or both refused."""
+
+    @unittest.expectedFailure
+    def test_auto_mutex_one_mutex_or_refused(self):
+        """Wrong today: each file gets its own DEFINE_MUTEX (fx_pair_main_mutex,
+        fx_pair_ctl_mutex), so the two handlers no longer exclude each other,
+        and nothing is reported."""
+        conversion = run(AUTO, MUTEX)
+        records = [conversion.handler(h) for h in ("fx_pair_ioctl", "fx_pair_ctl_ioctl")]
+        if all(r.status is not HandlerStatus.CONVERTED for r in records):
+            for record in records:
+                self.assertRegex(record.reason or "", r"fx_pair|module", record.reason)
+            return
+        self.assertTrue(all(r.status is HandlerStatus.CONVERTED for r in records),
+                        [r.reason for r in records])
+        locked = {file: set(re.findall(r"\bmutex_lock\w*\s*\(\s*&\s*(\w+)", code_only(text)))
+                  for file, text in conversion.text.items() if file.startswith("fx_pair_")}
+        self.assertEqual(len(set().union(*locked.values())), 1, locked)
+        self.assertEqual(locked["fx_pair_main.c"], locked["fx_pair_ctl.c"], locked)
+        defined = sum(len(re.findall(r"\bDEFINE_MUTEX\s*\(", code_only(conversion.text[f])))
+                      for f in ("fx_pair_main.c", "fx_pair_ctl.c"))
+        self.assertEqual(defined, 1)
+
+
+class PollLoopTest(unittest.TestCase):
+    """fx_poll: msleep() in a while on a file-scope flag, and in a do/while on
+    a member in a helper."""
+
+    def refused(self, strategy):
+        record = run(strategy, MUTEX).handler("fx_poll_ioctl")
+        self.assertIsNot(record.status, HandlerStatus.CONVERTED)
+        self.assertRegex(record.reason or "", r"polls shared state \(msleep\(\) in the loop")
+        self.assertIn("the private mutex is not dropped while it waits", record.reason)
+        self.assertIn(".ioctl\t= fx_poll_ioctl", run(strategy, MUTEX).text["fx_poll.c"])
+
+    def test_mutex_auto_refuses_with_the_reason(self):
+        self.refused(AUTO)
+
+    def test_mutex_pushdown_refuses_with_the_reason(self):
+        self.refused(PUSHDOWN)
+
+    def test_bkl_converts(self):
+        conversion = run(AUTO, BKL)
+        self.assertIs(conversion.handler("fx_poll_ioctl").status, HandlerStatus.CONVERTED)
+        self.assertRegex(code_only(conversion.text["fx_poll.c"]),
+                         r"\.unlocked_ioctl\s*=\s*fx_poll_ioctl")
+
+
+if __name__ == "__main__":
+    unittest.main()
