@@ -22,8 +22,11 @@
 // - It is converted only when the inode it passes is the inode of the
 //   file it passes (F->f_dentry->d_inode, F->f_path.dentry->d_inode,
 //   file_inode(F)): the unlocked call passes none, and the handler below
-//   derives it from its file.  Any other inode (the caller's own, NULL, a
-//   local) is refused and reported with the reason.
+//   derives it from its file.  The calling handler's own inode with its
+//   own file is that too, where proven (ctext/own_inode.py: a static
+//   handler the VFS or its wrapper alone calls, or a converted one whose
+//   inode local comes from its file).  Any other inode (the caller's own
+//   with another file, NULL, a local) is refused with the reason.
 // - A test of the same member (if (!lower->f_op->ioctl)) in a function
 //   whose calls were converted follows to ->unlocked_ioctl.
 // - -D multi_kernel: a call that is a whole statement ("return CALL;",
@@ -51,6 +54,12 @@ legacy_at = set()        # calls a multi-kernel driver keeps for old kernels
 
 # One copy with the wrappers (PYTHONPATH from rules.spatch_environment).
 from ioctl_rework.ctext.spans import legacy_half as legacy_in_text
+from ioctl_rework.ctext.own_inode import is_own_inode
+
+def own_parameters(p, inode, file):
+    """The call passes the calling handler's own inode and file (own_inode.py)."""
+    with open(p[0].file, errors="replace", newline="") as source:
+        return is_own_inode(source.read(), p[0].current_element, str(inode), str(file))
 
 def legacy_half(file, line):
     """Whether LINE of FILE is compiled only without HAVE_UNLOCKED_IOCTL."""
@@ -148,7 +157,9 @@ p << any_call.p;
 I << any_call.I;
 F << any_call.F;
 @@
-if at(p) not in own_at and at(p) not in legacy_at:
+if at(p) not in own_at and at(p) not in legacy_at and own_parameters(p, I, F):
+    own_at.add(at(p))
+elif at(p) not in own_at and at(p) not in legacy_at:
     refused_in.add(p[0].current_element)
     say(p, "passes %s, not the inode of %s, which ->unlocked_ioctl cannot pass on: "
            "refused; convert it by hand" % (I, F))

@@ -177,14 +177,30 @@ STATEMENT_NAME = re.compile(r"(?:[;{}:)]|\belse\b|\bdo\b)\s*([A-Za-z_]\w*)\s*;")
 
 
 def names_used(code):
-    """(name, offset, whether called) of each name CODE calls or states
-    alone, members aside."""
+    """(name, offset, whether called for its value) of each name CODE calls
+    or states alone, members aside.  A call standing alone as a statement,
+    name(...);, is stated alone: a statement macro of a header not read
+    (do { if (...) return ...; } while (0)) is written so, whatever its case."""
     for match in CALLED.finditer(code):
         before = code[:match.start()].rstrip()
         if not before.endswith(".") and not before.endswith("->"):
-            yield match.group(1), match.start(), True
+            yield match.group(1), match.start(), not _call_statement(code, before, match.end())
     for match in STATEMENT_NAME.finditer(code):
         yield match.group(1), match.start(1), False
+
+
+def _call_statement(code, before, open_end):
+    """Whether the call whose "(" ends at OPEN_END, after BEFORE, is a whole
+    statement: it follows a statement's start and ";" follows its ")"."""
+    if before and not before.endswith(tuple(";{}:)")) and \
+            not re.search(r"\b(?:else|do)$", before):
+        return False
+    depth = 1
+    for i in range(open_end, len(code)):
+        depth += {"(": 1, ")": -1}.get(code[i], 0)
+        if depth == 0:
+            return code[i + 1:].lstrip().startswith(";")
+    return False
 
 
 C_WORDS = set("""if else while for do switch case default return break continue goto sizeof
@@ -234,9 +250,9 @@ def unread_name(file, h, known_locals):
     not a macro, function or declaration of the file or of a header found,
     not a local or parameter (a pointer to a function), and not a kernel
     interface known not to leave its caller; or None.  Outside a kernel
-    tree no kernel header can be read: there a lower-case name called is
-    taken for the function kernel style makes it, and only a name standing
-    alone as a statement or an upper-case one must be read."""
+    tree no kernel header can be read: there a lower-case name called for
+    its value is taken for the function kernel style makes it; a name or a
+    call standing alone as a statement, and an upper-case one, must be read."""
     table = macros_of(file)
     in_tree = bool(table.search and table.search.system)
     known = set(table.bodies) | table.declared | functions.get(file, set()) | \

@@ -5,6 +5,7 @@
  * stays.
  */
 #include <linux/fs.h>
+void fan_speed();
 
 static long fan_unlocked_ioctl(struct file *file, unsigned int cmd,
 			       unsigned long arg)

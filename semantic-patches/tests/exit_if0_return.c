@@ -3,6 +3,7 @@
  * it is no exit.  Auto still picks pushdown.
  */
 #include <linux/fs.h>
+void rtc_read_time();
 
 static int rtc_ioctl(struct inode *inode, struct file *file,
 		     unsigned int cmd, unsigned long arg)

@@ -8,6 +8,7 @@
 #include <linux/sched.h>
 #include <linux/wait.h>
 #include <linux/smp_lock.h>
+void tape_rewind();
 
 #define TAPE_REWIND	_IO('t', 1)
 

@@ -3,6 +3,7 @@
  * entry becomes a C99 .unlocked_ioctl.
  */
 #include <linux/fs.h>
+void dsp_reset();
 
 #define DSP_RESET	_IO('P', 0)
 

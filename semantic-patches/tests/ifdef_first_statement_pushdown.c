@@ -5,6 +5,7 @@
  */
 #include <linux/fs.h>
 #include <linux/smp_lock.h>
+void dsp_reset();
 
 #define DSP_RESET	_IO('D', 0)
 

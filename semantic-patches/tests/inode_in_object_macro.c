@@ -3,6 +3,7 @@
  * the handler that uses it gets the derived inode too.
  */
 #include <linux/fs.h>
+void dimmer_write();
 
 #define DIMMER_DEV \
 	(&dimmers[iminor(inode)])

@@ -5,6 +5,7 @@
 #include <linux/module.h>
 #include <linux/fs.h>
 #include <linux/miscdevice.h>
+void wdt_keepalive();
 
 #define WDT_KEEPALIVE	_IO('W', 5)
 #define WDT_DISABLE	_IO('W', 6)

@@ -6,6 +6,7 @@
  */
 #include <linux/fs.h>
 #include <linux/mutex.h>
+void ml_set();
 
 static int ml_ioctl(struct inode *inode, struct file *file,
 		    unsigned int cmd, unsigned long arg)

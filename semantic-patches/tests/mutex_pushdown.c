@@ -6,6 +6,7 @@
 #include <linux/module.h>
 #include <linux/fs.h>
 #include <linux/miscdevice.h>
+void led_update();
 
 #define LED_SET		_IOW('L', 1, int)
 

@@ -5,6 +5,7 @@
  */
 #include <linux/fs.h>
 #include <linux/semaphore.h>
+void reg_write();
 
 #define REG_WRITE	_IO('r', 1)
 

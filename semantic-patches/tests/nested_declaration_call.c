@@ -6,6 +6,7 @@
  */
 #include <linux/fs.h>
 #include <linux/smp_lock.h>
+void led_write_state();
 
 #define LED_GET		_IOR('L', 1, int)
 #define LED_SET		_IOW('L', 2, int)

@@ -4,6 +4,7 @@
  * under the lock.  Auto splits it: the assignment follows the lock.
  */
 #include <linux/fs.h>
+void chip_command();
 
 static int chip_ioctl(struct inode *inode, struct file *file,
 		      unsigned int cmd, unsigned long arg)

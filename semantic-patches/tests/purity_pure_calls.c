@@ -5,6 +5,7 @@
  * here.
  */
 #include <linux/fs.h>
+void all_command();
 
 static int all_ioctl(struct inode *inode, struct file *file,
 		     unsigned int cmd, unsigned long arg)

@@ -4,6 +4,7 @@
  */
 #include <linux/fs.h>
 #include <linux/miscdevice.h>
+void port_reset();
 
 #define PORT_RESET	_IO('P', 0)
 

@@ -3,6 +3,7 @@
  * converted, and the new entry names the function plainly.
  */
 #include <linux/fs.h>
+void dial_reset();
 
 static int dial_ioctl(struct inode *inode, struct file *file,
 		      unsigned int cmd, unsigned long arg)

@@ -3,6 +3,7 @@
  * GNU "ioctl:" form in it is converted like the C99 one.
  */
 #include <linux/fs.h>
+void tape_rewind();
 
 typedef struct file_operations tape_fops_t;
 

@@ -6,6 +6,7 @@
 #include <linux/fs.h>
 #include <linux/smp_lock.h>
 #include <linux/delay.h>
+void tape_rewind();
 
 #define TAPE_REWIND	_IO('t', 1)
 

@@ -243,6 +243,27 @@ class HiddenExits(FileCase):
         self.assertEqual(self.exits("\tMAYBE_EXIT(x);")[0], {})   # every header read
 
 
+class NamesUsed(unittest.TestCase):
+    """A call standing alone as a statement is stated alone (it may be a
+    statement macro that returns); one whose value is used is a call."""
+
+    def called(self, code):
+        return {name: called for name, _, called in macros.names_used(code)}
+
+    def test_statement_calls_in_every_position(self):
+        for code in ["{ need(d); }", "x = 1; need(d);", "if (x) y(); else need(d);",
+                     "case 1: need(d); break;", "do need(d); while (0);",
+                     "{ need((d)->a, f(x)); }", "if (x) need(d);"]:
+            with self.subTest(code=code):
+                self.assertIs(self.called(code)["need"], False)
+
+    def test_calls_for_their_value(self):
+        for code in ["x = need(d);", "if (need(d)) return 1;", "return need(d);",
+                     "y = a + need(d) * 2;", "f(need(d));", "need(d) + 1;"]:
+            with self.subTest(code=code):
+                self.assertIs(self.called(code)["need"], True)
+
+
 class BracePairs(FileCase):
     def test_pairs_skip_braces_in_comments_and_literals(self):
         text = 'a { b /* { */ "}" \'{\' { } }\n}'

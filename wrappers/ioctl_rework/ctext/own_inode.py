@@ -1,0 +1,120 @@
+"""Whether a forwarding call's inode is the inode of the file it passes
+because both are the calling handler's own.
+
+A stacking driver may forward with its own parameters,
+lower->f_op->ioctl(inode, file, cmd, arg).  The VFS called the handler
+with the inode of its file, so the unlocked call, which passes no inode,
+loses nothing, provided that (default-deny):
+- the handler is static (no other file calls it) and writes neither
+  parameter nor takes their addresses;
+- every other mention of it in the file is a fops entry or a call that
+  passes the inode of the file it passes (the VFS's, or the wrapper's);
+or the handler was converted and its inode is a local initialized from its
+file and never written.  Anything else is not proven: the call is refused.
+"""
+
+import re
+
+from ioctl_rework.ctext.spans import code_only
+
+_OWN = r"(?:(\w+)\s*->\s*f_dentry\s*->\s*d_inode|(\w+)\s*->\s*f_path\s*\.\s*dentry\s*->\s*d_inode" \
+       r"|file_inode\s*\(\s*(\w+)\s*\))"
+_WORD = r"\b%s\b"
+
+
+def _own_inode_of(text: str) -> str | None:
+    """The file whose inode TEXT (an argument) is, or None."""
+    match = re.fullmatch(r"\s*" + _OWN + r"\s*", text)
+    return next((g for g in match.groups() if g), None) if match else None
+
+
+def _body(code: str, start: int) -> str | None:
+    """The brace-balanced body that opens at or after START."""
+    open_at = code.find("{", start)
+    if open_at < 0:
+        return None
+    depth = 0
+    for i in range(open_at, len(code)):
+        depth += {"{": 1, "}": -1}.get(code[i], 0)
+        if depth == 0:
+            return code[open_at:i + 1]
+    return None
+
+
+def _writes(body: str, name: str) -> bool:
+    word = re.escape(name)
+    return bool(re.search(r"(?<![=!<>])\b%s\s*(?:[-+*/%%&|^]|<<|>>)?=(?!=)|(?<!&)&\s*%s\b|"
+                          r"(?:\+\+|--)\s*%s\b|\b%s\s*(?:\+\+|--)" % ((word,) * 4), body))
+
+
+def _split_arguments(text: str) -> list[str]:
+    args, depth, current = [], 0, []
+    for char in text:
+        if char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth -= 1
+        if char == "," and depth == 0:
+            args.append("".join(current))
+            current = []
+        else:
+            current.append(char)
+    args.append("".join(current))
+    return args
+
+
+def _mentions_are_entries_or_own_calls(code: str, handler: str, definition: int) -> bool:
+    for match in re.finditer(_WORD % re.escape(handler), code):
+        if match.start() == definition:
+            continue
+        before = code[:match.start()].rstrip()
+        after = code[match.end():].lstrip()
+        if re.search(r"(?:\.\s*ioctl\s*=|\bioctl\s*:)\s*&?\s*$", before) and \
+                re.match(r"[,}]", after):
+            continue                    # a legacy fops entry: the VFS calls it
+        if after.startswith("("):
+            close = _matching_paren(after)
+            if close is None:
+                return False
+            args = _split_arguments(after[1:close])
+            if len(args) == 4 and _own_inode_of(args[0]) == args[1].strip():
+                continue                # the wrapper's call, or the VFS's shape
+        return False
+    return True
+
+
+def _matching_paren(text: str) -> int | None:
+    depth = 0
+    for i, char in enumerate(text):
+        depth += {"(": 1, ")": -1}.get(char, 0)
+        if depth == 0:
+            return i
+    return None
+
+
+def is_own_inode(text: str, handler: str, inode_arg: str, file_arg: str) -> bool:
+    """Whether, in the file TEXT, the call in HANDLER passing INODE_ARG and
+    FILE_ARG passes the inode of that file for certain (module doc)."""
+    code = code_only(text)
+    inode_arg, file_arg = inode_arg.strip(), file_arg.strip()
+    if not re.fullmatch(r"\w+", inode_arg) or not re.fullmatch(r"\w+", file_arg):
+        return False
+    name = re.escape(handler)
+    legacy = re.search(r"\bstatic\s+(?:inline\s+)?int\s+(%s)\s*\(\s*struct\s+inode\s*\*\s*(\w+)\s*,"
+                       r"\s*struct\s+file\s*\*\s*(\w+)\s*," % name, code)
+    if legacy:
+        body = _body(code, legacy.end())
+        return body is not None and (inode_arg, file_arg) == legacy.group(2, 3) and \
+            not _writes(body, inode_arg) and not _writes(body, file_arg) and \
+            _mentions_are_entries_or_own_calls(code, handler, legacy.start(1))
+    converted = re.search(r"\b(?:long|int)\s+%s\s*\(\s*struct\s+file\s*\*\s*(\w+)\s*," % name, code)
+    if not converted or converted.group(1) != file_arg:
+        return False
+    body = _body(code, converted.end())
+    if body is None or _writes(body, file_arg):
+        return False
+    local = re.search(r"\bstruct\s+inode\s*\*\s*%s\s*=\s*([^;]+);" % re.escape(inode_arg), body)
+    if not local or _own_inode_of(local.group(1)) != file_arg:
+        return False
+    rest = body[:local.start()] + body[local.end():]
+    return not _writes(rest, inode_arg)
