@@ -16,8 +16,8 @@ behaviour; this says why, without a kernel.
   fx_poll.c     polls (msleep() in a loop) for state another call sets:
                 --lock mutex refuses it with the reason, bkl converts it
 
-A test marked expectedFailure is a conversion that is wrong today; its
-docstring says how.  It turns into an "unexpected success" once fixed.
+Each of these was wrong once, silently (found by booting the fixtures):
+the tests keep it from coming back.
 """
 
 import re
@@ -96,26 +96,22 @@ class HiddenReturnTest(unittest.TestCase):
     """fx_hidden: fx_hidden_need_power(dev); and fx_hidden_check_range(value);
     return from the handler, and their header is not read."""
 
-    @unittest.expectedFailure
     def test_auto_bkl_takes_the_wrapper(self):
-        """Wrong today: outside a tree a lower-case name called is taken for a
-        function (ioctl_rule/macros.py unread_name), so auto pushes
-        lock_kernel() down and the macros' returns leave the BKL held."""
+        """A lower-case call standing alone as a statement, of a header not
+        read, may return (ioctl_rule/macros.py unread_name): pushed down, the
+        macros' returns would leave the BKL held."""
         record = run(AUTO, BKL).handler("fx_hidden_ioctl")
         self.assertIs(record.status, HandlerStatus.CONVERTED)
         self.assertEqual(record.strategy, "wrapper", record.reason)
 
-    @unittest.expectedFailure
     def test_auto_mutex_takes_the_wrapper(self):
-        """Wrong today, as with the BKL: the returns of the macros leave
-        fx_hidden_mutex locked, and the next call waits for ever."""
+        """As with the BKL: pushed down, the returns of the macros would leave
+        fx_hidden_mutex locked, and the next call would wait for ever."""
         record = run(AUTO, MUTEX).handler("fx_hidden_ioctl")
         self.assertIs(record.status, HandlerStatus.CONVERTED)
         self.assertEqual(record.strategy, "wrapper", record.reason)
 
-    @unittest.expectedFailure
     def test_pushdown_refuses_naming_the_macro(self):
-        """Wrong today: pushed down, as in auto."""
         record = run(PUSHDOWN, BKL).handler("fx_hidden_ioctl")
         self.assertIsNot(record.status, HandlerStatus.CONVERTED)
         self.assertRegex(record.reason or "", r"fx_hidden_need_power|fx_hidden_check_range")
@@ -159,18 +155,14 @@ class ForwardingTest(unittest.TestCase):
         self.assertNotRegex(code, r"->\s*ioctl\b", "a use of ->ioctl is left")
         self.assertEqual(len(re.findall(r"->\s*unlocked_ioctl\s*\(", code)), 2, code)
 
-    @unittest.expectedFailure
     def test_auto_bkl(self):
-        """Wrong today: lower->f_op->ioctl(inode, file, cmd, arg), the
-        handler's own inode and file, is refused ("passes inode, not the
-        inode of file"), though inode is file's; its guard
-        !lower->f_op->ioctl stays, the handler is still converted and
-        fx_lower.c too, so every forwarded command gets -ENOTTY."""
+        """lower->f_op->ioctl(inode, file, cmd, arg), the handler's own inode
+        and file, is forwarded (ctext/own_inode.py), its guard
+        !lower->f_op->ioctl too: refused, every forwarded command got -ENOTTY
+        once fx_lower.c was converted."""
         self.check(BKL)
 
-    @unittest.expectedFailure
     def test_auto_mutex(self):
-        """Wrong today, as with the BKL."""
         self.check(MUTEX)
 
 
@@ -178,11 +170,9 @@ class CompositeModuleTest(unittest.TestCase):
     """fx_pair_main.c and fx_pair_ctl.c are one module (fx_pair-y) and share
     fx_pair_state: with --lock mutex, one mutex for both, or both refused."""
 
-    @unittest.expectedFailure
     def test_auto_mutex_one_mutex_or_refused(self):
-        """Wrong today: each file gets its own DEFINE_MUTEX (fx_pair_main_mutex,
-        fx_pair_ctl_mutex), so the two handlers no longer exclude each other,
-        and nothing is reported."""
+        """A DEFINE_MUTEX per file (fx_pair_main_mutex, fx_pair_ctl_mutex)
+        would let the two handlers run together, silently."""
         conversion = run(AUTO, MUTEX)
         records = [conversion.handler(h) for h in ("fx_pair_ioctl", "fx_pair_ctl_ioctl")]
         if all(r.status is not HandlerStatus.CONVERTED for r in records):
