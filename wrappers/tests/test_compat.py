@@ -365,7 +365,9 @@ class ConvertCompatTest(unittest.TestCase):
             root = Path(tmp) / "drivers"
             root.mkdir()
             shutil.copytree(DRIVERS / "include", root / "include")
-            for name in ("fx_abi_level.c", "fx_abi_clean.c", "fx_abi_unclean.c"):
+            # The Kbuild's -I finds fixture_observer.h, whose macro the handlers
+            # state: unread, auto would take the wrapper (default-deny).
+            for name in ("Kbuild", "fx_abi_level.c", "fx_abi_clean.c", "fx_abi_unclean.c"):
                 shutil.copy(DRIVERS / name, root / name)
             options = settings.ConversionOptions.for_target(settings.Target.parse(target),
                                                             lock=settings.LockMode.BKL, compat=True)

@@ -205,19 +205,7 @@ def _context(tree: Path, files: list[Path], read: set[Path]) -> dict[str, cexpr.
 
 def _arguments(code: str, open_at: int) -> list[str]:
     end = c_spans.closing(code, open_at, "()")
-    args, depth, current = [], 0, []
-    for char in code[open_at + 1:end]:
-        if char in "([{":
-            depth += 1
-        elif char in ")]}":
-            depth -= 1
-        if char == "," and depth == 0:
-            args.append("".join(current))
-            current = []
-        else:
-            current.append(char)
-    args.append("".join(current))
-    return [" ".join(a.split()) for a in args]
+    return [" ".join(a.split()) for a in c_spans.split_top_level(code[open_at + 1:end])]
 
 
 def _line_of(code: str, offset: int) -> int:

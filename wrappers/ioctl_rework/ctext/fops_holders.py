@@ -69,7 +69,7 @@ def struct_members(code: str) -> dict[str, list[Member]]:
             if not typed:
                 continue
             rest = declaration[typed.end():]
-            for declarator in _split_top(rest):
+            for declarator in spans.split_top_level(rest):
                 declarator = declarator[-200:]     # a name is at its end
                 name = re.search(r"\(\s*\*\s*(\w+)\s*\)|(\w+)\s*(\[[^\]]*\])?\s*(?::\s*\d+)?\s*$",
                                  declarator)
@@ -109,37 +109,11 @@ def _flat(body: str) -> str:
     return "".join(out)
 
 
-def _split_top(text: str) -> list[str]:
-    """TEXT split at the commas outside parentheses and brackets."""
-    parts, depth, start = [], 0, 0
-    for i, char in enumerate(text):
-        if char in "([":
-            depth += 1
-        elif char in ")]":
-            depth -= 1
-        elif char == "," and depth == 0:
-            parts.append(text[start:i])
-            start = i + 1
-    return parts + [text[start:]]
-
-
-def enclosing_brace(code: str, offset: int) -> int | None:
-    depth = 0
-    for i in range(offset - 1, -1, -1):
-        if code[i] == "}":
-            depth += 1
-        elif code[i] == "{":
-            if depth == 0:
-                return i
-            depth -= 1
-    return None
-
-
 def holder(code: str, offset: int, members: StructMembers) -> Holder | None:
     """What the initializer around OFFSET of CODE (from code_only)
     initializes, or None when OFFSET is in no braces.  MEMBERS:
     struct_members(CODE)."""
-    brace = enclosing_brace(code, offset)
+    brace = spans.enclosing_brace(code, offset)
     return None if brace is None else _object(code, brace, members, 0)
 
 
@@ -150,7 +124,7 @@ def _object(code: str, brace: int, members: StructMembers, depth: int) -> Holder
     if declared:
         name = re.sub(r"\s+", "", declared[2])
         return Holder(declared[1], Shape.DECLARED, name, declared[1], bool(declared[3]))
-    outer_brace = enclosing_brace(code, brace) if depth < 16 else None
+    outer_brace = spans.enclosing_brace(code, brace) if depth < 16 else None
     around = _object(code, outer_brace, members, depth + 1) if outer_brace is not None else None
     compound = _COMPOUND.search(before)
     if compound:

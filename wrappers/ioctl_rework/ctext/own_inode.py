@@ -15,7 +15,7 @@ file and never written.  Anything else is not proven: the call is refused.
 
 import re
 
-from ioctl_rework.ctext.spans import code_only
+from ioctl_rework.ctext.spans import code_only, split_top_level
 
 _OWN = r"(?:(\w+)\s*->\s*f_dentry\s*->\s*d_inode|(\w+)\s*->\s*f_path\s*\.\s*dentry\s*->\s*d_inode" \
        r"|file_inode\s*\(\s*(\w+)\s*\))"
@@ -47,22 +47,6 @@ def _writes(body: str, name: str) -> bool:
                           r"(?:\+\+|--)\s*%s\b|\b%s\s*(?:\+\+|--)" % ((word,) * 4), body))
 
 
-def _split_arguments(text: str) -> list[str]:
-    args, depth, current = [], 0, []
-    for char in text:
-        if char in "([{":
-            depth += 1
-        elif char in ")]}":
-            depth -= 1
-        if char == "," and depth == 0:
-            args.append("".join(current))
-            current = []
-        else:
-            current.append(char)
-    args.append("".join(current))
-    return args
-
-
 def _mentions_are_entries_or_own_calls(code: str, handler: str, definition: int) -> bool:
     for match in re.finditer(_WORD % re.escape(handler), code):
         if match.start() == definition:
@@ -76,7 +60,7 @@ def _mentions_are_entries_or_own_calls(code: str, handler: str, definition: int)
             close = _matching_paren(after)
             if close is None:
                 return False
-            args = _split_arguments(after[1:close])
+            args = split_top_level(after[1:close])
             if len(args) == 4 and _own_inode_of(args[0]) == args[1].strip():
                 continue                # the wrapper's call, or the VFS's shape
         return False

@@ -102,7 +102,8 @@ _DECLARED_STRUCT = re.compile(
     r"\bstruct\s+(\w+)\s+[\w\s*]*?(?:\w+\s*\(\s*\w+\s*\)|\w+)\s*(?:\[[^\]]*\])?\s*=\s*$")
 
 
-def _enclosing_brace(code: str, offset: int) -> int | None:
+def enclosing_brace(code: str, offset: int) -> int | None:
+    """Where the "{" that holds OFFSET opens, or None at file scope."""
     depth = 0
     for i in range(offset - 1, -1, -1):
         if code[i] == "}":
@@ -114,12 +115,27 @@ def _enclosing_brace(code: str, offset: int) -> int | None:
     return None
 
 
+def split_top_level(text: str) -> list[str]:
+    """TEXT split at the commas outside parentheses, brackets and braces:
+    the arguments of a call, the declarators of a declaration."""
+    parts, depth, start = [], 0, 0
+    for i, char in enumerate(text):
+        if char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth -= 1
+        elif char == "," and depth == 0:
+            parts.append(text[start:i])
+            start = i + 1
+    return parts + [text[start:]]
+
+
 def initializer_type(code: str, offset: int) -> str | None:
     """The struct type of the initializer around OFFSET of CODE (from
     code_only), through array elements: `struct tty_operations x = {`
     gives "tty_operations".  None when it is not written that way (a
     macro, a compound literal, an assignment)."""
-    brace = _enclosing_brace(code, offset)
+    brace = enclosing_brace(code, offset)
     while brace is not None:
         before = code[max(0, brace - 300):brace]
         match = _DECLARED_STRUCT.search(before)
@@ -127,7 +143,7 @@ def initializer_type(code: str, offset: int) -> str | None:
             return match.group(1)
         if not re.search(r"[{,]\s*$", before):
             return None
-        brace = _enclosing_brace(code, brace)   # an element of an array
+        brace = enclosing_brace(code, brace)   # an element of an array
     return None
 
 
@@ -298,7 +314,7 @@ def ioctl_lines(text: str, added: dict) -> list[int]:
     found = {n for n in added if n <= len(lines) and _IOCTL_WORDS.search(lines[n - 1])}
     spans = []
     for member in _IOCTL_MEMBER.finditer(code):
-        brace = _enclosing_brace(code, member.start())
+        brace = enclosing_brace(code, member.start())
         if brace is not None:
             spans.append(range(_start_line(lines, _line_of(code, brace)),
                                _line_of(code, closing(code, brace)) + 1))

@@ -1,6 +1,6 @@
 /* The entry is assigned at run time, through a pointer. */
 #include <linux/fs.h>
-
+void dev_reset(void);	/* the driver's helper, declared: read */
 static struct file_operations rt_fops;
 
 static int rt_ioctl(struct inode *inode, struct file *file,
