@@ -19,7 +19,8 @@ memdup_user compat_ptr
 printk pr_debug pr_info pr_warn pr_warning pr_err pr_notice pr_crit pr_emerg
 dev_dbg dev_info dev_warn dev_err dev_notice
 kmalloc kzalloc kcalloc kfree vmalloc vfree get_zeroed_page free_page
-memset memcpy memmove memcmp memchr strcpy strncpy strlcpy strcmp strncmp strlen strnlen
+memset memcpy memmove memcmp memchr strcpy strncpy strlcpy strscpy strcat strncat strlcat
+strcmp strncmp strlen strnlen
 strchr strrchr strstr u64_to_user_ptr
 S_ISDIR S_ISREG S_ISCHR S_ISBLK S_ISFIFO S_ISLNK S_ISSOCK
 sprintf snprintf scnprintf sscanf simple_strtoul simple_strtol
