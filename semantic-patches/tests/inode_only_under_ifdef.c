@@ -9,6 +9,9 @@
  */
 #include <linux/fs.h>
 #include <linux/kernel.h>
+void fp_go();
+void dbg_go();
+void both_go();
 
 static int dbg_ioctl(struct inode *inode, struct file *file,
 		     unsigned int cmd, unsigned long arg)

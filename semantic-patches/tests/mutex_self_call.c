@@ -6,6 +6,8 @@
  * private mutex does not take it again; -D pushdown refuses the group.
  */
 #include <linux/fs.h>
+void st_aux_reset();
+void st_hw_reset();
 
 #define ST_RESET	_IO('S', 1)
 #define ST_RETRY	_IO('S', 2)

@@ -101,7 +101,7 @@ class BranchRunsTest(unittest.TestCase):
                 self.assertEqual(len({h.strategy for h in records}), 1)
         # Both entries of an initializer under #if/#else are in the summary.
         self.assertEqual([h.line for h in self.records(self.first.summary, "init_c99_gnu")],
-                         [20, 23])
+                         [21, 24])
 
     def test_refusals_say_why_in_words(self):
         for name, why in REFUSED.items():
@@ -140,8 +140,8 @@ class BranchRunsUnderMutexTest(unittest.TestCase):
                 shutil.copy(DATA / (name + ".c"), tree)
             result = convert_tree(tree, "--lock", "mutex")
             records = {(h.file, h.line): h for h in result.summary.handlers}
-            self.assertEqual(records["init_c99_gnu.c", 20].status, HandlerStatus.CONVERTED)
-            self.assertEqual(records["init_c99_gnu.c", 23].status, HandlerStatus.CONVERTED)
+            self.assertEqual(records["init_c99_gnu.c", 21].status, HandlerStatus.CONVERTED)
+            self.assertEqual(records["init_c99_gnu.c", 24].status, HandlerStatus.CONVERTED)
             text = (tree / "init_c99_gnu.c").read_text()
             self.assertEqual(text.count("static DEFINE_MUTEX(init_c99_gnu_mutex);"), 1)
             self.assertEqual(text.count(".unlocked_ioctl\t= joy_ioctl,"), 2)

@@ -4,6 +4,7 @@
  */
 #include <linux/fs.h>
 #include <linux/version.h>
+void joy_reset(void);
 
 static int joy_ioctl(struct inode *inode, struct file *file,
 		     unsigned int cmd, unsigned long arg)
