@@ -17,7 +17,7 @@ from ioctl_rework.convert.summary import HandlerStatus
 
 HAVE_SPATCH = shutil.which(os.environ.get("SPATCH", "spatch")) is not None
 
-HEAD = "#include <linux/fs.h>\n#include <linux/delay.h>\n\n"
+HEAD = "#include <linux/fs.h>\n#include <linux/delay.h>\n\nvoid ca_reset(void);\n\n"
 HANDLER = """static int {name}(struct inode *inode, struct file *file,
 \t\tunsigned int cmd, unsigned long arg)
 {{
