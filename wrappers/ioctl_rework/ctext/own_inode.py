@@ -15,7 +15,7 @@ file and never written.  Anything else is not proven: the call is refused.
 
 import re
 
-from ioctl_rework.ctext.spans import code_only, split_top_level
+from ioctl_rework.ctext.spans import closing, code_only, split_top_level
 
 _OWN = r"(?:(\w+)\s*->\s*f_dentry\s*->\s*d_inode|(\w+)\s*->\s*f_path\s*\.\s*dentry\s*->\s*d_inode" \
        r"|file_inode\s*\(\s*(\w+)\s*\))"
@@ -28,17 +28,19 @@ def _own_inode_of(text: str) -> str | None:
     return next((g for g in match.groups() if g), None) if match else None
 
 
+def _balanced(code: str, open_at: int, pair: str) -> int | None:
+    """Where the PAIR opened at OPEN_AT closes (spans.closing), or None when
+    it never does: unbalanced code proves nothing."""
+    end = closing(code, open_at, pair)
+    part = code[open_at:end + 1]
+    return end if part.count(pair[0]) == part.count(pair[1]) else None
+
+
 def _body(code: str, start: int) -> str | None:
     """The brace-balanced body that opens at or after START."""
     open_at = code.find("{", start)
-    if open_at < 0:
-        return None
-    depth = 0
-    for i in range(open_at, len(code)):
-        depth += {"{": 1, "}": -1}.get(code[i], 0)
-        if depth == 0:
-            return code[open_at:i + 1]
-    return None
+    end = _balanced(code, open_at, "{}") if open_at >= 0 else None
+    return code[open_at:end + 1] if end is not None else None
 
 
 def _writes(body: str, name: str) -> bool:
@@ -57,7 +59,7 @@ def _mentions_are_entries_or_own_calls(code: str, handler: str, definition: int)
                 re.match(r"[,}]", after):
             continue                    # a legacy fops entry: the VFS calls it
         if after.startswith("("):
-            close = _matching_paren(after)
+            close = _balanced(after, 0, "()")
             if close is None:
                 return False
             args = split_top_level(after[1:close])
@@ -65,15 +67,6 @@ def _mentions_are_entries_or_own_calls(code: str, handler: str, definition: int)
                 continue                # the wrapper's call, or the VFS's shape
         return False
     return True
-
-
-def _matching_paren(text: str) -> int | None:
-    depth = 0
-    for i, char in enumerate(text):
-        depth += {"(": 1, ")": -1}.get(char, 0)
-        if depth == 0:
-            return i
-    return None
 
 
 def is_own_inode(text: str, handler: str, inode_arg: str, file_arg: str) -> bool:
