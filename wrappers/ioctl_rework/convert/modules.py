@@ -130,9 +130,9 @@ def plan(root, run_files: set[str], other_files: set[str]) -> ModulePlan:
                     "convert the module in one shard")
             continue
         mine += sorted(set(files) - set(mine))     # a header of the run is no source
-        name = free_name(root, module)
+        shared = ModuleMutex(module, free_name(root, module), tuple(mine))
         for rel in mine:
-            found.mutexes[rel] = ModuleMutex(module, name, tuple(mine))
+            found.mutexes[rel] = shared
     return found
 
 

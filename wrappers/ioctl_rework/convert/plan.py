@@ -189,7 +189,11 @@ def _follow(request: ConvertRequest, runner: Runner, tree: Tree, files: set[str]
         final = dict(runs)
         final.update({task.file: second[task] for task in tasks})
         failures.update({run.file: run.reason for run in second.values() if not run.ok})
-        newly = convert_groups.check(cross, final, {**held, **blocked}, sources.read,
+        # A held file blocks the handlers it shares with files outside its module.
+        spanning = {rel: why for rel, why in held.items()
+                    if any(rel in g.files and not set(g.files) <= set(held)
+                           for g in cross.groups.values())}
+        newly = convert_groups.check(cross, final, {**spanning, **blocked}, sources.read,
                                      _cross_file_refusal(request.options),
                                      request.options.lock is settings.LockMode.MUTEX)
         failures.update({v.file: v.reason for v in newly.values()
