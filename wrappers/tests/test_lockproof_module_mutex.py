@@ -9,6 +9,9 @@ import unittest
 from pathlib import Path
 
 from ioctl_rework import lockproof
+from ioctl_rework.convert import summary as summary_mod
+from ioctl_rework.convert.summary import FileRecord, FileStatus, Summary
+from ioctl_rework.patches import unified
 
 LEGACY = """#include <linux/fs.h>
 #include "fm.h"
@@ -100,6 +103,37 @@ class ModuleMutexProofTest(unittest.TestCase):
                 problems = lockproof.module_problems(NAME, texts)
                 self.assertTrue(problems)
                 self.assertIn(words, " / ".join(p.message for p in problems))
+
+
+class ProveSummaryTest(unittest.TestCase):
+    """`ioctl-rework prove --summary` of a mutex-mode run: the rewritten
+    files of one module (by its Makefile) are held to the module's mutex."""
+
+    def prove(self, texts: dict[str, tuple[str, str]]):
+        from test_cli import run_main
+        with tempfile.TemporaryDirectory() as tmp:
+            tree = Path(tmp, "tree")
+            tree.mkdir()
+            (tree / "Makefile").write_text("obj-m += fm.o\nfm-objs := fa.o fb.o\n")
+            (tree / "fm.h").write_text("extern int fm_total;\n")
+            summary = Summary(root=str(tree), target="3.9", options={"lock": "mutex"},
+                              spatch_version="1.1.1", started=0.0)
+            for rel, (old, new) in texts.items():
+                (tree / rel).write_text(old)
+                summary.files.append(FileRecord(rel, FileStatus.CONVERTED, None,
+                                                unified.git_diff(rel, old.encode(), new.encode())))
+            summary_mod.write(summary, Path(tmp, "run.json"))
+            return run_main(["prove", "--no-cache", "--summary", str(Path(tmp, "run.json")),
+                             str(tree)])
+
+    def test_the_module_proves_and_a_mutant_does_not(self):
+        self.assertEqual(self.prove(pair((HOME, NAME), (EXTERN, NAME)))[:2], (0, ""))
+        status, out, _ = self.prove(pair((HOME, NAME), ("static DEFINE_MUTEX(fb_mutex);",
+                                                        "fb_mutex")))
+        self.assertEqual(status, 1)
+        self.assertIn("fb.c:", out)
+        self.assertNotIn("fa.c:", out)
+        self.assertIn("fb_mutex, not its module's fm_ioctl_mutex", out)
 
 
 if __name__ == "__main__":

@@ -126,19 +126,12 @@ def _prove(request: ConvertRequest, result: ConversionResult,
             return None
         return lockproof.PreprocessedExpander(after.preprocessed, before.preprocessed)
 
-    def lock_for(rel: str) -> lockproof.LockCalls:
-        if rel in in_modules.mutexes:
-            return lockproof.LockCalls.mutex(in_modules.mutexes[rel].name)
-        return lockproof.LockCalls.for_options(request.options, rel)
-
-    proofs = lockproof.prove_changes(request.root, result.changes, lock_for,
+    proofs = lockproof.prove_changes(request.root, result.changes,
+                                     module_lock_for(in_modules, request.options),
                                      cache=_cache(request, "lockproof"),
                                      preprocessed=preprocessed)
-    for mutex in in_modules.modules():
-        texts = {rel: (old.decode("latin-1"), new.decode("latin-1"))
-                 for rel, (old, new) in result.changes.items() if rel in mutex.files}
-        for problem in lockproof.module_problems(mutex.name, texts):
-            reject(problem.file, Rejection(problem.file, "the lock proof", str(problem)))
+    for problem in module_problems(in_modules, result.changes):
+        reject(problem.file, Rejection(problem.file, "the lock proof", str(problem)))
     for item in proofs:
         proof = item.proof
         if proof.proven:
@@ -150,6 +143,26 @@ def _prove(request: ConvertRequest, result: ConversionResult,
             more = f" (and {len(proof.problems) - 1} more)" if len(proof.problems) > 1 else ""
             reason = f"{first}{more}"
         reject(item.file, Rejection(item.file, "the lock proof", reason, proof.handler))
+
+
+def module_lock_for(in_modules: ModulePlan, options: settings.ConversionOptions):
+    """The lock of each file: its kbuild module's mutex where it shares one."""
+    def lock_for(rel: str) -> lockproof.LockCalls:
+        if rel in in_modules.mutexes:
+            return lockproof.LockCalls.mutex(in_modules.mutexes[rel].name)
+        return lockproof.LockCalls.for_options(options, rel)
+    return lock_for
+
+
+def module_problems(in_modules: ModulePlan, changes: dict[str, tuple[bytes, bytes]]
+                    ) -> list[lockproof.LockProblem]:
+    """What is wrong with each module mutex across the files CHANGES rewrote."""
+    found = []
+    for mutex in in_modules.modules():
+        texts = {rel: (old.decode("latin-1"), new.decode("latin-1"))
+                 for rel, (old, new) in changes.items() if rel in mutex.files}
+        found += lockproof.module_problems(mutex.name, texts)
+    return found
 
 
 # -- the build ----------------------------------------------------------------
