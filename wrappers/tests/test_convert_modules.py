@@ -150,6 +150,27 @@ class ModuleMutexTest(unittest.TestCase):
                                        HandlerStatus.SKIPPED))
         self.assertIn("fb.c keeps fc_ioctl", records["fb_ioctl"].reason)
 
+    def test_a_file_that_cannot_be_written_keeps_the_whole_module(self):
+        from test_convert import parse_args
+        from ioctl_rework.convert import cli as convert
+        with tempfile.TemporaryDirectory() as tmp:
+            files = {"Makefile": SPELLINGS[0][1], "fa.c": driver("fa", ADD),
+                     "fb.c": driver("fb", CLEAR)}
+            for name, text in files.items():
+                Path(tmp, name).write_text(text)
+            Path(tmp, "fb.c").chmod(0o444)
+            args = parse_args(["--no-cache", "--no-compat", "--target", "2.6.39", "--in-place",
+                               "--", tmp])
+            request = convert.request_from_args(args)
+            result = convert.convert(request)
+            convert.write_in_place(result, request.root)
+            for name, text in files.items():
+                self.assertEqual(Path(tmp, name).read_text(), text)
+        records = {h.handler: h for h in result.summary.handlers}
+        self.assertEqual(records["fb_ioctl"].status, HandlerStatus.FAILED)
+        self.assertEqual(records["fa_ioctl"].status, HandlerStatus.SKIPPED)
+        self.assertIn("fb.c cannot be written (the file is read-only", records["fa_ioctl"].reason)
+
     def test_a_proof_failure_in_one_file_puts_back_the_whole_module(self):
         def fails_in_fb(name, texts):
             return [lockproof.LockProblem("fb.c", 1, name, "a mutant")] if texts else []
