@@ -13,7 +13,8 @@ import re
 import unittest
 from pathlib import Path
 
-from ioctl_rework import lockproof, paths
+from ioctl_rework import lockproof, paths, settings
+from ioctl_rework.convert import modules, verification
 from ioctl_rework.convert import cli as convert
 from ioctl_rework.spatch import rules
 from ioctl_rework.cache import Cache
@@ -117,9 +118,12 @@ class FixtureConversionsTest(unittest.TestCase):
             request = convert.ConvertRequest(paths=(drivers,), options=variant.options,
                                              root=drivers, cache=Cache(CACHE))
             result = convert.convert(request)
+            # The files of one kbuild module share its mutex (convert/modules.py).
+            in_modules = modules.plan(drivers, set(result.changes), set()) \
+                if variant.options.lock is settings.LockMode.MUTEX else modules.ModulePlan({}, {})
             results = lockproof.prove_changes(
                 drivers, result.changes,
-                lambda rel, o=variant.options: lockproof.LockCalls.for_options(o, rel))
+                verification.module_lock_for(in_modules, variant.options))
             converted = {h.handler for h in result.summary.handlers
                          if h.status.value == "converted"}
             with self.subTest(variant=variant.name):
