@@ -21,29 +21,37 @@ _ESCAPES = frozenset({"return", "goto", "longjmp", "siglongjmp", "_longjmp",
 _LOOP_EXITS = frozenset({"break", "continue"})
 
 
-def halting_functions(declared, macros: dict[str, list[str]], known: frozenset) -> frozenset:
+def halting_names(declared, macros: dict[str, list[str]], words: dict[str, set[str]],
+                  known: frozenset) -> frozenset:
     """Names of DECLARED ((name, words around it, body tokens or None), as
-    noreturn.Declarations reads them) that halt in every body, given KNOWN
-    halting names and MACROS (name -> each #define body after the name)."""
+    noreturn.Declarations reads them) that halt in every body, and of
+    MACROS (name -> each #define body after the name; WORDS: name -> the
+    names its bodies use) that halt as a statement, given KNOWN halting
+    names.  A macro counts where it is left unexpanded (one of the tree's
+    headers that cannot leave the function stays a call)."""
     by_name: dict[str, list] = {}
-    for name, words, body in declared:
-        by_name.setdefault(name, []).append((words, body))
+    for name, around, body in declared:
+        by_name.setdefault(name, []).append((around, body))
     candidates = {}
     for name, entries in by_name.items():
         bodies = [body for _, body in entries if body is not None]
-        prototypes = [words for words, body in entries if body is None]
+        prototypes = [around for around, body in entries if body is None]
         if name in known or not bodies or any("static" not in w for w in prototypes):
             continue
         candidates[name] = bodies
-    if not candidates:
-        return frozenset()
     reader = _Reader(macros, set(known))
     found: set[str] = set()
     grown = True
-    while grown:                       # a halting function may call another
+    while grown:                       # a halting function may call another, or a macro
         grown = False
         for name, bodies in candidates.items():
             if name not in found and all(reader.halts(list(b)) for b in bodies):
+                found.add(name)
+                reader.learn(name)
+                grown = True
+        for name, used in words.items():
+            if name not in found and name not in known and used & reader.halting and \
+                    reader.macro_halts(name):
                 found.add(name)
                 reader.learn(name)
                 grown = True
@@ -99,7 +107,7 @@ class _Reader:
         braces) always end in a call that does not return."""
         return not self._escapes(tokens) and self._sequence_halts(tokens, frozenset())
 
-    def _macro_halts(self, name: str, seen: frozenset) -> bool:
+    def macro_halts(self, name: str, seen: frozenset = frozenset()) -> bool:
         """Whether every body of macro NAME, used as a statement, halts."""
         if name in seen:
             return False
@@ -152,7 +160,7 @@ class _Reader:
                 return True
         elif i + 1 >= n or not tokens[i + 1].is_(";"):
             return False
-        return token.text in self.macros and self._macro_halts(token.text, seen)
+        return token.text in self.macros and self.macro_halts(token.text, seen)
 
 
 def _block_statement(tokens: list[Token], i: int) -> bool:

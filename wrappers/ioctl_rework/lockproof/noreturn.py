@@ -10,8 +10,10 @@ extra path can only add problems), so only these end a path.
 
 A function without the attribute ends a path too when every definition of
 it that was read halts (halting.py): a driver's `static inline void
-die(void) { printk(...); BUG(); }`.  Macros need no such reading: they are
-expanded where they are used, and their halting calls end the path there.
+die(void) { printk(...); BUG(); }`; so does a macro whose every definition
+halts, where it is left unexpanded (a macro of the tree's headers that
+cannot leave the function stays a call; others expand to their halting
+calls).
 """
 
 import re
@@ -91,8 +93,8 @@ class Declarations:
         """Functions that never return: declared so, or halting in every body."""
         if self._names is None:
             marked = self._marked()
-            self._names = marked | halting.halting_functions(self._declared, self._macros,
-                                                             ALWAYS | marked)
+            self._names = marked | halting.halting_names(self._declared, self._macros,
+                                                         self._spellings, ALWAYS | marked)
         return self._names
 
     def _marked(self) -> frozenset:
