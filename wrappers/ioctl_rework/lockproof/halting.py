@@ -14,6 +14,8 @@ a body (defined elsewhere, perhaps in another configuration) or defined
 once without halting is not trusted.
 """
 
+from typing import NamedTuple
+
 from ioctl_rework.lockproof.lexer import LexError, Token, tokenize
 
 _ESCAPES = frozenset({"return", "goto", "longjmp", "siglongjmp", "_longjmp",
@@ -21,37 +23,50 @@ _ESCAPES = frozenset({"return", "goto", "longjmp", "siglongjmp", "_longjmp",
 _LOOP_EXITS = frozenset({"break", "continue"})
 
 
+class Body(NamedTuple):
+    """A function's body as read: its tokens inside the braces, and the
+    names they use (most bodies name nothing that halts: skipped unread)."""
+
+    tokens: tuple
+    names: frozenset
+
+    @classmethod
+    def of(cls, tokens: list[Token]) -> "Body":
+        return cls(tuple(tokens), frozenset(t.text for t in tokens if t.kind == "ident"))
+
+
 def halting_names(declared, macros: dict[str, list[str]], words: dict[str, set[str]],
                   known: frozenset) -> frozenset:
-    """Names of DECLARED ((name, words around it, body tokens or None), as
+    """Names of DECLARED ((name, words around it, its Body or None), as
     noreturn.Declarations reads them) that halt in every body, and of
     MACROS (name -> each #define body after the name; WORDS: name -> the
     names its bodies use) that halt as a statement, given KNOWN halting
     names.  A macro counts where it is left unexpanded (one of the tree's
     headers that cannot leave the function stays a call)."""
-    by_name: dict[str, list] = {}
+    bodies: dict[str, list[Body]] = {}
+    untrusted = set(known)             # known already, or declared extern somewhere
     for name, around, body in declared:
-        by_name.setdefault(name, []).append((around, body))
-    candidates = {}
-    for name, entries in by_name.items():
-        bodies = [body for _, body in entries if body is not None]
-        prototypes = [around for around, body in entries if body is None]
-        if name in known or not bodies or any("static" not in w for w in prototypes):
-            continue
-        candidates[name] = bodies
+        if body is not None:
+            bodies.setdefault(name, []).append(body)
+        elif "static" not in around:
+            untrusted.add(name)
     reader = _Reader(macros, set(known))
     found: set[str] = set()
     grown = True
     while grown:                       # a halting function may call another, or a macro
         grown = False
-        for name, bodies in candidates.items():
-            if name not in found and all(reader.halts(list(b)) for b in bodies):
+        for name, defined in bodies.items():
+            # A body halts only through a name known to halt (a function or
+            # a macro found so far): read only those.
+            if name not in found and name not in untrusted and \
+                    not any(b.names.isdisjoint(reader.halting) for b in defined) and \
+                    all(reader.halts(list(b.tokens)) for b in defined):
                 found.add(name)
                 reader.learn(name)
                 grown = True
         for name, used in words.items():
-            if name not in found and name not in known and used & reader.halting and \
-                    reader.macro_halts(name):
+            if name not in found and name not in known and \
+                    not used.isdisjoint(reader.halting) and reader.macro_halts(name):
                 found.add(name)
                 reader.learn(name)
                 grown = True
@@ -105,7 +120,7 @@ class _Reader:
     def halts(self, tokens: list[Token]) -> bool:
         """Whether the statements TOKENS (a function's body inside its
         braces) always end in a call that does not return."""
-        return not self._escapes(tokens) and self._sequence_halts(tokens, frozenset())
+        return self._sequence_halts(tokens, frozenset()) and not self._escapes(tokens)
 
     def macro_halts(self, name: str, seen: frozenset = frozenset()) -> bool:
         """Whether every body of macro NAME, used as a statement, halts."""

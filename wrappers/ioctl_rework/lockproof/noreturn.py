@@ -41,8 +41,8 @@ class Declarations:
     def __init__(self):
         self._spellings: dict[str, set[str]] = {}     # macro -> the names its body uses
         self._macros: dict[str, list[str]] = {}       # macro -> each body defined for it
-        # Function, the names around it, its body's tokens (None: a prototype).
-        self._declared: list[tuple[str, frozenset, tuple | None]] = []
+        # Function, the names around it, its body (None: a prototype).
+        self._declared: list[tuple[str, frozenset, halting.Body | None]] = []
         self._pending: list[Token] = []
         self._defining: tuple[str, frozenset] | None = None   # a definition's head
         self._body: list[Token] = []
@@ -60,7 +60,7 @@ class Declarations:
             if self._defining is not None:
                 if depth == 1 and token.is_("}"):
                     name, words = self._defining
-                    self._declared.append((name, words, tuple(self._body)))
+                    self._declared.append((name, words, halting.Body.of(self._body)))
                     self._defining, self._body, self._names = None, [], None
                 else:
                     self._body.append(token)
