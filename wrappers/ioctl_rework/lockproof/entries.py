@@ -28,20 +28,25 @@ def _initializers(text: str) -> dict[str, str]:
     return found
 
 
+_DESIGNATOR = re.compile(r"\[[^\[\]]*\]\s*=\s*")
+
+
 def _elements(body: str) -> list[str] | None:
-    """The `{ ... }` elements of an array initializer BODY, or None when it
-    holds anything else at its top level (a designator, a macro)."""
+    """The `{ ... }` elements of an array initializer BODY (each may be
+    designated, `[MINOR] = { ... }`), or None when it holds anything else
+    at its top level (a macro)."""
     elements, at = [], 0
     while True:
         rest = body[at:].lstrip(" \t\n,")
         if not rest:
             return elements
         at = len(body) - len(rest)
-        if not rest.startswith("{"):
+        designator = _DESIGNATOR.match(body, at)
+        if designator:
+            at = designator.end()
+        if not body.startswith("{", at):
             return None
         end = c_spans.closing(body, at)
-        if end is None or end < 0:
-            return None
         elements.append(body[at + 1:end])
         at = end + 1
 
