@@ -238,6 +238,9 @@ def measure(run: Run, module: Module, legacy: Legacy, work: Path) -> Outcome:
             compiles.append(f"WARN({kernel}: {new[0]})")
             outcome.details += [f"{kernel}: new warning: {w}" for w in new]
         problems = vfsmodel.compare(legacy_lines, vfsmodel.run(built.exe))
+        compat_lines = vfsmodel.run(built.exe, "compat")
+        if any(line.startswith("call ") for line in compat_lines):
+            problems += vfsmodel.compare(legacy_lines, compat_lines)
         if problems:
             runtimes.append(f"WRONG({kernel}: {problems[0]})")
             outcome.details += [f"{kernel}: {p}" for p in problems[:6]]

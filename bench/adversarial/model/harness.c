@@ -7,7 +7,8 @@
  * from the measure's generated table) plus unknown ones, and several
  * arguments, calls the entry the way the VFS of the build's kernel did:
  * .unlocked_ioctl without any lock when it is set, else .ioctl with the BKL
- * held (2.6.9 and 2.6.11), and .compat_ioctl when set.  One line per call:
+ * held (2.6.9 and 2.6.11); with the argument "compat", .compat_ioctl where
+ * set, in a run of its own.  One line per call:
  *
  *   call F ENTRY cmd=C arg=A ret=R abort=X trace=[...] | excess=B,M unbalanced=U unlocked_hw=H
  *
@@ -205,8 +206,11 @@ static void call(int index, enum entry which, unsigned long cmd, unsigned long a
 	       model.unlocked_hw);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+	/* "compat": call .compat_ioctl instead, in a process of its own, so its
+	 * calls start from the state the legacy calls started from */
+	int compat = argc > 1 && strcmp(argv[1], "compat") == 0;
 	static const struct { const char *name; unsigned long off; int pointer; } args[] = {
 		{ "user0", 0, 1 }, { "user1", 0x1000, 1 }, { "0", 0, 0 }, { "3", 3, 0 },
 	};
@@ -232,16 +236,20 @@ int main(void)
 		if (fops->open)
 			printf("open %d ret=%d\n", f, fops->open(&inode, &file));
 		which = main_entry();
+#if !defined(MODEL_KERNEL_2_6_9)
+		if (compat)
+			which = fops->compat_ioctl ? ENTRY_COMPAT : ENTRY_NONE;
+#endif
+		if (compat && which == ENTRY_NONE) {
+			printf("fops %d no compat_ioctl\n", f);
+			continue;
+		}
 		printf("fops %d entry=%s\n", f, entry_names[which]);
 		for (int c = 0; c < ncommands; c++)
 			for (unsigned a = 0; a < ARRAY_SIZE(args); a++) {
 				unsigned long arg = args[a].pointer ? USER_ADDR(args[a].off) : args[a].off;
 
 				call(f, which, commands[c], arg, args[a].name);
-#if !defined(MODEL_KERNEL_2_6_9)
-				if (fops->compat_ioctl)
-					call(f, ENTRY_COMPAT, commands[c], arg, args[a].name);
-#endif
 			}
 	}
 	return 0;

@@ -174,6 +174,9 @@ struct file_operations {
 	int (*release)(struct inode *, struct file *);
 	int (*fasync)(int, struct file *, int);
 };
+#if defined(MODEL_KERNEL_6_1)
+long compat_ptr_ioctl(struct file *, unsigned int, unsigned long);	/* 5.5 and later */
+#endif
 loff_t no_llseek(struct file *, loff_t, int);
 loff_t noop_llseek(struct file *, loff_t, int);
 int nonseekable_open(struct inode *, struct file *);

@@ -339,6 +339,15 @@ int alloc_chrdev_region(dev_t *d, unsigned first, unsigned n, const char *s)
 }
 int register_chrdev_region(dev_t d, unsigned n, const char *s) { (void)d; (void)n; (void)s; return 0; }
 void unregister_chrdev_region(dev_t d, unsigned n) { (void)d; (void)n; }
+#if defined(MODEL_KERNEL_6_1)
+long compat_ptr_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
+{
+	if (!file->f_op->unlocked_ioctl)
+		return -ENOIOCTLCMD;
+	return file->f_op->unlocked_ioctl(file, cmd, (unsigned long)compat_ptr(arg));
+}
+#endif
+
 loff_t no_llseek(struct file *f, loff_t o, int w) { (void)f; (void)o; (void)w; return -ESPIPE_MODEL; }
 loff_t noop_llseek(struct file *f, loff_t o, int w) { (void)f; (void)w; return o; }
 int nonseekable_open(struct inode *i, struct file *f) { (void)i; (void)f; return 0; }
