@@ -2,7 +2,9 @@
 conversion of bench/adversarial/selftest/st_legacy.c it finds nothing, and
 fed hand-broken ones it finds the lock left held on one path, the hardware
 read outside the lock, the lost update of a read moved out of the lock,
-and the sleep under a mutex that never lets the waking command run."""
+the sleep under a mutex that never lets the waking command run, and a
+compat entry that answers a command differently; and the measure's search
+for legacy entries left in compiled code finds them in every spelling."""
 
 import shutil
 import sys
@@ -29,16 +31,16 @@ class HarnessFindsBrokenConversions(unittest.TestCase):
         cls.tmp.cleanup()
 
     @classmethod
-    def run_build(cls, name: str, kernel: str) -> list[str]:
+    def run_build(cls, name: str, kernel: str, *args: str) -> list[str]:
         source = SELFTEST / f"{name}.c"
         labels = {source: vfsmodel.command_labels(SELFTEST / "st_legacy.c")}
         built = vfsmodel.build([source], labels, kernel, Path(cls.tmp.name) / name, [])
         if not built.ok:
             raise AssertionError(f"{name} did not build: {built.errors}")
-        return vfsmodel.run(built.exe)
+        return vfsmodel.run(built.exe, *args)
 
-    def problems(self, name: str) -> list[str]:
-        return vfsmodel.compare(self.legacy, self.run_build(name, "2.6.11"))
+    def problems(self, name: str, *args: str) -> list[str]:
+        return vfsmodel.compare(self.legacy, self.run_build(name, "2.6.11", *args))
 
     def test_legacy_build_calls_every_command_with_the_bkl(self):
         self.assertIn("fops 0 entry=ioctl", self.legacy)
@@ -69,6 +71,24 @@ class HarnessFindsBrokenConversions(unittest.TestCase):
         found = self.problems("st_mutex_poll")
         self.assertTrue(any("cmd=7403" in p and "abort=HANG" in p.split("| converted")[1]
                             for p in found if "| converted" in p), found)
+
+    def test_compat_entry_is_held_to_the_legacy_calls(self):
+        self.assertEqual(self.problems("st_good", "compat"), [])
+        found = self.problems("st_compat_wrong", "compat")
+        self.assertTrue(any("compat cmd=7402" in p and "converted ret=-515" in p for p in found), found)
+        self.assertEqual(self.problems("st_compat_wrong"), [])   # the native entry is right
+
+    def test_legacy_members_are_found_in_every_spelling(self):
+        drivers = vfsmodel.TREE / "drivers" / "adv"
+        self.assertEqual(vfsmodel.legacy_members([SELFTEST / "st_good.c"], []), [])
+        self.assertEqual(vfsmodel.legacy_members([SELFTEST / "st_legacy.c"], []),
+                         [("st_legacy.c", 46)])
+        for name in ("adv_entry_macro.c", "adv_entry_cond.c", "adv_entry_gnu.c",
+                     "adv_entry_runtime.c", "adv_entry_array.c"):
+            with self.subTest(name):
+                self.assertTrue(vfsmodel.legacy_members([drivers / name], []))
+        # kept for old kernels only: not compiled where HAVE_UNLOCKED_IOCTL is set
+        self.assertEqual(vfsmodel.legacy_members([drivers / "adv_multi_glue.c"], []), [])
 
     def test_compare_reports_a_missing_entry(self):
         converted = [line.replace("entry=ioctl", "entry=none") for line in self.legacy
