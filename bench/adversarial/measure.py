@@ -10,6 +10,8 @@ One line per driver (kbuild module) and mode:
   conversion  converted | refused(reason) | failed(reason) | SILENT-SKIP
   compile     ok | BREAK(error) | WARN(new warning) | -   (not built: refused)
   runtime     ok | WRONG(first difference) | -
+  RECORD(...) when a handler recorded as left alone was converted in the
+              written file (a record that is not exact; not counted in the exit status)
 
 then the totals per mode and class.  A refusal with a reason is safe; a
 "runtime-wrong" is a build that runs differently from the legacy driver
@@ -138,6 +140,7 @@ class Outcome:
     conversion: str
     compile: str = "-"
     runtime: str = "-"
+    record: str = ""      # a record the written code contradicts
     details: list[str] = field(default_factory=list)
 
     @property
@@ -145,7 +148,24 @@ class Outcome:
         return self.conversion.split("(")[0]
 
     def line(self) -> str:
-        return f"{self.mode:18} {self.module:20} {self.conversion:40.40} {self.compile:24.24} {self.runtime}"
+        line = f"{self.mode:18} {self.module:20} {self.conversion:40.40} {self.compile:24.24} {self.runtime}"
+        return line + (f"  RECORD({self.record})" if self.record else "")
+
+
+def contradicted_records(run: Run, module: Module) -> list[str]:
+    """Files of MODULE whose handlers the run recorded as left alone (skipped
+    or failed) although the written file has no legacy entry left."""
+    files = set(module.files)
+    written = {_relative(run, f["file"]) for f in run.summary.get("files", [])
+               if f.get("diff") and _relative(run, f["file"]) in files}
+    left_alone = {_relative(run, h["file"]) for h in run.summary.get("handlers", [])
+                  if h["status"] != "converted" and _relative(run, h["file"]) in written}
+    found = []
+    for name in sorted(left_alone):
+        if not vfsmodel.legacy_members([run.drivers / name],
+                                       vfsmodel.kbuild_includes(run.drivers, run.root)):
+            found.append(name)
+    return found
 
 
 def classify_conversion(run: Run, module: Module) -> tuple[str, list[str], bool]:
@@ -216,6 +236,9 @@ def labels_of(module: Module, base: Path) -> dict[Path, list[str]]:
 def measure(run: Run, module: Module, legacy: Legacy, work: Path) -> Outcome:
     conversion, details, build_it = classify_conversion(run, module)
     outcome = Outcome(run.mode.name, module.name, conversion, details=details)
+    contradicted = contradicted_records(run, module)
+    if contradicted:
+        outcome.record = "recorded left alone, converted: " + ", ".join(contradicted)
     if not build_it:
         return outcome
     legacy_build, legacy_lines = legacy.get(module)
@@ -276,7 +299,7 @@ def bad(outcome: Outcome) -> list[str]:
 
 def totals(outcomes: list[Outcome], modes: list[Mode]) -> list[str]:
     header = f"{'mode':18} " + " ".join(f"{c:>11}" for c in CLASSES) + \
-        f" {'compile-brk':>11} {'runtime-wrg':>11} {'runtime-ok':>11}"
+        f" {'compile-brk':>11} {'runtime-wrg':>11} {'runtime-ok':>11} {'record-wrg':>11}"
     lines = [header]
     for mode in modes:
         mine = [o for o in outcomes if o.mode == mode.name]
@@ -284,8 +307,9 @@ def totals(outcomes: list[Outcome], modes: list[Mode]) -> list[str]:
         breaks = sum("compile break" in bad(o) for o in mine)
         wrong = sum("runtime-wrong" in bad(o) for o in mine)
         fine = sum(o.runtime == "ok" for o in mine)
+        records = sum(bool(o.record) for o in mine)
         lines.append(f"{mode.name:18} " + " ".join(f"{n:>11}" for n in counts) +
-                     f" {breaks:>11} {wrong:>11} {fine:>11}")
+                     f" {breaks:>11} {wrong:>11} {fine:>11} {records:>11}")
     return lines
 
 
