@@ -30,6 +30,7 @@ virtual compat
 virtual no_bkl
 virtual enoioctlcmd_einval
 virtual enoioctlcmd_refuse
+virtual module_mutex_home
 
 @initialize:python@
 @@
@@ -84,6 +85,15 @@ state.flags.enoioctlcmd_refuse = True
 @script:python depends on no_bkl@
 @@
 state.flags.no_bkl = True
+// -D module_mutex=NAME: one mutex for every file of a kbuild module, defined
+// in the file run with -D module_mutex_home and declared extern in the others.
+@script:python module_mutex_name@
+given_mutex << virtual.module_mutex;
+@@
+matches.module_mutex(given_mutex)
+@script:python depends on module_mutex_home@
+@@
+state.flags.module_mutex_home = True
 
 @script:python name_list@
 names << virtual.handlers;
@@ -1294,7 +1304,7 @@ position p : script:python () { placement.needs_header(p, "smp_lock.h") };
 
 @ script:python mutex_of_file depends on patch && mutex @
 h << any_function.f; p << any_function.p;
-mfn; mname;
+mfn; mfn_home; mfn_extern; mname;
 @@
 bindings.bind(cocci, coccinelle, rewriting.mutex_of_file(h, p))
 
@@ -1333,6 +1343,22 @@ declarer name DEFINE_MUTEX;
 +static DEFINE_MUTEX(mname);
 +
   mfn(...) { ... }
+
+// The module's mutex: defined in one file of the module, declared in the rest.
+@ add_module_mutex depends on patch && mutex @
+identifier mutex_of_file.mfn_home, mutex_of_file.mname;
+declarer name DEFINE_MUTEX;
+@@
++DEFINE_MUTEX(mname);
++
+  mfn_home(...) { ... }
+
+@ declare_module_mutex depends on patch && mutex @
+identifier mutex_of_file.mfn_extern, mutex_of_file.mname;
+@@
++extern struct mutex mname;
++
+  mfn_extern(...) { ... }
 
 // ------------------------------------------------------ context, org, report
 

@@ -5,8 +5,8 @@
  *
  * Point: in mutex mode, one private mutex per file would let the two
  * handlers update the shared total at once; the module needs one mutex
- * (the kbuild composite object, fx_pair-y), or the conversion must refuse
- * them with the reason.
+ * (the kbuild composite object, fx_pair-y): defined in this file, first in
+ * fx_pair-y, and declared in fx_pair_ctl.c.
  */
 #include <linux/fs.h>
 #include <linux/init.h>

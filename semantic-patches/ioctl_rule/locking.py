@@ -1,6 +1,7 @@
-"""The lock a conversion takes (the BKL or a private mutex per file), and
-what the private mutex cannot do that the BKL did: be taken again by a
-handler that calls another, or be dropped while its holder sleeps."""
+"""The lock a conversion takes (the BKL, a private mutex per file or one
+per kbuild module), and what a mutex cannot do that the BKL did: be taken
+again by a handler that calls another, or be dropped while its holder
+sleeps."""
 
 import os
 import re
@@ -17,8 +18,12 @@ _mutex_names = per_file({})
 
 
 def mutex_name(file):
-    """The private mutex of FILE, named after it; a name the file already
-    uses for something else (its own mutex, a variable) is never taken."""
+    """The mutex of FILE: its kbuild module's (-D module_mutex=NAME, a name
+    convert found free in every file of the module), or the private mutex
+    named after the file; a name the file already uses for something else
+    (its own mutex, a variable) is never taken."""
+    if flags.module_mutex:
+        return flags.module_mutex
     if file not in _mutex_names:
         stem = re.sub(r"\W", "_", os.path.splitext(os.path.basename(file))[0])
         taken = set(re.findall(r"\w+", "\n".join(source_lines(file)))) | macros_of(file).words

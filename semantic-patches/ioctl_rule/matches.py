@@ -32,6 +32,14 @@ def wrapper_names(names):
     state.wrapper_for.update(n for n in names.split(",") if n)
 
 
+def module_mutex(name):
+    """-D module_mutex=NAME: the mutex of the kbuild module the file is one
+    object of, shared with its other files (convert chose a free name)."""
+    if not re.fullmatch(r"[A-Za-z_]\w*", name):
+        raise ValueError("ioctl-rework: -D module_mutex=%r: not a C identifier" % name)
+    state.flags.module_mutex = name
+
+
 def fops_typedef(t):
     state.fops_types.add(t)
 

@@ -186,8 +186,15 @@ def inode_fed_to_call(ino, p):
 
 
 def mutex_of_file(f, p):
-    """The function the private mutex is defined before, and its name."""
-    return {"mfn": Ident(f if is_mutex_site(p) else None),
-            "mname": Ident(mutex_name(p[0].file))}
+    """The function the mutex is defined (or declared) before, and its name:
+    mfn for the private static mutex, mfn_home for the module's mutex in the
+    file that defines it, mfn_extern in the module's other files."""
+    site = f if is_mutex_site(p) else None
+    kind = "mfn" if not flags.module_mutex else \
+        "mfn_home" if flags.module_mutex_home else "mfn_extern"
+    found = {name: Ident(site if name == kind else None)
+             for name in ("mfn", "mfn_home", "mfn_extern")}
+    found["mname"] = Ident(mutex_name(p[0].file))
+    return found
 
 

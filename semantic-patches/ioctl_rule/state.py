@@ -31,7 +31,8 @@ def forget_previous_file():
 flags = types.SimpleNamespace(
     multi_kernel=False, pushdown=False, wrapper=False, mutex=False, compat=False,
     report=False, org=False, enoioctlcmd_einval=False, inode_f_dentry=False,
-    inode_f_path=False, enoioctlcmd_refuse=False, no_bkl=False)
+    inode_f_path=False, enoioctlcmd_refuse=False, no_bkl=False,
+    module_mutex=None, module_mutex_home=False)
 
 # SmPL finds the facts; these tables only join them per handler, which a
 # single SmPL rule cannot do (a handler is selected by a fops entry OR by

@@ -160,6 +160,11 @@ class ConversionOptions:
     # With auto: handlers whose pushdown the verify stage rejected get the
     # wrapper (-D wrapper_for=a,b), and are proven again.
     wrapper_for: tuple[str, ...] = ()
+    # --lock mutex, a file of a kbuild module whose other files convert too:
+    # the module's one mutex (-D module_mutex=NAME), defined in this file
+    # when module_mutex_home, declared extern otherwise (convert/modules.py).
+    module_mutex: str = ""
+    module_mutex_home: bool = False
 
     @classmethod
     def for_target(cls, target: Target, **fields) -> "ConversionOptions":
@@ -197,6 +202,10 @@ class ConversionOptions:
             args += ["-D", "keep=" + ",".join(self.kept)]
         if self.wrapper_for:
             args += ["-D", "wrapper_for=" + ",".join(self.wrapper_for)]
+        if self.module_mutex and self.lock is LockMode.MUTEX:
+            args += ["-D", "module_mutex=" + self.module_mutex]
+            if self.module_mutex_home:
+                args += ["-D", "module_mutex_home"]
         return args
 
     def warnings(self) -> list[str]:

@@ -12,7 +12,7 @@ behaviour; this says why, without a kernel.
   fx_stack.c    forwards through lower->f_op->ioctl(...) to fx_lower.c,
                 converted in the same run: the calls go to ->unlocked_ioctl
   fx_pair_*.c   two files of one kbuild module (fx_pair-y) sharing state,
-                --lock mutex: one mutex for both, or both refused
+                --lock mutex: one mutex for both (the module's)
   fx_poll.c     polls (msleep() in a loop) for state another call sets:
                 --lock mutex refuses it with the reason, bkl converts it
 
@@ -168,26 +168,31 @@ class ForwardingTest(unittest.TestCase):
 
 class CompositeModuleTest(unittest.TestCase):
     """fx_pair_main.c and fx_pair_ctl.c are one module (fx_pair-y) and share
-    fx_pair_state: with --lock mutex, one mutex for both, or both refused."""
+    fx_pair_state: with --lock mutex, one mutex for both."""
 
-    def test_auto_mutex_one_mutex_or_refused(self):
+    def check(self, strategy):
         """A DEFINE_MUTEX per file (fx_pair_main_mutex, fx_pair_ctl_mutex)
-        would let the two handlers run together, silently."""
-        conversion = run(AUTO, MUTEX)
+        would let the two handlers run together, silently; the module's one
+        mutex is defined, not static, in fx_pair_main.c (first in the
+        Kbuild's fx_pair-y) and declared extern in fx_pair_ctl.c."""
+        conversion = run(strategy, MUTEX)
         records = [conversion.handler(h) for h in ("fx_pair_ioctl", "fx_pair_ctl_ioctl")]
-        if all(r.status is not HandlerStatus.CONVERTED for r in records):
-            for record in records:
-                self.assertRegex(record.reason or "", r"fx_pair|module", record.reason)
-            return
-        self.assertTrue(all(r.status is HandlerStatus.CONVERTED for r in records),
-                        [r.reason for r in records])
-        locked = {file: set(re.findall(r"\bmutex_lock\w*\s*\(\s*&\s*(\w+)", code_only(text)))
-                  for file, text in conversion.text.items() if file.startswith("fx_pair_")}
-        self.assertEqual(len(set().union(*locked.values())), 1, locked)
-        self.assertEqual(locked["fx_pair_main.c"], locked["fx_pair_ctl.c"], locked)
-        defined = sum(len(re.findall(r"\bDEFINE_MUTEX\s*\(", code_only(conversion.text[f])))
-                      for f in ("fx_pair_main.c", "fx_pair_ctl.c"))
-        self.assertEqual(defined, 1)
+        self.assertEqual([r.status for r in records], [HandlerStatus.CONVERTED] * 2,
+                         [r.reason for r in records])
+        main, ctl = (code_only(conversion.text[f]) for f in ("fx_pair_main.c", "fx_pair_ctl.c"))
+        for code in (main, ctl):
+            self.assertEqual(set(re.findall(r"\bmutex_(?:un)?lock\w*\s*\(\s*&\s*(\w+)", code)),
+                             {"fx_pair_ioctl_mutex"})
+        self.assertEqual(re.findall(r"(?m)^.*\bDEFINE_MUTEX\s*\(.*$", main),
+                         ["DEFINE_MUTEX(fx_pair_ioctl_mutex);"])
+        self.assertNotIn("DEFINE_MUTEX", ctl)
+        self.assertRegex(ctl, r"(?m)^extern struct mutex fx_pair_ioctl_mutex;$")
+
+    def test_auto_mutex_one_mutex_for_the_module(self):
+        self.check(AUTO)
+
+    def test_pushdown_mutex_one_mutex_for_the_module(self):
+        self.check(PUSHDOWN)
 
 
 class PollLoopTest(unittest.TestCase):

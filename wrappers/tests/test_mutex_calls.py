@@ -134,43 +134,5 @@ class MutexCallsTest(unittest.TestCase):
                          (HandlerStatus.CONVERTED, "pushdown"), record)
 
 
-@unittest.skipUnless(HAVE_SPATCH, "spatch is not installed")
-class CompositeModuleTest(unittest.TestCase):
-    """Two files of one kbuild composite module with handlers would get two
-    private mutexes: left alone, each file with the reason (issue 22 s.4)."""
-
-    def convert(self, files: dict[str, str]):
-        from test_convert import parse_args
-        from ioctl_rework.convert import cli as convert
-        with tempfile.TemporaryDirectory() as tmp:
-            for name, text in files.items():
-                Path(tmp, name).write_text(text)
-            args = parse_args(["--no-cache", "--no-compat", "--target", "2.6.39", "--", tmp])
-            return convert.convert(convert.request_from_args(args))
-
-    def test_handlers_in_two_objects_of_one_module_are_left_alone(self):
-        handler = {"fa.c": driver({"fa_ioctl": "\tshared_state++;\n\treturn 0;\n"}),
-                   "fb.c": driver({"fb_ioctl": "\tshared_state--;\n\treturn 0;\n"})}
-        for makefile in ("obj-m += fm.o\nfm-objs := fa.o fb.o\n",
-                         "obj-$(CONFIG_FM) += fm.o\nfm-y += fa.o \\\n\tfb.o\n",
-                         "fm-y := fa.o\nfm-$(CONFIG_FM_B) += fb.o\n"):
-            with self.subTest(makefile=makefile):
-                result = self.convert({"Makefile": makefile, **handler})
-                self.assertEqual(result.diff, "")
-                skipped = {f.file: f.reason for f in result.summary.files
-                           if f.reason and "module fm" in f.reason}
-                self.assertEqual(sorted(skipped), ["fa.c", "fb.c"])
-                self.assertIn("own private mutex", skipped["fa.c"])
-                self.assertEqual(sorted((h.handler, h.status) for h in result.summary.handlers),
-                                 [("fa_ioctl", HandlerStatus.SKIPPED),
-                                  ("fb_ioctl", HandlerStatus.SKIPPED)])
-                self.assertTrue(all("module fm" in h.reason for h in result.summary.handlers))
-        # One object of the module has handlers: its mutex is the module's.
-        result = self.convert({"Makefile": "fm-objs := fa.o fc.o\n", "fa.c": handler["fa.c"],
-                               "fc.c": "int shared_state;\n"})
-        self.assertEqual([h.status for h in result.summary.handlers],
-                         [HandlerStatus.CONVERTED])
-
-
 if __name__ == "__main__":
     unittest.main()

@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 
 from ioctl_rework import safe_write, settings
 from ioctl_rework.ctext import spans as c_spans
-from ioctl_rework.convert import accounting, bkl_glue, forwarding, modules
+from ioctl_rework.convert import accounting, bkl_glue, forwarding, module_runs, modules
 from ioctl_rework.convert import groups as convert_groups
 from ioctl_rework.spatch import rules
 from ioctl_rework.convert import series
@@ -46,6 +46,19 @@ class _Pass:
     verification: verify.Verification
     sources: Sources
     read: set[str]          # the files whose ioctl members are accounted for
+
+
+@dataclass
+class _Followed:
+    """What the cross-file follow-up (and the module mutexes) leave: the
+    final run of every file, the groups, the files that cannot be written,
+    the files a module keeps as they are, and why files failed."""
+
+    final: dict[str, FileRun]
+    cross: Groups
+    blocked: dict[str, str]
+    held: dict[str, str]
+    failures: dict[str, str]
 
 
 def convert(request: ConvertRequest, stages: Stages | None = None) -> ConversionResult:
@@ -91,16 +104,20 @@ def _stages_to_verify(request: ConvertRequest, stages: Stages, started: str) -> 
         mine = [g for g in linked if request.shard is None or request.shard.owns(g[0])]
         files = {rel for g in mine for rel in g}
         fops_files = [rel for rel in tree.fops_files if rel in files]
-        shared = modules.shared_modules(root, fops_files) \
-            if request.options.lock is settings.LockMode.MUTEX else {}
+        in_modules = modules.plan(root, files, {rel for g in linked for rel in g} - files) \
+            if request.options.lock is settings.LockMode.MUTEX else modules.ModulePlan({}, {})
+        shared = in_modules.refused
         fops_files = [rel for rel in fops_files if rel not in shared]
     sources = Sources(root)
 
-    runner = Runner(request, stages, sources)
+    runner = Runner(request, stages, sources,
+                    {rel: m.name for rel, m in in_modules.mutexes.items()})
     first = runner.run([RunTask(rel) for rel in fops_files], "rule runs")
     runs = {rel: first[RunTask(rel)] for rel in fops_files}
     with stages.stage("cross-file follow-up"):
-        final, cross, blocked, failures = _follow(request, runner, tree, files, runs, sources)
+        followed = _follow(request, runner, tree, files, runs, sources, in_modules)
+    final, cross, blocked, failures = (followed.final, followed.cross, followed.blocked,
+                                       followed.failures)
 
     compat_decisions = []
     if request.options.compat:
@@ -116,13 +133,15 @@ def _stages_to_verify(request: ConvertRequest, stages: Stages, started: str) -> 
                       spatch_version=runner.spatch_version,
                       started=started, shard=str(request.shard) if request.shard else None,
                       tree_top=tree.top)
-    summary.handlers = _handler_records(tree, fops_files, final, cross, blocked, sources)
+    summary.handlers = _handler_records(tree, fops_files, final, cross, blocked, followed.held,
+                                        sources)
     if compat_decisions:
         said = {(c.file, c.fops, c.handler): c.describe() for c in compat_decisions}
         summary.handlers = [replace(h, compat=said.get((h.file, h.fops, h.handler)))
                             for h in summary.handlers]
     with stages.stage("diffs"):
-        changes = _file_records(summary, tree, final, blocked, failures, Diffs(request.cache))
+        changes = _file_records(summary, tree, final, blocked, followed.held, failures,
+                                Diffs(request.cache))
     summary.changes += forwarded.changes
     summary.handlers += forwarded.refused
     # A file that failed for a handler that was then dropped is still reported.
@@ -136,7 +155,7 @@ def _stages_to_verify(request: ConvertRequest, stages: Stages, started: str) -> 
                          for rel, why in shared.items() for entry in tree.fops_names.get(rel, [])]
     summary.sort()
     result = ConversionResult(summary, changes, recovered)
-    return _Pass(result, verify.verify(request, result, stages), sources, read)
+    return _Pass(result, verify.verify(request, result, stages, in_modules), sources, read)
 
 
 def _explain_fallback(summary: Summary, fallback: dict[str, str]) -> None:
@@ -148,36 +167,95 @@ def _explain_fallback(summary: Summary, fallback: dict[str, str]) -> None:
 
 
 def _follow(request: ConvertRequest, runner: Runner, tree: Tree, files: set[str],
-            runs: dict[str, FileRun], sources: Sources):
+            runs: dict[str, FileRun], sources: Sources,
+            in_modules: modules.ModulePlan) -> _Followed:
     """Phase 2: the files naming a handler of another file follow it, until
-    no handler is dropped.  Returns the final run of every file, the
-    groups, the files that cannot be written and why files failed."""
+    no handler is dropped; the files of a module that shares one mutex get
+    its definition in one of them, or are all held back (module_runs.py)."""
     fops_files = list(runs)
     blocked = _unwritable(request, fops_files)
     cross = convert_groups.build(runs, tree.mentions, files, sources.read)
     failures = {rel: run.reason for rel, run in runs.items() if not run.ok}
     blocked.update(_unwritable(request, sorted({f for g in cross.groups.values()
                                                 for f in g.files} - set(blocked))))
+    held: dict[str, str] = {}
+    homes: set[str] = set()         # the files that define their module's mutex
+    left: set[str] = set()          # and those that did, but no longer take it
     while True:
         # A file phase 1 could not rewrite stays failed: no handler of it converts.
-        tasks = [t for t in cross.tasks() if t.file not in runs or runs[t.file].ok]
+        tasks = [replace(t, module_home=t.file in homes) for t in cross.tasks()
+                 if t.file not in runs or runs[t.file].ok]
         second = runner.run(tasks, "cross-file follow-up")
         final = dict(runs)
         final.update({task.file: second[task] for task in tasks})
         failures.update({run.file: run.reason for run in second.values() if not run.ok})
-        newly = convert_groups.check(cross, final, blocked, sources.read,
+        # A held file blocks the handlers it shares with files outside its module.
+        spanning = {rel: why for rel, why in held.items()
+                    if any(rel in g.files and not set(g.files) <= set(held)
+                           for g in cross.groups.values())}
+        newly = convert_groups.check(cross, final, {**spanning, **blocked}, sources.read,
                                      _cross_file_refusal(request.options),
                                      request.options.lock is settings.LockMode.MUTEX)
         failures.update({v.file: v.reason for v in newly.values()
                          if v.file and v.status is HandlerStatus.FAILED})
-        if not newly:
-            return final, cross, blocked, failures
-        cross.dropped.update(newly)
+        if newly:
+            cross.dropped.update(newly)
+            continue
+        moved = _module_homes(in_modules, final, held) ^ (homes - set(held))
+        if moved & left:
+            # A file the definition left is chosen again: the runs do not settle.
+            for mutex in in_modules.modules():
+                back = sorted(moved & left & set(mutex.files))
+                if back:
+                    held.update(module_runs.held(mutex, module_runs.Stop(
+                        back[0], "does not keep the definition of the module's mutex "
+                        "when it is given it")))
+            continue
+        if moved:
+            left |= homes & moved
+            homes ^= moved
+            # Phase 1 runs again for a home that no cross-file task runs.
+            again = [RunTask(rel, module_home=rel in homes) for rel in sorted(moved)
+                     if rel in runs and rel not in {t.file for t in tasks}]
+            done = runner.run(again, "module mutex") if again else {}
+            runs.update({task.file: run for task, run in done.items()})
+            continue
+        stopped = _module_stops(in_modules, final, failures, blocked, held, cross)
+        if not stopped:
+            return _Followed(final, cross, blocked, held, failures)
+        held.update(stopped)
+
+
+def _module_homes(in_modules: modules.ModulePlan, final: dict[str, FileRun],
+                  held: dict[str, str]) -> set[str]:
+    """The file that defines each module mutex of a module still converting."""
+    found = set()
+    for mutex in in_modules.modules():
+        home = module_runs.home(mutex, final)
+        if home is not None and home not in held:
+            found.add(home)
+    return found
+
+
+def _module_stops(in_modules: modules.ModulePlan, final: dict[str, FileRun],
+                  failures: dict[str, str], blocked: dict[str, str], held: dict[str, str],
+                  cross: Groups) -> dict[str, str]:
+    """The files of each module not yet held that one of its files stops."""
+    dropped_in = {rel for key in cross.dropped for rel in cross.groups[key].files
+                  if key in cross.groups}
+    found = {}
+    for mutex in in_modules.modules():
+        if any(rel in held for rel in mutex.files):
+            continue
+        why = module_runs.stop(mutex, final, failures, blocked, dropped_in)
+        if why is not None:
+            found.update(module_runs.held(mutex, why))
+    return found
 
 
 def _file_records(summary: Summary, tree: Tree, final: dict[str, FileRun],
-                  blocked: dict[str, str], failures: dict[str, str], diffs: Diffs
-                  ) -> dict[str, tuple[bytes, bytes]]:
+                  blocked: dict[str, str], held: dict[str, str], failures: dict[str, str],
+                  diffs: Diffs) -> dict[str, tuple[bytes, bytes]]:
     """Each file's record in SUMMARY, with its diff; returns the rewrites."""
     changes = {}
     for rel in sorted(final):
@@ -186,6 +264,11 @@ def _file_records(summary: Summary, tree: Tree, final: dict[str, FileRun],
             summary.files.append(FileRecord(rel, FileStatus.FAILED, blocked[rel]))
         elif not run.ok:
             summary.files.append(FileRecord(rel, FileStatus.FAILED, run.reason))
+        elif rel in failures and rel in held:
+            summary.files.append(FileRecord(rel, FileStatus.FAILED,
+                                            f"{failures[rel]}; {held[rel]}"))
+        elif rel in held:
+            summary.files.append(FileRecord(rel, FileStatus.SKIPPED, held[rel]))
         elif rel in failures and not run.changed:
             # It stopped a handler: now run without it, it is still the file that failed.
             summary.files.append(FileRecord(rel, FileStatus.FAILED, failures[rel]))
@@ -299,14 +382,14 @@ _UNPLACED = ("an .ioctl entry the rule does not see in a file_operations (one in
 
 
 def _handler_records(tree: Tree, fops_files: list[str], final: dict[str, FileRun],
-                     cross: Groups, blocked: dict[str, str],
+                     cross: Groups, blocked: dict[str, str], held: dict[str, str],
                      sources: Sources) -> list[HandlerRecord]:
     records = []
     for rel in fops_files:
         run = final[rel]
         decided = {d.handler for d in run.decisions}
         for d in _once_per_entry(run.decisions, tree.fops_names.get(rel, [])):
-            records.append(_record(d, run, final, cross, blocked, sources))
+            records.append(_record(d, run, final, cross, blocked, held, sources))
         # A dead or NULL entry the rule removed is a change, not an entry left alone.
         removed = {(c.line, c.handler) for c in run.changes
                    if c.kind is rules.ChangeKind.REMOVED_ENTRY}
@@ -365,7 +448,8 @@ def _never_compiled_words(text: str, line: int) -> str:
 
 
 def _record(d: rules.HandlerDecision, run: FileRun, final: dict[str, FileRun],
-            cross: Groups, blocked: dict[str, str], sources: Sources) -> HandlerRecord:
+            cross: Groups, blocked: dict[str, str], held: dict[str, str],
+            sources: Sources) -> HandlerRecord:
     def record(status: HandlerStatus, reason: str | None, **more) -> HandlerRecord:
         return HandlerRecord(file=d.file, line=d.line, fops=d.fops, handler=d.handler,
                              uses_inode=d.uses_inode,
@@ -393,6 +477,8 @@ def _record(d: rules.HandlerDecision, run: FileRun, final: dict[str, FileRun],
         if run.reason and not converted_here:
             return record(HandlerStatus.FAILED, f"{run.reason} (the rule: {d.reason})")
         return record(HandlerStatus.SKIPPED, d.reason)
+    if run.file in held:
+        return record(HandlerStatus.SKIPPED, held[run.file])
     # A converted handler keeps why auto chose the wrapper (None for pushdown).
     if group is None:
         return record(HandlerStatus.CONVERTED, d.reason, strategy=d.strategy)

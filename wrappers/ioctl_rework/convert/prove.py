@@ -14,6 +14,7 @@ from pathlib import Path
 from ioctl_rework import lockproof, options, safe_write
 from ioctl_rework import settings
 from ioctl_rework.patches import unified
+from ioctl_rework.convert import modules, verification
 from ioctl_rework.convert import summary as summary_mod
 from ioctl_rework.lockproof.entries import entry_points
 from ioctl_rework.convert.summary import SummaryError
@@ -120,9 +121,14 @@ def _prove_summary(args) -> list[lockproof.FileProof]:
     conversion = dataclasses.replace(
         run.conversion, lock=settings.LockMode(args.lock or summary.options.get("lock", "bkl")))
     cache = run.cache("lockproof") if run.cache_dir else None
-    return lockproof.prove_changes(tree, changes,
-                                   lambda rel: lockproof.LockCalls.for_options(conversion, rel),
-                                   args.reads, cache)
+    # Files of one kbuild module that the run rewrote share its mutex.
+    in_modules = modules.plan(tree, set(changes), set()) \
+        if conversion.lock is settings.LockMode.MUTEX else modules.ModulePlan({}, {})
+    proofs = lockproof.prove_changes(tree, changes,
+                                     verification.module_lock_for(in_modules, conversion),
+                                     args.reads, cache)
+    return proofs + [lockproof.FileProof(p.file, lockproof.HandlerProof(p.function, "", (p,)))
+                     for p in verification.module_problems(in_modules, changes)]
 
 
 def _text(proofs: list[lockproof.FileProof]) -> str:

@@ -59,6 +59,7 @@ class RunTask:
     file: str                   # relative to the tree
     listed: tuple[str, ...] = ()
     kept: tuple[str, ...] = ()  # converted nowhere: a file naming them cannot follow
+    module_home: bool = False   # defines its kbuild module's mutex (convert/module_runs.py)
 
 
 @dataclass(frozen=True)
@@ -74,8 +75,11 @@ class _Pending:
 class Runner:
     """Runs the rule on files under ROOT, JOBS at a time, through the cache."""
 
-    def __init__(self, request: ConvertRequest, stages: Stages, sources: Sources):
+    def __init__(self, request: ConvertRequest, stages: Stages, sources: Sources,
+                 module_mutexes: dict[str, str] | None = None):
         self.request = request
+        # --lock mutex: file -> the mutex of the kbuild module it shares (modules.py).
+        self.module_mutexes = module_mutexes or {}
         self.root = request.root
         self.cache = request.cache
         self.stages = stages
@@ -85,7 +89,9 @@ class Runner:
         self._memo: dict[RunTask, FileRun] = {}
 
     def _args(self, task: RunTask) -> list[str]:
-        options = replace(self.request.options, handlers=task.listed, kept=task.kept)
+        options = replace(self.request.options, handlers=task.listed, kept=task.kept,
+                          module_mutex=self.module_mutexes.get(task.file, ""),
+                          module_mutex_home=task.module_home)
         # Report and patch at once: one spatch start gives decisions and diff.
         return options.spatch_args("patch") + ["-D", "report"]
 

@@ -19,7 +19,9 @@ A failure puts back every file of the handlers it concerns: the files
 linked by a converted handler (its fops file, its definition, the other
 files rewritten with it) go back to their original text together, their
 handlers fail with the prover's or the compiler's words as the reason,
-and the run goes on with the rest.
+and the run goes on with the rest.  The files of a kbuild module that
+share one mutex (modules.py) go back together, and are proven with that
+mutex as their lock, and checked together (lockproof.module_problems).
 """
 
 import os
@@ -30,6 +32,7 @@ from pathlib import Path
 from ioctl_rework import cache as cache_mod
 from ioctl_rework import lockproof, settings
 from ioctl_rework.verify import port as verify_port
+from ioctl_rework.convert.modules import ModulePlan
 from ioctl_rework.convert.request import ConversionResult, ConvertRequest
 from ioctl_rework.stages import Stages, Verbosity
 from ioctl_rework.convert.summary import (FileRecord, FileStatus, HandlerStatus, LinkedFiles,
@@ -56,8 +59,9 @@ class Verification:
 
 
 def verify(request: ConvertRequest, result: ConversionResult,
-           stages: Stages | None = None) -> Verification:
+           stages: Stages | None = None, in_modules: ModulePlan | None = None) -> Verification:
     stages = stages or Stages("convert", Verbosity.QUIET)
+    in_modules = in_modules or ModulePlan({}, {})
     found = Verification()
     if not result.changes:
         return found
@@ -65,8 +69,17 @@ def verify(request: ConvertRequest, result: ConversionResult,
 
     def reject(rel: str, rejection: Rejection) -> None:
         found.failures.append(rejection)
-        for member in groups.members(rel):
+        todo, seen = [rel], set()
+        while todo:     # the files linked to REL, and the files of their modules
+            member = todo.pop()
+            if member in seen:
+                continue
+            seen.add(member)
             found.rejected.setdefault(member, rejection)
+            todo += [f for f in groups.members(member) if f not in seen]
+            if member in in_modules.mutexes:
+                todo += [f for f in in_modules.mutexes[member].files
+                         if f in result.changes and f not in seen]
 
     builds = {}
     if request.verify.kdir:
@@ -74,7 +87,7 @@ def verify(request: ConvertRequest, result: ConversionResult,
             builds = _build(request, result, found, reject)
     if request.verify.prove:
         with stages.stage("lock proof", len(result.changes)) as stage:
-            _prove(request, result, builds, reject)
+            _prove(request, result, builds, reject, in_modules)
             stage.step(len(result.changes))
     return found
 
@@ -105,17 +118,20 @@ def _cache(request: ConvertRequest, namespace: str) -> cache_mod.Cache | None:
 # -- the lock proof ---------------------------------------------------------
 
 def _prove(request: ConvertRequest, result: ConversionResult,
-           builds: dict[str, tuple[ObjectBuild, ObjectBuild]], reject) -> None:
+           builds: dict[str, tuple[ObjectBuild, ObjectBuild]], reject,
+           in_modules: ModulePlan) -> None:
     def preprocessed(rel: str):
         before, after = builds.get(rel, (None, None))
         if before is None or before.preprocessed is None or after.preprocessed is None:
             return None
         return lockproof.PreprocessedExpander(after.preprocessed, before.preprocessed)
 
-    proofs = lockproof.prove_changes(
-        request.root, result.changes,
-        lambda rel: lockproof.LockCalls.for_options(request.options, rel),
-        cache=_cache(request, "lockproof"), preprocessed=preprocessed)
+    proofs = lockproof.prove_changes(request.root, result.changes,
+                                     module_lock_for(in_modules, request.options),
+                                     cache=_cache(request, "lockproof"),
+                                     preprocessed=preprocessed)
+    for problem in module_problems(in_modules, result.changes):
+        reject(problem.file, Rejection(problem.file, "the lock proof", str(problem)))
     for item in proofs:
         proof = item.proof
         if proof.proven:
@@ -127,6 +143,26 @@ def _prove(request: ConvertRequest, result: ConversionResult,
             more = f" (and {len(proof.problems) - 1} more)" if len(proof.problems) > 1 else ""
             reason = f"{first}{more}"
         reject(item.file, Rejection(item.file, "the lock proof", reason, proof.handler))
+
+
+def module_lock_for(in_modules: ModulePlan, options: settings.ConversionOptions):
+    """The lock of each file: its kbuild module's mutex where it shares one."""
+    def lock_for(rel: str) -> lockproof.LockCalls:
+        if rel in in_modules.mutexes:
+            return lockproof.LockCalls.mutex(in_modules.mutexes[rel].name)
+        return lockproof.LockCalls.for_options(options, rel)
+    return lock_for
+
+
+def module_problems(in_modules: ModulePlan, changes: dict[str, tuple[bytes, bytes]]
+                    ) -> list[lockproof.LockProblem]:
+    """What is wrong with each module mutex across the files CHANGES rewrote."""
+    found = []
+    for mutex in in_modules.modules():
+        texts = {rel: (old.decode("latin-1"), new.decode("latin-1"))
+                 for rel, (old, new) in changes.items() if rel in mutex.files}
+        found += lockproof.module_problems(mutex.name, texts)
+    return found
 
 
 # -- the build ----------------------------------------------------------------

@@ -23,6 +23,10 @@ Interface (convert's verify stage calls it):
   mutex_name(rel, legacy)                      the conversion's private mutex
   lock_for_text(lock, rel, legacy)             LOCK with the mutex name the
                                                legacy text leaves free
+  module_problems(name, texts) -> list[LockProblem]
+      The files of one kbuild module that share the mutex NAME (rel ->
+      (old, new) texts): each that takes it declares or defines it, one
+      defines it, non-static, and none takes or defines another.
   prove_changes(root, changes, lock_for) -> list[FileProof]
       Every handler a run converted, from its rewritten files (rel -> (old,
       new) bytes, as ConversionResult.changes); entries are read from the
@@ -50,10 +54,11 @@ from ioctl_rework.lockproof.changes import FileProof, prove_changes
 from ioctl_rework.lockproof.expanders import PreprocessedExpander, TextualExpander
 from ioctl_rework.lockproof.model import (HandlerProof, LockCalls, LockProblem, Unprovable,
                                           lock_for_text, mutex_name)
+from ioctl_rework.lockproof.module_mutex import module_problems
 from ioctl_rework.lockproof.proof import prove_each
 
 __all__ = ["FileProof", "HandlerProof", "LockCalls", "LockProblem", "PreprocessedExpander",
-           "TextualExpander", "Unprovable", "lock_for_text", "mutex_name", "prove_changes",
+           "TextualExpander", "Unprovable", "lock_for_text", "module_problems", "mutex_name", "prove_changes",
            "prove_each",
            "prove_file"]
 
