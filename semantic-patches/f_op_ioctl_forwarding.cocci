@@ -27,12 +27,20 @@
 //   handler the VFS or its wrapper alone calls, or a converted one whose
 //   inode local comes from its file).  Any other inode (the caller's own
 //   with another file, NULL, a local) is refused with the reason.
-// - A test of the same member (if (!lower->f_op->ioctl)) in a function
-//   whose calls were converted follows to ->unlocked_ioctl.
-// - -D multi_kernel: a call that is a whole statement ("return CALL;",
-//   "X = CALL;") gets the unlocked call under #ifdef HAVE_UNLOCKED_IOCTL
-//   and keeps the legacy one under #else; any other shape, and a
-//   function that also tests the member, is refused.
+// - A test of the member (if (!lower->f_op->ioctl), E->f_op->ioctl != NULL,
+//   E->f_op->ioctl ? CALL : -ENOTTY, through a local fops) in a function
+//   whose calls are converted follows to ->unlocked_ioctl: left testing
+//   ->ioctl it would say "no ioctl" for every converted lower driver.  A
+//   test in a function with no call through the member is refused: what
+//   it decides cannot be followed.
+// - -D multi_kernel: the statement that holds a call or a test (an if by
+//   its condition, a return, an expression statement; the outermost one
+//   where they nest) is written twice: under #ifdef HAVE_UNLOCKED_IOCTL
+//   with the unlocked call and test, and under #else as it was.  A call
+//   or test in any other place (a declaration's initializer, a loop's
+//   condition) refuses its function.
+// - A function with one refused call or test converts none of its calls
+//   and tests; the wrappers refuse what such a site may reach.
 // - Report and org print FILE:LINE: FUNCTION: forward: what was done or
 //   why not.
 
@@ -45,9 +53,14 @@ virtual multi_kernel
 @initialize:python@
 @@
 own_at = set()           # calls passing the inode of the file they pass
-whole_at = set()         # calls that are a whole statement (multi-kernel)
+tests_at = {}            # member tests outside a legacy half -> function
+calls_at = set()         # every call through the member
+where = []               # the file (one per run of the rules)
+holders = {}             # multi-kernel: statement (the span of its C) -> (start, end)
 converted_at = set()     # calls converted
 converted_in = set()     # functions whose forwarding calls were converted
+called_in = set()        # functions with a call through the member
+written_at = set()       # multi-kernel: statements written twice
 refused_in = set()       # functions with a call that could not be
 
 legacy_at = set()        # calls a multi-kernel driver keeps for old kernels
@@ -74,15 +87,38 @@ def at(p):
 flags = set()            # the modes and options spatch was run with
 
 def say(p, what):
+    say_at(p[0].file, p[0].line, p[0].current_element, what)
+
+def say_at(file, line, function, what):
     if "report" in flags or "org" in flags:
-        print("%s:%s: %s: forward: %s" % (p[0].file, p[0].line, p[0].current_element,
-                                          what))
+        print("%s:%s: %s: forward: %s" % (file, line, function, what))
+
+def span(s):
+    return ((int(s[0].line), int(s[0].column)), (int(s[0].line_end), int(s[0].column_end)))
+
+def sites():
+    # Every call and test the conversion would rewrite: (line, column, function).
+    return [site for site in own_at | set(tests_at) if site[2] not in refused_in]
+
+def hold(s, end):
+    # Statement S (known by its condition or expression) ends at END.
+    key = span(s)
+    holders[key] = (key[0], max(end, holders.get(key, key)[1]))
+
+def outermost(site):
+    # The outermost statement of the file that holds SITE (its key), or None.
+    point = (int(site[0]), int(site[1]))
+    held = [(extent, key) for key, extent in holders.items()
+            if extent[0] <= point < extent[1]]
+    return min(held)[1] if held else None
 
 // One spatch process runs a batch of files: the tables are per file.
 @ script:python forget_previous_file @
 @@
-for table in (own_at, whole_at, converted_at, converted_in, refused_in, legacy_at):
+for table in (own_at, tests_at, converted_at, converted_in, called_in, refused_in,
+              legacy_at, written_at, holders):
     table.clear()
+del where[:]
 
 @ script:python depends on report @
 @@
@@ -143,6 +179,8 @@ position any_call.p, p2;
 @ script:python @
 p << any_call.p;
 @@
+calls_at.add(at(p))
+where[:] = [p[0].file]
 if legacy_half(p[0].file, int(p[0].line)):
     legacy_at.add(at(p))
 
@@ -164,36 +202,13 @@ elif at(p) not in own_at and at(p) not in legacy_at:
     say(p, "passes %s, not the inode of %s, which ->unlocked_ioctl cannot pass on: "
            "refused; convert it by hand" % (I, F))
 
-// Multi-kernel output rewrites whole statements through E->f_op only.
-@ whole_statement depends on multi_kernel @
-expression X, E, I, F, C, A;
-position any_call.p, p3;
-@@
-(
-  return E->f_op->ioctl@p@p3(I, F, C, A);
-|
-  X = E->f_op->ioctl@p@p3(I, F, C, A);
-|
-  return (*E->f_op->ioctl@p@p3)(I, F, C, A);
-|
-  X = (*E->f_op->ioctl@p@p3)(I, F, C, A);
-)
-
-@ script:python depends on multi_kernel @
-p << whole_statement.p3;
-@@
-whole_at.add(at(p))
-
-@ script:python depends on multi_kernel @
+@ script:python @
 p << any_call.p;
 @@
-if at(p) in own_at and at(p) not in whole_at:
-    refused_in.add(p[0].current_element)
-    say(p, "a call the multi-kernel output does not write (only return CALL; and "
-           "X = CALL; through E->f_op): refused; convert it by hand")
+if at(p) not in legacy_at:
+    called_in.add(p[0].current_element)
 
-// A test of the member in a function with a call: the multi-kernel output
-// would need both tests; it is refused there.
+// A test of the member: it follows the calls of its function.
 @ member_test @
 expression E;
 struct file_operations *fops;
@@ -208,14 +223,71 @@ position q;
   cfops->ioctl@q
 )
 
-@ script:python depends on multi_kernel @
+@ script:python @
 q << member_test.q;
 @@
-if q[0].current_element in {e for _, _, e in own_at} and \
-        at(q) not in own_at:
-    refused_in.add(q[0].current_element)
-    say(q, "tests the member beside a forwarding call, which the multi-kernel output "
-           "does not write: refused; convert it by hand")
+# The member of a call is found here too: it is no test.
+if at(q) not in calls_at and not legacy_half(q[0].file, int(q[0].line)):
+    where[:] = [q[0].file]
+    tests_at[at(q)] = q[0].file
+    if q[0].current_element not in called_in:
+        refused_in.add(q[0].current_element)
+        say(q, "tests ->ioctl in a function that does not call it, which the "
+               "conversion cannot follow: refused; convert it by hand")
+
+// Multi-kernel output writes the statement that holds a site twice: an if
+// (known by its condition, it ends where its branches end), a return, an
+// expression statement.
+@ holder_if_else depends on multi_kernel @
+expression C;
+statement S1, S2;
+position s, t;
+@@
+  if (C@s) S1 else S2@t
+
+@ script:python depends on multi_kernel @
+s << holder_if_else.s;
+t << holder_if_else.t;
+@@
+hold(s, span(t)[1])
+
+@ holder_if depends on multi_kernel @
+expression C;
+statement S1;
+position s, t;
+@@
+  if (C@s) S1@t
+
+@ script:python depends on multi_kernel @
+s << holder_if.s;
+t << holder_if.t;
+@@
+hold(s, span(t)[1])
+
+@ holder_statement depends on multi_kernel @
+expression C;
+position s;
+@@
+(
+  return C@s;
+|
+  C@s;
+)
+
+@ script:python depends on multi_kernel @
+s << holder_statement.s;
+@@
+hold(s, span(s)[1])
+
+@ script:python depends on multi_kernel @
+@@
+for line, column, function in sorted(sites()):
+    if outermost((line, column, function)) is None:
+        refused_in.add(function)
+        say_at(where[0], line, function,
+               "a call or test of ->ioctl outside an if condition, a return or an "
+               "expression statement, which the multi-kernel output does not write: "
+               "refused; convert it by hand")
 
 @ script:python @
 p << any_call.p;
@@ -229,79 +301,102 @@ if at(p) in own_at and p[0].current_element not in refused_in:
     else:
         say(p, "calls ->unlocked_ioctl")
 
+@ script:python @
+@@
+for line, column, function in sorted(tests_at):
+    if function in converted_in:
+        if "multi_kernel" in flags:
+            what = ("tests ->unlocked_ioctl under #ifdef HAVE_UNLOCKED_IOCTL, the legacy "
+                    "->ioctl under #else")
+        else:
+            what = "tests ->unlocked_ioctl"
+        say_at(tests_at[(line, column, function)], line, function, what)
+if "multi_kernel" in flags:
+    for site in sites():
+        if site[2] in converted_in:
+            written_at.add(outermost(site))
+
 // ------------------------------------------------------------- rewrites
 
-@ forward depends on patch && !multi_kernel @
+@ written_twice depends on patch && multi_kernel @
+expression C;
+statement S1, S2;
+position twice : script:python () { span(twice) in written_at };
+@@
+(
++#ifdef HAVE_UNLOCKED_IOCTL
+  if (C@twice) S1 else S2
++#else
++ if (C) S1 else S2
++#endif
+|
++#ifdef HAVE_UNLOCKED_IOCTL
+  if (C@twice) S1
++#else
++ if (C) S1
++#endif
+|
++#ifdef HAVE_UNLOCKED_IOCTL
+  return C@twice;
++#else
++ return C;
++#endif
+|
++#ifdef HAVE_UNLOCKED_IOCTL
+  C@twice;
++#else
++ C;
++#endif
+)
+
+// The rules below match in spatch's copy of each function rewritten: only
+// its name and the #if blocks of that copy are trusted.  Every call and
+// test of a converted function outside a legacy half is rewritten.
+@ forward depends on patch @
 expression E, F, C, A;
 const struct file_operations *cfops;
 struct file_operations *fops;
-position fwd_call : script:python () { at(fwd_call) in converted_at };
+position new_call : script:python () {
+    new_call[0].current_element in converted_in and
+    not legacy_half(new_call[0].file, int(new_call[0].line)) };
 @@
 (
-- E->f_op->ioctl@fwd_call(...,F,C,A)
+- E->f_op->ioctl@new_call(...,F,C,A)
 + (int)E->f_op->unlocked_ioctl(F, C, A)
 |
-- (*E->f_op->ioctl@fwd_call)(...,F,C,A)
+- (*E->f_op->ioctl@new_call)(...,F,C,A)
 + (int)E->f_op->unlocked_ioctl(F, C, A)
 |
-- fops->ioctl@fwd_call(...,F,C,A)
+- fops->ioctl@new_call(...,F,C,A)
 + (int)fops->unlocked_ioctl(F, C, A)
 |
-- (*fops->ioctl@fwd_call)(...,F,C,A)
+- (*fops->ioctl@new_call)(...,F,C,A)
 + (int)fops->unlocked_ioctl(F, C, A)
 |
-- cfops->ioctl@fwd_call(...,F,C,A)
+- cfops->ioctl@new_call(...,F,C,A)
 + (int)cfops->unlocked_ioctl(F, C, A)
 |
-- (*cfops->ioctl@fwd_call)(...,F,C,A)
+- (*cfops->ioctl@new_call)(...,F,C,A)
 + (int)cfops->unlocked_ioctl(F, C, A)
 )
 
-@ forward_test depends on patch && !multi_kernel @
+@ forward_test depends on patch @
 expression E;
 const struct file_operations *cfops;
 struct file_operations *fops;
-position fwd_test : script:python () { fwd_test[0].current_element in converted_in };
+position new_test : script:python () {
+    new_test[0].current_element in converted_in and
+    not legacy_half(new_test[0].file, int(new_test[0].line)) };
 @@
 (
-- E->f_op->ioctl@fwd_test
+- E->f_op->ioctl@new_test
 + E->f_op->unlocked_ioctl
 |
-- fops->ioctl@fwd_test
+- fops->ioctl@new_test
 + fops->unlocked_ioctl
 |
-- cfops->ioctl@fwd_test
+- cfops->ioctl@new_test
 + cfops->unlocked_ioctl
-)
-
-@ forward_multi depends on patch && multi_kernel @
-expression X, E, I, F, C, A;
-position fwd_multi : script:python () { at(fwd_multi) in converted_at };
-@@
-(
-+#ifdef HAVE_UNLOCKED_IOCTL
-+ return (int)E->f_op->unlocked_ioctl(F, C, A);
-+#else
-  return E->f_op->ioctl@fwd_multi(I, F, C, A);
-+#endif
-|
-+#ifdef HAVE_UNLOCKED_IOCTL
-+ X = (int)E->f_op->unlocked_ioctl(F, C, A);
-+#else
-  X = E->f_op->ioctl@fwd_multi(I, F, C, A);
-+#endif
-|
-+#ifdef HAVE_UNLOCKED_IOCTL
-+ return (int)E->f_op->unlocked_ioctl(F, C, A);
-+#else
-  return (*E->f_op->ioctl@fwd_multi)(I, F, C, A);
-+#endif
-|
-+#ifdef HAVE_UNLOCKED_IOCTL
-+ X = (int)E->f_op->unlocked_ioctl(F, C, A);
-+#else
-  X = (*E->f_op->ioctl@fwd_multi)(I, F, C, A);
-+#endif
 )
 
 @ forward_context depends on context @

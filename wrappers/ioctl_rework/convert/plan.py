@@ -110,7 +110,7 @@ def _stages_to_verify(request: ConvertRequest, stages: Stages, started: str) -> 
                                                  stage)
     with stages.stage("forwarding"):
         read = _files_read(request, tree, files, {rel for g in linked for rel in g})
-        forwarded = _forward(request, final, read, sources)
+        forwarded = _forward(request, final, read, sources, blocked)
     summary = Summary(root=str(root), target=str(request.options.target),
                       options=_options_json(request.options),
                       spatch_version=runner.spatch_version,
@@ -220,9 +220,10 @@ def _files_read(request: ConvertRequest, tree: Tree, mine: set[str],
 
 
 def _forward(request: ConvertRequest, final: dict[str, FileRun], read: set[str],
-             sources: Sources) -> forwarding.Forwarded:
+             sources: Sources, blocked: dict[str, str]) -> forwarding.Forwarded:
     """Calls through ->ioctl in the files read follow the conversion; FINAL
-    gets the rewritten texts."""
+    gets the rewritten texts, or, when a call cannot follow, BLOCKED gets
+    every file of the run (forwarding.denied)."""
     texts = {}
     for rel in sorted(read | set(final)):
         run = final.get(rel)
@@ -239,6 +240,15 @@ def _forward(request: ConvertRequest, final: dict[str, FileRun], read: set[str],
         return forwarding.Forwarded()
     done = forwarding.forward(texts, request.options.multi_kernel, request.timeout,
                               request.cache.sibling("forwarding"), request.jobs)
+    denied = forwarding.denied(done, sorted(set(final) | set(done.texts)
+                                            | {r.file for r in done.refused}))
+    if denied:
+        # Default-deny: nothing of the run is written, each file says why.
+        for rel, why in denied.items():
+            blocked.setdefault(rel, why)
+            if rel not in final:
+                final[rel] = FileRun(rel, (), (), texts[rel][0], texts[rel][0], None)
+        return forwarding.Forwarded(refused=done.refused)
     for rel, new in done.texts.items():
         final[rel] = replace(final[rel], new=new) if rel in final else \
             FileRun(rel, (), (), texts[rel][0], new, None)
