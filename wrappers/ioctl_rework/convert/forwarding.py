@@ -30,10 +30,9 @@ from ioctl_rework.patches.unified import apply_hunks
 from ioctl_rework.spatch import rules
 from ioctl_rework.spatch import runner as spatch
 
-FORWARDING_RULE = rules.RULES_DIR / "f_op_ioctl_forwarding.cocci"
+FORWARDING_RULE = rules.FORWARDING_RULE
 # `->ioctl(` and `->ioctl)(`: a call through a member named ioctl, by text.
 _CALL = re.compile(rb"->\s*ioctl\s*\)?\s*\(")
-_REPORT = re.compile(r"^(?P<file>.+?):(?P<line>\d+): (?P<function>\S+): forward: (?P<what>.*)$")
 
 
 @dataclass
@@ -73,12 +72,12 @@ def forward(texts: dict[str, tuple[bytes, bytes]], multi_kernel: bool,
             continue
         old_line = accounting.line_map(old.decode("utf-8", "surrogateescape"),
                                        current.decode("utf-8", "surrogateescape"))
-        for match in map(_REPORT.match, report.split("\n")):
+        for match in map(rules.FORWARD_LINE.match, report.split("\n")):
             if not match:
                 continue
             line = old_line.get(int(match["line"]), int(match["line"]))
             what = match["what"]
-            if "refused" in what:
+            if rules.forward_refused(what):
                 done.refused.append(HandlerRecord(rel, line, "?", match["function"],
                                                   HandlerStatus.FAILED,
                                                   f"a call through ->ioctl {what}"))
