@@ -80,8 +80,16 @@ RELAY = HEAD + """int relay_to(struct file *lower, struct inode *inode,
 }
 """
 
+# A test with no call beside it: what it decides cannot be followed.
+PROBE = HEAD + """static int can_forward(struct file *lower)
+{
+\treturn lower->f_op && lower->f_op->ioctl;
+}
+"""
+
 # Where the multi-kernel output cannot write the call twice: an initializer.
-INITIALIZER = stacker("init", """\tint ret = lower->f_op->ioctl(lower->f_dentry->d_inode, lower, cmd, arg);
+INITIALIZER = stacker("init", """\tint ret = lower->f_op->ioctl(lower->f_dentry->d_inode, lower,
+\t\t\t\t     cmd, arg);
 
 \treturn ret;
 """)
@@ -160,6 +168,27 @@ class ForwardingRunTest(unittest.TestCase):
                 files_said = {f.file: f.reason for f in result.summary.files}
                 self.assertIn("the file is left as it was", files_said["relay.c"])
                 self.assertIn("relay.c:7", files_said["lower.c"])
+
+    def test_a_test_in_a_function_with_no_call_leaves_the_run(self):
+        # What it decides cannot be followed: left on ->ioctl it says "no
+        # ioctl" for every converted driver.
+        result = self.run_convert({"lower.c": LOWER, "probe.c": PROBE}, *MODES["bkl"])
+        self.assertTrue(result.failed)
+        self.assertEqual(result.changes, {})
+        low = next(h for h in result.summary.handlers if h.handler == "low_ioctl")
+        self.assertIn("probe.c:6 (can_forward) could not be converted", low.reason)
+
+    def test_every_shard_of_the_run_is_denied(self):
+        # Each shard converts its own files: a refusal in another shard's
+        # file must stop this one too, or the lower driver converts there.
+        files = {"lower.c": LOWER, "guard.c": STACKERS["guard.c"], "relay.c": RELAY}
+        for part in ("1/2", "2/2"):
+            with self.subTest(shard=part):
+                result = self.run_convert(files, "--target", "2.6.11", "--shard", part)
+                self.assertEqual(result.changes, {})
+                for h in result.summary.handlers:
+                    if h.handler in ("low_ioctl", "guard_ioctl") and h.fops != "f_op":
+                        self.assertIn("relay.c:7 (relay_to)", h.reason)
 
     def test_a_refused_call_leaves_its_own_file_unconverted(self):
         # The handler of the file with the refused call converts on its own;

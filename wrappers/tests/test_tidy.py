@@ -171,7 +171,8 @@ class LegacyHalfTest(unittest.TestCase):
            b"\treturn 0;\n")
 
     def halves(self, new: bytes) -> bytes:
-        return tidy.legacy_halves(self.OLD, apply_hunks(self.OLD, git_diff("t.c", self.OLD, new))).new
+        applied = apply_hunks(self.OLD, git_diff("t.c", self.OLD, new))
+        return tidy.legacy_halves(self.OLD, applied).new
 
     def test_the_old_layout_comes_back_and_the_added_blank_line_goes(self):
         new = (b"#ifdef HAVE_UNLOCKED_IOCTL\n\tif (!lower->f_op ||\n"

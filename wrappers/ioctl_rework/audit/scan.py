@@ -61,7 +61,7 @@ CACHE_FORMAT = "audit-1"        # bump when what is stored changes
 _UNLOCKED_MEMBER = re.compile(rb"unlocked_ioctl\s*[=:]")
 # A call or test through a member named ioctl: the forwarding rule reads
 # the file, whether or not it names file_operations.
-_IOCTL_MEMBER = re.compile(rb"->\s*ioctl\b")
+_IOCTL_MEMBER = re.compile(rb"->\s*ioctl\b")    # RuleRun.member; selects decides
 
 
 @dataclass(frozen=True)
@@ -138,7 +138,7 @@ def _rule_runs(target: settings.Target, workdir: Path) -> list[RuleRun]:
         RuleRun("unlocked", bundle, tuple(options + ["-D", "report"]), _UNLOCKED_MEMBER),
         RuleRun("forwarding", rules.FORWARDING_RULE,
                 tuple(rules.rule_options(rules.FORWARDING_RULE) + ["-D", "report"]),
-                _IOCTL_MEMBER, lambda data: _IOCTL_MEMBER.search(data) is not None),
+                _IOCTL_MEMBER, candidates_module.uses_ioctl_member),
     ]
 
 
@@ -177,7 +177,7 @@ def _classify(path: Path, runs: list[RuleRun]) -> tuple[str | None, list[str], s
     # A fops embedded in a structure of a header may be the only one a
     # file has: it never names file_operations.
     if b"file_operations" not in data and not may_hold_legacy_entry(data) \
-            and not _IOCTL_MEMBER.search(data):
+            and not candidates_module.uses_ioctl_member(data):
         return None, [], None
     bodies = fops_initializers(data)
     wanted = [run.name for run in runs if run.wants(data, bodies)]

@@ -25,14 +25,13 @@ from ioctl_rework.cache import Cache, make_key
 
 from ioctl_rework.convert import accounting
 from ioctl_rework.convert.summary import ChangeRecord, HandlerRecord, HandlerStatus
+from ioctl_rework.ctext import candidates
 from ioctl_rework.patches import tidy
 from ioctl_rework.patches.unified import apply_hunks
 from ioctl_rework.spatch import rules
 from ioctl_rework.spatch import runner as spatch
 
 FORWARDING_RULE = rules.FORWARDING_RULE
-# `->ioctl(` and `->ioctl)(`: a call through a member named ioctl, by text.
-_CALL = re.compile(rb"->\s*ioctl\s*\)?\s*\(")
 
 
 @dataclass
@@ -44,8 +43,10 @@ class Forwarded:
     refused: list[HandlerRecord] = field(default_factory=list)
 
 
-def calls_through_member(data: bytes) -> bool:
-    return _CALL.search(data) is not None
+def uses_member(data: bytes) -> bool:
+    """Whether DATA calls or tests a member named ioctl (lower->f_op->ioctl):
+    a test alone, in a function with no call, is a site too (refused)."""
+    return candidates.uses_ioctl_member(data)
 
 
 def forward(texts: dict[str, tuple[bytes, bytes]], multi_kernel: bool,
@@ -103,15 +104,15 @@ def denied(done: Forwarded, files: Iterable[str]) -> dict[str, str]:
     for rel in files:
         own = next((r for r in sites if r.file == rel), None)
         if own is not None:
-            reasons[rel] = (f"the call through ->ioctl at {rel}:{own.line} ({own.handler}) "
-                            "could not be converted: the file is left as it was, and so is "
-                            "every other file of the run")
+            reasons[rel] = (f"the call or test through ->ioctl at {rel}:{own.line} "
+                            f"({own.handler}) could not be converted: the file is left as "
+                            "it was, and so is every other file of the run")
         else:
-            reasons[rel] = (f"left as it was: the call through ->ioctl at {named} could not "
-                            "be converted, and it may reach the fops of any driver, this "
-                            "one's too (converted, its .ioctl would be NULL there and every "
-                            "command forwarded to it would fail); no handler of the run is "
-                            "converted")
+            reasons[rel] = (f"left as it was: the call or test through ->ioctl at {named} "
+                            "could not be converted, and it may reach the fops of any "
+                            "driver, this one's too (converted, its .ioctl would be NULL "
+                            "there and every command forwarded to it would fail); no "
+                            "handler of the run is converted")
     return reasons
 
 
