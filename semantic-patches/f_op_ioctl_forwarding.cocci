@@ -55,6 +55,7 @@ virtual multi_kernel
 own_at = set()           # calls passing the inode of the file they pass
 tests_at = {}            # member tests outside a legacy half -> function
 calls_at = set()         # every call through the member
+assigned_at = set()      # the member assigned (no test)
 where = []               # the file (one per run of the rules)
 holders = {}             # multi-kernel: statement (the span of its C) -> (start, end)
 converted_at = set()     # calls converted
@@ -116,7 +117,7 @@ def outermost(site):
 @ script:python forget_previous_file @
 @@
 for table in (own_at, tests_at, converted_at, converted_in, called_in, refused_in,
-              legacy_at, written_at, holders):
+              legacy_at, written_at, holders, calls_at, assigned_at):
     table.clear()
 del where[:]
 
@@ -223,11 +224,30 @@ position q;
   cfops->ioctl@q
 )
 
+// A run-time assignment of the member (ops->ioctl = h;) is no test: the
+// conversion rule and the accounting list it.
+@ member_assigned @
+expression E, V;
+struct file_operations *fops;
+position q;
+@@
+(
+  E->f_op->ioctl@q = V
+|
+  fops->ioctl@q = V
+)
+
+@ script:python @
+q << member_assigned.q;
+@@
+assigned_at.add(at(q))
+
 @ script:python @
 q << member_test.q;
 @@
 # The member of a call is found here too: it is no test.
-if at(q) not in calls_at and not legacy_half(q[0].file, int(q[0].line)):
+if at(q) not in calls_at and at(q) not in assigned_at and \
+        not legacy_half(q[0].file, int(q[0].line)):
     where[:] = [q[0].file]
     tests_at[at(q)] = q[0].file
     if q[0].current_element not in called_in:

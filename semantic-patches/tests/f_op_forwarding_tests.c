@@ -7,7 +7,8 @@
 // (const and not), nested ifs.  Multi-kernel output writes the outermost
 // statement that holds a call or test twice.  Refused: a test in a
 // function with no call; in multi-kernel mode, a call in an initializer.
-// Left alone: the legacy half of a driver that is already multi-kernel.
+// Left alone: the legacy half of a driver that is already multi-kernel, and
+// an assignment of the member, which is no test.
 #include <linux/fs.h>
 
 struct stack_dev {
@@ -102,4 +103,11 @@ static long already_ioctl(struct file *file, unsigned int cmd, unsigned long arg
 		return -ENOTTY;
 	return lower->f_op->ioctl(lower->f_dentry->d_inode, lower, cmd, arg);
 #endif
+}
+
+/* No test: a run-time assignment of the member (listed by convert). */
+static void set_ops(struct file_operations *ops, struct file *f)
+{
+	ops->ioctl = NULL;
+	f->f_op->ioctl = NULL;
 }
