@@ -34,8 +34,8 @@
 //   test in a function with no call through the member is refused: what
 //   it decides cannot be followed.
 // - -D multi_kernel: the statement that holds a call or a test (an if by
-//   its condition, a return, an expression statement; the outermost one
-//   where they nest) is written twice: under #ifdef HAVE_UNLOCKED_IOCTL
+//   its condition, a return, an expression statement; the smallest one,
+//   or the one holding another's) is written twice: under #ifdef HAVE_UNLOCKED_IOCTL
 //   with the unlocked call and test, and under #else as it was.  A call
 //   or test in any other place (a declaration's initializer, a loop's
 //   condition) refuses its function.
@@ -58,6 +58,7 @@ calls_at = set()         # every call through the member
 assigned_at = set()      # the member assigned (no test)
 where = []               # the file (one per run of the rules)
 holders = {}             # multi-kernel: statement (the span of its C) -> (start, end)
+else_at = set()          # multi-kernel: spans of else branches (an else if is no holder)
 converted_at = set()     # calls converted
 converted_in = set()     # functions whose forwarding calls were converted
 called_in = set()        # functions with a call through the member
@@ -68,6 +69,7 @@ legacy_at = set()        # calls a multi-kernel driver keeps for old kernels
 
 # One copy with the wrappers (PYTHONPATH from rules.spatch_environment).
 from ioctl_rework.ctext.spans import legacy_half as legacy_in_text
+from ioctl_rework.ctext.spans import unlocked_half as unlocked_in_text
 from ioctl_rework.ctext.own_inode import is_own_inode
 
 def own_parameters(p, inode, file):
@@ -79,6 +81,18 @@ def legacy_half(file, line):
     """Whether LINE of FILE is compiled only without HAVE_UNLOCKED_IOCTL."""
     with open(file, errors="replace", newline="") as source:
         return legacy_in_text(source.read(), line)
+
+def rewritable(p):
+    # A site of a converted function the rewrite rules change: outside a
+    # legacy half, and with -D multi_kernel inside the unlocked half (the
+    # copy of its statement written_twice made).
+    if p[0].current_element not in converted_in:
+        return False
+    with open(p[0].file, errors="replace", newline="") as source:
+        text = source.read()
+    if "multi_kernel" in flags:
+        return unlocked_in_text(text, int(p[0].line))
+    return not legacy_in_text(text, int(p[0].line))
 
 def at(p):
     # Tables are per file: a rule after a rewrite may see a temporary copy
@@ -106,18 +120,41 @@ def hold(s, end):
     key = span(s)
     holders[key] = (key[0], max(end, holders.get(key, key)[1]))
 
-def outermost(site):
-    # The outermost statement of the file that holds SITE (its key), or None.
+def innermost(site):
+    # The smallest statement of the file that holds SITE (its key), or None.
     point = (int(site[0]), int(site[1]))
-    held = [(extent, key) for key, extent in holders.items()
-            if extent[0] <= point < extent[1]]
-    return min(held)[1] if held else None
+    held = [((extent[0], (-extent[1][0], -extent[1][1])), key)
+            for key, extent in holders.items() if extent[0] <= point < extent[1]
+            and not is_else_if(extent)]
+    return max(held)[1] if held else None
+
+def is_else_if(extent):
+    # An if that is the else branch of another: no line can go before it.
+    return any(start <= extent[0] and end == extent[1] for start, end in else_at)
+
+def written_twice(keys):
+    # KEYS where statements that share an enclosing one give way to it
+    # (spatch writes two statements of one nested block twice only in part),
+    # and without those inside another of them.
+    def contains(outer, inner):
+        a, b = holders[inner], holders[outer]
+        return inner != outer and b[0] <= a[0] and a[1] <= b[1]
+    keys = set(keys)
+    while True:
+        shared = [(holders[h][0], h, k, l) for k in keys for l in keys if k < l
+                  for h in holders if not is_else_if(holders[h])
+                  and contains(h, k) and contains(h, l)]
+        if not shared:
+            break
+        _, outer, k, l = max(shared)
+        keys = (keys - {k, l}) | {outer}
+    return {k for k in keys if not any(contains(other, k) for other in keys)}
 
 // One spatch process runs a batch of files: the tables are per file.
 @ script:python forget_previous_file @
 @@
 for table in (own_at, tests_at, converted_at, converted_in, called_in, refused_in,
-              legacy_at, written_at, holders, calls_at, assigned_at):
+              legacy_at, written_at, holders, calls_at, assigned_at, else_at):
     table.clear()
 del where[:]
 
@@ -270,6 +307,7 @@ s << holder_if_else.s;
 t << holder_if_else.t;
 @@
 hold(s, span(t)[1])
+else_at.add(span(t))
 
 @ holder_if depends on multi_kernel @
 expression C;
@@ -302,7 +340,7 @@ hold(s, span(s)[1])
 @ script:python depends on multi_kernel @
 @@
 for line, column, function in sorted(sites()):
-    if outermost((line, column, function)) is None:
+    if innermost((line, column, function)) is None:
         refused_in.add(function)
         say_at(where[0], line, function,
                "a call or test of ->ioctl outside an if condition, a return or an "
@@ -332,9 +370,8 @@ for line, column, function in sorted(tests_at):
             what = "tests ->unlocked_ioctl"
         say_at(tests_at[(line, column, function)], line, function, what)
 if "multi_kernel" in flags:
-    for site in sites():
-        if site[2] in converted_in:
-            written_at.add(outermost(site))
+    written_at.update(written_twice({innermost(site) for site in sites()
+                                     if site[2] in converted_in}))
 
 // ------------------------------------------------------------- rewrites
 
@@ -376,9 +413,7 @@ position twice : script:python () { span(twice) in written_at };
 expression E, F, C, A;
 const struct file_operations *cfops;
 struct file_operations *fops;
-position new_call : script:python () {
-    new_call[0].current_element in converted_in and
-    not legacy_half(new_call[0].file, int(new_call[0].line)) };
+position new_call : script:python () { rewritable(new_call) };
 @@
 (
 - E->f_op->ioctl@new_call(...,F,C,A)
@@ -404,9 +439,7 @@ position new_call : script:python () {
 expression E;
 const struct file_operations *cfops;
 struct file_operations *fops;
-position new_test : script:python () {
-    new_test[0].current_element in converted_in and
-    not legacy_half(new_test[0].file, int(new_test[0].line)) };
+position new_test : script:python () { rewritable(new_test) };
 @@
 (
 - E->f_op->ioctl@new_test
@@ -418,6 +451,32 @@ position new_test : script:python () {
 - cfops->ioctl@new_test
 + cfops->unlocked_ioctl
 )
+
+// What the rewrites left of a converted function outside a legacy half
+// was not written twice (spatch writes nothing before some statements):
+// refused, so that the wrappers write nothing of the run.
+@ left_over depends on patch && multi_kernel @
+expression E;
+const struct file_operations *cfops;
+struct file_operations *fops;
+position r;
+@@
+(
+  E->f_op->ioctl@r
+|
+  fops->ioctl@r
+|
+  cfops->ioctl@r
+)
+
+@ script:python depends on patch && multi_kernel @
+r << left_over.r;
+@@
+if r[0].current_element in converted_in and not legacy_half(r[0].file, int(r[0].line)):
+    first = min(int(l) for l, _, f in own_at | set(tests_at) if f == r[0].current_element)
+    say_at(where[0], first, r[0].current_element,
+           "a call or test of ->ioctl the multi-kernel output could not write twice: "
+           "refused; convert it by hand")
 
 @ forward_context depends on context @
 position any_call.p;

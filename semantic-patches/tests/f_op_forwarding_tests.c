@@ -4,11 +4,12 @@
 // follows the call to ->unlocked_ioctl (left on ->ioctl it would say "no
 // ioctl" for every converted lower driver).  Spellings: !T in an ||, T in
 // an &&, T != NULL, T == NULL, T ? CALL : -ENOTTY, through a local fops
-// (const and not), nested ifs.  Multi-kernel output writes the outermost
-// statement that holds a call or test twice.  Refused: a test in a
+// (const and not), nested ifs, an else if, a call deep in a block.
+// Multi-kernel output writes twice the smallest statement that holds a
+// call or test (or the one that holds two of them).  Refused: a test in a
 // function with no call; in multi-kernel mode, a call in an initializer.
-// Left alone: the legacy half of a driver that is already multi-kernel, and
-// an assignment of the member, which is no test.
+// Left alone: the legacy half of a driver that is already multi-kernel,
+// and an assignment of the member, which is no test.
 #include <linux/fs.h>
 
 struct stack_dev {
@@ -110,4 +111,36 @@ static void set_ops(struct file_operations *ops, struct file *f)
 {
 	ops->ioctl = NULL;
 	f->f_op->ioctl = NULL;
+}
+
+/* The test in an else if: the whole if is written twice (nothing can go
+ * before an else if). */
+static int else_if_ioctl(struct inode *inode, struct file *file,
+			 unsigned int cmd, unsigned long arg)
+{
+	struct file *lower = file->private_data;
+	int ret = 0;
+
+	if (cmd == 1) {
+		ret = 5;
+		if (lower->f_op && lower->f_op->ioctl)
+			ret = lower->f_op->ioctl(file_inode(lower), lower, cmd, arg);
+	} else if (!lower->f_op->ioctl)
+		return -ENOTTY;
+	return ret;
+}
+
+/* A call deep in a block: only its statement is written twice. */
+static int deep_ioctl(struct inode *inode, struct file *file,
+		      unsigned int cmd, unsigned long arg)
+{
+	struct file *lower = file->private_data;
+	int ret = -EINVAL;
+
+	if (cmd != 1) {
+		arg++;
+		ret = lower->f_op->ioctl(file_inode(lower), lower, cmd, arg);
+		arg--;
+	}
+	return ret;
 }
