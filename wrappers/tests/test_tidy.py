@@ -185,6 +185,14 @@ class LegacyHalfTest(unittest.TestCase):
                          b"\tif (!lower->f_op ||\n\t    !lower->f_op->ioctl)\n"
                          b"\t\treturn -ENOTTY;\n#endif\n\treturn 0;\n")
 
+    def test_a_kept_legacy_half_loses_the_blank_line_added_before_it(self):
+        old = b"\tret = lower->f_op->ioctl(inode, file, cmd, arg);\n\treturn ret;\n"
+        new = (b"#ifdef HAVE_UNLOCKED_IOCTL\n\tret = (int)lower->f_op->unlocked_ioctl(file, cmd, "
+               b"arg);\n\t\n#else\n\tret = lower->f_op->ioctl(inode, file, cmd, arg);\n"
+               b"#endif\n\treturn ret;\n")
+        applied = apply_hunks(old, git_diff("t.c", old, new))
+        self.assertEqual(tidy.legacy_halves(old, applied).new, new.replace(b"\t\n#else", b"#else"))
+
     def test_a_half_that_is_not_old_text_is_kept(self):
         new = (b"#ifdef HAVE_UNLOCKED_IOCTL\n\tif (!lower->f_op->unlocked_ioctl)\n"
                b"\t\treturn -ENOTTY;\n#else\n\tif (!lower->f_op->ioctl) return -EINVAL;\n"

@@ -143,7 +143,9 @@ def legacy_halves(old: bytes, applied: Applied) -> Applied:
         block = _added_block(lines, added, i) if _IFDEF_UNLOCKED.match(lines[i]) else None
         if block is not None:
             start, end = block
-            found = _same_tokens(old_lines, lines[start + 1:end])
+            # A half of lines spatch kept as they were has their layout already.
+            printed = all(k + 1 in added for k in range(start + 1, end))
+            found = _same_tokens(old_lines, lines[start + 1:end]) if printed else None
             if found is not None:
                 lines[start + 1:end] = found
                 grown = len(found) - (end - start - 1)
@@ -182,12 +184,12 @@ def _same_tokens(old_lines: list[bytes], half: list[bytes]) -> list[bytes] | Non
 
 def _added_block(lines: list[bytes], added: set[int], at: int) -> tuple[int, int] | None:
     """The 0-based lines of the #else and #endif of the #ifdef at AT, when
-    the #ifdef, the #else, the #endif and all between the last two are added."""
+    the three are added."""
     if at + 1 not in added:
         return None
     start = next((k for k in range(at + 1, len(lines)) if _ELSE.match(lines[k])), None)
     end = None if start is None else \
         next((k for k in range(start + 1, len(lines)) if _ENDIF.match(lines[k])), None)
-    if end is None or any(k + 1 not in added for k in range(start, end + 1)):
+    if end is None or start + 1 not in added or end + 1 not in added:
         return None
     return start, end
