@@ -20,11 +20,10 @@ error unless --allow-unchecked.  A signal stops every child at once
 import argparse
 import re
 import sys
-import tempfile
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from ioctl_rework import children, options, safe_write, scratch, settings
+from ioctl_rework import children, options, safe_write, scratch, scratch_dirs, settings
 from ioctl_rework.check import hook
 from ioctl_rework.spatch import runner as spatch
 from ioctl_rework.ctext.spans import LEGACY_MEMBER, ioctl_lines, unparsed_region
@@ -167,9 +166,10 @@ def run_check(request: CheckRequest, stages: Stages | None = None) -> CheckRepor
     stages = stages or Stages("check", Verbosity.QUIET)
     level = unchecked_level(request.allow_unchecked)
     # A signal kills every child at once and unwinds the scratch directory;
-    # after SIGKILL, the watchdog does both.
+    # after SIGKILL, the watchdog does both; if the watchdog dies too, the
+    # next check removes the directory (scratch_dirs).
     with children.stop_on_signals(), \
-            tempfile.TemporaryDirectory(prefix="ioctl-rework-check.") as tmp, \
+            scratch_dirs.owned_directory("ioctl-rework-check.") as tmp, \
             children.removed_if_killed(tmp), scratch.temporary_files_in(Path(tmp)):
         work = Path(tmp)
         with stages.stage("input"):
