@@ -33,12 +33,14 @@
 //   ->ioctl it would say "no ioctl" for every converted lower driver.  A
 //   test in a function with no call through the member is refused: what
 //   it decides cannot be followed.
+// - An assignment of the member (ops->ioctl = h;) is no test: left alone.
 // - -D multi_kernel: the statement that holds a call or a test (an if by
 //   its condition, a return, an expression statement; the smallest one,
-//   or the one holding another's) is written twice: under #ifdef HAVE_UNLOCKED_IOCTL
-//   with the unlocked call and test, and under #else as it was.  A call
-//   or test in any other place (a declaration's initializer, a loop's
-//   condition) refuses its function.
+//   one holding two of them, never an else if) is written twice: under
+//   #ifdef HAVE_UNLOCKED_IOCTL with the unlocked call and test, and under
+//   #else as it was.  A call or test in no such statement (a declaration's
+//   initializer, a loop's condition), or one spatch did not write twice,
+//   refuses its function.
 // - A function with one refused call or test converts none of its calls
 //   and tests; the wrappers refuse what such a site may reach.
 // - Report and org print FILE:LINE: FUNCTION: forward: what was done or
