@@ -103,6 +103,14 @@ MODES = {
 MEMBER = re.compile(r"->\s*ioctl\b")
 
 
+# One cache for the module: a driver several tests convert alike runs spatch once.
+CACHE = Path(tempfile.mkdtemp(prefix="forwarding-cache-"))
+
+
+def tearDownModule():
+    shutil.rmtree(CACHE, ignore_errors=True)
+
+
 @unittest.skipUnless(HAVE_SPATCH, "spatch is not installed")
 class ForwardingRunTest(unittest.TestCase):
     def setUp(self):
@@ -117,7 +125,7 @@ class ForwardingRunTest(unittest.TestCase):
         tree.mkdir()
         for name, text in files.items():
             (tree / name).write_text(text)
-        args = parse_args(["--no-cache", "-j", "2", "-q", *extra, "--", str(tree)])
+        args = parse_args(["--cache-dir", str(CACHE), "-j", "2", "-q", *extra, "--", str(tree)])
         return convert.convert(convert.request_from_args(args))
 
     def test_calls_and_member_tests_follow_in_every_mode(self):
