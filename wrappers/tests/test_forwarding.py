@@ -87,6 +87,15 @@ PROBE = HEAD + """static int can_forward(struct file *lower)
 }
 """
 
+# A test spatch does not write twice: in the body of a do { } while (0).
+DO_WHILE = stacker("loop", """
+\tdo {
+\t\tif (!lower->f_op->ioctl)
+\t\t\treturn -ENOTTY;
+\t} while (0);
+\treturn lower->f_op->ioctl(lower->f_dentry->d_inode, lower, cmd, arg);
+""")
+
 # Where the multi-kernel output cannot write the call twice: an initializer.
 INITIALIZER = stacker("init", """\tint ret = lower->f_op->ioctl(lower->f_dentry->d_inode, lower,
 \t\t\t\t     cmd, arg);
@@ -210,6 +219,18 @@ class ForwardingRunTest(unittest.TestCase):
                 half = next(h for h in result.summary.handlers if h.handler == "half_ioctl")
                 self.assertEqual(half.status, HandlerStatus.FAILED)
                 self.assertIn("half.c:20 (relay_to) could not be converted", half.reason)
+
+    def test_a_site_spatch_did_not_write_twice_denies_the_run(self):
+        # spatch writes nothing before the if in a do { } while (0): left
+        # on ->ioctl in code every kernel compiles, the test would say "no
+        # ioctl" for the converted lower driver.
+        result = self.run_convert({"lower.c": LOWER, "loop.c": DO_WHILE},
+                                  *MODES["multi-kernel"])
+        self.assertTrue(result.failed)
+        self.assertEqual(result.changes, {})
+        site = next(h for h in result.summary.handlers if h.fops == "?")
+        self.assertEqual(site.handler, "loop_ioctl")
+        self.assertIn("could not write twice", site.reason)
 
     def test_the_multi_kernel_output_refuses_a_call_it_cannot_write_twice(self):
         result = self.run_convert({"lower.c": LOWER, "init.c": INITIALIZER},
