@@ -454,6 +454,23 @@ position new_test : script:python () { rewritable(new_test) };
 + cfops->unlocked_ioctl
 )
 
+// An inode local made from the file whose last use was the call: gone
+// with it, or gcc warns "unused variable" (-Werror breaks the build).  Not
+// in multi-kernel output, whose #else half still passes it.
+@ unused_inode depends on patch && !multi_kernel @
+identifier I;
+expression F;
+position d : script:python () { d[0].current_element in converted_in };
+@@
+(
+- struct inode *I@d = F->f_dentry->d_inode;
+|
+- struct inode *I@d = F->f_path.dentry->d_inode;
+|
+- struct inode *I@d = file_inode(F);
+)
+  ... when != I
+
 // What the rewrites left of a converted function outside a legacy half
 // was not written twice (spatch writes nothing before some statements):
 // refused, so that the wrappers write nothing of the run.
