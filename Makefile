@@ -3,6 +3,7 @@
 # make demo        convert the bundled fixture drivers and show the result
 # make check       unit tests and rule cases, no kernel (minutes); ends with "N passed, N failed"
 # make test        check plus the kernel proofs (what .ci/run runs); same last line
+# make adversarial  the adversarial measure: new drivers, every mode, run on a model VFS (minutes)
 # make cocci MODE=patch|report|context|org DIR=path   run the rules alone
 # make deps        install missing Debian packages (sudo when not root)
 # make install PREFIX=/usr/local   the CLI, its rules and fixtures, without pip
@@ -34,7 +35,7 @@ CHECK_SUITES := semantic-patches/tests/run wrappers/tests/run \
 KERNEL_SUITES := kernel-fixtures/run-proof kernel-fixtures/run-stock
 TEST_SUITES := $(CHECK_SUITES) $(KERNEL_SUITES)
 
-.PHONY: all deps check test demo cocci clean install
+.PHONY: all deps check test demo cocci clean install adversarial
 all: test
 
 deps:
@@ -67,6 +68,13 @@ check: deps
 
 test: deps
 	$(call run_suites,$(TEST_SUITES),test)
+
+# The adversarial measure (bench/adversarial/README.md): convert its drivers in
+# every mode, build each result against the model VFS and run it beside the
+# legacy build.  Kept out of check and test for its time (reports/adversarial-vfs.md);
+# its harness's own test (wrappers/tests/test_adversarial_harness.py) is in check.
+adversarial: deps
+	@mkdir -p $(BUILD); nice $(PYTHON) bench/adversarial/measure.py --output $(BUILD)/adversarial.txt
 
 # Convert a copy of the fixture drivers: the summary, where the series is, one patch.
 # A machine without a git identity gets a demo one, so the series can be made.

@@ -10,8 +10,9 @@
  * lower->f_op->ioctl(inode, file, cmd, arg) with this file (guarded by a
  * test of ->ioctl, as eCryptfs did), and (*lower->f_op->ioctl)(...) with
  * the lower file and its inode.  Once fx_lower.c is converted its .ioctl
- * is NULL: both must call ->unlocked_ioctl, or every forwarded command
- * fails.  fixture_observe() runs again after a forwarded call, so the
+ * is NULL: both must call ->unlocked_ioctl, and the test must follow, or
+ * every forwarded command fails (the multi-kernel output writes the test
+ * and the call under #ifdef HAVE_UNLOCKED_IOCTL, and keeps both in #else).  fixture_observe() runs again after a forwarded call, so the
  * test sees what this handler holds when the lower one has returned.
  */
 #include <linux/device.h>
@@ -67,12 +68,7 @@ static int fx_stack_ioctl(struct inode *inode, struct file *file,
 		ret = fx_stack_peek(lower, arg);
 		break;
 	default:
-		/*
-		 * No test of lower->f_op->ioctl beside the call: the multi-kernel
-		 * output refuses that shape (semantic-patches/tests/f_op_forwarding
-		 * has it), and this driver must convert in every variant.
-		 */
-		if (!lower->f_op)
+		if (!lower->f_op || !lower->f_op->ioctl)
 			return -ENOTTY;
 		ret = lower->f_op->ioctl(inode, file, cmd, arg);
 		break;

@@ -57,7 +57,7 @@ class EscapedTest(unittest.TestCase):
                               "markdown").decode()
         row = next(line for line in text.splitlines() if "thermo" in line)
         self.assertEqual(row, "| `drivers/char/a\\|b_c.c` | 33 | legacy-ioctl | thermo\\_fops | "
-                              "thermo\\_ioctl | auto-pushdown |  | \\*\\_ROBUST \\<FOO\\> "
+                              "thermo\\_ioctl |  | auto-pushdown |  | \\*\\_ROBUST \\<FOO\\> "
                               "\\[BAR\\] \\$2\\$ \\`X\\` \\| \\#1 |")
 
     def test_html_escapes_maintainers_text(self):

@@ -250,9 +250,9 @@ class DefaultDenyConvertTest(unittest.TestCase):
         real = verification.verify
         calls = []
 
-        def reject_pushdown_once(request, result, stages=None):
+        def reject_pushdown_once(request, result, stages=None, in_modules=None):
             calls.append({h.handler: h.strategy for h in result.summary.handlers})
-            found = real(request, result, stages)
+            found = real(request, result, stages, in_modules)
             pushed = [h for h in result.summary.handlers if h.strategy == "pushdown"]
             if pushed and len(calls) == 1:
                 found.rejected[pushed[0].file] = verification.Rejection(

@@ -10,7 +10,8 @@ behaviour; this says why, without a kernel.
   fx_rmw.c      "int users = dev->users;" ... "dev->users = users + 1;":
                 the read runs under the lock
   fx_stack.c    forwards through lower->f_op->ioctl(...) to fx_lower.c,
-                converted in the same run: the calls go to ->unlocked_ioctl
+                converted in the same run: the calls and the test of the
+                member go to ->unlocked_ioctl (multi-kernel: under #ifdef)
   fx_pair_*.c   two files of one kbuild module (fx_pair-y) sharing state,
                 --lock mutex: one mutex for both (the module's)
   fx_poll.c     polls (msleep() in a loop) for state another call sets:
@@ -30,7 +31,7 @@ from ioctl_rework import paths, settings
 from ioctl_rework.cache import Cache
 from ioctl_rework.convert import cli as convert
 from ioctl_rework.convert.summary import HandlerStatus
-from ioctl_rework.ctext.spans import code_only
+from ioctl_rework.ctext.spans import code_only, legacy_half
 from ioctl_rework.fixture import kernel
 
 DRIVERS = ("fx_hidden.c", "fx_rmw.c", "fx_lower.c", "fx_stack.c",
@@ -38,15 +39,19 @@ DRIVERS = ("fx_hidden.c", "fx_rmw.c", "fx_lower.c", "fx_stack.c",
 # Beside the fixture kernel's cache (build/ in a clone): conversions take a while.
 CACHE = paths.fixture_cache().parent / "fixture-classes"
 TARGET = settings.Target((3, 9, 0))
+MULTI_TARGET = settings.Target((2, 6, 11))
 
 
 class Conversion:
     """One run over a copy of the drivers: handler records by name, and the
     text of each driver after the run."""
 
-    def __init__(self, strategy: settings.Strategy, lock: settings.LockMode) -> None:
-        options = settings.ConversionOptions(strategy=strategy, lock=lock, target=TARGET,
-                                             compat=False)
+    def __init__(self, strategy: settings.Strategy, lock: settings.LockMode,
+                 multi_kernel: bool = False) -> None:
+        # The multi-kernel output is proven for 2.6.11 (fixture/variants.py).
+        options = settings.ConversionOptions(
+            strategy=strategy, lock=lock, target=MULTI_TARGET if multi_kernel else TARGET,
+            compat=False, multi_kernel=multi_kernel)
         with tempfile.TemporaryDirectory(prefix="fixture-classes-") as tmp:
             root = Path(tmp) / "drivers"
             shutil.copytree(kernel.DRIVERS_DIR, root)
@@ -56,7 +61,8 @@ class Conversion:
             convert.write_in_place(result, root)
             self.text = {name: (root / name).read_text() for name in DRIVERS}
         self.handlers = {h.handler: h for h in result.summary.handlers}
-        self.name = f"--strategy {strategy.value} --lock {lock.value}"
+        self.name = f"--strategy {strategy.value} --lock {lock.value}" + \
+            (" --multi-kernel" if multi_kernel else "")
 
     def handler(self, name: str):
         if name not in self.handlers:
@@ -81,10 +87,11 @@ class Conversion:
 _runs: dict[tuple, Conversion] = {}
 
 
-def run(strategy: settings.Strategy, lock: settings.LockMode) -> Conversion:
-    if (strategy, lock) not in _runs:
-        _runs[(strategy, lock)] = Conversion(strategy, lock)
-    return _runs[(strategy, lock)]
+def run(strategy: settings.Strategy, lock: settings.LockMode,
+        multi_kernel: bool = False) -> Conversion:
+    if (strategy, lock, multi_kernel) not in _runs:
+        _runs[(strategy, lock, multi_kernel)] = Conversion(strategy, lock, multi_kernel)
+    return _runs[(strategy, lock, multi_kernel)]
 
 
 AUTO, PUSHDOWN = settings.Strategy.AUTO, settings.Strategy.PUSHDOWN
@@ -164,6 +171,27 @@ class ForwardingTest(unittest.TestCase):
 
     def test_auto_mutex(self):
         self.check(MUTEX)
+
+    def test_auto_bkl_multi_kernel(self):
+        """The guard !lower->f_op->ioctl beside the call was refused by the
+        multi-kernel output while fx_lower.c converted: every forwarded
+        command got -ENOTTY.  Now the guard and both calls are written
+        under #ifdef HAVE_UNLOCKED_IOCTL with ->unlocked_ioctl, and kept as
+        they were under #else, for kernels without it."""
+        conversion = run(AUTO, BKL, multi_kernel=True)
+        self.assertIs(conversion.handler("fx_lower_ioctl").status, HandlerStatus.CONVERTED)
+        record = conversion.handler("fx_stack_ioctl")
+        self.assertIs(record.status, HandlerStatus.CONVERTED, record.reason)
+        text = conversion.text["fx_stack.c"]
+        code = code_only(text)
+        legacy = [n for n, line in enumerate(code.split("\n"), 1)
+                  if re.search(r"->\s*ioctl\b", line)]
+        self.assertEqual(len(legacy), 3, text)      # the guard and two calls
+        for number in legacy:
+            self.assertTrue(legacy_half(text, number), f"fx_stack.c:{number} is compiled "
+                                                        "with HAVE_UNLOCKED_IOCTL")
+        self.assertIn("!lower->f_op->unlocked_ioctl", code)
+        self.assertEqual(len(re.findall(r"->\s*unlocked_ioctl\s*\(", code)), 2, text)
 
 
 class CompositeModuleTest(unittest.TestCase):

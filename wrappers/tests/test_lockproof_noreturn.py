@@ -5,7 +5,9 @@ off its end; a pushdown that takes the lock before the switch is right,
 and it was refused ("falling off the end ... leaves the BKL held").  The
 kernel's own (BUG, panic, do_exit, complete_and_exit, BUG_ON of a true
 constant) always end a path; any other function only when what is read
-declares it noreturn, in any spelling, and nowhere without it.
+declares it noreturn, in any spelling, and nowhere without it, or when
+every definition read halts on every path (a driver header's static inline
+die() without the attribute); a macro ends it through its expansion.
 """
 
 import unittest
@@ -98,6 +100,115 @@ class NoreturnTest(unittest.TestCase):
     def test_code_after_a_halt_in_the_legacy_handler_never_ran(self):
         old, new = handlers("BUG();\n\t\tdemo_reset();")
         self.assertEqual(check(old, new), [])
+
+
+# A driver header's ways to stop: each, used as the switch's default, ends
+# the path (the pushdown is proven, not needlessly put back to the wrapper).
+HEADER_HALTS = {
+    "do-while macro": ("#define rt_die(msg) do { printk(msg); BUG(); } while (0)\n",
+                       'rt_die("bad command");'),
+    "expression macro": ('#define FATAL() panic("rt: fatal")\n', "FATAL();"),
+    "object-like macro": ("#define RT_STOP do_exit(SIGKILL)\n", "RT_STOP;"),
+    "macro of a macro": ("#define RT_HALT() BUG()\n#define RT_DIE(m) do { printk(m); "
+                         "RT_HALT(); } while (0)\n", 'RT_DIE("x");'),
+    "static inline": ("static inline void rt_fail(const char *why)\n{\n"
+                      "\tprintk(KERN_ERR \"%s\\n\", why);\n\tBUG();\n}\n", 'rt_fail("x");'),
+    "static inline, noreturn": ("static inline void __attribute__((noreturn)) rt_fail(void)\n"
+                                "{\n\tBUG();\n}\n", "rt_fail();"),
+    "inline calling a halting macro": (
+        "#define rt_die(m) do { printk(m); BUG(); } while (0)\n"
+        "static inline void rt_fail(int code)\n{\n\trt_die(\"code\");\n}\n", "rt_fail(cmd);"),
+    "inline calling a halting inline": (
+        "static inline void rt_stop(void) { panic(\"rt\"); }\n"
+        "static inline void rt_fail(int code)\n{\n\tif (code)\n\t\tprintk(\"%d\", code);\n"
+        "\trt_stop();\n}\n", "rt_fail(cmd);"),
+    "inline with a nested block": ("static inline void rt_fail(void)\n{\n\t{\n\t\tdo {\n"
+                                   "\t\t\tBUG();\n\t\t} while (0);\n\t}\n}\n", "rt_fail();"),
+    "inline with a loop before": ("static inline void rt_fail(int n)\n{\n\twhile (n--)\n"
+                                  "\t\tprintk(\".\");\n\tBUG();\n}\n", "rt_fail(3);"),
+    "inline with a prototype": ("static void rt_fail(void);\n"
+                                "static inline void rt_fail(void)\n{\n\tBUG();\n}\n",
+                                "rt_fail();"),
+}
+# ... and ways that only MAY stop: the path goes on (default-deny).
+HEADER_MAY_HALT = {
+    "conditional macro": ("#define rt_check(x) do { if (x) BUG(); } while (0)\n",
+                          "rt_check(cmd);"),
+    "macro that breaks out": ("#define rt_die(x) do { if (x) break; BUG(); } while (0)\n",
+                              "rt_die(cmd);"),
+    "conditional inline": ("static inline void rt_fail(int x)\n{\n\tif (x)\n\t\tBUG();\n}\n",
+                           "rt_fail(cmd);"),
+    "inline with an else": ("static inline void rt_fail(int x)\n{\n\tif (x)\n\t\tBUG();\n"
+                            "\telse\n\t\tprintk(\"x\");\n}\n", "rt_fail(cmd);"),
+    "inline that returns first": ("static inline void rt_fail(int x)\n{\n\tif (x)\n"
+                                  "\t\treturn;\n\tBUG();\n}\n", "rt_fail(cmd);"),
+    "inline with a goto": ("static inline void rt_fail(int x)\n{\n\tif (x)\n\t\tgoto out;\n"
+                           "\tBUG();\nout:\n\t;\n}\n", "rt_fail(cmd);"),
+    "inline with a returning macro": ("#define RT_BAIL(x) if (x) return\n"
+                                      "static inline void rt_fail(int x)\n{\n\tRT_BAIL(x);\n"
+                                      "\tBUG();\n}\n", "rt_fail(cmd);"),
+    "inline under #ifdef with a stub": (
+        "#ifdef CONFIG_RT_DEBUG\nstatic inline void rt_fail(void)\n{\n\tBUG();\n}\n#else\n"
+        "static inline void rt_fail(void) { }\n#endif\n", "rt_fail();"),
+    "inline beside an extern prototype": (
+        "#ifdef CONFIG_RT_DEBUG\nstatic inline void rt_fail(void)\n{\n\tBUG();\n}\n#else\n"
+        "extern void rt_fail(void);\n#endif\n", "rt_fail();"),
+    "halt only in a label's statement": ("static inline void rt_fail(void)\n{\nout:\n\tBUG();\n}\n",
+                                         "rt_fail();"),
+    "extern function": ("extern void rt_fail(void);\n", "rt_fail();"),
+}
+
+
+class HeaderHaltTest(unittest.TestCase):
+    """Issue 22: a correct pushdown whose path ends in a driver header's
+    halting macro or function was refused; the wrapper was safe but needless."""
+
+    def prove_with(self, header: str, ending: str, name: str = "rt.h") -> list[str]:
+        old, new = handlers(ending, f'#include "{name}"\n' if "/" not in name else
+                            f"#include <{name}>\n")
+        if "/" not in name:
+            return check(old, new, {name: header})
+        # <asm/rt.h>: the include/ of the tree whose top Makefile says its version.
+        return check(old, new, {f"../../include/{name}": header,
+                                "../../Makefile": "VERSION = 2\nPATCHLEVEL = 6\n"})
+
+    def test_a_path_ending_in_a_halting_macro_or_function_of_a_header_ends(self):
+        for spelling, (header, ending) in HEADER_HALTS.items():
+            with self.subTest(spelling=spelling):
+                self.assertEqual(self.prove_with(header, ending), [])
+
+    def test_an_angle_bracket_header_of_the_tree_counts(self):
+        header, ending = HEADER_HALTS["static inline"]
+        self.assertEqual(self.prove_with(header, ending, "asm/rt.h"), [])
+        header, ending = HEADER_HALTS["do-while macro"]
+        self.assertEqual(self.prove_with(header, ending, "linux/rt.h"), [])
+        # Left unexpanded there (it cannot leave the function), a macro that
+        # only may halt is still any call.
+        header, ending = HEADER_MAY_HALT["conditional macro"]
+        self.assertEqual(len(self.prove_with(header, ending, "linux/rt.h")), 1)
+
+    def test_a_function_of_the_file_that_always_halts_ends_a_path(self):
+        old, new = handlers("rt_fatal(cmd);", "static void rt_fatal(unsigned int cmd)\n{\n"
+                            "\tprintk(\"bad %u\\n\", cmd);\n\tpanic(\"rt\");\n}\n")
+        self.assertEqual(check(old, new), [])
+
+    def test_what_may_return_still_falls_off_the_end(self):
+        for spelling, (header, ending) in HEADER_MAY_HALT.items():
+            with self.subTest(spelling=spelling):
+                old, new = handlers(ending, '#include "rt.h"\n')
+                line = line_of(new, "}\n}\n") + 1
+                self.assertEqual(self.prove_with(header, ending), [
+                    f"{line}: falling off the end of demo_ioctl at line {line} leaves the BKL "
+                    "held"])
+
+    def test_without_the_header_nothing_halts(self):
+        # The passing cases above are not vacuous: unread, each name is any call.
+        for spelling, (_, ending) in HEADER_HALTS.items():
+            with self.subTest(spelling=spelling):
+                old, new = handlers(ending, '#include "rt.h"\n')
+                line = line_of(new, "}\n}\n") + 1
+                self.assertEqual(check(old, new), [f"{line}: falling off the end of demo_ioctl "
+                                                   f"at line {line} leaves the BKL held"])
 
 
 if __name__ == "__main__":

@@ -167,10 +167,10 @@ class ParallelShardsTest(unittest.TestCase):
         from ioctl_rework.compat import probe
         from ioctl_rework.convert import cli as convert
         from ioctl_rework.spatch import runner as spatch
-        from test_accounting import STACK
+        from test_forwarding import STACKERS
 
         # Calls through ->ioctl: the forwarding rule runs after the conversion.
-        (self.tree / "drivers/char/stack.c").write_text(STACK)
+        (self.tree / "drivers/char/stack.c").write_text(STACKERS["guard.c"])
 
         def run():
             parser = __import__("argparse").ArgumentParser()

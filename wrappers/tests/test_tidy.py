@@ -164,5 +164,41 @@ class LabelTest(unittest.TestCase):
         self.assertIn(b"\n#ifdef T_RETRY\nagain:\n#endif\n", tidied(self.OLD, new))
 
 
+class LegacyHalfTest(unittest.TestCase):
+    """The #else half the multi-kernel forwarding adds is an old statement
+    spatch printed again: it gets the old layout back, token for token."""
+    OLD = (b"\tif (!lower->f_op ||\n\t    !lower->f_op->ioctl)\n\t\treturn -ENOTTY;\n"
+           b"\treturn 0;\n")
+
+    def halves(self, new: bytes) -> bytes:
+        applied = apply_hunks(self.OLD, git_diff("t.c", self.OLD, new))
+        return tidy.legacy_halves(self.OLD, applied).new
+
+    def test_the_old_layout_comes_back_and_the_added_blank_line_goes(self):
+        new = (b"#ifdef HAVE_UNLOCKED_IOCTL\n\tif (!lower->f_op ||\n"
+               b"\t    !lower->f_op->unlocked_ioctl)\n\t\treturn -ENOTTY;\n#else\n"
+               b"\tif (!lower->f_op || !lower->f_op->ioctl) return -ENOTTY;\n#endif\n\t\n"
+               b"\treturn 0;\n")
+        self.assertEqual(self.halves(new),
+                         b"#ifdef HAVE_UNLOCKED_IOCTL\n\tif (!lower->f_op ||\n"
+                         b"\t    !lower->f_op->unlocked_ioctl)\n\t\treturn -ENOTTY;\n#else\n"
+                         b"\tif (!lower->f_op ||\n\t    !lower->f_op->ioctl)\n"
+                         b"\t\treturn -ENOTTY;\n#endif\n\treturn 0;\n")
+
+    def test_a_kept_legacy_half_loses_the_blank_line_added_before_it(self):
+        old = b"\tret = lower->f_op->ioctl(inode, file, cmd, arg);\n\treturn ret;\n"
+        new = (b"#ifdef HAVE_UNLOCKED_IOCTL\n\tret = (int)lower->f_op->unlocked_ioctl(file, cmd, "
+               b"arg);\n\t\n#else\n\tret = lower->f_op->ioctl(inode, file, cmd, arg);\n"
+               b"#endif\n\treturn ret;\n")
+        applied = apply_hunks(old, git_diff("t.c", old, new))
+        self.assertEqual(tidy.legacy_halves(old, applied).new, new.replace(b"\t\n#else", b"#else"))
+
+    def test_a_half_that_is_not_old_text_is_kept(self):
+        new = (b"#ifdef HAVE_UNLOCKED_IOCTL\n\tif (!lower->f_op->unlocked_ioctl)\n"
+               b"\t\treturn -ENOTTY;\n#else\n\tif (!lower->f_op->ioctl) return -EINVAL;\n"
+               b"#endif\n\treturn 0;\n")
+        self.assertEqual(self.halves(new), new)
+
+
 if __name__ == "__main__":
     unittest.main()

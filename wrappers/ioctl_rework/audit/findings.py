@@ -11,6 +11,7 @@ class Kind(enum.Enum):
     MISSING_COMPAT = "missing-compat"
     BKL_IN_UNLOCKED = "bkl-in-unlocked"
     ENOIOCTLCMD_UNLOCKED = "enoioctlcmd-unlocked"
+    FORWARDING = "forwarding"
 
     @property
     def description(self) -> str:
@@ -24,6 +25,8 @@ _DESCRIPTIONS = {
     Kind.BKL_IN_UNLOCKED: "unlocked handler still takes the BKL (pushed down, not yet removed)",
     Kind.ENOIOCTLCMD_UNLOCKED: "unlocked handler returns -ENOIOCTLCMD, which userspace sees "
                                "as ENOTTY or EINVAL",
+    Kind.FORWARDING: "a call or test through a file's ->ioctl (a driver forwarding to the "
+                     "file below it), which a converted lower driver leaves NULL",
 }
 
 
@@ -36,6 +39,8 @@ class Effort(enum.Enum):
     # the rule deletes the entry and converts nothing.
     AUTO_REMOVE = "auto-remove"
     MANUAL = "manual"
+    # A forwarding site convert rewrites to ->unlocked_ioctl.
+    AUTO_FORWARD = "auto-forward"
 
 
 @dataclass(frozen=True)
@@ -59,6 +64,8 @@ class Finding:
     # missing-compat: what decided what 32-bit processes get (the tree's
     # compat table entries, or compat_sys_ioctl's error without one).
     compat_source: str | None = None
+    # forwarding: the source line of the call or test.
+    expression: str | None = None
 
     @property
     def identity(self) -> tuple[str, str, str]:

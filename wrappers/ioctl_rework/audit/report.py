@@ -66,17 +66,36 @@ def read_unlocked_report(stdout: str) -> list[Finding]:
     return found
 
 
-READERS = {"legacy": read_legacy_report, "unlocked": read_unlocked_report}
+def read_forwarding_report(stdout: str) -> list[Finding]:
+    """The forwarding rule's sites: what convert does with each (effort
+    auto-forward), or why it leaves it (manual, which refuses the run)."""
+    found = []
+    for match in map(rules.FORWARD_LINE.match, stdout.splitlines()):
+        if not match:
+            continue
+        refused = rules.forward_refused(match["what"])
+        found.append(Finding(
+            file=match["file"], line=int(match["line"]), kind=Kind.FORWARDING,
+            struct="file_operations", handler=match["function"],
+            effort=(Effort.MANUAL if refused else Effort.AUTO_FORWARD).value,
+            reason=match["what"] + ("; convert leaves every file of its run as it was"
+                                    if refused else "")))
+    return found
+
+
+READERS = {"legacy": read_legacy_report, "unlocked": read_unlocked_report,
+           "forwarding": read_forwarding_report}
 
 
 def first_per_handler(findings: list[Finding]) -> list[Finding]:
     """One finding per (file, kind, fops, handler): the first line.  The
     BKL and -ENOIOCTLCMD rules report every site; the handler is the unit
     a maintainer fixes and a trend counts.  A legacy entry is its own unit:
-    one fops name may have two definitions, one in each #if branch."""
+    one fops name may have two definitions, one in each #if branch; so is
+    a forwarding site (a test and a call of one function are two)."""
     first: dict[tuple, Finding] = {}
     for finding in sorted(findings, key=sort_key):
-        entry = finding.line if finding.kind is Kind.LEGACY_IOCTL else None
+        entry = finding.line if finding.kind in (Kind.LEGACY_IOCTL, Kind.FORWARDING) else None
         first.setdefault((finding.file, finding.kind, finding.struct, finding.handler, entry),
                          finding)
     return sorted(first.values(), key=sort_key)

@@ -35,7 +35,7 @@ from ioctl_rework.ctext import spans as c_spans
 from ioctl_rework.ctext.candidates import fops_initializers, may_hold_legacy_entry
 from ioctl_rework.cache import Cache, default_directory, make_key, stat_index
 from ioctl_rework.audit import text_entries
-from ioctl_rework.audit.findings import AuditResult, AuditStats, Finding, SkippedFile
+from ioctl_rework.audit.findings import AuditResult, AuditStats, Finding, Kind, SkippedFile
 from ioctl_rework.patches.maintainers import Maintainers, directory_subsystem
 from ioctl_rework.stages import Stage, Stages, Verbosity
 # What the rules print, read into findings (audit_report.py); named here too
@@ -59,6 +59,9 @@ CACHE_FORMAT = "audit-1"        # bump when what is stored changes
 # every file where a block or tty .ioctl sits next to some unrelated
 # file_operations.
 _UNLOCKED_MEMBER = re.compile(rb"unlocked_ioctl\s*[=:]")
+# A call or test through a member named ioctl: the forwarding rule reads
+# the file, whether or not it names file_operations.
+_IOCTL_MEMBER = re.compile(rb"->\s*ioctl\b")    # RuleRun.member; selects decides
 
 
 @dataclass(frozen=True)
@@ -133,6 +136,9 @@ def _rule_runs(target: settings.Target, workdir: Path) -> list[RuleRun]:
                 tuple(rules.rule_options(rules.CONVERSION_RULE) + conversion.spatch_args("report")),
                 re.compile(rb"ioctl"), may_hold_legacy_entry),
         RuleRun("unlocked", bundle, tuple(options + ["-D", "report"]), _UNLOCKED_MEMBER),
+        RuleRun("forwarding", rules.FORWARDING_RULE,
+                tuple(rules.rule_options(rules.FORWARDING_RULE) + ["-D", "report"]),
+                _IOCTL_MEMBER, candidates_module.uses_ioctl_member),
     ]
 
 
@@ -170,7 +176,8 @@ def _classify(path: Path, runs: list[RuleRun]) -> tuple[str | None, list[str], s
         return None, [], f"cannot read it: {err.strerror}"
     # A fops embedded in a structure of a header may be the only one a
     # file has: it never names file_operations.
-    if b"file_operations" not in data and not may_hold_legacy_entry(data):
+    if b"file_operations" not in data and not may_hold_legacy_entry(data) \
+            and not candidates_module.uses_ioctl_member(data):
         return None, [], None
     bodies = fops_initializers(data)
     wanted = [run.name for run in runs if run.wants(data, bodies)]
@@ -282,6 +289,8 @@ def audit(paths: list[Path], jobs: int = 2, timeout: int = DEFAULT_TIMEOUT,
         # Each result is one file's: its name is PATH, however spatch's
         # report spelled it (see spatch._run_one).
         for finding in _READERS[name](result.stdout):
+            if finding.kind is Kind.FORWARDING:
+                finding = replace(finding, expression=_source_line(path, finding.line))
             findings.append(replace(finding, file=shown))
     # The entries the rule did not read, in any spelling, from the text.
     merged = text_entries.merge(findings, {_display_path(c.path, tree): c.path
@@ -302,6 +311,15 @@ def audit(paths: list[Path], jobs: int = 2, timeout: int = DEFAULT_TIMEOUT,
     stats.stage_seconds = stages.times()
     return AuditResult(findings, skipped, tree,
                        str(kernel.version) if kernel.version else None, stats)
+
+
+def _source_line(path: Path, line: int) -> str | None:
+    """LINE of PATH, its spaces squeezed: the expression a finding points at."""
+    try:
+        lines = path.read_bytes().decode("utf-8", "surrogateescape").split("\n")
+    except OSError:
+        return None
+    return " ".join(lines[line - 1].split()) if 0 < line <= len(lines) else None
 
 
 def _run_rule(run: RuleRun, candidates: list[_Candidate], jobs: int, timeout: int,

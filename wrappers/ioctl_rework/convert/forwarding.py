@@ -6,6 +6,11 @@ NULL; so every file of the run that calls through a file_operations'
 ->ioctl runs the forwarding rule on its text after the conversion: the
 call goes through ->unlocked_ioctl, or the site is a failure, with its
 file, line and reason (the run's exit status is then 1).
+
+A site that cannot be converted denies the whole run (denied()): the
+pointer it calls through may reach the fops of any driver, so converting
+any handler of the run could leave that call with a NULL .ioctl; no file
+of the run is written, and each says why, naming the site.
 """
 
 import hashlib
@@ -14,20 +19,19 @@ import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Iterable
 
 from ioctl_rework.cache import Cache, make_key
 
 from ioctl_rework.convert import accounting
 from ioctl_rework.convert.summary import ChangeRecord, HandlerRecord, HandlerStatus
+from ioctl_rework.ctext import candidates
 from ioctl_rework.patches import tidy
 from ioctl_rework.patches.unified import apply_hunks
 from ioctl_rework.spatch import rules
 from ioctl_rework.spatch import runner as spatch
 
-FORWARDING_RULE = rules.RULES_DIR / "f_op_ioctl_forwarding.cocci"
-# `->ioctl(` and `->ioctl)(`: a call through a member named ioctl, by text.
-_CALL = re.compile(rb"->\s*ioctl\s*\)?\s*\(")
-_REPORT = re.compile(r"^(?P<file>.+?):(?P<line>\d+): (?P<function>\S+): forward: (?P<what>.*)$")
+FORWARDING_RULE = rules.FORWARDING_RULE
 
 
 @dataclass
@@ -39,8 +43,10 @@ class Forwarded:
     refused: list[HandlerRecord] = field(default_factory=list)
 
 
-def calls_through_member(data: bytes) -> bool:
-    return _CALL.search(data) is not None
+def uses_member(data: bytes) -> bool:
+    """Whether DATA calls or tests a member named ioctl (lower->f_op->ioctl):
+    a test alone, in a function with no call, is a site too (refused)."""
+    return candidates.uses_ioctl_member(data)
 
 
 def forward(texts: dict[str, tuple[bytes, bytes]], multi_kernel: bool,
@@ -67,12 +73,12 @@ def forward(texts: dict[str, tuple[bytes, bytes]], multi_kernel: bool,
             continue
         old_line = accounting.line_map(old.decode("utf-8", "surrogateescape"),
                                        current.decode("utf-8", "surrogateescape"))
-        for match in map(_REPORT.match, report.split("\n")):
+        for match in map(rules.FORWARD_LINE.match, report.split("\n")):
             if not match:
                 continue
             line = old_line.get(int(match["line"]), int(match["line"]))
             what = match["what"]
-            if "refused" in what:
+            if rules.forward_refused(what):
                 done.refused.append(HandlerRecord(rel, line, "?", match["function"],
                                                   HandlerStatus.FAILED,
                                                   f"a call through ->ioctl {what}"))
@@ -80,8 +86,34 @@ def forward(texts: dict[str, tuple[bytes, bytes]], multi_kernel: bool,
                 done.changes.append(ChangeRecord(rel, line, "forwarded-call",
                                                  match["function"], match["function"], what))
         if diff:
-            done.texts[rel] = tidy.tidy(apply_hunks(current, diff))
+            done.texts[rel] = tidy.tidy(tidy.legacy_halves(current, apply_hunks(current, diff)))
     return done
+
+
+def denied(done: Forwarded, files: Iterable[str]) -> dict[str, str]:
+    """FILES of the run -> why each is left as it was, when DONE holds a
+    call through ->ioctl that could not be converted; {} when it holds none.
+    Which fops such a call reaches is not known, so no handler is spared."""
+    if not done.refused:
+        return {}
+    sites = sorted(done.refused, key=lambda r: (r.file, r.line))
+    first = sites[0]
+    named = f"{first.file}:{first.line} ({first.handler})" + \
+        (f" and {len(sites) - 1} more" if len(sites) > 1 else "")
+    reasons = {}
+    for rel in files:
+        own = next((r for r in sites if r.file == rel), None)
+        if own is not None:
+            reasons[rel] = (f"the call or test through ->ioctl at {rel}:{own.line} "
+                            f"({own.handler}) could not be converted: the file is left as "
+                            "it was, and so is every other file of the run")
+        else:
+            reasons[rel] = (f"left as it was: the call or test through ->ioctl at {named} "
+                            "could not be converted, and it may reach the fops of any "
+                            "driver, this one's too (converted, its .ioctl would be NULL "
+                            "there and every command forwarded to it would fail); no "
+                            "handler of the run is converted")
+    return reasons
 
 
 FORMAT = "forwarding/1"

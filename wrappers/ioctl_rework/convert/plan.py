@@ -127,7 +127,8 @@ def _stages_to_verify(request: ConvertRequest, stages: Stages, started: str) -> 
                                                  stage)
     with stages.stage("forwarding"):
         read = _files_read(request, tree, files, {rel for g in linked for rel in g})
-        forwarded = _forward(request, final, read, sources)
+        elsewhere = set(tree.member_files) - read if request.shard is not None else set()
+        forwarded = _forward(request, final, read, sources, blocked, elsewhere)
     summary = Summary(root=str(root), target=str(request.options.target),
                       options=_options_json(request.options),
                       spatch_version=runner.spatch_version,
@@ -303,11 +304,44 @@ def _files_read(request: ConvertRequest, tree: Tree, mine: set[str],
 
 
 def _forward(request: ConvertRequest, final: dict[str, FileRun], read: set[str],
-             sources: Sources) -> forwarding.Forwarded:
+             sources: Sources, blocked: dict[str, str],
+             elsewhere: set[str]) -> forwarding.Forwarded:
     """Calls through ->ioctl in the files read follow the conversion; FINAL
-    gets the rewritten texts."""
+    gets the rewritten texts, or, when a call cannot follow, BLOCKED gets
+    every file of the run (forwarding.denied).  ELSEWHERE: the files of the
+    other shards of the run, whose refused calls deny this shard too."""
+    texts = _calling(read | set(final), final, sources)
+    theirs = _calling(elsewhere - set(texts), {}, sources)
+    if not texts and not theirs:
+        return forwarding.Forwarded()
+    done = forwarding.forward(texts, request.options.multi_kernel, request.timeout,
+                              request.cache.sibling("forwarding"), request.jobs)
+    # Another shard lists its own refusals; here they only deny.
+    refused_there = forwarding.forward(theirs, request.options.multi_kernel, request.timeout,
+                                       request.cache.sibling("forwarding"),
+                                       request.jobs).refused if theirs else []
+    denied = forwarding.denied(
+        replace(done, refused=done.refused + refused_there),
+        sorted(set(final) | set(done.texts) | {r.file for r in done.refused}))
+    if denied:
+        # Default-deny: nothing of the run is written, each file says why.
+        for rel, why in denied.items():
+            blocked.setdefault(rel, why)
+            if rel not in final:
+                final[rel] = FileRun(rel, (), (), texts[rel][0], texts[rel][0], None)
+        return forwarding.Forwarded(refused=done.refused)
+    for rel, new in done.texts.items():
+        final[rel] = replace(final[rel], new=new) if rel in final else \
+            FileRun(rel, (), (), texts[rel][0], new, None)
+    return done
+
+
+def _calling(files: set[str], final: dict[str, FileRun],
+             sources: Sources) -> dict[str, tuple[bytes, bytes]]:
+    """FILES that call or test a member named ioctl: (text before the run,
+    text after the conversion in FINAL)."""
     texts = {}
-    for rel in sorted(read | set(final)):
+    for rel in sorted(files):
         run = final.get(rel)
         if run is not None and not run.ok:
             continue
@@ -316,16 +350,9 @@ def _forward(request: ConvertRequest, final: dict[str, FileRun], read: set[str],
         except OSError:
             continue
         current = run.new if run is not None else old
-        if forwarding.calls_through_member(current):
+        if forwarding.uses_member(current):
             texts[rel] = (old, current)
-    if not texts:
-        return forwarding.Forwarded()
-    done = forwarding.forward(texts, request.options.multi_kernel, request.timeout,
-                              request.cache.sibling("forwarding"), request.jobs)
-    for rel, new in done.texts.items():
-        final[rel] = replace(final[rel], new=new) if rel in final else \
-            FileRun(rel, (), (), texts[rel][0], new, None)
-    return done
+    return texts
 
 
 def _account(request: ConvertRequest, result: ConversionResult, sources: Sources,

@@ -80,6 +80,16 @@ def names_an_entry(data: bytes) -> bool:
     return _SPLICE.sub(b"", data).count(b"ioctl") > data.count(b"ioctl")
 
 
+# A call or a test through a member named ioctl (lower->f_op->ioctl): what
+# the forwarding rule reads, in convert and in audit.  An assignment
+# (ops->ioctl = h;) is neither: the accounting lists it.
+_MEMBER_USE = re.compile(rb"->\s*ioctl\b(?!\s*=(?!=))")
+
+
+def uses_ioctl_member(data: bytes) -> bool:
+    return _MEMBER_USE.search(data) is not None
+
+
 def may_hold_legacy_entry(data: bytes) -> bool:
     if b"file_operations" in data and _rule_spelling(data):
         return True

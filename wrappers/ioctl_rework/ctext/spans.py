@@ -285,6 +285,13 @@ def legacy_half(text: str, line: int) -> bool:
                for b in open_branches(text, line))
 
 
+def unlocked_half(text: str, line: int) -> bool:
+    """Whether LINE of TEXT is compiled only with HAVE_UNLOCKED_IOCTL."""
+    return any(b.kind in ("ifdef", "ifndef") and b.condition == "HAVE_UNLOCKED_IOCTL"
+               and not b.after_elif and (b.kind == "ifdef") != b.in_else
+               for b in open_branches(text, line))
+
+
 def c_comment_free(line: str) -> str:
     """LINE without a trailing comment on one line (/* ... */ or //)."""
     return re.sub(r"/\*.*?\*/|//.*$", " ", line)

@@ -39,8 +39,13 @@ it never releases a lock it does not hold nor takes a mutex it holds; every
 leaf of code that must run under the lock (all code but pure declarations,
 local assignments and the computation of return values from constants
 and locals) runs at exactly the lock depths at which the same tokens of the
-legacy handler ran (walked from the VFS's held lock); and no such code is
-missing.  A wrapper must call the legacy body once on every path with the
+legacy handler ran (walked from the VFS's held lock); no such code is
+missing; and code that ran under the lock and now runs without it (a
+pushdown's declarations before the lock) reads nothing another call may
+change in between (early_reads.py: no `int users = dev->users;` before a
+`dev->users = users + 1;` under the lock).  A path ends at a call that does
+not return: the kernel's own, one declared noreturn, and a function or
+macro of what was read that halts on every path (noreturn.py, halting.py).  A wrapper must call the legacy body once on every path with the
 lock held and pass its own arguments; its body must return with the lock
 as it got it; no file_operations may point at the body directly.
 """

@@ -2,7 +2,7 @@
 
 from dataclasses import dataclass
 
-from ioctl_rework.lockproof import paths, syntax as st
+from ioctl_rework.lockproof import early_reads, paths, syntax as st
 from ioctl_rework.lockproof.statements import TYPE_WORDS, parse_body
 from ioctl_rework.lockproof.lexer import Token
 from ioctl_rework.lockproof.purity import Locals, impurity, stable_initialized
@@ -31,6 +31,11 @@ class Function:
 
     def impurity(self, leaf: st.Leaf, reads: bool = False) -> str | None:
         return impurity([self.tokens[i] for i in leaf.positions], leaf.kind, self.locals, reads)
+
+    def early_read(self, leaf: st.Leaf, written: frozenset) -> str | None:
+        """What LEAF reads that only the lock kept consistent (early_reads.py)."""
+        return early_reads.early_read([self.tokens[i] for i in leaf.positions], leaf.kind,
+                                      self.locals, written)
 
     def depths(self, table: dict, key) -> set[int]:
         return {d for d, _, _ in table.get(key, ())}

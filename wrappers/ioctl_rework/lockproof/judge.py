@@ -16,9 +16,10 @@ import collections
 import difflib
 from dataclasses import dataclass
 
-from ioctl_rework.lockproof import syntax as st
+from ioctl_rework.lockproof import early_reads, syntax as st
 from ioctl_rework.lockproof.analysis import Function
 from ioctl_rework.lockproof.model import LockCalls
+from ioctl_rework.lockproof.statements import TYPE_WORDS
 
 
 @dataclass(frozen=True)
@@ -195,11 +196,15 @@ class Judge:
         mapping = align(old, new)
         old_leaf = old.leaf_at()
         covered: set[int] = set()
+        written = early_reads.written_members(old.tokens) | early_reads.written_members(new.tokens)
         for leaf in new.leaves:
             sources = {old_leaf[mapping[p]] for p in leaf.positions
                        if p in mapping and mapping[p] in old_leaf}
             covered.update(s.ident for s in sources)
-            if not leaf.positions or new.impurity(leaf, self.reads) is None:
+            if not leaf.positions:
+                continue
+            if new.impurity(leaf, self.reads) is None:
+                self._early_read(leaf, old, sources, written)
                 continue
             now = new.walk.leaves.get(leaf.ident, frozenset())
             if not sources:
@@ -221,6 +226,32 @@ class Judge:
                 _nearest_line(new, token.line),
                 f"{_WHAT[leaf.kind]} at line {token.line} of the legacy handler is missing "
                 "from the conversion"))
+
+    def _early_read(self, leaf: st.Leaf, old: Function, sources: set, written) -> None:
+        """Pure code that ran under the lock and now runs without it may
+        still not read what only the lock kept consistent (early_reads.py);
+        nor may code the conversion added there."""
+        now = self.new.walk.leaves.get(leaf.ident, frozenset())
+        outside = {taken for d, taken, _ in now if d == 0}
+        if not outside:
+            return
+        before = set()
+        for source in sources:
+            before |= old.depths(old.walk.leaves, source.ident)
+        if sources and (not before or min(before) < 1):
+            return                     # it ran without the lock before too
+        why = self.new.early_read(leaf, written)
+        if why is None:
+            return
+        lock = self.lock
+        where = {frozenset({False}): f"before {lock.acquire_call}",
+                 frozenset({True}): f"after {lock.release_call}"}.get(
+            frozenset(outside), f"outside {lock.acquire_call} and {lock.release_call}")
+        code = spelled([self.new.tokens[i] for i in leaf.positions], leaf.kind == "declaration")
+        held = f"ran under {lock.name} before" if sources else "is not in the legacy handler"
+        self.say(leaf.positions[0], f"{_WHAT[leaf.kind]} `{code}` at {{line}} {held} and "
+                 f"now runs {where} (it {why}, which another call may change in between: "
+                 f"{lock.name} made that read and the handler's writes one step)")
 
     def _runs_at(self, leaf: st.Leaf, now: frozenset, before: set, new_code: str) -> None:
         depths = {d for d, _, _ in now}
@@ -267,6 +298,36 @@ class Judge:
             now = new.walk.leaves.get(leaf.ident, frozenset())
             if new.impurity(leaf, self.reads) is not None:
                 self._runs_at(leaf, now, {1}, "is not in the legacy handler and")
+
+
+_TIGHT_BEFORE = frozenset({")", "]", "->", ".", ",", ";"})
+
+
+def spelled(tokens, declaration: bool = False) -> str:
+    """TOKENS as C text, spaced as people write it: `int users = *(int *)p + dev->users`;
+    in a DECLARATION, a `*` before the `=` is the declarator's: `struct dev *d`."""
+    out, unary, opened = "", False, []
+    declarator = declaration
+    for k, token in enumerate(tokens):
+        declarator = declarator and not token.is_("=")
+        before = tokens[k - 1] if k else None
+        tight = before is None or unary or before.text in ("(", "[", "->", ".") or \
+            token.text in _TIGHT_BEFORE or \
+            (token.text in ("(", "[", "++", "--") and
+             (before.kind == "ident" or before.text in (")", "]")))
+        out += ("" if tight else " ") + token.text
+        # -x, *p, &v, !f, (int *)p: an operator where an operand starts binds to it.
+        unary = token.text in ("-", "*", "&", "!", "~") and token.kind == "punct" and \
+            (before is None or (declarator and token.is_("*")) or
+             (before.kind == "punct" and before.text not in (")", "]")) or
+             before.text in ("return", "sizeof"))
+        if token.is_("("):
+            opened.append(k)
+        elif token.is_(")") and opened:
+            inner = tokens[opened.pop() + 1:k]
+            unary = bool(inner) and all(t.kind == "ident" or t.is_("*") for t in inner) and \
+                any(t.is_("*") or t.text in TYPE_WORDS for t in inner)
+    return out
 
 
 def _nearest_line(new: Function, line: int) -> int:

@@ -7,10 +7,18 @@ spells it (2.6's NORET_TYPE ... ATTRIB_NORET, NORET_AND).  A name also
 declared or defined without it somewhere read is not trusted: a stub in
 an #else branch returns.  Assuming a call returns is the safe side (an
 extra path can only add problems), so only these end a path.
+
+A function without the attribute ends a path too when every definition of
+it that was read halts (halting.py): a driver's `static inline void
+die(void) { printk(...); BUG(); }`; so does a macro whose every definition
+halts, where it is left unexpanded (a macro of the tree's headers that
+cannot leave the function stays a call; others expand to their halting
+calls).
 """
 
 import re
 
+from ioctl_rework.lockproof import halting
 from ioctl_rework.lockproof.lexer import Token
 
 # The kernel's own: noreturn in every configuration of every 2.6 tree.
@@ -32,22 +40,40 @@ class Declarations:
 
     def __init__(self):
         self._spellings: dict[str, set[str]] = {}     # macro -> the names its body uses
-        self._declared: list[tuple[str, frozenset]] = []   # function, the names around it
+        self._macros: dict[str, list[str]] = {}       # macro -> each body defined for it
+        # Function, the names around it, its body (None: a prototype).
+        self._declared: list[tuple[str, frozenset, halting.Body | None]] = []
         self._pending: list[Token] = []
+        self._defining: tuple[str, frozenset] | None = None   # a definition's head
+        self._body: list[Token] = []
+        self._names: frozenset | None = None          # names, until something is read
 
     def define(self, name: str, body: str) -> None:
         """`#define NAME BODY`: NAME spells noreturn when BODY does."""
         self._spellings.setdefault(name, set()).update(_WORD.findall(body))
+        self._macros.setdefault(name, []).append(body)
+        self._names = None
 
     def token(self, token: Token, depth: int) -> None:
         """TOKEN of the text, at brace DEPTH before it."""
         if depth:
+            if self._defining is not None:
+                if depth == 1 and token.is_("}"):
+                    name, words = self._defining
+                    self._declared.append((name, words, halting.Body.of(self._body)))
+                    self._defining, self._body, self._names = None, [], None
+                else:
+                    self._body.append(token)
             return
         if token.kind == "punct" and token.text in (";", "{", "}"):
             name = _declared_function(self._pending)
             if name is not None:
-                self._declared.append((name, frozenset(t.text for t in self._pending
-                                                       if t.kind == "ident")))
+                words = frozenset(t.text for t in self._pending if t.kind == "ident")
+                if token.is_("{"):
+                    self._defining = (name, words)      # recorded with its body, at its "}"
+                else:
+                    self._declared.append((name, words, None))
+                    self._names = None
             self._pending = []
         else:
             self._pending.append(token)
@@ -60,9 +86,18 @@ class Declarations:
     def add(self, declared: tuple) -> None:
         """Functions another reading found (a header's Summary)."""
         self._declared += declared
+        self._names = None
 
     @property
     def names(self) -> frozenset:
+        """Functions that never return: declared so, or halting in every body."""
+        if self._names is None:
+            marked = self._marked()
+            self._names = marked | halting.halting_names(self._declared, self._macros,
+                                                         self._spellings, ALWAYS | marked)
+        return self._names
+
+    def _marked(self) -> frozenset:
         markers = set(_MARKERS)
         grown = True
         while grown:                   # ATTRIB_NORET -> __attribute__((noreturn))
@@ -71,8 +106,8 @@ class Declarations:
                 if macro not in markers and words & markers:
                     markers.add(macro)
                     grown = True
-        marked = {name for name, words in self._declared if words & markers}
-        plain = {name for name, words in self._declared if not words & markers}
+        marked = {name for name, words, _ in self._declared if words & markers}
+        plain = {name for name, words, _ in self._declared if not words & markers}
         return frozenset(marked - plain)
 
 

@@ -31,7 +31,7 @@ _NOT_EVALUATED = frozenset({"sizeof", "typeof", "__typeof__", "__typeof", "__ali
                             "_Alignof", "__builtin_offsetof", "offsetof",
                             "__builtin_types_compatible_p", "__builtin_constant_p"})
 # Names that read like variables but are per task or a clock, not data the lock orders.
-_STABLE_NAMES = frozenset({"current", "jiffies", "jiffies_64"})
+STABLE_NAMES = frozenset({"current", "jiffies", "jiffies_64"})
 _ASSIGN = frozenset("= += -= *= /= %= &= |= ^= <<= >>=".split())
 _OPERAND_START = ("(", "-", "!", "~", "*", "&", "+")
 
@@ -62,7 +62,7 @@ def stable_initialized(tokens: list[Token]) -> set[str]:
                 j += 1
                 if depth == 0:
                     break
-        if j < len(texts) and (texts[j] in _STABLE_NAMES or
+        if j < len(texts) and (texts[j] in STABLE_NAMES or
                                (texts[j] in _STABLE_RESULTS and j + 1 < len(texts)
                                 and texts[j + 1] == "(")):
             found.add(texts[i - 1])
@@ -74,17 +74,27 @@ def impurity(tokens: list[Token], kind: str, local: Locals, reads: bool = False)
     READS, reading shared memory is a reason too."""
     if kind == "declaration":
         return _declaration(tokens, local, reads)
-    return _Scan(tokens, local, reads).run()
+    return Scan(tokens, local, reads).run()
 
 
 def _declaration(tokens: list[Token], local: Locals, reads: bool) -> str | None:
+    for initializer in initializers(tokens):
+        why = Scan(initializer, local, reads).run()
+        if why:
+            return why
+    return None
+
+
+def initializers(tokens: list[Token]) -> list[list[Token]]:
+    """The initializers of the declaration TOKENS that run where it stands
+    (none for a static, initialized once at compile time)."""
     texts = [t.text for t in tokens]
     if "static" in texts or not tokens:
-        return None            # initialized once, at compile time
+        return []
     if (texts[0].startswith(("DECLARE_", "DEFINE_")) or texts[0].endswith("_HEAD")) \
             and len(texts) > 1 and texts[1] == "(":
-        return None            # DECLARE_WAITQUEUE(wait, current): a local's initializer
-    depth, start = 0, None
+        return []              # DECLARE_WAITQUEUE(wait, current): a local's initializer
+    found, depth, start = [], 0, None
     for i, token in enumerate(tokens + [Token("punct", ",", 0)]):
         if token.kind == "punct" and token.text in "([{":
             depth += 1
@@ -94,14 +104,15 @@ def _declaration(tokens: list[Token], local: Locals, reads: bool) -> str | None:
             start = i + 1
         elif depth == 0 and token.is_(","):
             if start is not None:
-                why = _Scan(tokens[start:i], local, reads).run()
-                if why:
-                    return why
+                found.append(tokens[start:i])
             start = None
-    return None
+    return found
 
 
-class _Scan:
+class Scan:
+    """Why a leaf's tokens need the lock: what they write, call or (with
+    READS) read."""
+
     def __init__(self, tokens: list[Token], local: Locals, reads: bool):
         self.t = tokens
         self.local = local
@@ -377,7 +388,7 @@ class _Scan:
 
     def _kind(self, root: str) -> str:
         local = self.local
-        if root in local.stable or root in _STABLE_NAMES:
+        if root in local.stable or root in STABLE_NAMES:
             return "stable"
         if root in local.statics:
             return "shared"

@@ -121,3 +121,75 @@ def tidy(applied: Applied) -> bytes:
         if _RETYPED.match(lines[i]):
             _realign_parameters(lines, i, applied.removed)
     return b"\n".join(lines)
+
+
+_IFDEF_UNLOCKED = re.compile(rb"^#\s*ifdef\s+HAVE_UNLOCKED_IOCTL\b")
+_ELSE = re.compile(rb"^#\s*else\b")
+_ENDIF = re.compile(rb"^#\s*endif\b")
+_SPACE = re.compile(rb"\s+")
+
+
+def legacy_halves(old: bytes, applied: Applied) -> Applied:
+    """APPLIED with each #else half it added under an added #ifdef
+    HAVE_UNLOCKED_IOCTL in the layout of OLD, where that half is a statement
+    of OLD printed again (spatch reflows it), and without the blank line
+    spatch adds beside such a block.  Token for token the text is unchanged."""
+    lines = applied.new.split(b"\n")
+    added = set(applied.added)
+    old_lines = old.split(b"\n")
+    drop: set[int] = set()
+    i = 0
+    while i < len(lines):
+        block = _added_block(lines, added, i) if _IFDEF_UNLOCKED.match(lines[i]) else None
+        if block is not None:
+            start, end = block
+            # A half of lines spatch kept as they were has their layout already.
+            printed = all(k + 1 in added for k in range(start + 1, end))
+            found = _same_tokens(old_lines, lines[start + 1:end]) if printed else None
+            if found is not None:
+                lines[start + 1:end] = found
+                grown = len(found) - (end - start - 1)
+                added = ({n for n in added if n <= start + 1}
+                         | set(range(start + 2, start + 2 + len(found)))
+                         | {n + grown for n in added if n > end})
+                end += grown
+            for k in (i - 1, start - 1, end + 1):
+                if 0 <= k < len(lines) and k + 1 in added and not lines[k].strip():
+                    drop.add(k)
+            i = end
+        i += 1
+    for k in sorted(drop, reverse=True):
+        del lines[k]
+        added = {n if n < k + 1 else n - 1 for n in added if n != k + 1}
+    return Applied(b"\n".join(lines), added, applied.removed)
+
+
+def _same_tokens(old_lines: list[bytes], half: list[bytes]) -> list[bytes] | None:
+    """The lines of OLD whose text, spaces aside, is that of HALF."""
+    want = _SPACE.sub(b"", b"".join(half))
+    if not want:
+        return None
+    for start in range(len(old_lines)):
+        if not old_lines[start].strip():
+            continue
+        have = b""
+        for stop in range(start, len(old_lines)):
+            have += _SPACE.sub(b"", old_lines[stop])
+            if not want.startswith(have):
+                break
+            if have == want:
+                return old_lines[start:stop + 1]
+    return None
+
+
+def _added_block(lines: list[bytes], added: set[int], at: int) -> tuple[int, int] | None:
+    """The 0-based lines of the #else and #endif of the #ifdef at AT, when
+    the three are added."""
+    if at + 1 not in added:
+        return None
+    start = next((k for k in range(at + 1, len(lines)) if _ELSE.match(lines[k])), None)
+    end = None if start is None else \
+        next((k for k in range(start + 1, len(lines)) if _ENDIF.match(lines[k])), None)
+    if end is None or start + 1 not in added or end + 1 not in added:
+        return None
+    return start, end

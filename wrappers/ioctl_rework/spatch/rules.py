@@ -23,6 +23,7 @@ RULES_DIR = paths.rules_dir()
 # site-packages (or the like) when installed.
 PACKAGE_ROOT = Path(__file__).resolve().parents[2]
 CONVERSION_RULE = RULES_DIR / "ioctl_to_unlocked_ioctl.cocci"
+FORWARDING_RULE = RULES_DIR / "f_op_ioctl_forwarding.cocci"
 # Hints for spatch's parser about kernel macros; every run passes it.
 MACRO_FILE = RULES_DIR / "macros.h"
 
@@ -135,6 +136,14 @@ class OtherChange:
 
 
 REMOVE_LINE = re.compile(ENTRY_LINE + r"remove \((?P<reason>.*)\)$")
+# The forwarding rule: FILE:LINE: FUNCTION: forward: what was done or why not.
+FORWARD_LINE = re.compile(r"^(?P<file>.+?):(?P<line>\d+): (?P<function>\S+): forward: "
+                          r"(?P<what>.*)$")
+
+
+def forward_refused(what: str) -> bool:
+    """Whether a FORWARD_LINE's WHAT says the site was left for a human."""
+    return "refused" in what
 _DELETE_LINE = re.compile(r"^(?P<file>.+?):(?P<line>\d+): (?P<handler>\w+): "
                           r"delete the handler: (?P<reason>.*)$")
 _CALL_LINE = re.compile(r"^(?P<file>.+?):(?P<line>\d+): (?P<handler>\w+): "

@@ -5,7 +5,8 @@ import io
 from ioctl_rework.audit.findings import Kind
 
 COLOURS = {Kind.LEGACY_IOCTL: "#c0392b", Kind.MISSING_COMPAT: "#2980b9",
-           Kind.BKL_IN_UNLOCKED: "#8e44ad", Kind.ENOIOCTLCMD_UNLOCKED: "#d68910"}
+           Kind.BKL_IN_UNLOCKED: "#8e44ad", Kind.ENOIOCTLCMD_UNLOCKED: "#d68910",
+           Kind.FORWARDING: "#16a085"}
 
 
 class ChartError(RuntimeError):

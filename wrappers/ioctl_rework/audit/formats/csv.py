@@ -8,7 +8,7 @@ from ioctl_rework.names import shown
 
 COLUMNS = ("version", "tree", "file", "line", "kind", "struct", "handler", "subsystem",
            "maintainers", "uses_inode", "returns_enoioctlcmd", "dead_ioctl", "effort", "reason",
-           "compat_class", "compat_detail", "compat_source")
+           "compat_class", "compat_detail", "compat_source", "expression")
 
 
 def _name(file: str) -> str:
@@ -42,5 +42,5 @@ def render(report: Report) -> str:
                              _cell(f.uses_inode), _cell(f.returns_enoioctlcmd),
                              _cell(f.dead_ioctl), _cell(f.effort), _cell(f.reason),
                              _cell(f.compat_class), _cell(f.compat_detail),
-                             _cell(f.compat_source)])
+                             _cell(f.compat_source), _cell(f.expression)])
     return out.getvalue()

@@ -71,13 +71,14 @@ def _image(png: bytes, alt: str, image_id: str) -> str:
 
 
 def _finding_rows(findings) -> list[list]:
-    return [[shown(f.file), f.line, f.kind.value, f.struct, f.handler, f.effort, f.reason,
-             f.compat_class, f.compat_detail, f.compat_source,
+    return [[shown(f.file), f.line, f.kind.value, f.struct, f.handler, f.expression,
+             f.effort, f.reason, f.compat_class, f.compat_detail, f.compat_source,
              f.subsystem, ", ".join(f.maintainers)] for f in findings]
 
 
-FINDING_COLUMNS = ["file", "line", "kind", "struct", "handler", "effort", "reason",
-                   "compat class", "compat reason", "decided by", "subsystem", "maintainers"]
+FINDING_COLUMNS = ["file", "line", "kind", "struct", "handler", "expression", "effort",
+                   "reason", "compat class", "compat reason", "decided by", "subsystem",
+                   "maintainers"]
 
 
 def _result(result, index: int) -> list[str]:

@@ -55,10 +55,11 @@ def _result(result, lines: list[str]) -> None:
         lines += _table(["subsystem", *[k.value for k in Kind]],
                         [[name, *[c[k] for k in Kind]] for name, c in subsystems]) + [""]
         lines += ["### Findings", ""]
-        lines += _table(["file", "line", "kind", "struct", "handler", "effort", "reason",
-                         "subsystem"],
+        lines += _table(["file", "line", "kind", "struct", "handler", "expression", "effort",
+                         "reason", "subsystem"],
                         [[_file(f.file), f.line, f.kind.value, f.struct, f.handler,
-                          f.effort, f.reason, f.subsystem] for f in result.findings]) + [""]
+                          f.expression, f.effort, f.reason, f.subsystem]
+                         for f in result.findings]) + [""]
     if result.skipped:
         lines += ["### Not fully checked", ""]
         lines += _table(["file", "state", "reason"],

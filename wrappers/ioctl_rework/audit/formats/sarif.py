@@ -11,7 +11,8 @@ from ioctl_rework.names import uri
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 INFORMATION_URI = "https://github.com/ioctl-rework/ioctl-rework"
 LEVELS = {Kind.LEGACY_IOCTL: "warning", Kind.MISSING_COMPAT: "note",
-          Kind.BKL_IN_UNLOCKED: "note", Kind.ENOIOCTLCMD_UNLOCKED: "note"}
+          Kind.BKL_IN_UNLOCKED: "note", Kind.ENOIOCTLCMD_UNLOCKED: "note",
+          Kind.FORWARDING: "warning"}
 
 
 def _rules() -> list[dict]:

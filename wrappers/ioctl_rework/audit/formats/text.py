@@ -11,6 +11,9 @@ def describe(finding: Finding) -> str:
     member = ".ioctl" if finding.kind is Kind.LEGACY_IOCTL else ".unlocked_ioctl"
     text = f"{shown(finding.file)}:{finding.line}: {finding.kind.value}: " \
            f"{finding.struct}: {member} = {finding.handler}"
+    if finding.kind is Kind.FORWARDING:
+        text = f"{shown(finding.file)}:{finding.line}: {finding.kind.value}: " \
+               f"{finding.handler}: `{finding.expression or '?'}`"
     notes = []
     if finding.effort:
         notes.append(finding.effort + (f": {finding.reason}" if finding.reason else ""))

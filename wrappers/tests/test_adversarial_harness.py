@@ -1,0 +1,102 @@
+"""The adversarial measure's model VFS and harness can fail: fed a correct
+conversion of bench/adversarial/selftest/st_legacy.c it finds nothing, and
+fed hand-broken ones it finds the lock left held on one path, the hardware
+read outside the lock, the lost update of a read moved out of the lock,
+the sleep under a mutex that never lets the waking command run, and a
+compat entry that answers a command differently; and the measure's search
+for legacy entries left in compiled code finds them in every spelling."""
+
+import shutil
+import sys
+import tempfile
+import unittest
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parents[2] / "bench" / "adversarial"
+sys.path.insert(0, str(BENCH))
+import vfsmodel  # noqa: E402
+
+SELFTEST = BENCH / "selftest"
+
+
+@unittest.skipUnless(shutil.which("gcc"), "gcc is not installed")
+class HarnessFindsBrokenConversions(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory(prefix="adversarial-selftest-")
+        cls.legacy = cls.run_build("st_legacy", "2.6.9")
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    @classmethod
+    def run_build(cls, name: str, kernel: str, *args: str) -> list[str]:
+        source = SELFTEST / f"{name}.c"
+        labels = {source: vfsmodel.command_labels(SELFTEST / "st_legacy.c")}
+        built = vfsmodel.build([source], labels, kernel, Path(cls.tmp.name) / name, [])
+        if not built.ok:
+            raise AssertionError(f"{name} did not build: {built.errors}")
+        return vfsmodel.run(built.exe, *args)
+
+    def problems(self, name: str, *args: str) -> list[str]:
+        return vfsmodel.compare(self.legacy, self.run_build(name, "2.6.11", *args))
+
+    def test_legacy_build_calls_every_command_with_the_bkl(self):
+        self.assertIn("fops 0 entry=ioctl", self.legacy)
+        calls = vfsmodel.parse(self.legacy)[1]
+        # 4 commands of the driver and 3 unknown ones, 4 arguments each
+        self.assertEqual(len(calls), 28)
+        self.assertTrue(all(c.unlocked_hw == 0 and c.excess_bkl == 0 for c in calls))
+
+    def test_correct_conversion_matches(self):
+        self.assertEqual(self.problems("st_good"), [])
+
+    def test_lock_left_held_on_one_path(self):
+        found = self.problems("st_leak")
+        self.assertTrue(any("lock held at exit (bkl" in p and "cmd=7401 arg=3" in p for p in found), found)
+        self.assertFalse(any("arg=user0" in p and "lock held" in p for p in found), found)
+
+    def test_hardware_read_outside_the_lock(self):
+        found = self.problems("st_unlocked_hw")
+        self.assertTrue(any("hardware access(es) without the lock" in p for p in found), found)
+
+    def test_read_moved_out_of_the_lock_loses_an_update(self):
+        found = self.problems("st_rmw")
+        # the racer's increment is lost: the legacy call returns 2 after it, this one 1
+        self.assertTrue(any("cmd=7402" in p and "legacy ret=2" in p and "converted ret=1" in p
+                            for p in found), found)
+
+    def test_sleep_under_a_mutex_hangs(self):
+        found = self.problems("st_mutex_poll")
+        self.assertTrue(any("cmd=7403" in p and "abort=HANG" in p.split("| converted")[1]
+                            for p in found if "| converted" in p), found)
+
+    def test_compat_entry_is_held_to_the_legacy_calls(self):
+        self.assertEqual(self.problems("st_good", "compat"), [])
+        found = self.problems("st_compat_wrong", "compat")
+        self.assertTrue(any("compat cmd=7402" in p and "converted ret=-515" in p for p in found), found)
+        self.assertEqual(self.problems("st_compat_wrong"), [])   # the native entry is right
+
+    def test_legacy_members_are_found_in_every_spelling(self):
+        drivers = vfsmodel.TREE / "drivers" / "adv"
+        self.assertEqual(vfsmodel.legacy_members([SELFTEST / "st_good.c"], []), [])
+        self.assertEqual(vfsmodel.legacy_members([SELFTEST / "st_legacy.c"], []),
+                         [("st_legacy.c", 46)])
+        for name in ("adv_entry_macro.c", "adv_entry_cond.c", "adv_entry_gnu.c",
+                     "adv_entry_runtime.c", "adv_entry_array.c"):
+            with self.subTest(name):
+                self.assertTrue(vfsmodel.legacy_members([drivers / name], []))
+        # kept for old kernels only: not compiled where HAVE_UNLOCKED_IOCTL is set
+        self.assertEqual(vfsmodel.legacy_members([drivers / "adv_multi_glue.c"], []), [])
+
+    def test_compare_reports_a_missing_entry(self):
+        converted = [line.replace("entry=ioctl", "entry=none") for line in self.legacy
+                     if not line.startswith("call ")]
+        found = vfsmodel.compare(self.legacy, converted)
+        self.assertTrue(any("no ioctl entry left" in p for p in found), found)
+        self.assertTrue(any("called in the legacy build only" in p for p in found), found)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,268 @@
+"""A stacking driver's call through a file's ->ioctl, and its test of that
+member, follow the conversion in every mode (convert/forwarding.py and
+f_op_ioctl_forwarding.cocci); a call that cannot follow leaves the whole
+run as it was (forwarding.denied), since the pointer may reach any fops.
+Drivers are written here, several spellings of the member test each."""
+
+import os
+import re
+import shutil
+import tempfile
+import unittest
+from pathlib import Path
+
+from ioctl_rework.convert import forwarding
+from ioctl_rework.convert.summary import HandlerRecord, HandlerStatus
+from ioctl_rework.ctext import spans
+
+HAVE_SPATCH = shutil.which(os.environ.get("SPATCH", "spatch")) is not None
+
+HEAD = "#include <linux/fs.h>\n#include <linux/module.h>\n\n"
+LOWER = HEAD + """static int low_ioctl(struct inode *inode, struct file *file,
+\t\t     unsigned int cmd, unsigned long arg)
+{
+\treturn cmd == 1 ? 0 : -EINVAL;
+}
+
+static struct file_operations low_fops = {
+\t.owner\t\t= THIS_MODULE,
+\t.ioctl\t\t= low_ioctl,
+};
+"""
+
+
+def stacker(name: str, body: str) -> str:
+    """A driver whose handler NAME_ioctl forwards to the file below with BODY."""
+    return HEAD + f"""static int {name}_ioctl(struct inode *inode, struct file *file,
+\t\t     unsigned int cmd, unsigned long arg)
+{{
+\tstruct file *lower = file->private_data;
+{body}}}
+
+static struct file_operations {name}_fops = {{
+\t.owner\t\t= THIS_MODULE,
+\t.ioctl\t\t= {name}_ioctl,
+}};
+"""
+
+
+# The member test beside the call, spelled as stacking drivers spell it.
+STACKERS = {
+    "guard.c": stacker("guard", """
+\tif (!lower->f_op || !lower->f_op->ioctl)
+\t\treturn -ENOTTY;
+\treturn lower->f_op->ioctl(lower->f_dentry->d_inode, lower, cmd, arg);
+"""),
+    "both.c": stacker("both", """
+\tif (lower->f_op && lower->f_op->ioctl != NULL)
+\t\treturn lower->f_op->ioctl(lower->f_dentry->d_inode, lower, cmd, arg);
+\treturn -ENOTTY;
+"""),
+    "choice.c": stacker("choice", """
+\treturn lower->f_op->ioctl ?
+\t\tlower->f_op->ioctl(file_inode(lower), lower, cmd, arg) : -ENOTTY;
+"""),
+    "local.c": stacker("local", """\tconst struct file_operations *fops = lower->f_op;
+\tint err;
+
+\tif (fops->ioctl == NULL)
+\t\treturn -ENOTTY;
+\terr = (*fops->ioctl)(lower->f_path.dentry->d_inode, lower, cmd, arg);
+\treturn err;
+"""),
+}
+
+# A call that cannot follow: it passes an inode that is not its file's.
+RELAY = HEAD + """int relay_to(struct file *lower, struct inode *inode,
+\t     unsigned int cmd, unsigned long arg)
+{
+\treturn lower->f_op->ioctl(inode, lower, cmd, arg);
+}
+"""
+
+# A test with no call beside it: what it decides cannot be followed.
+PROBE = HEAD + """static int can_forward(struct file *lower)
+{
+\treturn lower->f_op && lower->f_op->ioctl;
+}
+"""
+
+# A test spatch does not write twice: in the body of a do { } while (0).
+DO_WHILE = stacker("loop", """
+\tdo {
+\t\tif (!lower->f_op->ioctl)
+\t\t\treturn -ENOTTY;
+\t} while (0);
+\treturn lower->f_op->ioctl(lower->f_dentry->d_inode, lower, cmd, arg);
+""")
+
+# Where the multi-kernel output cannot write the call twice: an initializer.
+INITIALIZER = stacker("init", """\tint ret = lower->f_op->ioctl(lower->f_dentry->d_inode, lower,
+\t\t\t\t     cmd, arg);
+
+\treturn ret;
+""")
+
+MODES = {
+    "bkl": ["--target", "2.6.11"],
+    "mutex": ["--target", "2.6.39", "--no-compat"],
+    "multi-kernel": ["--target", "2.6.11", "--multi-kernel"],
+}
+# `->ioctl` as a member: a call or a test of a file_operations.
+MEMBER = re.compile(r"->\s*ioctl\b")
+
+
+# One cache for the module: a driver several tests convert alike runs spatch once.
+CACHE = Path(tempfile.mkdtemp(prefix="forwarding-cache-"))
+
+
+def tearDownModule():
+    shutil.rmtree(CACHE, ignore_errors=True)
+
+
+@unittest.skipUnless(HAVE_SPATCH, "spatch is not installed")
+class ForwardingRunTest(unittest.TestCase):
+    def setUp(self):
+        self.tmp = Path(tempfile.mkdtemp(prefix="forwarding-test-"))
+        self.addCleanup(shutil.rmtree, self.tmp)
+
+    def run_convert(self, files: dict[str, str], *extra: str):
+        from test_convert import parse_args
+        from ioctl_rework.convert import cli as convert
+        tree = self.tmp / "tree"
+        shutil.rmtree(tree, ignore_errors=True)
+        tree.mkdir()
+        for name, text in files.items():
+            (tree / name).write_text(text)
+        args = parse_args(["--cache-dir", str(CACHE), "-j", "2", "-q", *extra, "--", str(tree)])
+        return convert.convert(convert.request_from_args(args))
+
+    def test_calls_and_member_tests_follow_in_every_mode(self):
+        for mode, argv in MODES.items():
+            with self.subTest(mode=mode):
+                result = self.run_convert({"lower.c": LOWER, **STACKERS}, *argv)
+                self.assertFalse(result.failed, [h.reason for h in result.summary.handlers
+                                                 if h.status is not HandlerStatus.CONVERTED])
+                self.assertEqual(sorted(result.changes), sorted(["lower.c", *STACKERS]))
+                for name in STACKERS:
+                    new = result.changes[name][1].decode()
+                    self.assertIn("->unlocked_ioctl(lower, cmd, arg)", new, name)
+                    # No call or test of ->ioctl is left where the target compiles it.
+                    for number, line in enumerate(new.split("\n"), 1):
+                        if MEMBER.search(line):
+                            self.assertTrue(mode == "multi-kernel" and
+                                            spans.legacy_half(new, number),
+                                            f"{mode}: {name}:{number}: {line}")
+                    tests = [c for c in result.summary.changes
+                             if c.file == name and "tests ->unlocked_ioctl" in c.reason]
+                    self.assertEqual(len(tests), 1, name)
+                if mode == "multi-kernel":
+                    # The legacy half keeps the old text, and its layout.
+                    guard = result.changes["guard.c"][1].decode()
+                    self.assertIn("#else\n\tif (!lower->f_op || !lower->f_op->ioctl)\n"
+                                  "\t\treturn -ENOTTY;\n#endif\n", guard)
+                    self.assertIn("#ifdef HAVE_UNLOCKED_IOCTL\n\tif (!lower->f_op || "
+                                  "!lower->f_op->unlocked_ioctl)\n\t\treturn -ENOTTY;\n"
+                                  "#else\n", guard)
+
+    def test_a_call_that_cannot_follow_leaves_every_file_of_the_run(self):
+        files = {"lower.c": LOWER, "guard.c": STACKERS["guard.c"], "relay.c": RELAY}
+        for mode, argv in MODES.items():
+            with self.subTest(mode=mode):
+                result = self.run_convert(files, *argv)
+                self.assertTrue(result.failed)
+                self.assertEqual(result.changes, {})
+                self.assertFalse([c for c in result.summary.changes
+                                  if c.kind == "forwarded-call"])
+                handlers = {h.handler: h for h in result.summary.handlers if h.fops != "f_op"}
+                self.assertEqual(sorted(handlers), ["guard_ioctl", "low_ioctl", "relay_to"])
+                for name in ("guard_ioctl", "low_ioctl"):
+                    self.assertEqual(handlers[name].status, HandlerStatus.FAILED)
+                    self.assertIn("relay.c:7 (relay_to) could not be converted",
+                                  handlers[name].reason)
+                    self.assertIn("no handler of the run is converted", handlers[name].reason)
+                self.assertIn("not the inode of lower", handlers["relay_to"].reason)
+                files_said = {f.file: f.reason for f in result.summary.files}
+                self.assertIn("the file is left as it was", files_said["relay.c"])
+                self.assertIn("relay.c:7", files_said["lower.c"])
+
+    def test_a_test_in_a_function_with_no_call_leaves_the_run(self):
+        # What it decides cannot be followed: left on ->ioctl it says "no
+        # ioctl" for every converted driver.
+        result = self.run_convert({"lower.c": LOWER, "probe.c": PROBE}, *MODES["bkl"])
+        self.assertTrue(result.failed)
+        self.assertEqual(result.changes, {})
+        low = next(h for h in result.summary.handlers if h.handler == "low_ioctl")
+        self.assertIn("probe.c:6 (can_forward) could not be converted", low.reason)
+
+    def test_every_shard_of_the_run_is_denied(self):
+        # Each shard converts its own files: a refusal in another shard's
+        # file must stop this one too, or the lower driver converts there.
+        files = {"lower.c": LOWER, "guard.c": STACKERS["guard.c"], "relay.c": RELAY}
+        for part in ("1/2", "2/2"):
+            with self.subTest(shard=part):
+                result = self.run_convert(files, "--target", "2.6.11", "--shard", part)
+                self.assertEqual(result.changes, {})
+                for h in result.summary.handlers:
+                    if h.handler in ("low_ioctl", "guard_ioctl") and h.fops != "f_op":
+                        self.assertIn("relay.c:7 (relay_to)", h.reason)
+
+    def test_a_refused_call_leaves_its_own_file_unconverted(self):
+        # The handler of the file with the refused call converts on its own;
+        # the file must not be written half converted.
+        text = stacker("half", "\n\treturn 0;\n") + "\n" + RELAY[len(HEAD):]
+        for mode, argv in MODES.items():
+            with self.subTest(mode=mode):
+                result = self.run_convert({"half.c": text}, *argv)
+                self.assertTrue(result.failed)
+                self.assertNotIn("half.c", result.changes)
+                half = next(h for h in result.summary.handlers if h.handler == "half_ioctl")
+                self.assertEqual(half.status, HandlerStatus.FAILED)
+                self.assertIn("half.c:20 (relay_to) could not be converted", half.reason)
+
+    def test_a_site_spatch_did_not_write_twice_denies_the_run(self):
+        # spatch writes nothing before the if in a do { } while (0): left
+        # on ->ioctl in code every kernel compiles, the test would say "no
+        # ioctl" for the converted lower driver.
+        result = self.run_convert({"lower.c": LOWER, "loop.c": DO_WHILE},
+                                  *MODES["multi-kernel"])
+        self.assertTrue(result.failed)
+        self.assertEqual(result.changes, {})
+        site = next(h for h in result.summary.handlers if h.fops == "?")
+        self.assertEqual(site.handler, "loop_ioctl")
+        self.assertIn("could not write twice", site.reason)
+
+    def test_the_multi_kernel_output_refuses_a_call_it_cannot_write_twice(self):
+        result = self.run_convert({"lower.c": LOWER, "init.c": INITIALIZER},
+                                  *MODES["multi-kernel"])
+        self.assertTrue(result.failed)
+        self.assertEqual(result.changes, {})
+        init = [h for h in result.summary.handlers if h.fops == "?"]
+        self.assertIn("does not write", init[0].reason)
+        # Without --multi-kernel the same call converts.
+        result = self.run_convert({"lower.c": LOWER, "init.c": INITIALIZER},
+                                  *MODES["bkl"])
+        self.assertFalse(result.failed)
+        self.assertIn("ret = (int)lower->f_op->unlocked_ioctl(lower, cmd, arg);",
+                      result.changes["init.c"][1].decode())
+
+
+class DeniedTest(unittest.TestCase):
+    def refused(self, rel: str, line: int, function: str) -> HandlerRecord:
+        return HandlerRecord(rel, line, "?", function, HandlerStatus.FAILED, "why")
+
+    def test_nothing_refused_denies_nothing(self):
+        self.assertEqual(forwarding.denied(forwarding.Forwarded(), ["a.c", "b.c"]), {})
+
+    def test_every_file_is_denied_naming_the_first_site(self):
+        done = forwarding.Forwarded(refused=[self.refused("s/z.c", 9, "z"),
+                                             self.refused("s/y.c", 4, "y")])
+        said = forwarding.denied(done, ["a.c", "s/y.c", "s/z.c"])
+        self.assertEqual(sorted(said), ["a.c", "s/y.c", "s/z.c"])
+        self.assertIn("s/y.c:4 (y) and 1 more could not be converted", said["a.c"])
+        self.assertIn("at s/y.c:4 (y) could not be converted: the file is left", said["s/y.c"])
+        self.assertIn("at s/z.c:9 (z) could not be converted: the file is left", said["s/z.c"])
+
+
+if __name__ == "__main__":
+    unittest.main()
