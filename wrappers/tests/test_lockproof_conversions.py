@@ -49,6 +49,10 @@ def rule_cases() -> list[tuple[Path, Path, tuple[str, ...]]]:
 
 
 def case_lock(case: Path, options: tuple[str, ...]) -> lockproof.LockCalls:
+    # -D module_mutex=NAME: the kbuild module's mutex, not the file's.
+    module = re.search(r"module_mutex=(\w+)", " ".join(options))
+    if module:
+        return lockproof.LockCalls.mutex(module.group(1))
     if "mutex" in options:
         return lockproof.LockCalls.mutex(lockproof.mutex_name(case.name))
     return lockproof.LockCalls.bkl()
