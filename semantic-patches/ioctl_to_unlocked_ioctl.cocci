@@ -1344,11 +1344,14 @@ declarer name DEFINE_MUTEX;
 +
   mfn(...) { ... }
 
-// The module's mutex: defined in one file of the module, declared in the rest.
+// The module's mutex: defined in one file of the module, declared in the
+// rest; declared before its definition too, or sparse asks whether a
+// symbol no declaration names should be static.
 @ add_module_mutex depends on patch && mutex @
 identifier mutex_of_file.mfn_home, mutex_of_file.mname;
 declarer name DEFINE_MUTEX;
 @@
++extern struct mutex mname;
 +DEFINE_MUTEX(mname);
 +
   mfn_home(...) { ... }
