@@ -13,7 +13,7 @@ import re
 import unittest
 from pathlib import Path
 
-from ioctl_rework import lockproof, paths, settings
+from ioctl_rework import lockproof, paths
 from ioctl_rework.convert import modules, verification
 from ioctl_rework.convert import cli as convert
 from ioctl_rework.spatch import rules
@@ -123,8 +123,7 @@ class FixtureConversionsTest(unittest.TestCase):
                                              root=drivers, cache=Cache(CACHE))
             result = convert.convert(request)
             # The files of one kbuild module share its mutex (convert/modules.py).
-            in_modules = modules.plan(drivers, set(result.changes), set()) \
-                if variant.options.lock is settings.LockMode.MUTEX else modules.ModulePlan({}, {})
+            in_modules = modules.plan_for(variant.options.lock, drivers, set(result.changes))
             results = lockproof.prove_changes(
                 drivers, result.changes,
                 verification.module_lock_for(in_modules, variant.options))

@@ -15,7 +15,7 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from ioctl_rework import lockproof, settings
+from ioctl_rework import lockproof
 from ioctl_rework.ctext import spans as c_spans
 from ioctl_rework.convert import cli as convert
 from ioctl_rework.convert import modules, verification
@@ -172,8 +172,7 @@ class NegativeVariantsTest(unittest.TestCase):
                            for rel in Path(tmp).glob("*.c")
                            if rel.read_bytes() != (drivers / rel.name).read_bytes()}
             # The files of one kbuild module share its mutex (convert/modules.py).
-            in_modules = modules.plan(drivers, set(changes), set()) \
-                if variant.options.lock is settings.LockMode.MUTEX else modules.ModulePlan({}, {})
+            in_modules = modules.plan_for(variant.options.lock, drivers, set(changes))
             found = lockproof.prove_changes(
                 drivers, changes, verification.module_lock_for(in_modules, variant.options))
             verdicts[variant.name] = sorted(str(p) for r in found for p in r.proof.problems)

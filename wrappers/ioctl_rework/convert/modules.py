@@ -16,6 +16,7 @@ import re
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
+from ioctl_rework import settings
 from ioctl_rework.ctext import include_search
 
 # "foo-objs := a.o b.o", "foo-y += c.o", "foo-$(CONFIG_FOO_X) += d.o", with
@@ -134,6 +135,15 @@ def plan(root, run_files: set[str], other_files: set[str]) -> ModulePlan:
         for rel in mine:
             found.mutexes[rel] = shared
     return found
+
+
+def plan_for(lock: "settings.LockMode", root, run_files: set[str],
+             other_files: set[str] = frozenset()) -> ModulePlan:
+    """plan() where the run takes a private mutex; the BKL is one lock for
+    every file already, so no module needs one of its own."""
+    if lock is not settings.LockMode.MUTEX:
+        return ModulePlan({}, {})
+    return plan(root, run_files, other_files)
 
 
 def free_name(root, module: Module) -> str:

@@ -104,8 +104,8 @@ def _stages_to_verify(request: ConvertRequest, stages: Stages, started: str) -> 
         mine = [g for g in linked if request.shard is None or request.shard.owns(g[0])]
         files = {rel for g in mine for rel in g}
         fops_files = [rel for rel in tree.fops_files if rel in files]
-        in_modules = modules.plan(root, files, {rel for g in linked for rel in g} - files) \
-            if request.options.lock is settings.LockMode.MUTEX else modules.ModulePlan({}, {})
+        in_modules = modules.plan_for(request.options.lock, root, files,
+                                      {rel for g in linked for rel in g} - files)
         shared = in_modules.refused
         fops_files = [rel for rel in fops_files if rel not in shared]
     sources = Sources(root)

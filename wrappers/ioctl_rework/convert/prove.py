@@ -122,8 +122,7 @@ def _prove_summary(args) -> list[lockproof.FileProof]:
         run.conversion, lock=settings.LockMode(args.lock or summary.options.get("lock", "bkl")))
     cache = run.cache("lockproof") if run.cache_dir else None
     # Files of one kbuild module that the run rewrote share its mutex.
-    in_modules = modules.plan(tree, set(changes), set()) \
-        if conversion.lock is settings.LockMode.MUTEX else modules.ModulePlan({}, {})
+    in_modules = modules.plan_for(conversion.lock, tree, set(changes))
     proofs = lockproof.prove_changes(tree, changes,
                                      verification.module_lock_for(in_modules, conversion),
                                      args.reads, cache)
