@@ -63,7 +63,7 @@ def forward(texts: dict[str, tuple[bytes, bytes]], multi_kernel: bool,
                                                         cache), order))
     for rel, result in zip(order, results):
         old, current = texts[rel]
-        report, diff = _split(result.stdout)
+        report, diff = spatch.split_report(result.stdout)
         if result.outcome is not spatch.Outcome.OK:
             why = result.reason or result.outcome.value
             done.refused.append(HandlerRecord(
@@ -142,12 +142,3 @@ def _run(rel: str, data: bytes, args: list[str], timeout: int) -> spatch.SpatchR
         (Path(tmp) / name).write_bytes(data)
         return spatch.run_files(FORWARDING_RULE, [Path(name)], args, jobs=1,
                                 timeout=timeout, cwd=Path(tmp))[0]
-
-
-def _split(stdout: str) -> tuple[str, str]:
-    """Report lines first; the diff from the first ---/+++ pair."""
-    lines = stdout.split("\n")
-    for i in range(len(lines) - 1):
-        if lines[i].startswith("--- ") and lines[i + 1].startswith("+++ "):
-            return "\n".join(lines[:i]), "\n".join(lines[i:])
-    return stdout, ""

@@ -230,7 +230,7 @@ def headers_digest(root: Path, rel: str, data: bytes) -> str:
 def _parse(pending: _Pending, result: spatch.SpatchResult) -> FileRun:
     """What spatch said about one file, read into decisions and new content."""
     rel, listed, data = pending.task.file, pending.task.listed, pending.data
-    report, diff = _split_output(result.stdout)
+    report, diff = spatch.split_report(result.stdout)
     # One process per file: every line is about REL, whatever its name
     # looks like after a newline in it.
     decisions = tuple(rules.HandlerDecision(**{**d.__dict__, "file": rel})
@@ -291,13 +291,4 @@ def _to_cache(result: spatch.SpatchResult) -> dict:
 def _from_cache(rel: str, value: dict) -> spatch.SpatchResult:
     return spatch.SpatchResult(Path(rel), spatch.Outcome(value["outcome"]), value["stdout"],
                                value["stderr"], value["seconds"], tuple(value["parse_errors"]))
-
-
-def _split_output(stdout: str) -> tuple[str, str]:
-    """Report lines come first; the diff starts at the first ---/+++ pair."""
-    lines = stdout.split("\n")
-    for i in range(len(lines) - 1):
-        if lines[i].startswith("--- ") and lines[i + 1].startswith("+++ "):
-            return "\n".join(lines[:i]), "\n".join(lines[i:])
-    return stdout, ""
 

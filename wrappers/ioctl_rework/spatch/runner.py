@@ -283,6 +283,16 @@ def split_batch(files: list[Path], stdout: str, stderr: str,
     return results
 
 
+def split_report(stdout: str) -> tuple[str, str]:
+    """A rule's output in -D patch -D report: its report lines come first,
+    the diff starts at the first ---/+++ pair."""
+    lines = stdout.split("\n")
+    for i in range(len(lines) - 1):
+        if lines[i].startswith("--- ") and lines[i + 1].startswith("+++ "):
+            return "\n".join(lines[:i]), "\n".join(lines[i:])
+    return stdout, ""
+
+
 def run_batched(rule: Path, files: list[Path], args: list[str], jobs: int = 2,
                 timeout: int = 120, cwd: Path | None = None,
                 fewest: bool = False, done_count=None) -> list[SpatchResult]:
