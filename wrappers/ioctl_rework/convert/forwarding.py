@@ -14,8 +14,6 @@ of the run is written, and each says why, naming the site.
 """
 
 import hashlib
-import re
-import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -122,23 +120,15 @@ _CACHEABLE = (spatch.Outcome.OK,)
 
 def _cached_run(rel: str, data: bytes, args: list[str], timeout: int,
                 cache: Cache) -> spatch.SpatchResult:
-    """_run through CACHE: the rule sees the text alone, under a name made
+    """The rule on DATA through CACHE: the rule sees the text alone, under a name made
     from REL's, so these decide its output."""
-    name = re.sub(r"[^\w.+-]", "_", Path(rel).name)
+    name = spatch.safe_name(rel)
     key = make_key(FORMAT, FORWARDING_RULE.read_bytes(), rules.macros_digest(),
                    spatch.version(), name, hashlib.sha256(data).hexdigest(), *args)
     stored = cache.get_json(key)
     if stored is not None:
         return spatch.SpatchResult(Path(name), spatch.Outcome.OK, stored, "", 0.0)
-    result = _run(rel, data, args, timeout)
+    result = spatch.run_on_text(FORWARDING_RULE, rel, data, args, timeout)
     if result.outcome in _CACHEABLE:
         cache.put_json(key, result.stdout)
     return result
-
-
-def _run(rel: str, data: bytes, args: list[str], timeout: int) -> spatch.SpatchResult:
-    with tempfile.TemporaryDirectory(prefix="ioctl-rework-forward-") as tmp:
-        name = re.sub(r"[^\w.+-]", "_", Path(rel).name)
-        (Path(tmp) / name).write_bytes(data)
-        return spatch.run_files(FORWARDING_RULE, [Path(name)], args, jobs=1,
-                                timeout=timeout, cwd=Path(tmp))[0]

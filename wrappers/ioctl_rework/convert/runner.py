@@ -169,7 +169,7 @@ class Runner:
         rel = pending.task.file
         with tempfile.TemporaryDirectory(prefix="ioctl-rework-") as tmp:
             if not _SPATCH_SAFE_NAME.fullmatch(rel):
-                rel = re.sub(r"[^\w.+-]", "_", Path(rel).name)
+                rel = spatch.safe_name(rel)
             found = included_headers(self.root, pending.task.file,
                                      pending.data.decode("latin-1"))
             for path, content in [*found.items(), (rel, pending.data)]:
@@ -199,14 +199,7 @@ class Runner:
         if _SPATCH_SAFE_NAME.fullmatch(rel):
             return spatch.run_files(rules.CONVERSION_RULE, [Path(rel)], args, jobs=1,
                                     timeout=self.request.timeout, cwd=self.root)[0]
-        # spatch hands file names to diff through a shell, unquoted: a name with
-        # a space or a newline breaks it.  Run it on a copy named safely (the
-        # rule names its mutex after the stem with \W replaced by _, as here).
-        with tempfile.TemporaryDirectory(prefix="ioctl-rework-") as tmp:
-            name = re.sub(r"[^\w.+-]", "_", Path(rel).name)
-            (Path(tmp) / name).write_bytes(data)
-            return spatch.run_files(rules.CONVERSION_RULE, [Path(name)], args, jobs=1,
-                                    timeout=self.request.timeout, cwd=Path(tmp))[0]
+        return spatch.run_on_text(rules.CONVERSION_RULE, rel, data, args, self.request.timeout)
 
 
 def headers_digest(root: Path, rel: str, data: bytes) -> str:

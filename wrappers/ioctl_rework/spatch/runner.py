@@ -283,6 +283,23 @@ def split_batch(files: list[Path], stdout: str, stderr: str,
     return results
 
 
+def safe_name(rel: str) -> str:
+    """The name run_on_text gives the copy of REL."""
+    return re.sub(r"[^\w.+-]", "_", Path(rel).name)
+
+
+def run_on_text(rule: Path, rel: str, data: bytes, args: list[str], timeout: int
+                ) -> SpatchResult:
+    """RULE on DATA, the text of REL, in a scratch directory.  spatch hands
+    file names to diff through a shell, unquoted: a name with a space or a
+    newline breaks it, so the copy is named safely (\\W as _, the way the
+    rule names its mutex after the stem)."""
+    with tempfile.TemporaryDirectory(prefix="ioctl-rework-") as tmp:
+        name = safe_name(rel)
+        (Path(tmp) / name).write_bytes(data)
+        return run_files(rule, [Path(name)], args, jobs=1, timeout=timeout, cwd=Path(tmp))[0]
+
+
 def split_report(stdout: str) -> tuple[str, str]:
     """A rule's output in -D patch -D report: its report lines come first,
     the diff starts at the first ---/+++ pair."""
