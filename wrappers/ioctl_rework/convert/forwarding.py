@@ -22,7 +22,9 @@ With a private mutex (--lock mutex) no call through a member named ioctl
 converts (ctext/member_calls.py finds them, as the conversion rule does):
 it may reach a handler of its own file or kbuild module, which would take
 the mutex its caller holds, so the rule leaves that file's handlers alone;
-the call, left on ->ioctl, denies the run as above.
+the call, left on ->ioctl, denies the run as above where the target still
+has the legacy .ioctl (a converted driver it reaches would have none), and
+is listed where it does not (the refused file cannot build there).
 """
 
 import hashlib
@@ -72,16 +74,21 @@ MUTEX_REFUSAL = ("may reach a handler of its own file or kbuild module (which fo
                  "pointer holds is not proven), which under the private mutex would take "
                  "the mutex its caller holds: refused, with the handlers of its file; "
                  "convert it by hand")
+# Where the target has no legacy .ioctl the refused file cannot compile
+# there: its call, left on ->ioctl, reaches nothing and denies nothing.
+MUTEX_LISTED = MUTEX_REFUSAL + " (the target has no .ioctl: the file does not build until then)"
 
 
 def forward(texts: dict[str, tuple[bytes, bytes]], multi_kernel: bool,
             timeout: int, cache: Cache | None = None, jobs: int = 1,
-            mutex: bool = False, converted: set[str] | None = None) -> Forwarded:
+            mutex: bool = False, converted: set[str] | None = None,
+            legacy_target: bool = True) -> Forwarded:
     """TEXTS: relpath -> (text before the run, text after the conversion)
     of each file that calls through a member named ioctl.  The rule's
     output comes from CACHE when it holds it; JOBS files run at a time.
     MUTEX (a private mutex): a file with a call through the member is
-    refused at each call, and the rule is not run on it.  CONVERTED: the
+    refused at each call (listed, where the target, LEGACY_TARGET false,
+    has no legacy .ioctl), and the rule is not run on it.  CONVERTED: the
     handlers the run converts (None: any may be), for the sites that only
     compare the member with a named function."""
     done = Forwarded()
@@ -92,10 +99,11 @@ def forward(texts: dict[str, tuple[bytes, bytes]], multi_kernel: bool,
                   if site.function not in dispatch[rel]]
             for rel in sorted(texts)} if mutex else {}
     for rel, sites in held.items():
-        done.refused += [HandlerRecord(rel, site.line, "?", site.function or site.macro or "?",
-                                       HandlerStatus.FAILED,
-                                       f"a call through {site.member} {MUTEX_REFUSAL}")
-                         for site in sites]
+        status, why, into = (HandlerStatus.FAILED, MUTEX_REFUSAL, done.refused) \
+            if legacy_target else (HandlerStatus.SKIPPED, MUTEX_LISTED, done.listed)
+        into += [HandlerRecord(rel, site.line, "?", site.function or site.macro or "?",
+                               status, f"a call through {site.member} {why}")
+                 for site in sites]
     order = sorted(rel for rel in texts if not held.get(rel))
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
         results = list(pool.map(lambda rel: _cached_run(rel, texts[rel][1], args, timeout,

@@ -317,13 +317,14 @@ def _forward(request: ConvertRequest, final: dict[str, FileRun], read: set[str],
         return forwarding.Forwarded()
     # The handlers this run may convert (a held or blocked file's too: default-deny).
     converted = {d.handler for run in final.values() for d in run.decisions if d.convert}
+    legacy_target = request.options.target.has_legacy_ioctl or request.options.multi_kernel
     done = forwarding.forward(texts, request.options.multi_kernel, request.timeout,
                               request.cache.sibling("forwarding"), request.jobs, mutex,
-                              converted)
+                              converted, legacy_target)
     # Another shard lists its own refusals; here they only deny.
     refused_there = forwarding.forward(theirs, request.options.multi_kernel, request.timeout,
-                                       request.cache.sibling("forwarding"),
-                                       request.jobs, mutex, converted).refused if theirs else []
+                                       request.cache.sibling("forwarding"), request.jobs,
+                                       mutex, converted, legacy_target).refused if theirs else []
     denied = forwarding.denied(
         replace(done, refused=done.refused + refused_there),
         sorted(set(final) | set(done.texts) | {r.file for r in done.refused}))
