@@ -121,7 +121,8 @@ class Runner:
                                    self.request.options.resolves_have_ioctl)
                 hit = self.cache.get_json(self._key(pending))
                 if hit is not None:
-                    results[task] = _parse(pending, _from_cache(task.file, hit))
+                    results[task] = _parse(pending, self._told(pending,
+                                                               _from_cache(task.file, hit)))
                 else:
                     todo.append(pending)
             stage.from_cache(len(tasks) - len(todo))
@@ -131,6 +132,7 @@ class Runner:
                 for pending, result in zip(batch, done):
                     if result.outcome in (spatch.Outcome.OK, spatch.Outcome.PARSE_ERROR):
                         self.cache.put_json(self._key(pending), _to_cache(result))
+                    self._told(pending, result)
                 stage.step(len(batch))
                 return zip(batch, done)
 
@@ -150,6 +152,12 @@ class Runner:
                     stage.step()
         self._memo.update(results)
         return results
+
+    def _told(self, pending: _Pending, result: spatch.SpatchResult) -> spatch.SpatchResult:
+        """RESULT, after the request's on_rule_run hears of it."""
+        if self.request.on_rule_run is not None:
+            self.request.on_rule_run(pending.task.file, pending.args, result)
+        return result
 
     def _run_variant(self, task: RunTask, data: bytes, extra: list[str]) -> FileRun:
         """The rule on DATA in place of TASK's file, with EXTRA options."""
