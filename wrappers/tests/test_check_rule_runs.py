@@ -15,11 +15,10 @@ from ioctl_rework import settings
 from ioctl_rework.audit import scan
 from ioctl_rework.check.rule_runs import ConversionJob, ConvertRuns, run_rules
 from ioctl_rework.convert.request import ConvertRequest
-from ioctl_rework.convert.runner import Runner, RunTask
-from ioctl_rework.convert.sources import Sources
+from ioctl_rework.convert import runner as convert_runner
+from ioctl_rework.convert.runner import RunTask
 from ioctl_rework.spatch import rules
 from ioctl_rework.spatch import runner as spatch
-from ioctl_rework.stages import Stages, Verbosity
 from test_check_repo import fixture
 
 TARGETS = ("2.6.9", "2.6.11", "2.6.36", "3.0", "6.1")
@@ -34,9 +33,7 @@ def audit_legacy_run(target: settings.Target) -> scan.RuleRun:
 def convert_args(options: settings.ConversionOptions, task: RunTask) -> tuple[str, ...]:
     """What convert's runner gives spatch for TASK."""
     with tempfile.TemporaryDirectory() as tmp:
-        request = ConvertRequest((), options, Path(tmp))
-        runner = Runner(request, Stages("test", Verbosity.QUIET), Sources(Path(tmp)))
-        return tuple(runner._args(task))
+        return tuple(convert_runner._args(ConvertRequest((), options, Path(tmp)), {}, task))
 
 
 def a_job(root: Path, options: settings.ConversionOptions) -> ConversionJob:

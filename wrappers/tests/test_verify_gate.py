@@ -18,7 +18,7 @@ from unittest import mock
 
 from ioctl_rework.check import cli as check
 from ioctl_rework.convert import cli as convert
-from ioctl_rework.convert import runner as convert_runner
+from ioctl_rework.convert import file_runs as convert_runner
 from ioctl_rework.convert import verification as verify
 from ioctl_rework.convert.summary import FileStatus, HandlerStatus
 from ioctl_rework.verify.build import KernelDir
