@@ -15,6 +15,8 @@ bottom up:
   entries       the .ioctl entries of fops initializers, live or dead
   handler_body  a handler's declarations, locals and returns
   locking       lock names, and what the private mutex cannot do
+  forwarded_calls  -D mutex: a call through a member named ioctl refuses
+                the file's handlers (the sites: ioctl_rework.ctext.member_calls)
   placement     where added code (wrapper, mutex, header) may land
   decisions     decide(): one handler's strategy, or why it is refused
   rewriting     what the rewriting rules bind, and their constraints

@@ -19,6 +19,7 @@ from .handler_body import (impure_declaration, needs_temporary, parameter_names,
 from .locking import (bkl_in_callee, is_handler, mutex_name, polls_shared_state, reachable,
                       shadowed_lock, waits_for_another_call)
 from .placement import placement_problem
+from . import forwarded_calls
 
 
 def strategy_at(p):
@@ -148,10 +149,21 @@ def join_call_group(file, alone):
 
 
 def decide_alone(file, h):
-    """decide() for one handler, its direct calls aside."""
+    """decide() for one handler, its direct calls aside; under -D mutex a
+    file that calls through a member named ioctl converts none of them
+    (forwarded_calls.py)."""
     key = (file, h)
     if key in decisions:
         return decisions[key]
+    result = _decide_from_facts(file, h)
+    refused = flags.mutex and result[0] is not None and forwarded_calls.refusal(file, h)
+    if refused:
+        decisions[key] = result = (None, refused)
+    return result
+
+
+def _decide_from_facts(file, h):
+    key = (file, h)
     f = facts.get(key, {})
     referenced = bool(live_entries(file, h))
     if h in kept:

@@ -120,8 +120,9 @@ def tearDownModule():
     shutil.rmtree(CACHE, ignore_errors=True)
 
 
-@unittest.skipUnless(HAVE_SPATCH, "spatch is not installed")
-class ForwardingRunTest(unittest.TestCase):
+class ConvertRun(unittest.TestCase):
+    """Converts a tree of the files a test writes."""
+
     def setUp(self):
         self.tmp = Path(tempfile.mkdtemp(prefix="forwarding-test-"))
         self.addCleanup(shutil.rmtree, self.tmp)
@@ -137,8 +138,15 @@ class ForwardingRunTest(unittest.TestCase):
         args = parse_args(["--cache-dir", str(CACHE), "-j", "2", "-q", *extra, "--", str(tree)])
         return convert.convert(convert.request_from_args(args))
 
+
+@unittest.skipUnless(HAVE_SPATCH, "spatch is not installed")
+class ForwardingRunTest(ConvertRun):
+
     def test_calls_and_member_tests_follow_in_every_mode(self):
+        # Under a private mutex they are refused (MutexForwardingTest).
         for mode, argv in MODES.items():
+            if mode == "mutex":
+                continue
             with self.subTest(mode=mode):
                 result = self.run_convert({"lower.c": LOWER, **STACKERS}, *argv)
                 self.assertFalse(result.failed, [h.reason for h in result.summary.handlers
@@ -168,6 +176,8 @@ class ForwardingRunTest(unittest.TestCase):
     def test_a_call_that_cannot_follow_leaves_every_file_of_the_run(self):
         files = {"lower.c": LOWER, "guard.c": STACKERS["guard.c"], "relay.c": RELAY}
         for mode, argv in MODES.items():
+            if mode == "mutex":
+                continue        # guard.c's call is refused too (MutexForwardingTest)
             with self.subTest(mode=mode):
                 result = self.run_convert(files, *argv)
                 self.assertTrue(result.failed)
@@ -247,6 +257,125 @@ class ForwardingRunTest(unittest.TestCase):
                       result.changes["init.c"][1].decode())
 
 
+# Forwarding to the file's own fops, as bench/adversarial's adv_forward_ptr does.
+SAME_FILE = HEAD + """static int fp_lower_ioctl(struct inode *inode, struct file *file,
+\t\t\t  unsigned int cmd, unsigned long arg)
+{
+\treturn cmd == 2 ? 0 : -ENOTTY;
+}
+
+static struct file_operations fp_lower_fops = {
+\t.owner\t= THIS_MODULE,
+\t.ioctl\t= fp_lower_ioctl,
+};
+
+static const struct file_operations *fp_lower = &fp_lower_fops;
+
+static int fp_upper_ioctl(struct inode *inode, struct file *file,
+\t\t\t  unsigned int cmd, unsigned long arg)
+{
+\tif (cmd == 1)
+\t\treturn 42;
+\tif (fp_lower && fp_lower->ioctl)
+\t\treturn fp_lower->ioctl(inode, file, cmd, arg);
+\treturn -ENOTTY;
+}
+
+static struct file_operations fp_upper_fops = {
+\t.owner\t= THIS_MODULE,
+\t.ioctl\t= fp_upper_ioctl,
+};
+"""
+
+# Two files of one kbuild module: one forwards through its file's own f_op
+# and an element of an array of fops, the other only handles.
+MODULE_FORWARDER = HEAD + """extern struct file_operations pm_fops[2];
+
+static int pm_ctl_ioctl(struct inode *inode, struct file *file,
+\t\t\tunsigned int cmd, unsigned long arg)
+{
+\tif (cmd == 1)
+\t\treturn pm_fops[1].ioctl(inode, file, cmd, arg);
+\treturn 0;
+}
+
+static struct file_operations pm_ctl_fops = {
+\t.owner\t= THIS_MODULE,
+\t.ioctl\t= pm_ctl_ioctl,
+};
+"""
+MODULE_HANDLER = HEAD + """static int pm_chan_ioctl(struct inode *inode, struct file *file,
+\t\t\t unsigned int cmd, unsigned long arg)
+{
+\treturn cmd == 1 ? 0 : -EINVAL;
+}
+
+struct file_operations pm_fops[2] = {
+\t{ .owner = THIS_MODULE, .ioctl = pm_chan_ioctl, },
+\t{ .owner = THIS_MODULE, .ioctl = pm_chan_ioctl, },
+};
+"""
+MUTEX_MODES = {"no BKL": ["--target", "6.1", "--no-compat"],
+               "--lock mutex": ["--target", "2.6.11", "--lock", "mutex"]}
+
+
+@unittest.skipUnless(HAVE_SPATCH, "spatch is not installed")
+class MutexForwardingTest(ConvertRun):
+    """Under a private mutex a call through a member named ioctl may reach
+    a handler of its own file or module, which would take the mutex its
+    caller holds: its file's handlers are left alone, and the call, left on
+    ->ioctl, denies the run (nothing is written, each record says why)."""
+
+    def refusals(self, result) -> dict[str, str]:
+        return {h.handler: h.reason for h in result.summary.handlers
+                if h.status is not HandlerStatus.CONVERTED}
+
+    def test_the_summary_records_both_handlers_of_the_file(self):
+        for mode, argv in MUTEX_MODES.items():
+            with self.subTest(mode=mode):
+                result = self.run_convert({"fp.c": SAME_FILE}, *argv)
+                self.assertTrue(result.failed)
+                self.assertEqual(result.changes, {})
+                said = self.refusals(result)
+                for name in ("fp_lower_ioctl", "fp_upper_ioctl"):
+                    self.assertIn("a call through fp_lower->ioctl may reach a handler of its "
+                                  "own file or kbuild module", said[name])
+                    self.assertIn("would take the mutex its caller holds", said[name])
+                self.assertIn("fp.c:23", said["fp_upper_ioctl"])
+                self.assertFalse([h for h in result.summary.handlers
+                                  if h.status is HandlerStatus.CONVERTED])
+
+    def test_every_stacker_spelling_is_refused_and_denies_the_lower_driver(self):
+        result = self.run_convert({"lower.c": LOWER, **STACKERS}, *MODES["mutex"])
+        self.assertTrue(result.failed)
+        self.assertEqual(result.changes, {})
+        said = self.refusals(result)
+        for name in STACKERS:
+            self.assertIn("under the private mutex would take the mutex its caller holds",
+                          said[name.removesuffix(".c") + "_ioctl"])
+        self.assertIn("no handler of the run is converted", said["low_ioctl"])
+
+    def test_two_files_of_one_module_are_both_left(self):
+        files = {"ctl.c": MODULE_FORWARDER, "chan.c": MODULE_HANDLER,
+                 "Makefile": "obj-m += pm.o\npm-objs := ctl.o chan.o\n"}
+        for mode, argv in MUTEX_MODES.items():
+            with self.subTest(mode=mode):
+                result = self.run_convert(files, *argv)
+                self.assertTrue(result.failed)
+                self.assertEqual(result.changes, {})
+                said = self.refusals(result)
+                self.assertIn("a call through pm_fops[1].ioctl may reach a handler",
+                              said["pm_ctl_ioctl"])
+                self.assertIn("ctl.c:10 (pm_ctl_ioctl)", said["pm_chan_ioctl"])
+                self.assertIn("would take the mutex its caller holds", said["pm_chan_ioctl"])
+
+    def test_without_the_mutex_the_same_file_converts(self):
+        result = self.run_convert({"fp.c": SAME_FILE}, "--target", "2.6.11")
+        self.assertFalse(result.failed, self.refusals(result))
+        self.assertIn("fp_lower->unlocked_ioctl(file, cmd, arg)",
+                      result.changes["fp.c"][1].decode())
+
+
 class DeniedTest(unittest.TestCase):
     def refused(self, rel: str, line: int, function: str) -> HandlerRecord:
         return HandlerRecord(rel, line, "?", function, HandlerStatus.FAILED, "why")
@@ -260,8 +389,11 @@ class DeniedTest(unittest.TestCase):
         said = forwarding.denied(done, ["a.c", "s/y.c", "s/z.c"])
         self.assertEqual(sorted(said), ["a.c", "s/y.c", "s/z.c"])
         self.assertIn("s/y.c:4 (y) and 1 more could not be converted", said["a.c"])
-        self.assertIn("at s/y.c:4 (y) could not be converted: the file is left", said["s/y.c"])
-        self.assertIn("at s/z.c:9 (z) could not be converted: the file is left", said["s/z.c"])
+        self.assertIn("at s/y.c:4 (y) could not be converted (why): the file is left",
+                      said["s/y.c"])
+        self.assertIn("at s/z.c:9 (z) could not be converted (why): the file is left",
+                      said["s/z.c"])
+        self.assertIn("could not be converted (why), and it may reach", said["a.c"])
 
 
 if __name__ == "__main__":

@@ -192,5 +192,62 @@ class EarlyReadsTest(unittest.TestCase):
             "one step)"])
 
 
+# A name left in the reading (a macro of a tree header, which stays
+# unexpanded, an enumerator, a global) is a constant only when what defines
+# it was read and is a constant expression; its spelling proves nothing.
+BOARD = """\
+#define BOARD_ID\t7
+#define BOARD_MASK\t((BOARD_ID << 2) | 0x3)
+#define BOARD_SIZE\tsizeof(struct demo)
+#define BOARD_NAME\t"board"
+#define BOARD_STATUS\treadl(board_base + 4)
+#define BOARD_LEVEL\tboard_level
+#define BOARD_COUNT\t(board_count + 1)
+#define board_flags\t0x10
+#ifdef CONFIG_BOARD_FIXED
+#define BOARD_MODE\t2
+#else
+#define BOARD_MODE\tboard_mode
+#endif
+"""
+ENUM = "enum board_kind { BOARD_PLAIN, BOARD_FAST = 4, board_slow };\n"
+
+
+def pushdown_in_tree(expr: str) -> list[str]:
+    tree = '#include "demo.h"\n#include <linux/board.h>\n' + ENUM
+    legacy = LEGACY.replace("EXPR", expr).replace('#include "demo.h"\n', tree)
+    new = PUSHDOWN.replace("EXPR", expr).replace('#include "demo.h"\n', tree)
+    return messages(prove(legacy, new, {"demo_ioctl": "demo_ioctl"},
+                          headers={"demo.h": HEADER, "../../include/linux/board.h": BOARD,
+                                   "../../Makefile": "VERSION = 2\nPATCHLEVEL = 6\n"}))
+
+
+class UnresolvedNamesTest(unittest.TestCase):
+    def test_a_name_read_as_a_constant_may_stay_before_the_lock(self):
+        for expr in ("BOARD_ID", "BOARD_MASK", "BOARD_SIZE + 1", "sizeof(BOARD_NAME)",
+                     "board_flags", "BOARD_PLAIN", "BOARD_FAST | BOARD_ID", "board_slow",
+                     "-ENOTTY", "cmd == BOARD_ID ? -EINVAL : 0"):
+            with self.subTest(expr=expr):
+                self.assertEqual(pushdown_in_tree(expr), [])
+
+    def test_a_name_not_read_as_a_constant_is_a_read(self):
+        line = line_of(PUSHDOWN, "\tint users =") + 2     # the #include and the enum
+        for expr, name in (("BOARD_UNKNOWN", "BOARD_UNKNOWN"), ("BOARD_LEVEL", "BOARD_LEVEL"),
+                           ("BOARD_COUNT * 2", "BOARD_COUNT"), ("BOARD_MODE", "BOARD_MODE"),
+                           ("cmd & DEMO_UNREAD_MASK", "DEMO_UNREAD_MASK")):
+            with self.subTest(expr=expr):
+                self.assertEqual(pushdown_in_tree(expr), [
+                    f"{line}: declaration `int users = {expr}` at line {line} ran "
+                    f"under the BKL before and now runs before lock_kernel() (it reads "
+                    f"{name}, a name not read as a constant, which another call may change "
+                    "in between: the BKL made that read and the handler's writes one step)"])
+
+    def test_a_hardware_macro_of_a_tree_header_is_a_read(self):
+        line = line_of(PUSHDOWN, "\tint users =") + 2
+        found = pushdown_in_tree("BOARD_STATUS & 1")
+        self.assertEqual(len(found), 1)
+        self.assertTrue(found[0].startswith(f"{line}: declaration"), found)
+
+
 if __name__ == "__main__":
     unittest.main()

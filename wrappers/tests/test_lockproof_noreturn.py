@@ -211,5 +211,66 @@ class HeaderHaltTest(unittest.TestCase):
                                                    f"at line {line} leaves the BKL held"])
 
 
+# Object-like macros of a tree header: left unexpanded there, the name
+# stands alone as a statement (`DIE;`), and a path ends at it when every
+# definition of it halts (issue 22: `#define DIE BUG()` did not end a path).
+TREE_WORD_HALTS = {
+    "a call": ("#define RT_DIE BUG()\n", "RT_DIE;"),
+    "a do-while": ('#define RT_FATAL do { panic("rt"); } while (0)\n', "RT_FATAL;"),
+    "a do-while with a printk": ('#define RT_FATAL do { printk("rt"); BUG(); } while (0)\n',
+                                 "RT_FATAL;"),
+    "in parentheses": ('#define RT_FATAL (panic("rt"))\n', "RT_FATAL;"),
+    "of a function-like macro": ("#define rt_die(x) panic(x)\n#define RT_DIE rt_die(\"rt\")\n",
+                                 "RT_DIE;"),
+    "of a halting inline": ("static inline void rt_fail(void)\n{\n\tBUG();\n}\n"
+                            "#define RT_DIE rt_fail()\n", "RT_DIE;"),
+    "in a branch's else": ("#define RT_DIE BUG()\n", "if (cmd)\n\t\t\tRT_DIE;\n\t\telse\n"
+                                                         "\t\t\tRT_DIE;"),
+}
+TREE_WORD_MAY_HALT = {
+    "a conditional do-while": ("#define RT_DIE do { if (rt_bad) BUG(); } while (0)\n", "RT_DIE;"),
+    "a call that returns": ("#define RT_DIE rt_warn()\n", "RT_DIE;"),
+    "one definition that returns": ("#ifdef CONFIG_RT\n#define RT_DIE BUG()\n#else\n"
+                                    "#define RT_DIE do { } while (0)\n#endif\n", "RT_DIE;"),
+    "also a function": ("#ifdef CONFIG_RT\n#define rt_die BUG()\n#else\n"
+                        "static inline void rt_die(void) { BUG(); }\n#endif\n", "rt_die;"),
+    "a break out": ("#define RT_DIE do { if (rt_bad) break; BUG(); } while (0)\n", "RT_DIE;"),
+    "in one branch only": ("#define RT_DIE BUG()\n", "if (cmd)\n\t\t\tRT_DIE;"),
+    "a comma before": ("#define RT_DIE (rt_bad, BUG())\n", "RT_DIE;"),
+}
+
+
+class TreeWordHaltTest(unittest.TestCase):
+    """A halting object-like macro of a tree header ends a path; one that
+    only may halt, or is also a function, does not (default-deny)."""
+
+    def prove_in(self, header: str, ending: str, include: bool = True) -> list[str]:
+        old, new = handlers(ending, "#include <linux/rt.h>\n" if include else "")
+        return check(old, new, {"../../include/linux/rt.h": header,
+                                "../../Makefile": "VERSION = 2\nPATCHLEVEL = 6\n"})
+
+    def falls_off(self, ending: str, include: bool = True) -> list[str]:
+        _, new = handlers(ending, "#include <linux/rt.h>\n" if include else "")
+        line = line_of(new, "}\n}\n") + 1
+        return [f"{line}: falling off the end of demo_ioctl at line {line} leaves the BKL held"]
+
+    def test_a_halting_word_ends_the_path(self):
+        for spelling, (header, ending) in TREE_WORD_HALTS.items():
+            with self.subTest(spelling=spelling):
+                self.assertEqual(self.prove_in(header, ending), [])
+
+    def test_a_word_that_may_return_falls_off_the_end(self):
+        for spelling, (header, ending) in TREE_WORD_MAY_HALT.items():
+            with self.subTest(spelling=spelling):
+                self.assertEqual(self.prove_in(header, ending), self.falls_off(ending))
+
+    def test_unread_the_word_is_any_name(self):
+        # The passing cases are not vacuous: without the header, no word halts.
+        for spelling, (header, ending) in TREE_WORD_HALTS.items():
+            with self.subTest(spelling=spelling):
+                self.assertEqual(self.prove_in(header, ending, include=False),
+                                 self.falls_off(ending, include=False))
+
+
 if __name__ == "__main__":
     unittest.main()

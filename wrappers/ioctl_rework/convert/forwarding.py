@@ -11,6 +11,12 @@ A site that cannot be converted denies the whole run (denied()): the
 pointer it calls through may reach the fops of any driver, so converting
 any handler of the run could leave that call with a NULL .ioctl; no file
 of the run is written, and each says why, naming the site.
+
+With a private mutex (--lock mutex) no call through a member named ioctl
+converts (ctext/member_calls.py finds them, as the conversion rule does):
+it may reach a handler of its own file or kbuild module, which would take
+the mutex its caller holds, so the rule leaves that file's handlers alone;
+the call, left on ->ioctl, denies the run as above.
 """
 
 import hashlib
@@ -24,6 +30,7 @@ from ioctl_rework.cache import Cache, make_key
 from ioctl_rework.convert import accounting
 from ioctl_rework.convert.summary import ChangeRecord, HandlerRecord, HandlerStatus
 from ioctl_rework.ctext import candidates
+from ioctl_rework.ctext.member_calls import calls_through_member
 from ioctl_rework.patches import tidy
 from ioctl_rework.patches.unified import apply_hunks
 from ioctl_rework.spatch import rules
@@ -41,21 +48,42 @@ class Forwarded:
     refused: list[HandlerRecord] = field(default_factory=list)
 
 
-def uses_member(data: bytes) -> bool:
+def uses_member(data: bytes, mutex: bool = False) -> bool:
     """Whether DATA calls or tests a member named ioctl (lower->f_op->ioctl):
-    a test alone, in a function with no call, is a site too (refused)."""
-    return candidates.uses_ioctl_member(data)
+    a test alone, in a function with no call, is a site too (refused).
+    MUTEX: any call through one (fops[i].ioctl(...)) is a site too."""
+    return candidates.uses_ioctl_member(data) or \
+        mutex and b"ioctl" in data and bool(_mutex_sites(data))
+
+
+def _mutex_sites(data: bytes):
+    return calls_through_member(data.decode("utf-8", "surrogateescape"))
+
+
+MUTEX_REFUSAL = ("may reach a handler of its own file or kbuild module (which fops the "
+                 "pointer holds is not proven), which under the private mutex would take "
+                 "the mutex its caller holds: refused, with the handlers of its file; "
+                 "convert it by hand")
 
 
 def forward(texts: dict[str, tuple[bytes, bytes]], multi_kernel: bool,
-            timeout: int, cache: Cache | None = None, jobs: int = 1) -> Forwarded:
+            timeout: int, cache: Cache | None = None, jobs: int = 1,
+            mutex: bool = False) -> Forwarded:
     """TEXTS: relpath -> (text before the run, text after the conversion)
     of each file that calls through a member named ioctl.  The rule's
-    output comes from CACHE when it holds it; JOBS files run at a time."""
+    output comes from CACHE when it holds it; JOBS files run at a time.
+    MUTEX (a private mutex): a file with a call through the member is
+    refused at each call, and the rule is not run on it."""
     done = Forwarded()
     cache = cache or Cache(None)
     args = ["-D", "patch", "-D", "report"] + (["-D", "multi_kernel"] if multi_kernel else [])
-    order = sorted(texts)
+    held = {rel: _mutex_sites(texts[rel][0]) for rel in sorted(texts)} if mutex else {}
+    for rel, sites in held.items():
+        done.refused += [HandlerRecord(rel, site.line, "?", site.function or site.macro or "?",
+                                       HandlerStatus.FAILED,
+                                       f"a call through {site.member} {MUTEX_REFUSAL}")
+                         for site in sites]
+    order = sorted(rel for rel in texts if not held.get(rel))
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
         results = list(pool.map(lambda rel: _cached_run(rel, texts[rel][1], args, timeout,
                                                         cache), order))
@@ -103,11 +131,12 @@ def denied(done: Forwarded, files: Iterable[str]) -> dict[str, str]:
         own = next((r for r in sites if r.file == rel), None)
         if own is not None:
             reasons[rel] = (f"the call or test through ->ioctl at {rel}:{own.line} "
-                            f"({own.handler}) could not be converted: the file is left as "
-                            "it was, and so is every other file of the run")
+                            f"({own.handler}) could not be converted ({own.reason}): the "
+                            "file is left as it was, and so is every other file of the run")
         else:
             reasons[rel] = (f"left as it was: the call or test through ->ioctl at {named} "
-                            "could not be converted, and it may reach the fops of any "
+                            f"could not be converted ({first.reason}), and it may reach the "
+                            "fops of any "
                             "driver, this one's too (converted, its .ioctl would be NULL "
                             "there and every command forwarded to it would fail); no "
                             "handler of the run is converted")

@@ -310,16 +310,17 @@ def _forward(request: ConvertRequest, final: dict[str, FileRun], read: set[str],
     gets the rewritten texts, or, when a call cannot follow, BLOCKED gets
     every file of the run (forwarding.denied).  ELSEWHERE: the files of the
     other shards of the run, whose refused calls deny this shard too."""
-    texts = _calling(read | set(final), final, sources)
-    theirs = _calling(elsewhere - set(texts), {}, sources)
+    mutex = request.options.lock is settings.LockMode.MUTEX
+    texts = _calling(read | set(final), final, sources, mutex)
+    theirs = _calling(elsewhere - set(texts), {}, sources, mutex)
     if not texts and not theirs:
         return forwarding.Forwarded()
     done = forwarding.forward(texts, request.options.multi_kernel, request.timeout,
-                              request.cache.sibling("forwarding"), request.jobs)
+                              request.cache.sibling("forwarding"), request.jobs, mutex)
     # Another shard lists its own refusals; here they only deny.
     refused_there = forwarding.forward(theirs, request.options.multi_kernel, request.timeout,
                                        request.cache.sibling("forwarding"),
-                                       request.jobs).refused if theirs else []
+                                       request.jobs, mutex).refused if theirs else []
     denied = forwarding.denied(
         replace(done, refused=done.refused + refused_there),
         sorted(set(final) | set(done.texts) | {r.file for r in done.refused}))
@@ -336,10 +337,10 @@ def _forward(request: ConvertRequest, final: dict[str, FileRun], read: set[str],
     return done
 
 
-def _calling(files: set[str], final: dict[str, FileRun],
-             sources: Sources) -> dict[str, tuple[bytes, bytes]]:
+def _calling(files: set[str], final: dict[str, FileRun], sources: Sources,
+             mutex: bool) -> dict[str, tuple[bytes, bytes]]:
     """FILES that call or test a member named ioctl: (text before the run,
-    text after the conversion in FINAL)."""
+    text after the conversion in FINAL); MUTEX: forwarding.uses_member's."""
     texts = {}
     for rel in sorted(files):
         run = final.get(rel)
@@ -350,7 +351,7 @@ def _calling(files: set[str], final: dict[str, FileRun],
         except OSError:
             continue
         current = run.new if run is not None else old
-        if forwarding.uses_member(current):
+        if forwarding.uses_member(current, mutex):
             texts[rel] = (old, current)
     return texts
 

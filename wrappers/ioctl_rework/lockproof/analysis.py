@@ -2,9 +2,10 @@
 
 from dataclasses import dataclass
 
-from ioctl_rework.lockproof import early_reads, paths, syntax as st
+from ioctl_rework.lockproof import constant_names, early_reads, paths, syntax as st
 from ioctl_rework.lockproof.statements import TYPE_WORDS, parse_body
 from ioctl_rework.lockproof.lexer import Token
+from ioctl_rework.lockproof.noreturn import Halting
 from ioctl_rework.lockproof.purity import Locals, impurity, stable_initialized
 
 
@@ -20,6 +21,7 @@ class Function:
     ops: list[st.LockOp]
     returns: list[st.Return]
     entry_depth: int
+    constants: "constant_names.Names | frozenset" = constant_names.KERNEL   # read as constants
 
     def leaf_at(self) -> dict[int, st.Leaf]:
         """Token position -> the leaf it belongs to."""
@@ -35,7 +37,7 @@ class Function:
     def early_read(self, leaf: st.Leaf, written: frozenset) -> str | None:
         """What LEAF reads that only the lock kept consistent (early_reads.py)."""
         return early_reads.early_read([self.tokens[i] for i in leaf.positions], leaf.kind,
-                                      self.locals, written)
+                                      self.locals, written, self.constants)
 
     def depths(self, table: dict, key) -> set[int]:
         return {d for d, _, _ in table.get(key, ())}
@@ -43,7 +45,8 @@ class Function:
 
 def analyse(name: str, param_tokens: list[Token], body_tokens: list[Token],
             spelling: st.LockSpelling, entry_depth: int,
-            call_target: str | None = None, halting: frozenset = frozenset()) -> Function:
+            call_target: str | None = None, halting: Halting = Halting(),
+            constants=constant_names.KERNEL) -> Function:
     body = parse_body(body_tokens, spelling, halting)
     walk = paths.walk(body_tokens, body, entry_depth, call_target)
     leaves, ops, returns, decls = [], [], [], []
@@ -64,7 +67,7 @@ def analyse(name: str, param_tokens: list[Token], body_tokens: list[Token],
     local = Locals(frozenset(names - statics), frozenset(arrays), frozenset(stable - statics),
                    frozenset(statics))
     return Function(name, body_tokens, tuple(params), body, walk, local, leaves, ops,
-                    returns, entry_depth)
+                    returns, entry_depth, constants)
 
 
 def _collect(node, leaves, ops, returns, decls) -> None:

@@ -8,7 +8,8 @@ racing ioctl's update between the two is lost.  The same holds for any
 code the conversion moved out of the lock, before it or after it.
 
 Default-deny, such code may read only: its locals and parameters (their
-values, and the members of a local struct), constants and sizeof,
+values, and the members of a local struct), sizeof, constants (a name
+only when what defines it was read and is constant: constant_names.py),
 addresses (`&dev->users` computes one, it loads nothing), `jiffies`, a
 member of `current` (the calling task's own: `current->pid`), purity.py's
 calls that compute from their arguments or from what is set once when the
@@ -19,6 +20,7 @@ device number), unless the handler itself writes them.  Anything else is
 a load through a pointer, a global, a static or another call.
 """
 
+from ioctl_rework.lockproof.constant_names import KERNEL
 from ioctl_rework.lockproof.lexer import Token
 from ioctl_rework.lockproof.purity import Locals, Scan, initializers, STABLE_NAMES
 
@@ -48,24 +50,27 @@ def written_members(tokens: list[Token]) -> frozenset:
 
 
 def early_read(tokens: list[Token], kind: str, local: Locals,
-               written: frozenset) -> str | None:
+               written: frozenset, constants=KERNEL) -> str | None:
     """What TOKENS (a leaf of KIND that runs outside the lock) read that only
-    the lock kept consistent, or None.  WRITTEN: the members the handler writes."""
+    the lock kept consistent, or None.  WRITTEN: the members the handler
+    writes; CONSTANTS: the names read as constants (constant_names.py)."""
     if kind == "declaration":
         for initializer in initializers(tokens):
-            why = _EarlyScan(initializer, local, written).run()
+            why = _EarlyScan(initializer, local, written, constants).run()
             if why:
                 return why
         return None
-    return _EarlyScan(tokens, local, written).run()
+    return _EarlyScan(tokens, local, written, constants).run()
 
 
 class _EarlyScan(Scan):
     """purity.Scan with READS, stricter: only the reads the module doc lists."""
 
-    def __init__(self, tokens: list[Token], local: Locals, written: frozenset):
+    def __init__(self, tokens: list[Token], local: Locals, written: frozenset,
+                 constants):
         super().__init__(tokens, local, reads=True)
         self.written = written
+        self.constants = constants
 
     def run(self) -> str | None:
         return self.scan(0, len(self.t))      # what it writes, purity.py judges
@@ -78,12 +83,17 @@ class _EarlyScan(Scan):
         if why or (derefs and derefs[-1] != "[" and end < stop and t[end].is_("(")):
             return super()._operand(i, stop)
         if not self._may_read(i, end, root, derefs):
+            if self._kind(root) == "constant" and root not in self.constants:
+                return f"reads {root}, a name not read as a constant", i
             return f"reads {self._spelled(i, end)}", i
         return None, end
 
     def _may_read(self, i: int, end: int, root: str, derefs: list[str]) -> bool:
         address = self._address_taken(i)
         kind = self._kind(root)
+        if kind in ("constant", "shared") and root not in self.local.statics and \
+                root in self.constants:
+            return not derefs
         loads = derefs[:-1] if address and derefs else derefs
         if kind == "stable":
             if root in STABLE_NAMES:
@@ -92,8 +102,6 @@ class _EarlyScan(Scan):
             members = members[:len(loads)]
             return all(d != "[" for d in loads) and \
                 all(m in STABLE_MEMBERS and m not in self.written for m in members)
-        if kind == "constant":
-            return not derefs
         if kind == "local":
             return all(d == "." for d in loads)      # a local pointer's target is shared
         if kind == "array":

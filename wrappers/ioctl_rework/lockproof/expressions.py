@@ -24,13 +24,14 @@ class ExpressionParser:
     provides block(), which a statement expression needs."""
 
     def __init__(self, tokens: list[Token], lock: LockSpelling,
-                 halting: frozenset = frozenset()):
+                 halting: noreturn.Halting = noreturn.Halting()):
         self.tokens = tokens
         self.lock = lock
         self.at = 0
         self.match = brackets(tokens)
         # Functions declared noreturn in what was read, and the kernel's own.
-        self.halting = noreturn.ALWAYS | halting
+        self.halting = noreturn.ALWAYS | halting.calls
+        self.halting_words = halting.words
         lock_names = set(lock.acquire) | set(lock.release)
         self._marks = [i for i, t in enumerate(tokens)
                        if (t.kind == "ident" and t.text in lock_names) or
@@ -44,18 +45,26 @@ class ExpressionParser:
                        not any(i in r for r in inner)]
 
     def _halts(self, i: int) -> bool:
-        """Whether token I calls a function that does not return: a halting
-        name, or BUG_ON of a true constant."""
+        """Whether token I calls a function that does not return (a halting
+        name, or BUG_ON of a true constant), or is a halting word (`DIE;`)."""
         token = self.tokens[i]
-        if token.kind != "ident" or i + 1 >= len(self.tokens) or \
-                not self.tokens[i + 1].is_("("):
+        if token.kind != "ident":
             return False
+        if i + 1 >= len(self.tokens) or not self.tokens[i + 1].is_("("):
+            return self._halting_word(i)
         if token.text in self.halting:
             return True
         if token.text in noreturn.ASSERTS:
             value = fold(self.tokens[i + 2:self.match[i + 1]])
             return value is not None and value != 0
         return False
+
+    def _halting_word(self, i: int) -> bool:
+        """Whether token I is a halting word standing as an operand: not a
+        member name (`dev->DIE`), a declared name or a label."""
+        before = self.tokens[i - 1].text if i else ""
+        return self.tokens[i].text in self.halting_words and \
+            before not in ("->", ".", "goto", "struct", "union", "enum")
 
     def _error(self, message: str, at: int | None = None) -> ParseError:
         token = self.tokens[min(self.at if at is None else at, len(self.tokens) - 1)]
@@ -155,6 +164,11 @@ class ExpressionParser:
         i = span.start
         while i < span.stop:
             token = tokens[i]
+            if halt is None and self._halting_word(i) and \
+                    (i + 1 >= span.stop or not tokens[i + 1].is_("(")):
+                halt = Halt(i)                 # `DIE`: nothing runs after it
+                i += 1
+                continue
             if halt is None and self._halts(i) and i + 1 < span.stop and \
                     not self._marked(range(i + 1, self.match[i + 1])):
                 # The call runs (its tokens stay in the leaf), then nothing does.

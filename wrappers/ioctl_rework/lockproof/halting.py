@@ -158,6 +158,10 @@ class _Reader:
         if token.is_("{"):
             return _block_statement(tokens, i) and \
                 self._sequence_halts(tokens[i + 1:match[i]], seen)
+        if token.is_("(") and _block_statement(tokens, i) and match[i] + 1 < n and \
+                tokens[match[i] + 1].is_(";"):
+            # `(panic("x"));`: the expression in parentheses is the statement.
+            return self._sequence_halts(tokens[i + 1:match[i]] + [tokens[match[i] + 1]], seen)
         if token.kind != "ident":
             return False
         if token.text == "do" and i + 1 < n and tokens[i + 1].is_("{"):

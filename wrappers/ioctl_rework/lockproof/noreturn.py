@@ -13,10 +13,12 @@ it that was read halts (halting.py): a driver's `static inline void
 die(void) { printk(...); BUG(); }`; so does a macro whose every definition
 halts, where it is left unexpanded (a macro of the tree's headers that
 cannot leave the function stays a call; others expand to their halting
-calls).
+calls).  Left unexpanded, an object-like one stands alone (`DIE;`): it is
+a halting word (Halting.words), which ends a path where it stands.
 """
 
 import re
+from typing import NamedTuple
 
 from ioctl_rework.lockproof import halting
 from ioctl_rework.lockproof.lexer import Token
@@ -34,6 +36,16 @@ _TYPES = frozenset({"void", "int", "char", "short", "long", "unsigned", "signed"
 _WORD = re.compile(r"[A-Za-z_]\w*")
 
 
+class Halting(NamedTuple):
+    """What ends a path: CALLS, names that halt when called (`BUG()`,
+    `rt_die("x")`), and WORDS, object-like macros that halt where they
+    stand (`#define DIE BUG()` of a tree header, left unexpanded: `DIE;`).
+    A word is never also a function: a function's bare name does not run it."""
+
+    calls: frozenset = frozenset()
+    words: frozenset = frozenset()
+
+
 class Declarations:
     """Reads the top-level declarations of a text, token by token, for
     functions declared noreturn."""
@@ -47,12 +59,13 @@ class Declarations:
         self._defining: tuple[str, frozenset] | None = None   # a definition's head
         self._body: list[Token] = []
         self._names: frozenset | None = None          # names, until something is read
+        self._halting: Halting | None = None
 
     def define(self, name: str, body: str) -> None:
         """`#define NAME BODY`: NAME spells noreturn when BODY does."""
         self._spellings.setdefault(name, set()).update(_WORD.findall(body))
         self._macros.setdefault(name, []).append(body)
-        self._names = None
+        self._names = self._halting = None
 
     def token(self, token: Token, depth: int) -> None:
         """TOKEN of the text, at brace DEPTH before it."""
@@ -61,7 +74,8 @@ class Declarations:
                 if depth == 1 and token.is_("}"):
                     name, words = self._defining
                     self._declared.append((name, words, halting.Body.of(self._body)))
-                    self._defining, self._body, self._names = None, [], None
+                    self._defining, self._body = None, []
+                    self._names = self._halting = None
                 else:
                     self._body.append(token)
             return
@@ -73,7 +87,7 @@ class Declarations:
                     self._defining = (name, words)      # recorded with its body, at its "}"
                 else:
                     self._declared.append((name, words, None))
-                    self._names = None
+                    self._names = self._halting = None
             self._pending = []
         else:
             self._pending.append(token)
@@ -86,7 +100,7 @@ class Declarations:
     def add(self, declared: tuple) -> None:
         """Functions another reading found (a header's Summary)."""
         self._declared += declared
-        self._names = None
+        self._names = self._halting = None
 
     @property
     def names(self) -> frozenset:
@@ -96,6 +110,19 @@ class Declarations:
             self._names = marked | halting.halting_names(self._declared, self._macros,
                                                          self._spellings, ALWAYS | marked)
         return self._names
+
+    @property
+    def halting(self) -> Halting:
+        """NAMES as calls, and the object-like macros among them as words:
+        every definition of the name read is object-like (its body does not
+        open with a parameter list) and no function of that name is declared."""
+        if self._halting is None:
+            names = self.names
+            functions = {name for name, _, _ in self._declared}
+            words = {name for name in names if name in self._macros and name not in functions
+                     and not any(body.startswith("(") for body in self._macros[name])}
+            self._halting = Halting(names, frozenset(words))
+        return self._halting
 
     def _marked(self) -> frozenset:
         markers = set(_MARKERS)

@@ -220,7 +220,7 @@ class _HandlerProver:
         params = unit.view(definition, config, definition.params)
         body = unit.view(definition, config, (definition.open, definition.close))
         return analyse(definition.name, params, body, self.spelling, entry_depth, call_target,
-                       unit.noreturn)
+                       unit.noreturn, unit.constants)
 
     def _pair(self, old_def: Definition, new_def: Definition, entry_depth: int,
               caller: str | None) -> list[LockProblem]:

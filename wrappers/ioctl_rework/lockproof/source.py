@@ -16,11 +16,12 @@ import itertools
 import re
 from dataclasses import dataclass
 
+from ioctl_rework.lockproof import constant_names
 from ioctl_rework.lockproof.conditionals import Group, condition, include_guard, live
 from ioctl_rework.lockproof.headers import MAX_HEADERS, HeaderReader
 from ioctl_rework.lockproof.lexer import LexError, Token, directive, tokenize
 from ioctl_rework.lockproof.macros import ArityError, Macro, MacroError, expand, parse_define
-from ioctl_rework.lockproof.noreturn import Declarations
+from ioctl_rework.lockproof.noreturn import Declarations, Halting
 
 # Beyond this many conditions in one function, the configurations are too
 # many to walk (2**N); the function is refused rather than half-proved.
@@ -104,12 +105,32 @@ class Unit:
         self._search = headers.search(rel) if headers is not None else None
         self._system_read: set[str] = set()   # the tree's headers, read once each
         self._exits: dict[str, bool] = {}
+        self._constants: constant_names.Names | None = None
         self._read(raw, headers, rel, ())
 
     @property
-    def noreturn(self) -> frozenset:
-        """Functions declared noreturn in the file and the headers it read."""
-        return self._declarations.names
+    def constants(self) -> constant_names.Names:
+        """Names the file and the headers it read define as constants
+        (constant_names.py): what code outside the lock may read."""
+        if self._constants is None:
+            self._constants = constant_names.Names(self._macros_of, self.tokens)
+        return self._constants
+
+    def _macros_of(self, name: str) -> list | None:
+        """Each definition read of NAME (None for an #undef or one that
+        cannot be read), or None when it is never defined."""
+        events = self.events.get(name)
+        if not events:
+            return None
+        try:
+            return [e.macro for e in events]
+        except SourceError:
+            return [None]
+
+    @property
+    def noreturn(self) -> Halting:
+        """What halts, as declared or defined in the file and the headers it read."""
+        return self._declarations.halting
 
     # -- reading ---------------------------------------------------------
 

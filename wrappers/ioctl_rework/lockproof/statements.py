@@ -8,6 +8,7 @@ reading does not expand (`list_for_each(p, head) { ... }`).
 
 from ioctl_rework.lockproof.expressions import ASSIGN, ExpressionParser
 from ioctl_rework.lockproof.lexer import Token
+from ioctl_rework.lockproof.noreturn import Halting
 from ioctl_rework.lockproof.syntax import (Block, Decl, DoWhile, ExprStmt, For, If, Jump,
                                            Labeled, Leaf, LockSpelling, Return,
                                            Seq, Switch, While)
@@ -313,8 +314,8 @@ def _stable_type(tokens: list[Token]) -> bool:
 
 
 def parse_body(tokens: list[Token], lock: LockSpelling,
-               halting: frozenset = frozenset()) -> Block:
-    """TOKENS as a Block; HALTING: names declared noreturn in what was read."""
+               halting: Halting = Halting()) -> Block:
+    """TOKENS as a Block; HALTING: what read halts (noreturn.Halting)."""
     parser = Parser(tokens, lock, halting)
     body = parser.block()
     if parser.at != len(tokens):

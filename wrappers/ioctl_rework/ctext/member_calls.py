@@ -1,0 +1,125 @@
+"""Where compiled code may run a .ioctl handler through a member named
+ioctl: a call (`lower->f_op->ioctl(...)`, `(*ops->ioctl)(...)`,
+`fops[i].ioctl(...)`) or a copy of the member that may be called later
+(`fn = file->f_op->ioctl;`), of a structure the text does not declare to
+be other than a file_operations (default-deny: a member whose structure
+the file does not say may be one).
+
+Under a private mutex, such a call made by a converted handler may reach
+a handler that takes the same mutex: its own file's, or its kbuild
+module's.  The BKL nested; the mutex deadlocks.  A test of the member
+(`if (!ops->ioctl)`, `ops->ioctl != h`) runs nothing and is no such site.
+The conversion rule (-D mutex) and convert's forwarding stage both read
+these sites from here.
+"""
+
+import re
+from dataclasses import dataclass
+
+from ioctl_rework.ctext import ioctl_tokens, spans
+
+_MEMBER = re.compile(r"(\.|->)\s*ioctl\b")
+# What may end the object a member is taken of: `a->b.c[i]`, `(&fops)`.
+_OBJECT_CHAR = re.compile(r"[\w.\[\]>\-\s]")
+_TEST_AFTER = re.compile(r"(&&|\|\||\?|[!=]=)")
+_TEST_BEFORE = re.compile(r"(!|&&|\|\||\?|[!=]=)$")
+_KEYWORDS = {"return", "case", "else", "do"}
+_CONDITION_OPEN = re.compile(r"\b(?:if|while)\s*\($")
+
+
+@dataclass(frozen=True)
+class MemberCall:
+    """A site: LINE (1-based), the function it is in (None in a macro's
+    body, or outside any function), the #define it is written in, and the
+    member as written (`fp_lower->ioctl`)."""
+
+    line: int
+    function: str | None
+    macro: str | None
+    member: str
+
+    def where(self) -> str:
+        """The site in words: `fp_lower->ioctl (line 41)`."""
+        return f"{self.member} (line {self.line})"
+
+
+def calls_through_member(text: str) -> list[MemberCall]:
+    """The sites of TEXT's compiled code, in order; the legacy half a
+    multi-kernel driver keeps for old kernels is not compiled on a target
+    with a private mutex."""
+    code = spans.code_only(text)
+    lines = code.split("\n")
+    starts = [0]
+    for line in lines:
+        starts.append(starts[-1] + len(line) + 1)
+    found = []
+    for match in _MEMBER.finditer(code):
+        line = code.count("\n", 0, match.start()) + 1
+        if spans.never_compiled(text, line) or spans.legacy_half(text, line):
+            continue
+        begin = _object_start(code, match.start())
+        before = code[:begin].rstrip()
+        after = code[match.end():].lstrip()
+        if before.endswith(("{", ",")) and re.match(r"=(?!=)", after) or \
+                before.endswith(("{", ",")) and not after.startswith(("(", ")")):
+            continue            # a designator of an initializer (.ioctl = h)
+        called = after.startswith("(") or re.match(r"\)\s*\(", after)
+        if not called and (re.match(r"=(?!=)", after) or _is_test(before, after)):
+            continue            # an assignment of the member, or a test of it
+        macro = _macro_of(lines, line - 1)
+        base = re.search(r"(\w+)\s*(?:\[[^\]]*\]\s*)?$", code[begin:match.start()])
+        token = ioctl_tokens.Token(line, ioctl_tokens.Use.CALL, lines[line - 1].strip(),
+                                   base=base.group(1) if base else None)
+        if ioctl_tokens.member_of_file_operations(code, token) is False:
+            continue            # the member of another structure (tty_operations)
+        member = " ".join(code[begin:match.end()].split()).replace(" ", "")
+        function = None if macro else ioctl_tokens.enclosing_function(code, line)
+        found.append(MemberCall(line, function, macro, member))
+    return found
+
+
+def _object_start(code: str, end: int) -> int:
+    """Where the object whose member starts at END begins: back over names,
+    `.`, `->`, subscripts and one parenthesised group before an operator."""
+    i = end
+    while i > 0:
+        char = code[i - 1]
+        if char == ")":
+            depth, j = 0, i - 1
+            while j >= 0:
+                depth += (code[j] == ")") - (code[j] == "(")
+                if depth == 0:
+                    break
+                j -= 1
+            called = re.search(r"(\w+)\s*$", code[:j]) if j >= 0 else None
+            if j < 0 or called and called.group(1) not in _KEYWORDS:
+                break           # a call's parentheses: f(x)->ioctl ends at f
+            i = j
+            continue
+        if not _OBJECT_CHAR.match(char):
+            break
+        if char == "-" and code[i:i + 1] != ">":
+            break               # a minus, not the arrow
+        if char.isspace() and re.search(r"\w\s*$", code[:i]) and \
+                not re.match(r"\s*(?:->|[.\[])", code[i:]):
+            break               # `return fp->ioctl`: two words are two tokens
+        i -= 1
+    while i < end and code[i].isspace():
+        i += 1
+    return i
+
+
+def _is_test(before: str, after: str) -> bool:
+    """Whether the member between BEFORE and AFTER is only tested or compared."""
+    if _TEST_AFTER.match(after) or _TEST_BEFORE.search(before):
+        return True
+    return after.startswith(")") and _CONDITION_OPEN.search(before) is not None
+
+
+def _macro_of(lines: list[str], index: int) -> str | None:
+    """The #define whose text holds line INDEX (0-based), if any."""
+    start = index
+    while start and lines[start - 1].rstrip().endswith("\\"):
+        start -= 1
+    match = re.match(r"\s*#\s*define\s+(\w+)", lines[start])
+    return match.group(1) if match else None
