@@ -20,6 +20,7 @@ import time
 from dataclasses import dataclass, replace
 
 from ioctl_rework import safe_write, settings
+from ioctl_rework.ctext import have_ioctl
 from ioctl_rework.ctext import spans as c_spans
 from ioctl_rework.convert import accounting, bkl_glue, forwarding, module_runs, modules
 from ioctl_rework.convert import groups as convert_groups
@@ -273,6 +274,9 @@ def _file_records(summary: Summary, tree: Tree, final: dict[str, FileRun],
         elif rel in failures and not run.changed:
             # It stopped a handler: now run without it, it is still the file that failed.
             summary.files.append(FileRecord(rel, FileStatus.FAILED, failures[rel]))
+        elif run.changed and _only_glue_resolved(run):
+            # Written, it would change code the run says it left alone.
+            summary.files.append(FileRecord(rel, FileStatus.UNCHANGED, _GLUE_KEPT))
         elif run.changed:
             changes[rel] = (run.old, run.new)
             summary.changes += [ChangeRecord(rel, c.line, c.kind.value, c.handler, c.where,
@@ -287,6 +291,20 @@ def _file_records(summary: Summary, tree: Tree, final: dict[str, FileRun],
             status = FileStatus.FAILED if run.reason and needed else FileStatus.UNCHANGED
             summary.files.append(FileRecord(rel, status, run.reason))
     return changes
+
+
+_GLUE_KEPT = ("none of its entries was converted: its #ifdef HAVE_UNLOCKED_IOCTL and "
+              "HAVE_COMPAT_IOCTL lines are kept as they were")
+
+
+def _only_glue_resolved(run: FileRun) -> bool:
+    """Whether RUN converted nothing (no entry, no other change) and its new
+    text only resolves the file's HAVE_UNLOCKED_IOCTL / HAVE_COMPAT_IOCTL
+    conditionals, as a target that has them does after a conversion."""
+    if any(d.convert for d in run.decisions) or run.changes:
+        return False
+    old = run.old.decode("utf-8", "surrogateescape")
+    return have_ioctl.resolve(old).text.encode("utf-8", "surrogateescape") == run.new
 
 
 def _files_read(request: ConvertRequest, tree: Tree, mine: set[str],
