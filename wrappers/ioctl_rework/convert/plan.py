@@ -145,7 +145,7 @@ def _stages_to_verify(request: ConvertRequest, stages: Stages, started: str) -> 
         changes = _file_records(summary, tree, final, blocked, followed.held, failures,
                                 Diffs(request.cache))
     summary.changes += forwarded.changes
-    summary.handlers += forwarded.refused
+    summary.handlers += forwarded.refused + forwarded.listed
     # A file that failed for a handler that was then dropped is still reported.
     summary.files += [FileRecord(rel, FileStatus.FAILED, why)
                       for rel, why in failures.items() if rel not in final]
@@ -333,12 +333,16 @@ def _forward(request: ConvertRequest, final: dict[str, FileRun], read: set[str],
     theirs = _calling(elsewhere - set(texts), {}, sources, mutex)
     if not texts and not theirs:
         return forwarding.Forwarded()
+    # The handlers this run may convert (a held or blocked file's too: default-deny).
+    converted = {d.handler for run in final.values() for d in run.decisions if d.convert}
+    legacy_target = request.options.target.has_legacy_ioctl or request.options.multi_kernel
     done = forwarding.forward(texts, request.options.multi_kernel, request.timeout,
-                              request.cache.sibling("forwarding"), request.jobs, mutex)
+                              request.cache.sibling("forwarding"), request.jobs, mutex,
+                              converted, legacy_target)
     # Another shard lists its own refusals; here they only deny.
     refused_there = forwarding.forward(theirs, request.options.multi_kernel, request.timeout,
-                                       request.cache.sibling("forwarding"),
-                                       request.jobs, mutex).refused if theirs else []
+                                       request.cache.sibling("forwarding"), request.jobs,
+                                       mutex, converted, legacy_target).refused if theirs else []
     denied = forwarding.denied(
         replace(done, refused=done.refused + refused_there),
         sorted(set(final) | set(done.texts) | {r.file for r in done.refused}))
@@ -348,7 +352,7 @@ def _forward(request: ConvertRequest, final: dict[str, FileRun], read: set[str],
             blocked.setdefault(rel, why)
             if rel not in final:
                 final[rel] = FileRun(rel, (), (), texts[rel][0], texts[rel][0], None)
-        return forwarding.Forwarded(refused=done.refused)
+        return forwarding.Forwarded(refused=done.refused, listed=done.listed)
     for rel, new in done.texts.items():
         final[rel] = replace(final[rel], new=new) if rel in final else \
             FileRun(rel, (), (), texts[rel][0], new, None)
