@@ -37,6 +37,7 @@ import argparse
 import json
 import os
 import platform
+import resource
 import signal
 import subprocess
 import sys
@@ -155,31 +156,86 @@ def _audit_command(path: Path, cache: Path, jobs: int, classes: bool) -> list[st
             *([] if classes else ["--no-compat-classes"])]
 
 
+def _cpu_of_children() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def prefilter_cost(path: Path) -> dict:
+    """The audit's prefilter on PATH with nothing cached (the file contents
+    in the page cache), in this process: cpu seconds of the whole, and of
+    the shared finder of legacy entries (ioctl_tokens.legacy_entries and the
+    fops_holders it calls), which reads only files that may spell an entry
+    the cheap tests miss."""
+    from ioctl_rework import settings
+    from ioctl_rework.ctext import ioctl_tokens
+    finder = ioctl_tokens.legacy_entries
+    spent = {"seconds": 0.0, "calls": 0}
+
+    def timed_finder(text):
+        start = time.process_time()
+        try:
+            return finder(text)
+        finally:
+            spent["seconds"] += time.process_time() - start
+            spent["calls"] += 1
+    files = list(spatch.source_files([path]))
+    for file in files:                  # into the page cache: disk speed is not measured
+        Path(file[0]).read_bytes()
+    with tempfile.TemporaryDirectory(prefix="audit-bench-prefilter-") as tmp:
+        runs = audit._rule_runs(settings.DEFAULT_TARGET, Path(tmp))
+        ioctl_tokens.legacy_entries = timed_finder
+        try:
+            start = time.process_time()
+            candidates = audit._candidates([path], runs, cache=None)
+            total = time.process_time() - start
+        finally:
+            ioctl_tokens.legacy_entries = finder
+    return {"files": len(files), "candidates": len(candidates), "seconds": total,
+            "finder": spent["seconds"], "finder_files": spent["calls"]}
+
+
 def classes_section(paths: list[Path], jobs: int) -> str:
-    """The cost of the compat classes on each of PATHS, cold and warm."""
-    rows, notes = [], []
+    """The cost of the compat classes on each of PATHS, cold and warm, in
+    wall and cpu seconds; and the cold prefilter's (prefilter_cost)."""
+    rows, notes, prefilter_rows = [], [], []
     for path in paths:
         with tempfile.TemporaryDirectory(prefix="audit-bench-classes-") as tmp:
             times: dict[tuple[bool, str], list[float]] = {}
+            cpus: dict[tuple[bool, str], list[float]] = {}
             loads = []
             for kind in ["cold"] + ["warm"] * WARM_REPEATS:
                 for classes in (False, True):
                     loads.append(os.getloadavg()[0])
                     command = _audit_command(path, Path(tmp) / f"cache-{classes}", jobs, classes)
+                    before = _cpu_of_children()
                     seconds, _, proc = timed(command)
+                    cpu = _cpu_of_children() - before
                     if proc.returncode != 0:
                         sys.exit(f"audit failed: {proc.stderr.decode()[-2000:]}")
                     times.setdefault((classes, kind), []).append(seconds)
+                    cpus.setdefault((classes, kind), []).append(cpu)
                     print(f"{path}: {'with' if classes else 'without'} classes, {kind}: "
-                          f"{seconds:.1f} s (load {loads[-1]:.1f})", file=sys.stderr)
+                          f"{seconds:.1f} s, cpu {cpu:.2f} s (load {loads[-1]:.1f})",
+                          file=sys.stderr)
         cold = [times[c, "cold"][0] for c in (False, True)]
         warm = [sorted(times[c, "warm"])[WARM_REPEATS // 2] for c in (False, True)]
+        cold_cpu = [cpus[c, "cold"][0] for c in (False, True)]
+        warm_cpu = [sorted(cpus[c, "warm"])[WARM_REPEATS // 2] for c in (False, True)]
         shown = path.resolve()
         tree = audit.find_tree(shown)
         name = f"{tree.name}/{shown.relative_to(tree)}" if tree else shown.name
         rows.append(f"| {name} | {cold[0]:.1f} | {cold[1]:.1f} | **{cold[1] / cold[0]:.2f}x** | "
                     f"{warm[0]:.2f} | {warm[1]:.2f} | **{warm[1] / warm[0]:.2f}x** | "
+                    f"{cold_cpu[0]:.2f} / {cold_cpu[1]:.2f} = "
+                    f"**{cold_cpu[1] / cold_cpu[0]:.2f}x** | "
+                    f"{warm_cpu[0]:.2f} / {warm_cpu[1]:.2f} = "
+                    f"**{warm_cpu[1] / warm_cpu[0]:.2f}x** | "
                     f"{min(loads):.0f}-{max(loads):.0f} |")
+        cost = prefilter_cost(path)
+        prefilter_rows.append(
+            f"| {name} | {cost['files']} | {cost['candidates']} | {cost['seconds']:.2f} | "
+            f"{cost['finder_files']} | {cost['finder']:.2f} |")
         notes.append(f"- {name}: cold {cold[1] / cold[0]:.2f}x (goal <= {COLD_GOAL}x: "
                      f"{'met' if cold[1] / cold[0] <= COLD_GOAL else 'NOT met'}), warm "
                      f"{warm[1] / warm[0]:.2f}x (goal <= {WARM_GOAL}x: "
@@ -193,12 +249,21 @@ def classes_section(paths: list[Path], jobs: int) -> str:
         f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; measured by "
         "`bench/audit_bench.py --classes PATH`.  Each kind on its own empty cache (cold), then "
         f"again on it (warm: the median of {WARM_REPEATS}), the two kinds interleaved; "
-        "seconds of the whole command (python start-up included).",
+        "seconds of the whole command (python start-up included), wall and cpu (user + "
+        "system of the command and every child: on a shared machine the better measure).",
         "",
         "| path | cold without | cold with | cold ratio | warm without | warm with | "
-        "warm ratio | load average |",
-        "|---|---|---|---|---|---|---|---|",
-        *rows, "", *notes, ""])
+        "warm ratio | cold cpu without / with | warm cpu without / with | load average |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+        *rows, "", *notes, "",
+        "The cold prefilter (which files the rules read), in the bench's own process with "
+        "nothing cached but the page cache: its cpu seconds, and those of the shared finder "
+        "of legacy entries (ctext/ioctl_tokens.py with fops_holders.py) on the files it reads.",
+        "",
+        "| path | files | candidates | prefilter cpu (s) | files the finder reads | "
+        "finder cpu (s) |",
+        "|---|---|---|---|---|---|",
+        *prefilter_rows, ""])
 
 
 def main() -> int:

@@ -16,8 +16,8 @@ from .macros import (body_include_exit, defining_macro, macros_of, old_style_def
 from .entries import hidden_entries, live_entries
 from .handler_body import (impure_declaration, needs_temporary, parameter_names, ret_free,
                            ret_reusable, shared_read_declaration, split_declaration)
-from .locking import (bkl_in_callee, is_handler, mutex_name, polls_shared_state, reachable,
-                      shadowed_lock, waits_for_another_call)
+from .locking import (bkl_in_callee, is_handler, mutex_name, outside_the_mutex,
+                      polls_shared_state, reachable, shadowed_lock, waits_for_another_call)
 from .placement import placement_problem
 from . import forwarded_calls
 
@@ -105,12 +105,28 @@ def join_call_group(file, alone):
     they call must not take it again; the wrapper alone takes it for the
     VFS.  Any caller that would not hold that mutex (not a converted
     handler of this file) refuses the whole group."""
+    # Called by a handler, which holds the mutex; or only by the module's
+    # init or exit function, which does not (its call goes through the
+    # handler's own lock: a pushdown).
     called = {(file, callee) for _, _, callee, caller in direct_calls
-              if (file, caller) in alone} & set(alone)
+              if (file, caller) in alone and (file, caller) in definitions} & set(alone)
+    outside = {(file, fn) for (where, fn) in alone
+               if (where, fn) not in definitions and outside_the_mutex(file, fn)}
     problem = None
     for (where, fn), (strategy, why) in sorted(alone.items()):
         calls_at = [line for caller, line in callers_of(file, fn)]
-        if (where, fn) not in definitions:
+        from_outside = [line for caller, line in callers_of(file, fn)
+                        if (file, caller) in outside]
+        if (where, fn) in outside:
+            continue
+        if from_outside and (where, fn) in definitions and \
+                ((where, fn) in called or strategy != "pushdown"):
+            problem = "%s is called directly at line %d by the module's init or exit " \
+                "function, which does not hold the private mutex, and %s" % (
+                    fn, min(from_outside),
+                    "a handler holding it calls it too" if (where, fn) in called
+                    else "its %s body would run without it" % (strategy or "unconverted"))
+        elif (where, fn) not in definitions:
             problem = "%s is not a handler of this file converted under the private " \
                 "mutex%s" % (fn, " (its call at line %d)" % min(calls_at) if calls_at
                              and (where, fn) not in called else "")
@@ -132,6 +148,9 @@ def join_call_group(file, alone):
     joined = {}
     for (where, fn), (strategy, why) in alone.items():
         others = ", ".join(sorted(other for _, other in alone if other != fn))
+        if (where, fn) in outside:
+            joined[(where, fn)] = (strategy, why)
+            continue
         if problem and strategy is None:
             joined[(where, fn)] = (strategy, why)
         elif problem:

@@ -12,6 +12,7 @@ from .ctext import CASE_LABEL, DIRECTIVE, NOT_CODE
 from .source import code_text, offset_of, source_lines
 from .handler_body import parameter_names
 from .macros import macros_of
+from . import registers
 
 
 _mutex_names = per_file({})
@@ -54,6 +55,32 @@ def shadowed_lock(file, h):
 def is_handler(file, name):
     """A handler defined here, or one convert names (listed or kept)."""
     return (file, name) in definitions or name in listed or name in kept
+
+
+def outside_the_mutex(file, fn):
+    """Whether fn, a function of the file that is not a handler, runs only
+    where the private mutex is not held: it is the module's init or exit
+    function (`__init`/`__exit`, or named by module_init()/module_exit()),
+    and so is every function of the file that reaches it by direct calls
+    (a handler, converted already or not, holds the mutex)."""
+    code = code_text(file)
+    todo, seen = [fn], set()
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        if not _init_or_exit(code, name):
+            return False
+        todo += [caller for (where, caller), called in calls_in.items()
+                 if where == file and name in called]
+    return True
+
+
+def _init_or_exit(code, fn):
+    name = re.escape(fn)
+    return re.search(r"\b__(?:init|exit)\b[^;{}()]*\b%s\s*\(|\bmodule_(?:init|exit)\s*\(\s*%s\s*\)"
+                     % (name, name), code) is not None
 
 
 def same_section(file, start, end):
@@ -180,17 +207,23 @@ NOT_A_NAME = {"sizeof", "return", "else", "case", "goto", "do", "while", "for", 
               "const", "volatile", "unsigned", "signed", "int", "long", "char", "short"}
 
 
-def reads_shared_state(file, fn, condition, loop):
+def reads_shared_state(file, fn, condition, loop, busy=False):
     """Whether a loop CONDITION of fn may read memory another call writes.
     Default-deny: it is local only when it reads nothing through a pointer,
     a member or an element, calls nothing, and names only locals and
     parameters of fn (which the LOOP text sets from such values alone) and
     constants (a number macro, an enumerator).  A global of a header, a
-    status macro, a function that reads the device: all count as shared."""
-    return not local_only(file, fn, condition, loop, 2)
+    status macro, a function that reads the device: all count as shared,
+    except, in a BUSY loop (registers.py), a register read at a local address."""
+    return not local_only(file, fn, condition, loop, 2, busy)
 
 
-def local_only(file, fn, expression, loop, depth):
+def local_only(file, fn, expression, loop, depth, busy=False):
+    if busy and depth >= 0:
+        expression = registers.without_register_reads(
+            file, expression, lambda address: local_only(file, fn, address, loop, depth - 1))
+        if expression is None:
+            return False
     if depth < 0 or re.search(r"->|\[|\.\s*[A-Za-z_]|(?:^|[^\w)\]])\s*\*\s*\w|\w\s*\(",
                               expression):
         return False
@@ -203,12 +236,13 @@ def local_only(file, fn, expression, loop, depth):
         # Set in the loop: from what?
         for value in re.findall(r"\b%s\s*(?:[-+*/%%&|^]|<<|>>)?=(?!=)\s*([^;,)]*)" % re.escape(name),
                                 loop):
-            if not local_only(file, fn, value, loop, depth - 1):
+            if not local_only(file, fn, value, loop, depth - 1, busy):
                 return False
     return True
 
 
-DECLARATION = re.compile(r"(?:^|[;{}])\s*((?:(?:const|static|register|volatile|unsigned|signed"
+# (The `;` before a declaration is not consumed: it ends the one before.)
+DECLARATION = re.compile(r"(?:^|(?<=[;{}]))\s*((?:(?:const|static|register|volatile|unsigned|signed"
                          r"|long|short|(?:struct|union|enum)\s+\w+)\s+)*[A-Za-z_]\w*"
                          r"(?:\s+|\s*\*+\s*)[*\s]*[A-Za-z_][^;{}]*);")
 KEYWORDS = {"return", "else", "case", "goto", "break", "continue", "default", "do", "sizeof"}
@@ -284,7 +318,8 @@ def polls_shared_state(file, h):
     for fn in reachable(file, h):
         for line, column, poller in sorted(poll_calls.get((file, fn), [])):
             loop = enclosing_loop(file, line, column)
-            if loop and reads_shared_state(file, fn, loop[1], loop[2]):
+            busy = loop and poller in registers.BUSY_WAITS and registers.busy_wait(file, loop[2])
+            if loop and reads_shared_state(file, fn, loop[1], loop[2], busy):
                 return "%s() in the loop at line %d%s" % (poller, loop[0],
                                                           "" if fn == h else " in %s()" % fn)
     return None

@@ -2,8 +2,9 @@
 header) must be compiled in every configuration in which something uses
 it; these say where, or why nowhere."""
 
-from .state import (bkl_callers, decisions, definitions, flags, fops_scope, headers, include_lines,
-                    mutex_site, other_defs, quoted_include_lines, smp_lock_h_line)
+from .state import (bkl_callers, decisions, definitions, flags, fops_entries, fops_scope,
+                    headers, include_lines, mutex_site, other_defs, quoted_include_lines,
+                    smp_lock_h_line)
 from .conditionals import conditionals_at, encloses, is_guard, outside_ifs
 from .entries import live_entries
 
@@ -110,4 +111,27 @@ def placement_problem(file, h, strategy):
                "which leaves out the fops at line %d" % (
                    site, conditionals_at(file, site)[-1][0],
                    next(e for e in entries if not encloses(file, site, [e])))
+    sharing = shares_wrapper_site(file, h, live[0])
+    if sharing:
+        # spatch adds one text before a token: a second wrapper there
+        # stops the whole file ("already tagged fake token").
+        return "its wrapper would go before the declaration at line %d, where %s() " \
+               "(another element of the same fops declaration) may need its own: " \
+               "give each handler a fops declaration of its own, or convert it by hand" % (
+                   live[0].line if isinstance(live[0].site, str) else live[0].site,
+                   sharing)
+    return None
+
+
+def shares_wrapper_site(file, h, first):
+    """Another handler whose first live entry is in the declaration of
+    FIRST (h's first), an array of fops or a list of them, or None.  Its
+    strategy is not asked (it asks this): default-deny, any may wrap."""
+    if isinstance(first.site, str):
+        return None
+    for other in sorted({e[1] for e in fops_entries.get(file, []) if e[1] != h}):
+        live = sorted(live_entries(file, other), key=lambda e: (e.line, e.column))
+        if live and not isinstance(live[0].site, str) and live[0].site == first.site and \
+                live[0].fops == first.fops:
+            return other
     return None

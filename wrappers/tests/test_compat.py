@@ -263,6 +263,41 @@ class ProbeTest(unittest.TestCase):
             self.assertEqual([c for c in compiles if c.startswith("-m")],
                              ["-m32", "-m32", "-m32", "-m64"])
 
+    def test_debug_information_and_an_object_only_for_a_structure_pahole_reads(self):
+        """Commands and scalar types stop before the assembler (-S, no -g);
+        a struct or union among the items gets the object pahole reads.
+        The values are the same either way."""
+        with tempfile.TemporaryDirectory() as tmp:
+            header = Path(tmp) / "abi.h"
+            header.write_text(HEADER)
+            scalar = [probe.ProbeItem("cmd", "ABI_LONG"), probe.ProbeItem("type", "long"),
+                      probe.ProbeItem("type", "abi_gone_t")]     # fails: left out, retried
+            aggregate = [*scalar, probe.ProbeItem("type", "const struct abi_clean")]
+            for items, wanted in ((scalar, ["-S"]), (aggregate, ["-g", "-c"])):
+                commands = []
+                real_run = probe.subprocess.run
+
+                def recorded(command, *args, **kwargs):
+                    if command[0] == "gcc":
+                        commands.append(command)
+                    return real_run(command, *args, **kwargs)
+                with self.subTest(items[-1].text), \
+                        mock.patch.object(probe.subprocess, "run", recorded):
+                    found = probe.probe(items, (header,), ())
+                    self.assertEqual(found[items[0]].commands["i386"].value, 0x40046101)
+                    self.assertEqual(found[items[0]].commands["x86_64"].size_type,
+                                     "struct abi_long")
+                    self.assertEqual(found[items[1]].layouts["x86_64"].size, 8)
+                    self.assertIn("abi_gone_t", found[items[2]].error)
+                    last = commands[-2:]
+                    self.assertEqual([c[1] for c in last], ["-m32", "-m64"])
+                    for command in last:
+                        self.assertEqual([o for o in ("-S", "-g", "-c") if o in command],
+                                         wanted, command)
+                        self.assertIn("-save-temps=obj", command)
+            self.assertEqual([m.path for m in found[aggregate[-1]].layouts["i386"].members],
+                             ["base", "size", "stamp"])
+
     def test_a_header_that_does_not_compile_is_left_out_and_said(self):
         with tempfile.TemporaryDirectory() as tmp:
             good, bad = Path(tmp) / "abi.h", Path(tmp) / "kernel_only.h"

@@ -222,6 +222,8 @@ class ForwardingRunTest(ConvertRun):
         # the file must not be written half converted.
         text = stacker("half", "\n\treturn 0;\n") + "\n" + RELAY[len(HEAD):]
         for mode, argv in MODES.items():
+            if mode == "mutex":
+                continue        # the rule refuses half_ioctl (MutexForwardingTest)
             with self.subTest(mode=mode):
                 result = self.run_convert({"half.c": text}, *argv)
                 self.assertTrue(result.failed)
@@ -315,59 +317,73 @@ struct file_operations pm_fops[2] = {
 \t{ .owner = THIS_MODULE, .ioctl = pm_chan_ioctl, },
 };
 """
-MUTEX_MODES = {"no BKL": ["--target", "6.1", "--no-compat"],
-               "--lock mutex": ["--target", "2.6.11", "--lock", "mutex"]}
+NO_LEGACY, LEGACY = ["--target", "6.1", "--no-compat"], ["--target", "2.6.20", "--lock", "mutex"]
 
 
 @unittest.skipUnless(HAVE_SPATCH, "spatch is not installed")
 class MutexForwardingTest(ConvertRun):
     """Under a private mutex a call through a member named ioctl may reach
     a handler of its own file or module, which would take the mutex its
-    caller holds: its file's handlers are left alone, and the call, left on
-    ->ioctl, denies the run (nothing is written, each record says why)."""
+    caller holds: its file's handlers are left alone, each with the reason.
+    Left on ->ioctl, the call denies the run where the target still has the
+    legacy .ioctl (a driver converted there would have none); where it has
+    none the refused file cannot build, and the call is listed."""
 
     def refusals(self, result) -> dict[str, str]:
         return {h.handler: h.reason for h in result.summary.handlers
                 if h.status is not HandlerStatus.CONVERTED}
 
     def test_the_summary_records_both_handlers_of_the_file(self):
-        for mode, argv in MUTEX_MODES.items():
-            with self.subTest(mode=mode):
+        for argv in (NO_LEGACY, LEGACY):
+            with self.subTest(argv=argv):
                 result = self.run_convert({"fp.c": SAME_FILE}, *argv)
-                self.assertTrue(result.failed)
                 self.assertEqual(result.changes, {})
-                said = self.refusals(result)
-                for name in ("fp_lower_ioctl", "fp_upper_ioctl"):
-                    self.assertIn("a call through fp_lower->ioctl may reach a handler of its "
-                                  "own file or kbuild module", said[name])
-                    self.assertIn("would take the mutex its caller holds", said[name])
-                self.assertIn("fp.c:23", said["fp_upper_ioctl"])
                 self.assertFalse([h for h in result.summary.handlers
                                   if h.status is HandlerStatus.CONVERTED])
+                said = self.refusals(result)
+                for name in ("fp_lower_ioctl", "fp_upper_ioctl"):
+                    self.assertIn("would take the mutex its caller holds", said[name])
+                if argv is NO_LEGACY:
+                    self.assertIn("fp_upper_ioctl may reach it through fp_lower->ioctl "
+                                  "(line 23)", said["fp_lower_ioctl"])
+                    self.assertIn("it calls through fp_lower->ioctl (line 23), which may reach "
+                                  "fp_lower_ioctl of this file", said["fp_upper_ioctl"])
+                    site = [h for h in result.summary.handlers if h.fops == "?"]
+                    self.assertEqual([(h.line, h.status) for h in site],
+                                     [(23, HandlerStatus.SKIPPED)])
+                else:
+                    self.assertTrue(result.failed)
+                    self.assertIn("fp.c:23 (fp_upper_ioctl)", said["fp_lower_ioctl"])
 
-    def test_every_stacker_spelling_is_refused_and_denies_the_lower_driver(self):
-        result = self.run_convert({"lower.c": LOWER, **STACKERS}, *MODES["mutex"])
-        self.assertTrue(result.failed)
-        self.assertEqual(result.changes, {})
-        said = self.refusals(result)
-        for name in STACKERS:
-            self.assertIn("under the private mutex would take the mutex its caller holds",
-                          said[name.removesuffix(".c") + "_ioctl"])
-        self.assertIn("no handler of the run is converted", said["low_ioctl"])
+    def test_every_stacker_spelling_is_refused(self):
+        # The lower driver converts where no stacker can build; where they
+        # can, it would leave them a NULL .ioctl: the run is denied.
+        for argv in (NO_LEGACY, LEGACY):
+            with self.subTest(argv=argv):
+                result = self.run_convert({"lower.c": LOWER, **STACKERS}, *argv)
+                said = self.refusals(result)
+                for name in STACKERS:
+                    self.assertIn("which may reach this handler itself" if argv is NO_LEGACY
+                                  else "may reach a handler of its own file or kbuild module",
+                                  said[name.removesuffix(".c") + "_ioctl"])
+                self.assertEqual(sorted(result.changes),
+                                 ["lower.c"] if argv is NO_LEGACY else [])
+                if argv is LEGACY:
+                    self.assertIn("no handler of the run is converted", said["low_ioctl"])
 
     def test_two_files_of_one_module_are_both_left(self):
         files = {"ctl.c": MODULE_FORWARDER, "chan.c": MODULE_HANDLER,
                  "Makefile": "obj-m += pm.o\npm-objs := ctl.o chan.o\n"}
-        for mode, argv in MUTEX_MODES.items():
-            with self.subTest(mode=mode):
+        for argv in (NO_LEGACY, LEGACY):
+            with self.subTest(argv=argv):
                 result = self.run_convert(files, *argv)
-                self.assertTrue(result.failed)
                 self.assertEqual(result.changes, {})
                 said = self.refusals(result)
-                self.assertIn("a call through pm_fops[1].ioctl may reach a handler",
-                              said["pm_ctl_ioctl"])
-                self.assertIn("ctl.c:10 (pm_ctl_ioctl)", said["pm_chan_ioctl"])
-                self.assertIn("would take the mutex its caller holds", said["pm_chan_ioctl"])
+                self.assertIn("it calls through pm_fops[1].ioctl (line 10)"
+                              if argv is NO_LEGACY else "a call through pm_fops[1].ioctl may "
+                              "reach a handler of its own file", said["pm_ctl_ioctl"])
+                self.assertIn("ctl.c", said["pm_chan_ioctl"])
+                self.assertIn("pm_ctl_ioctl", said["pm_chan_ioctl"])
 
     def test_without_the_mutex_the_same_file_converts(self):
         result = self.run_convert({"fp.c": SAME_FILE}, "--target", "2.6.11")

@@ -23,7 +23,7 @@ import re
 import tempfile
 import time
 from dataclasses import dataclass, replace
-from typing import Callable
+from typing import Callable, Protocol
 from pathlib import Path
 
 from ioctl_rework import settings
@@ -79,6 +79,22 @@ class RuleRun:
         if self.selects is not None:
             return self.selects(data)
         return any(self.member.search(b) for b in bodies)
+
+
+class EarlierRuns(Protocol):
+    """Runs another stage of the same command made already: check's convert
+    runs the conversion rule in patch and report mode on the files whose
+    legacy entries the audit's report run would read, and its report part
+    is what that run prints (bench/check.md).  One spatch start fewer."""
+
+    def covers(self, run: RuleRun) -> bool:
+        """Whether RUN's program and options are those of the earlier runs
+        (asked up front, never waits)."""
+
+    def result(self, run: RuleRun, path: Path) -> spatch.SpatchResult | None:
+        """The earlier run of RUN on PATH (absolute), its stdout the report
+        only; None when there is none, and RUN's own spatch reads PATH.  May
+        wait for the stage that makes it."""
 
 
 # ---------------------------------------------------------------- trees
@@ -243,12 +259,13 @@ def audit(paths: list[Path], jobs: int = 2, timeout: int = DEFAULT_TIMEOUT,
           cache: Cache | None = None, compat_classes: bool = True,
           kernel: settings.KernelTree | None = None,
           target: settings.Target | None = None,
-          stages: Stages | None = None) -> AuditResult:
+          stages: Stages | None = None, earlier: EarlierRuns | None = None) -> AuditResult:
     """Audit PATHS (files or directories of one tree, KERNEL: found from the
     first path when not given); COMPAT_CLASSES gives each missing-compat
     finding its class (ioctl_rework.compat).  The entries are judged for
     TARGET, default the tree's version (settings.DEFAULT_TARGET without one).
-    STAGES shows the progress and times each stage."""
+    STAGES shows the progress and times each stage; EARLIER, runs another
+    stage makes that stand for some of the audit's own."""
     stages = stages or Stages("audit", Verbosity.QUIET)
     paths = [Path(p) for p in paths]
     for path in paths:
@@ -272,11 +289,15 @@ def audit(paths: list[Path], jobs: int = 2, timeout: int = DEFAULT_TIMEOUT,
         # Each run's files counted up front: the line has its total at once.
         with stages.stage("rule runs", sum(run.name in c.runs for run in runs
                                            for c in candidates)) as stage:
-            for run in runs:
-                _run_rule(run, candidates, jobs, timeout, workdir, cache, stats, results, stage)
+            # A run another stage makes goes last: waiting for it holds up no other.
+            for run in sorted(runs, key=lambda r: earlier is not None and earlier.covers(r)):
+                _run_rule(run, candidates, jobs, timeout, workdir, cache, stats, results, stage,
+                          earlier if earlier is not None and earlier.covers(run) else None)
     findings = []
     skipped = [SkippedFile(_display_path(path, tree), why) for path, why in unreadable]
-    for (name, path), result in sorted(results.items(), key=lambda item: str(item[0][1])):
+    order = [run.name for run in runs]
+    for (name, path), result in sorted(results.items(),
+                                       key=lambda item: (str(item[0][1]), order.index(item[0][0]))):
         shown = _display_path(path, tree)
         if result.outcome in (spatch.Outcome.TIMEOUT, spatch.Outcome.CRASH):
             skipped.append(SkippedFile(shown, result.reason))
@@ -324,8 +345,10 @@ def _source_line(path: Path, line: int) -> str | None:
 
 def _run_rule(run: RuleRun, candidates: list[_Candidate], jobs: int, timeout: int,
               workdir: Path, cache: Cache, stats: AuditStats,
-              results: dict[tuple[str, Path], spatch.SpatchResult], stage) -> None:
-    """RUN over the CANDIDATES that need it, through the cache, into RESULTS."""
+              results: dict[tuple[str, Path], spatch.SpatchResult], stage,
+              earlier: EarlierRuns | None = None) -> None:
+    """RUN over the CANDIDATES that need it, through the cache (then
+    EARLIER, which covers RUN), into RESULTS."""
     digest = hashlib.sha256(run.rule.read_bytes()).hexdigest()
     todo = []
     wanted = [c for c in candidates if run.name in c.runs]
@@ -339,20 +362,32 @@ def _run_rule(run: RuleRun, candidates: list[_Candidate], jobs: int, timeout: in
             candidate.path, spatch.Outcome(stored["outcome"]), stored["stdout"], "",
             0.0, tuple(stored["parse_errors"]))
     stage.from_cache(len(wanted) - len(todo))
+    if earlier is not None:
+        made = {c: earlier.result(run, c.path.resolve()) for c in todo}
+        todo = [c for c in todo if made[c] is None]
+        for candidate, result in made.items():
+            if result is not None:
+                _keep(run, candidate, result, digest, cache, results)
+                stage.step()
     absolute = [c.path.resolve() for c in todo]
     stats.spatch_runs += len(todo)
     for candidate, result in zip(todo, run_batched(run, absolute, jobs, timeout, workdir,
                                                    stage.step)):
-        # Results name the absolute path spatch was given; put the
-        # caller's spelling back before anything is stored.
-        result = replace(result, file=candidate.path,
-                         stdout=result.stdout.replace(str(result.file) + ":",
-                                                      str(candidate.path) + ":"))
-        results[run.name, candidate.path] = result
-        if result.outcome in _CACHEABLE:
-            cache.put_json(_cache_key(run, candidate, digest), {
-                "outcome": result.outcome.value, "stdout": result.stdout,
-                "parse_errors": list(result.parse_errors)})
+        _keep(run, candidate, result, digest, cache, results)
+
+
+def _keep(run: RuleRun, candidate: _Candidate, result: spatch.SpatchResult, digest: str,
+          cache: Cache, results: dict[tuple[str, Path], spatch.SpatchResult]) -> None:
+    # Results name the absolute path spatch was given; put the
+    # caller's spelling back before anything is stored.
+    result = replace(result, file=candidate.path,
+                     stdout=result.stdout.replace(str(result.file) + ":",
+                                                  str(candidate.path) + ":"))
+    results[run.name, candidate.path] = result
+    if result.outcome in _CACHEABLE:
+        cache.put_json(_cache_key(run, candidate, digest), {
+            "outcome": result.outcome.value, "stdout": result.stdout,
+            "parse_errors": list(result.parse_errors)})
 
 
 

@@ -4,12 +4,15 @@ The findings are the audit's (the conversion rule in report mode and the
 unlocked-handler rules) plus the signature rule's, as raw values with the
 absolute path of the file they are in; which of them a patch introduced is
 check_judge's business.  The conversion a LEGACY_IOCTL finding shows is
-convert's.
+convert's, and so, where convert runs on a file with the audit's options,
+are the legacy entries the audit reads there (ConvertRuns).
 """
 
 import re
+import threading
+from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ioctl_rework.convert import cli as convert
@@ -80,10 +83,11 @@ def _absolute(file: str, tree: Path | None) -> Path:
 
 
 def _run_audit(paths: list[Path], jobs: int, timeout: int,
-               target: settings.Target | None = None) -> RuleFindings:
+               target: settings.Target | None = None,
+               earlier: "ConvertRuns | None" = None) -> RuleFindings:
     # No cache: the files live in a temporary directory, never seen again.
     # TARGET: the check's (the scratch directory is in no tree of its own).
-    result = audit(paths, jobs, timeout, cache=Cache(None), target=target)
+    result = audit(paths, jobs, timeout, cache=Cache(None), target=target, earlier=earlier)
     found = RuleFindings()
     for finding in result.findings:
         level, template = AUDIT_MESSAGES[finding.kind]
@@ -154,15 +158,87 @@ class ConversionJob:
     verify: VerifyOptions = VerifyOptions()
 
 
-def conversions(job: ConversionJob, jobs: int, timeout: int
+class ConvertRuns:
+    """The conversion rule's runs made by convert for the conversions check
+    shows, standing for the audit's report run of the same rule on the same
+    file (audit.scan.EarlierRuns): convert runs it in patch and report mode,
+    whose report part is what report mode alone prints (the defines apart
+    from `patch` must be the same, and the run must have read the file:
+    outcome OK or PARSE_ERROR).  One spatch start per file fewer."""
+
+    _USABLE = (spatch.Outcome.OK, spatch.Outcome.PARSE_ERROR)
+
+    def __init__(self, jobs: list[ConversionJob]):
+        self._expected = {(job.root / p).resolve() for job in jobs for p in job.paths}
+        self._runs: dict[tuple[Path, tuple], spatch.SpatchResult] = {}
+        self._ended = not jobs
+        self._changed = threading.Condition()
+
+    @staticmethod
+    def _defines(args) -> tuple[Counter, tuple[str, ...]]:
+        """ARGS as its -D values (in any order) and the rest (in order)."""
+        defines, rest, args = Counter(), [], list(args)
+        while args:
+            arg = args.pop(0)
+            if arg == "-D" and args:
+                defines[args.pop(0)] += 1
+            else:
+                rest.append(arg)
+        return defines, tuple(rest)
+
+    def _key(self, args) -> tuple | None:
+        """What a report-mode run and a patch-and-report run share; None for
+        any other mode."""
+        defines, rest = self._defines(args)
+        rule_options = tuple(rules.rule_options(rules.CONVERSION_RULE))
+        if defines["report"] != 1 or defines["context"] or defines["org"] or \
+                defines["patch"] > 1 or rest not in ((), rule_options):
+            return None
+        defines["patch"] = 0
+        return tuple(sorted((+defines).items()))
+
+    def covers(self, run: RuleRun) -> bool:
+        return run.rule == rules.CONVERSION_RULE and self._key(run.args) is not None and \
+            bool(self._expected)
+
+    def heard(self, root: Path):
+        """convert's on_rule_run for a job rooted at ROOT."""
+        def told(rel: str, args: tuple[str, ...], result: spatch.SpatchResult) -> None:
+            key = self._key(args)
+            if key is None or result.outcome not in self._USABLE:
+                return
+            path = (root / rel).resolve()
+            report, _diff = spatch.split_report(result.stdout)
+            with self._changed:
+                self._runs.setdefault((path, key), replace(result, file=path, stdout=report))
+                self._changed.notify_all()
+        return told
+
+    def ended(self) -> None:
+        """convert has returned (or failed): nothing more is coming."""
+        with self._changed:
+            self._ended = True
+            self._changed.notify_all()
+
+    def result(self, run: RuleRun, path: Path) -> spatch.SpatchResult | None:
+        key = self._key(run.args)
+        if key is None or path not in self._expected:
+            return None
+        with self._changed:
+            self._changed.wait_for(lambda: (path, key) in self._runs or self._ended)
+            return self._runs.get((path, key))
+
+
+def conversions(job: ConversionJob, jobs: int, timeout: int,
+                heard: ConvertRuns | None = None
                 ) -> tuple[dict[str, Conversion], list[str]]:
     """convert's result for each path of JOB, and its notes on handlers it
-    did not convert."""
+    did not convert; HEARD hears of each run of the rule."""
     if not job.paths:
         return {}, []
     result = convert.convert(convert.ConvertRequest(
         tuple(job.root / p for p in job.paths), job.options, job.root, jobs, timeout,
-        verify=job.verify))
+        verify=job.verify, on_rule_run=heard.heard(job.root) if heard else None))
     records = {record.file: record for record in result.summary.files}
     found = {}
     for path in job.paths:
@@ -184,11 +260,18 @@ def run_rules(paths: list[Path], convert_first: list[ConversionJob], jobs: int,
     conversions of CONVERT_FIRST alongside: a file with a legacy member
     will most likely need its conversion shown, so convert starts at once
     rather than after the rules."""
+    earlier = ConvertRuns(convert_first)
+
+    def convert_all() -> list[dict[str, Conversion]]:
+        try:
+            return [conversions(job, jobs, timeout, earlier)[0] for job in convert_first]
+        finally:
+            earlier.ended()
+
     with ThreadPoolExecutor(max_workers=3) as pool:
-        audit_run = pool.submit(_run_audit, paths, jobs, timeout, target)
+        converted = pool.submit(convert_all)
+        audit_run = pool.submit(_run_audit, paths, jobs, timeout, target, earlier)
         signature_run = pool.submit(_run_signature_rule, paths, jobs, timeout, work)
-        converted = pool.submit(lambda: [conversions(job, jobs, timeout)[0]
-                                         for job in convert_first])
         found, more = audit_run.result(), signature_run.result()
         found.raws += more.raws
         found.skipped += more.skipped

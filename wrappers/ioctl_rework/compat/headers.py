@@ -67,15 +67,21 @@ def _defined(header: Path) -> frozenset[str]:
     return _read(header, header.stat().st_mtime_ns)[1]
 
 
+# Compiled once, not looked up in re's cache for each of the hundreds of
+# headers a run reads.
+_DEFINE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+(\w+)", re.MULTILINE)
+_AGGREGATE = re.compile(r"\b(?:struct|union)[ \t]+(\w+)[ \t\n]*\{")
+_TYPEDEF = re.compile(r"\btypedef\b[^;{]*?(\w+)[ \t]*;")
+
+
 @functools.lru_cache(maxsize=None)
 def _read(header: Path, _mtime: int) -> tuple[tuple, frozenset[str]]:
     """Each header read once per run (and again if it changed): the tree's
     headers are shared by many drivers."""
     text = header.read_text(errors="replace")
     return (tuple(_INCLUDE.findall(text)),
-            frozenset(re.findall(r"^[ \t]*#[ \t]*define[ \t]+(\w+)", text, re.MULTILINE))
-            | frozenset(re.findall(r"\b(?:struct|union)[ \t]+(\w+)[ \t\n]*\{", text))
-            | frozenset(re.findall(r"\btypedef\b[^;{]*?(\w+)[ \t]*;", text)))
+            frozenset(_DEFINE.findall(text)) | frozenset(_AGGREGATE.findall(text))
+            | frozenset(_TYPEDEF.findall(text)))
 
 
 @functools.lru_cache(maxsize=None)

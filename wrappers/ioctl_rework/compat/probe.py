@@ -210,7 +210,7 @@ def _compile(items: list[ProbeItem], headers: tuple[Path, ...],
             for abi, flag in ABIS.items():
                 own_asm = [f"-I{_asm_link(work, abi, asm[abi])}"] if abi in asm else []
                 proc = subprocess.run(
-                    ["gcc", flag, "-g", "-c", "-w", "-save-temps=obj", "-o", f"{abi}.o",
+                    ["gcc", flag, *_output_options(items, abi), "-w", "-save-temps=obj",
                      "-MMD", "-MF", f"{abi}.d", "probe.c", *own_asm, *(f"-I{d}" for d in include_dirs),
                      f"-I{_stubs(work)}"],
                     cwd=work, capture_output=True, text=True)
@@ -257,6 +257,23 @@ def _compile(items: list[ProbeItem], headers: tuple[Path, ...],
                            for abi in ABIS}
                 results[item] = ItemResult(item, {}, layouts, reads=reads)
         return results
+
+
+# A type pahole reads the members of (_members); other items need no object.
+_AGGREGATE = re.compile(r"(?:const\s+)?(struct|union)\s+(\w+)")
+
+
+def _output_options(items: list[ProbeItem], abi: str) -> list[str]:
+    """What one compile makes besides the .i and .s that -save-temps keeps
+    (the values are read from the .s, the expansions from the .i): an
+    object with DWARF only when pahole reads one; otherwise gcc stops
+    before the assembler and writes no debug information (about a tenth
+    of a probe's compile, bench/audit.md).  The diagnostics are the same
+    either way: -save-temps stays, so an error in a macro's expansion is
+    still placed at its line of probe.c, which _blame reads."""
+    if any(item.kind == "type" and _AGGREGATE.fullmatch(item.text.strip()) for item in items):
+        return ["-g", "-c", "-o", f"{abi}.o"]
+    return ["-S", "-o", f"{abi}.s"]
 
 
 def _reads(work: Path) -> tuple[str, ...]:
@@ -383,7 +400,7 @@ _CLOSE = re.compile(r"^(?P<indent>\t*)\}\s*(?P<name>\w*)(?P<dims>(?:\[\d*\])*);"
 def _members(obj: Path, type_text: str) -> tuple[Member, ...]:
     """Every member of a struct or union type, nested ones expanded, with
     absolute offsets, as pahole reads them from DWARF; () for other types."""
-    match = re.fullmatch(r"(?:const\s+)?(struct|union)\s+(\w+)", type_text.strip())
+    match = _AGGREGATE.fullmatch(type_text.strip())
     if not match:
         return ()
     proc = subprocess.run(["pahole", "-E", "-C", match[2], str(obj)],

@@ -12,11 +12,19 @@ pointer it calls through may reach the fops of any driver, so converting
 any handler of the run could leave that call with a NULL .ioctl; no file
 of the run is written, and each says why, naming the site.
 
+Two kinds of site are listed and deny nothing: the VFS's own dispatch
+(vfs_dispatch.py), and a comparison of the member with a named function
+(`f_op->ioctl != tty_ioctl`) when the run leaves that function legacy
+(the cross-file check refuses a handler a file compares so, naming the
+site): only its conversion could change what the comparison says.
+
 With a private mutex (--lock mutex) no call through a member named ioctl
 converts (ctext/member_calls.py finds them, as the conversion rule does):
 it may reach a handler of its own file or kbuild module, which would take
 the mutex its caller holds, so the rule leaves that file's handlers alone;
-the call, left on ->ioctl, denies the run as above.
+the call, left on ->ioctl, denies the run as above where the target still
+has the legacy .ioctl (a converted driver it reaches would have none), and
+is listed where it does not (the refused file cannot build there).
 """
 
 import hashlib
@@ -27,10 +35,9 @@ from typing import Iterable
 
 from ioctl_rework.cache import Cache, make_key
 
-from ioctl_rework.convert import accounting
+from ioctl_rework.convert import accounting, vfs_dispatch
 from ioctl_rework.convert.summary import ChangeRecord, HandlerRecord, HandlerStatus
-from ioctl_rework.ctext import candidates
-from ioctl_rework.ctext.member_calls import calls_through_member
+from ioctl_rework.ctext import candidates, member_calls
 from ioctl_rework.patches import tidy
 from ioctl_rework.patches.unified import apply_hunks
 from ioctl_rework.spatch import rules
@@ -46,6 +53,9 @@ class Forwarded:
     texts: dict[str, bytes] = field(default_factory=dict)    # relpath -> new text
     changes: list[ChangeRecord] = field(default_factory=list)
     refused: list[HandlerRecord] = field(default_factory=list)
+    # Sites left as they are that deny nothing: the VFS dispatch, and a
+    # comparison with a named function the run leaves legacy.
+    listed: list[HandlerRecord] = field(default_factory=list)
 
 
 def uses_member(data: bytes, mutex: bool = False) -> bool:
@@ -57,32 +67,43 @@ def uses_member(data: bytes, mutex: bool = False) -> bool:
 
 
 def _mutex_sites(data: bytes):
-    return calls_through_member(data.decode("utf-8", "surrogateescape"))
+    return member_calls.calls_through_member(data.decode("utf-8", "surrogateescape"))
 
 
 MUTEX_REFUSAL = ("may reach a handler of its own file or kbuild module (which fops the "
                  "pointer holds is not proven), which under the private mutex would take "
                  "the mutex its caller holds: refused, with the handlers of its file; "
                  "convert it by hand")
+# Where the target has no legacy .ioctl the refused file cannot compile
+# there: its call, left on ->ioctl, reaches nothing and denies nothing.
+MUTEX_LISTED = MUTEX_REFUSAL + " (the target has no .ioctl: the file does not build until then)"
 
 
 def forward(texts: dict[str, tuple[bytes, bytes]], multi_kernel: bool,
             timeout: int, cache: Cache | None = None, jobs: int = 1,
-            mutex: bool = False) -> Forwarded:
+            mutex: bool = False, converted: set[str] | None = None,
+            legacy_target: bool = True) -> Forwarded:
     """TEXTS: relpath -> (text before the run, text after the conversion)
     of each file that calls through a member named ioctl.  The rule's
     output comes from CACHE when it holds it; JOBS files run at a time.
     MUTEX (a private mutex): a file with a call through the member is
-    refused at each call, and the rule is not run on it."""
+    refused at each call (listed, where the target, LEGACY_TARGET false,
+    has no legacy .ioctl), and the rule is not run on it.  CONVERTED: the
+    handlers the run converts (None: any may be), for the sites that only
+    compare the member with a named function."""
     done = Forwarded()
     cache = cache or Cache(None)
     args = ["-D", "patch", "-D", "report"] + (["-D", "multi_kernel"] if multi_kernel else [])
-    held = {rel: _mutex_sites(texts[rel][0]) for rel in sorted(texts)} if mutex else {}
+    dispatch = {rel: vfs_dispatch.functions(rel, _text(texts[rel][0])) for rel in texts}
+    held = {rel: [site for site in _mutex_sites(texts[rel][0])
+                  if site.function not in dispatch[rel]]
+            for rel in sorted(texts)} if mutex else {}
     for rel, sites in held.items():
-        done.refused += [HandlerRecord(rel, site.line, "?", site.function or site.macro or "?",
-                                       HandlerStatus.FAILED,
-                                       f"a call through {site.member} {MUTEX_REFUSAL}")
-                         for site in sites]
+        status, why, into = (HandlerStatus.FAILED, MUTEX_REFUSAL, done.refused) \
+            if legacy_target else (HandlerStatus.SKIPPED, MUTEX_LISTED, done.listed)
+        into += [HandlerRecord(rel, site.line, "?", site.function or site.macro or "?",
+                               status, f"a call through {site.member} {why}")
+                 for site in sites]
     order = sorted(rel for rel in texts if not held.get(rel))
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
         results = list(pool.map(lambda rel: _cached_run(rel, texts[rel][1], args, timeout,
@@ -97,23 +118,60 @@ def forward(texts: dict[str, tuple[bytes, bytes]], multi_kernel: bool,
                 f"the forwarding rule could not read the file ({why}): its calls "
                 "through ->ioctl are not converted"))
             continue
-        old_line = accounting.line_map(old.decode("utf-8", "surrogateescape"),
-                                       current.decode("utf-8", "surrogateescape"))
+        old_line = accounting.line_map(_text(old), _text(current))
+        sites = []
         for match in map(rules.FORWARD_LINE.match, report.split("\n")):
-            if not match:
-                continue
-            line = old_line.get(int(match["line"]), int(match["line"]))
-            what = match["what"]
-            if rules.forward_refused(what):
-                done.refused.append(HandlerRecord(rel, line, "?", match["function"],
-                                                  HandlerStatus.FAILED,
-                                                  f"a call through ->ioctl {what}"))
+            if match:
+                sites.append((old_line.get(int(match["line"]), int(match["line"])),
+                              match["function"], match["what"]))
+        # The VFS dispatch is left as it is: the rest of its file is not written either.
+        entry_point = [site for site in sites if site[1] in dispatch[rel] and
+                       "not the inode of" not in site[2]]
+        for line, function, what in sites:
+            if (line, function, what) in entry_point:
+                done.listed.append(HandlerRecord(
+                    rel, line, "?", function, HandlerStatus.SKIPPED,
+                    f"{vfs_dispatch.REASON}: its call or test of ->ioctl is left as it is "
+                    "and denies nothing"))
+            elif rules.forward_refused(what):
+                _refused_or_compared(done, rel, _text(old), line, function,
+                                     f"a call through ->ioctl {what}", converted)
+            elif entry_point:
+                done.refused.append(HandlerRecord(
+                    rel, line, "?", function, HandlerStatus.FAILED,
+                    "a call through ->ioctl in a file of the VFS dispatch, which is not "
+                    "rewritten: not converted; convert it by hand"))
             else:
-                done.changes.append(ChangeRecord(rel, line, "forwarded-call",
-                                                 match["function"], match["function"], what))
-        if diff:
+                done.changes.append(ChangeRecord(rel, line, "forwarded-call", function,
+                                                 function, what))
+        if diff and not entry_point:
             done.texts[rel] = tidy.tidy(tidy.legacy_halves(current, apply_hunks(current, diff)))
     return done
+
+
+def _refused_or_compared(done: Forwarded, rel: str, old: str, line: int, function: str,
+                         why: str, converted: set[str] | None) -> None:
+    """A site the rule refused: where it only compares the member with
+    named functions the run leaves legacy, it keeps its meaning and is
+    listed; anything else is refused (denied() reads it)."""
+    names = member_calls.compared_with(old, line)
+    if names and converted is not None and not names & converted:
+        done.listed.append(HandlerRecord(
+            rel, line, "?", function, HandlerStatus.SKIPPED,
+            f"compares ->ioctl with {', '.join(sorted(names))}, which the run leaves "
+            "legacy: the comparison keeps its meaning; left as it is"))
+    elif names:
+        converted_here = sorted(names & converted) if converted is not None else sorted(names)
+        done.refused.append(HandlerRecord(
+            rel, line, "?", function, HandlerStatus.FAILED,
+            f"{why} (it compares ->ioctl with {', '.join(converted_here)}, which the run "
+            "converts: the comparison would change its meaning)"))
+    else:
+        done.refused.append(HandlerRecord(rel, line, "?", function, HandlerStatus.FAILED, why))
+
+
+def _text(data: bytes) -> str:
+    return data.decode("utf-8", "surrogateescape")
 
 
 def denied(done: Forwarded, files: Iterable[str]) -> dict[str, str]:

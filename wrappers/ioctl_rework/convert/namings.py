@@ -137,6 +137,17 @@ def _bare(expression: str) -> str:
     return text
 
 
+_NULL = re.compile(r"(?:\([\w\s]+\**\)\s*)?(?:NULL|0)")
+
+
+def passes_null(call: Naming) -> bool:
+    """Whether the legacy CALL passes NULL (or 0, cast or not) as the
+    inode: the rule reads such a call of its own file, and converts the
+    handler, dropping the argument, only when the body never uses its inode."""
+    return call.kind == CALL and len(call.args) == 4 and \
+        _NULL.fullmatch(re.sub(r"\s+", " ", call.args[0]).strip()) is not None
+
+
 def foreign_inode(text: str, call: Naming) -> str | None:
     """Why the legacy CALL of TEXT passes an inode that is not the inode of
     the file it passes, or None when it is that inode: the file's own inode

@@ -20,6 +20,7 @@ import time
 from dataclasses import dataclass, replace
 
 from ioctl_rework import safe_write, settings
+from ioctl_rework.ctext import have_ioctl
 from ioctl_rework.ctext import spans as c_spans
 from ioctl_rework.convert import accounting, bkl_glue, forwarding, module_runs, modules
 from ioctl_rework.convert import groups as convert_groups
@@ -144,7 +145,7 @@ def _stages_to_verify(request: ConvertRequest, stages: Stages, started: str) -> 
         changes = _file_records(summary, tree, final, blocked, followed.held, failures,
                                 Diffs(request.cache))
     summary.changes += forwarded.changes
-    summary.handlers += forwarded.refused
+    summary.handlers += forwarded.refused + forwarded.listed
     # A file that failed for a handler that was then dropped is still reported.
     summary.files += [FileRecord(rel, FileStatus.FAILED, why)
                       for rel, why in failures.items() if rel not in final]
@@ -273,6 +274,9 @@ def _file_records(summary: Summary, tree: Tree, final: dict[str, FileRun],
         elif rel in failures and not run.changed:
             # It stopped a handler: now run without it, it is still the file that failed.
             summary.files.append(FileRecord(rel, FileStatus.FAILED, failures[rel]))
+        elif run.changed and _only_glue_resolved(run):
+            # Written, it would change code the run says it left alone.
+            summary.files.append(FileRecord(rel, FileStatus.UNCHANGED, _GLUE_KEPT))
         elif run.changed:
             changes[rel] = (run.old, run.new)
             summary.changes += [ChangeRecord(rel, c.line, c.kind.value, c.handler, c.where,
@@ -287,6 +291,20 @@ def _file_records(summary: Summary, tree: Tree, final: dict[str, FileRun],
             status = FileStatus.FAILED if run.reason and needed else FileStatus.UNCHANGED
             summary.files.append(FileRecord(rel, status, run.reason))
     return changes
+
+
+_GLUE_KEPT = ("none of its entries was converted: its #ifdef HAVE_UNLOCKED_IOCTL and "
+              "HAVE_COMPAT_IOCTL lines are kept as they were")
+
+
+def _only_glue_resolved(run: FileRun) -> bool:
+    """Whether RUN converted nothing (no entry, no other change) and its new
+    text only resolves the file's HAVE_UNLOCKED_IOCTL / HAVE_COMPAT_IOCTL
+    conditionals, as a target that has them does after a conversion."""
+    if any(d.convert for d in run.decisions) or run.changes:
+        return False
+    old = run.old.decode("utf-8", "surrogateescape")
+    return have_ioctl.resolve(old).text.encode("utf-8", "surrogateescape") == run.new
 
 
 def _files_read(request: ConvertRequest, tree: Tree, mine: set[str],
@@ -315,12 +333,16 @@ def _forward(request: ConvertRequest, final: dict[str, FileRun], read: set[str],
     theirs = _calling(elsewhere - set(texts), {}, sources, mutex)
     if not texts and not theirs:
         return forwarding.Forwarded()
+    # The handlers this run may convert (a held or blocked file's too: default-deny).
+    converted = {d.handler for run in final.values() for d in run.decisions if d.convert}
+    legacy_target = request.options.target.has_legacy_ioctl or request.options.multi_kernel
     done = forwarding.forward(texts, request.options.multi_kernel, request.timeout,
-                              request.cache.sibling("forwarding"), request.jobs, mutex)
+                              request.cache.sibling("forwarding"), request.jobs, mutex,
+                              converted, legacy_target)
     # Another shard lists its own refusals; here they only deny.
     refused_there = forwarding.forward(theirs, request.options.multi_kernel, request.timeout,
-                                       request.cache.sibling("forwarding"),
-                                       request.jobs, mutex).refused if theirs else []
+                                       request.cache.sibling("forwarding"), request.jobs,
+                                       mutex, converted, legacy_target).refused if theirs else []
     denied = forwarding.denied(
         replace(done, refused=done.refused + refused_there),
         sorted(set(final) | set(done.texts) | {r.file for r in done.refused}))
@@ -330,7 +352,7 @@ def _forward(request: ConvertRequest, final: dict[str, FileRun], read: set[str],
             blocked.setdefault(rel, why)
             if rel not in final:
                 final[rel] = FileRun(rel, (), (), texts[rel][0], texts[rel][0], None)
-        return forwarding.Forwarded(refused=done.refused)
+        return forwarding.Forwarded(refused=done.refused, listed=done.listed)
     for rel, new in done.texts.items():
         final[rel] = replace(final[rel], new=new) if rel in final else \
             FileRun(rel, (), (), texts[rel][0], new, None)

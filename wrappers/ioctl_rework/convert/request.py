@@ -4,10 +4,12 @@ values that pass between the stages of convert (see convert.py)."""
 import enum
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable
 
 from ioctl_rework import cache as cache_mod
 from ioctl_rework import settings
 from ioctl_rework.convert import series
+from ioctl_rework.spatch import runner as spatch
 from ioctl_rework.patches.identity import Identity
 from ioctl_rework.convert import shard as shard_mod
 from ioctl_rework.convert.summary import FileStatus, HandlerStatus, Summary
@@ -58,6 +60,10 @@ class ConvertRequest:
     cache: cache_mod.Cache = field(default_factory=lambda: cache_mod.Cache(None))
     verify: VerifyOptions = VerifyOptions()
     reports: tuple[Report, ...] = ()    # written by output.emit after the run
+    # Told of every run of the rule on a file as it ends: (the file relative
+    # to ROOT, spatch's arguments, what it said).  check's audit reads its
+    # legacy entries from them instead of running the rule again.
+    on_rule_run: Callable[[str, tuple[str, ...], "spatch.SpatchResult"], None] | None = None
 
 
 @dataclass

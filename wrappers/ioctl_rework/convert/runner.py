@@ -57,7 +57,7 @@ class Runner:
                     continue
                 hit = answers.get(pending)
                 if hit is not None:
-                    results[task] = file_runs.read_run(pending, hit)
+                    results[task] = file_runs.read_run(pending, self._told(pending, hit))
                 else:
                     todo.append(pending)
             stage.from_cache(len(tasks) - len(todo))
@@ -65,6 +65,7 @@ class Runner:
             def batch_done(batch: list[Pending], said: list[spatch.SpatchResult]) -> None:
                 for pending, result in zip(batch, said):
                     answers.put(pending, result)
+                    self._told(pending, result)
                 stage.step(len(batch))
 
             for pending, result in rule_spatch.run_all(todo, request.root, request.jobs,
@@ -83,6 +84,12 @@ class Runner:
                     stage.step()
         self._memo.update(results)
         return results
+
+    def _told(self, pending: Pending, result: spatch.SpatchResult) -> spatch.SpatchResult:
+        """RESULT, after the request's on_rule_run hears of it."""
+        if self.request.on_rule_run is not None:
+            self.request.on_rule_run(pending.task.file, pending.args, result)
+        return result
 
 
 def _args(request: ConvertRequest, module_mutexes: dict[str, str], task: RunTask) -> list[str]:

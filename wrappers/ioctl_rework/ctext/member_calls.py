@@ -123,3 +123,30 @@ def _macro_of(lines: list[str], index: int) -> str | None:
         start -= 1
     match = re.match(r"\s*#\s*define\s+(\w+)", lines[start])
     return match.group(1) if match else None
+
+
+# `X->ioctl != h`, `(X->ioctl) == &h`, `h == X->ioctl`, `(&h) != X.ioctl`:
+# the member compared with a function named in the code.
+_NAME = r"\(*\s*&?\s*\(*\s*(?<![\w.>])([A-Za-z_]\w*)\b\s*\)*"
+_COMPARED_WITH = re.compile(r"(?:\.|->)\s*ioctl\s*\)*\s*[!=]=\s*" + _NAME +
+                            r"(?!\s*(?:\(|->|\.|\[))")
+_COMPARING = re.compile(r"(?<![\w.>])" + _NAME[len(r"\(*\s*&?\s*\(*\s*(?<![\w.>])"):] +
+                        r"\s*[!=]=\s*\(*\s*[\w.>\[\]()&\s-]*?(?:\.|->)\s*ioctl\b")
+
+
+def compared_with(text: str, line: int) -> set[str]:
+    """The functions the members named ioctl on LINE (1-based) of TEXT's
+    code are compared with (`f_op->ioctl != tty_ioctl` gives {"tty_ioctl"}),
+    when every such member of the line is compared with one; else the empty
+    set.  NULL is no function."""
+    code = spans.code_only(text).split("\n")
+    if not 0 < line <= len(code):
+        return set()
+    found = [m.group(1) for m in _COMPARED_WITH.finditer(code[line - 1])]
+    for match in _COMPARING.finditer(code[line - 1]):
+        before = code[line - 1][:match.start()].rstrip()
+        if not before.endswith(("->", ".")):
+            found.append(match.group(1))
+    if "NULL" in found or len(found) != len(_MEMBER.findall(code[line - 1])):
+        return set()
+    return set(found)

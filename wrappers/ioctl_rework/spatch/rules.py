@@ -114,7 +114,9 @@ ENTRY_LINE = (r"^(?P<file>.+?):(?P<line>\d+): (?P<fops>[^\s:]+): "
               r"\.ioctl = (?P<handler>\w+(?:\([^()]*\))?): ")
 _REPORT_LINE = re.compile(
     ENTRY_LINE +
-    r"(?:convert \((?P<details>[^)]*)\)(?:: (?P<why>.*))?|left alone: (?P<refusal>.*))$")
+    # A detail may name a function: "returns -ENOIOCTLCMD through en_unknown()".
+    r"(?:convert \((?P<details>(?:[^()]|\([^()]*\))*)\)(?:: (?P<why>.*))?"
+    r"|left alone: (?P<refusal>.*))$")
 
 
 class ChangeKind(enum.Enum):
@@ -184,6 +186,6 @@ def parse_report(stdout: str) -> list[HandlerDecision]:
             strategy=details[0] if details else None,
             reason=refusal if refusal is not None else match["why"],
             uses_inode="uses inode" in details,
-            returns_enoioctlcmd="returns -ENOIOCTLCMD" in details
+            returns_enoioctlcmd=any(d.startswith("returns -ENOIOCTLCMD") for d in details)
             or "-ENOIOCTLCMD" in (refusal or "")))
     return decisions
