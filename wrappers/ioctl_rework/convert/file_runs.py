@@ -90,8 +90,16 @@ def read_run(pending: Pending, result: spatch.SpatchResult) -> FileRun:
     if _NO_MATCH.encode() in new and _NO_MATCH.encode() not in data:
         return FileRun(rel, listed, decisions, data, None,
                        "the rule produced an invalid fops entry; not rewritten")
-    unseen = _unseen_uses(data, result.parse_errors,
-                          [d.handler for d in decisions if d.convert] + list(listed))
+    # A handler being converted that is named in code spatch skipped.
+    names = [d.handler for d in decisions if d.convert] + list(listed)
+    unseen = None
+    if result.parse_errors and names:
+        code = c_spans.code_only(data.decode("utf-8", "surrogateescape"))
+        for line in result.parse_errors:
+            found = c_spans.named_in(code, c_spans.toplevel_span(code, line), names)
+            if found:
+                unseen = found[0]
+                break
     if unseen:
         return FileRun(rel, listed, decisions, data, None,
                        f"{result.reason}, where {unseen} is named: a use there "
@@ -102,18 +110,6 @@ def read_run(pending: Pending, result: spatch.SpatchResult) -> FileRun:
     changes = tuple(replace(c, file=rel) for c in rules.parse_changes(report))
     return FileRun(rel, listed, decisions, data, new, result.reason or None, changes,
                    parse_errors=result.parse_errors)
-
-
-def _unseen_uses(data: bytes, parse_errors, names) -> str | None:
-    """A handler being converted that is named in code spatch skipped."""
-    if not parse_errors or not names:
-        return None
-    code = c_spans.code_only(data.decode("utf-8", "surrogateescape"))
-    for line in parse_errors:
-        found = c_spans.named_in(code, c_spans.toplevel_span(code, line), names)
-        if found:
-            return found[0]
-    return None
 
 
 def _failure_reason(result: spatch.SpatchResult) -> str:
