@@ -75,9 +75,10 @@ def read_run(pending: Pending, result: spatch.SpatchResult) -> FileRun:
     # looks like after a newline in it.
     decisions = tuple(rules.HandlerDecision(**{**d.__dict__, "file": rel})
                       for d in rules.parse_report(report))
-    if result.outcome is spatch.Outcome.PARSE_ERROR and not result.stdout.strip():
-        # Nothing the rule could see needed a change; whether the part
-        # spatch could not parse did is decided with the tree (convert_plan).
+    if result.outcome is spatch.Outcome.PARSE_ERROR and not diff.strip():
+        # Nothing the rule could see needed a change (it may have refused a
+        # handler it read); whether the part spatch could not parse did is
+        # decided with the tree (convert_plan).
         return FileRun(rel, listed, decisions, data, data, failure,
                        parse_errors=result.parse_errors)
     if result.outcome is not spatch.Outcome.OK:
@@ -92,14 +93,7 @@ def read_run(pending: Pending, result: spatch.SpatchResult) -> FileRun:
                        "the rule produced an invalid fops entry; not rewritten")
     # A handler being converted that is named in code spatch skipped.
     names = [d.handler for d in decisions if d.convert] + list(listed)
-    unseen = None
-    if result.parse_errors and names:
-        code = c_spans.code_only(data.decode("utf-8", "surrogateescape"))
-        for line in result.parse_errors:
-            found = c_spans.named_in(code, c_spans.toplevel_span(code, line), names)
-            if found:
-                unseen = found[0]
-                break
+    unseen = named_where_unparsed(data, result.parse_errors, names)
     if unseen:
         return FileRun(rel, listed, decisions, data, None,
                        f"{result.reason}, where {unseen} is named: a use there "
@@ -110,6 +104,20 @@ def read_run(pending: Pending, result: spatch.SpatchResult) -> FileRun:
     changes = tuple(replace(c, file=rel) for c in rules.parse_changes(report))
     return FileRun(rel, listed, decisions, data, new, result.reason or None, changes,
                    parse_errors=result.parse_errors)
+
+
+def named_where_unparsed(data: bytes, parse_errors: tuple[int, ...],
+                         names: list[str]) -> str | None:
+    """The first of NAMES used in code around a line spatch could not parse
+    (the top-level declaration holding it), or None."""
+    if not parse_errors or not names:
+        return None
+    code = c_spans.code_only(data.decode("utf-8", "surrogateescape"))
+    for line in parse_errors:
+        found = c_spans.named_in(code, c_spans.toplevel_span(code, line), names)
+        if found:
+            return found[0]
+    return None
 
 
 def _failure_reason(result: spatch.SpatchResult) -> str:
