@@ -2,7 +2,8 @@
  * red_mx_poll_bit: a DMA engine whose "wait" command sleeps until the
  * "done" command (from another process) clears a busy bit.
  * Shape: while (test_bit(0, &flags)) schedule_timeout(HZ / 50); the
- * shared state is a bit in a word, read and set only by bitops.
+ * shared state is a bit in a word, read and set only by bitops (START
+ * sets it, DONE clears it).
  */
 #include <linux/module.h>
 #include <linux/fs.h>
@@ -27,7 +28,6 @@ static int rpb_ioctl(struct inode *inode, struct file *file,
 		clear_bit(0, &rpb_flags);
 		return 0;
 	case RPB_WAIT:
-		set_bit(0, &rpb_flags);
 		while (test_bit(0, &rpb_flags))
 			schedule_timeout(HZ / 50);
 		return 1;

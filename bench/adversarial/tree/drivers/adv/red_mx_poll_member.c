@@ -51,7 +51,6 @@ static int rpm_ioctl(struct inode *inode, struct file *file,
 		err = rpm_wait_full(box);
 		if (err)
 			return err;
-		box->full = 0;
 		return box->word;
 	}
 	return -ENOTTY;

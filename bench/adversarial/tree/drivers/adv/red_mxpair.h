@@ -6,5 +6,6 @@
 #define MXP_WAIT	_IO('A', 2)
 
 extern int mxp_ready;
+int mxp_signal(unsigned int cmd);
 
 #endif

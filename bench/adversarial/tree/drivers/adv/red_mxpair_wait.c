@@ -2,7 +2,7 @@
  * red_mxpair_wait: the waiting half of red_mxpair.ko.
  * Shape (mutex mode): a sleeping poll (while (!mxp_ready) ssleep(1);) on
  * a flag that only the OTHER file of the module sets, under what becomes
- * the one module mutex.
+ * the one module mutex (other commands are passed to the other file).
  */
 #include <linux/module.h>
 #include <linux/fs.h>
@@ -16,10 +16,9 @@ static int mxp_wait_ioctl(struct inode *inode, struct file *file,
 			  unsigned int cmd, unsigned long arg)
 {
 	if (cmd != MXP_WAIT)
-		return -ENOTTY;
+		return mxp_signal(cmd);
 	while (!mxp_ready)
 		ssleep(1);
-	mxp_ready = 0;
 	return 1;
 }
 
