@@ -65,6 +65,9 @@ class PreprocessedUnit(Unit):
         self.tokens: list[Token] = []
         self.depths: list[int] = []
         self._declarations = Declarations()
+        # Every macro is expanded already: a name left is an enumerator
+        # (of the file's own enums: the headers' code is left out) or not constant.
+        self._constants = None
         try:
             raw = tokenize(_main_file_only(text))
         except LexError as err:
