@@ -51,6 +51,8 @@ static int rpm_ioctl(struct inode *inode, struct file *file,
 		err = rpm_wait_full(box);
 		if (err)
 			return err;
+		if (arg == 3)		/* take and empty */
+			box->full = 0;
 		return box->word;
 	}
 	return -ENOTTY;
