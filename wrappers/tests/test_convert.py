@@ -240,6 +240,29 @@ class ReliabilityTest(ConvertCase):
         self.assertRegex(record.reason, "could not parse")
         self.assertNotIn("tb_ioctl", self.handlers(result))
 
+    def test_a_refusal_beside_an_unparseable_macro_is_a_refusal_not_a_failure(self):
+        # spatch cannot parse these #define lines; the handler it read is
+        # refused by pushdown for the macro's return, with the rule's reason.
+        macros = {
+            "commaret": b"#define need(c)\tif (!capable(c)) return (printk(\"no\\n\"), -EPERM)\n",
+            "commaret2": b"#define need(c) \\\n\tif (!(c)) return (dev_warn(0, \"x\"), -EINVAL)\n",
+        }
+        for name, macro in macros.items():
+            source = handler_source(name).replace(b"#include <linux/fs.h>\n",
+                                                  b"#include <linux/fs.h>\n" + macro)
+            source = source.replace(b"\tswitch (cmd) {", b"\tneed(1);\n\tswitch (cmd) {", 1)
+            (self.tree / f"drivers/char/{name}.c").write_bytes(source)
+        result = self.run_convert("--strategy", "pushdown")
+        for name in macros:
+            with self.subTest(macro=name):
+                record = self.files(result)[f"drivers/char/{name}.c"]
+                self.assertEqual(record.status, FileStatus.UNCHANGED, record.reason)
+                self.assertRegex(record.reason, "could not parse")
+                handler = self.handlers(result)[f"{name}_ioctl"]
+                self.assertEqual(handler.status, HandlerStatus.SKIPPED, handler.reason)
+                self.assertRegex(handler.reason, "^pushdown is not safe: macro need at line "
+                                 r"\d+ can return")
+
     def test_a_handler_named_in_code_spatch_skipped_is_converted_nowhere(self):
         # The handler parses, but a caller spatch cannot parse would keep
         # calling it with the inode: the file must not be rewritten.

@@ -164,6 +164,13 @@ class ForwardingRunTest(ConvertRun):
                     tests = [c for c in result.summary.changes
                              if c.file == name and "tests ->unlocked_ioctl" in c.reason]
                     self.assertEqual(len(tests), 1, name)
+                    # Both targets still have .ioctl: a lower driver left on it is
+                    # not reached any more, which every forwarded call says.
+                    calls = [c for c in result.summary.changes
+                             if c.file == name and c.kind == "forwarded-call"]
+                    self.assertTrue(calls, name)
+                    for change in calls:
+                        self.assertIn("a lower file_operations still on .ioctl", change.reason)
                 if mode == "multi-kernel":
                     # The legacy half keeps the old text, and its layout.
                     guard = result.changes["guard.c"][1].decode()
@@ -172,6 +179,13 @@ class ForwardingRunTest(ConvertRun):
                     self.assertIn("#ifdef HAVE_UNLOCKED_IOCTL\n\tif (!lower->f_op || "
                                   "!lower->f_op->unlocked_ioctl)\n\t\treturn -ENOTTY;\n"
                                   "#else\n", guard)
+
+    def test_a_target_without_ioctl_has_no_warning(self):
+        result = self.run_convert({"lower.c": LOWER, **STACKERS}, "--target", "2.6.36")
+        calls = [c for c in result.summary.changes if c.kind == "forwarded-call"]
+        self.assertTrue(calls)
+        for change in calls:
+            self.assertNotIn("still on .ioctl", change.reason)
 
     def test_a_call_that_cannot_follow_leaves_every_file_of_the_run(self):
         files = {"lower.c": LOWER, "guard.c": STACKERS["guard.c"], "relay.c": RELAY}

@@ -340,6 +340,85 @@ class MultiKernelTest(unittest.TestCase):
         self.assertEqual(self.prove(new), [f"{line}: return at line {line} leaves the BKL held"])
 
 
+BRANCHES_LEGACY = """\
+#ifndef CONFIG_FAN_FIXED
+static int fan_ioctl(struct inode *inode, struct file *file,
+		     unsigned int cmd, unsigned long arg)
+{
+	if (cmd != FAN_SET)
+		return -ENOTTY;
+	return fan_set(arg);
+}
+#else
+static int fan_ioctl(struct inode *inode, struct file *file,
+		     unsigned int cmd, unsigned long arg)
+{
+	return -EPERM;
+}
+#endif
+
+static struct file_operations fan_fops = {
+	.ioctl		= fan_ioctl,
+};
+"""
+
+BRANCH_WRAPPER = """\
+static long fan_unlocked_ioctl(struct file *file, unsigned int cmd,
+			       unsigned long arg)
+{
+	int ret;
+
+	lock_kernel();
+	ret = fan_ioctl(file, cmd, arg);
+	unlock_kernel();
+	return ret;
+}
+"""
+
+
+def branches_converted(first_wrapper: str = BRANCH_WRAPPER,
+                       second_wrapper: str = BRANCH_WRAPPER) -> str:
+    """The wrapper conversion a branch run writes: one wrapper in each branch."""
+    legacy_head = "static int fan_ioctl(struct inode *inode, struct file *file,\n"
+    new_head = "static long fan_ioctl(struct file *file,\n"
+    first, second = BRANCHES_LEGACY.replace(legacy_head, new_head).split("#else\n")
+    first = first.replace("}\n", "}\n" + first_wrapper, 1)
+    second = second.replace("}\n#endif", "}\n" + second_wrapper + "#endif", 1)
+    return ("#include <linux/smp_lock.h>\n" + first + "#else\n" + second) \
+        .replace(".ioctl\t\t= fan_ioctl", ".unlocked_ioctl\t= fan_unlocked_ioctl")
+
+
+class WrapperPerBranchTest(unittest.TestCase):
+    """A handler defined once per #if branch gets a wrapper in each branch
+    (convert's branch runs); each wrapper is proven, and a count that does
+    not match the definitions is refused."""
+
+    def prove(self, new):
+        return messages(prove(BRANCHES_LEGACY, new, {"fan_ioctl": "fan_unlocked_ioctl"}))
+
+    def test_a_wrapper_in_each_branch_passes(self):
+        self.assertEqual(self.prove(branches_converted()), [])
+
+    def test_a_leak_in_either_branch_is_caught(self):
+        leaky = BRANCH_WRAPPER.replace("\tunlock_kernel();\n", "")
+        for new in (branches_converted(first_wrapper=leaky),
+                    branches_converted(second_wrapper=leaky)):
+            line = line_of(new, "return ret;", 1 if "unlock_kernel" not in
+                           new.split("#else")[0] else 2)
+            with self.subTest(branch=1 if "unlock_kernel" not in new.split("#else")[0] else 2):
+                self.assertEqual(self.prove(new),
+                                 [f"{line}: return at line {line} leaves the BKL held"])
+
+    def test_a_wrapper_count_unlike_the_definitions_is_refused(self):
+        for new in (branches_converted(first_wrapper="", second_wrapper=""),
+                    branches_converted(second_wrapper=BRANCH_WRAPPER + BRANCH_WRAPPER)):
+            count = new.count("static long fan_unlocked_ioctl(")
+            with self.subTest(wrappers=count):
+                self.assertEqual(self.prove(new), [
+                    f"unprovable: the converted file defines fan_unlocked_ioctl {count} "
+                    "times, not once or once per definition of fan_ioctl"])
+
+
 MUTEX = lockproof.LockCalls.mutex("demo_mutex")
 MUTEX_NEW = PUSHDOWN.replace("lock_kernel();", "mutex_lock(&demo_mutex);") \
     .replace("unlock_kernel();", "mutex_unlock(&demo_mutex);") \

@@ -115,12 +115,25 @@ def distinct_variants() -> list[variants.Variant]:
     return found
 
 
+def _fixture_paths(drivers: Path, options) -> tuple[Path, ...]:
+    """The drivers a variant converts here.  Under a private mutex on a
+    target that still has the legacy .ioctl, fx_stack's forwarding call is
+    refused (it may retake its mutex) and denies the whole run (a driver
+    converted beside it would leave the call a NULL .ioctl): its drivers are
+    left out, so that the others' mutex conversions are proven."""
+    if options.lock.value != "mutex" or not options.target.has_legacy_ioctl:
+        return (drivers,)
+    return tuple(sorted(path for path in drivers.iterdir()
+                        if path.name not in ("fx_stack.c", "fx_lower.c")))
+
+
 class FixtureConversionsTest(unittest.TestCase):
     def test_every_fixture_conversion_is_proven(self):
         drivers = kernel.DRIVERS_DIR
         for variant in distinct_variants():
-            request = convert.ConvertRequest(paths=(drivers,), options=variant.options,
-                                             root=drivers, cache=Cache(CACHE))
+            request = convert.ConvertRequest(paths=_fixture_paths(drivers, variant.options),
+                                             options=variant.options, root=drivers,
+                                             cache=Cache(CACHE))
             result = convert.convert(request)
             # The files of one kbuild module share its mutex (convert/modules.py).
             in_modules = modules.plan_for(variant.options.lock, drivers, set(result.changes))

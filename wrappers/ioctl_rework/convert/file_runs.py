@@ -75,9 +75,10 @@ def read_run(pending: Pending, result: spatch.SpatchResult) -> FileRun:
     # looks like after a newline in it.
     decisions = tuple(rules.HandlerDecision(**{**d.__dict__, "file": rel})
                       for d in rules.parse_report(report))
-    if result.outcome is spatch.Outcome.PARSE_ERROR and not result.stdout.strip():
-        # Nothing the rule could see needed a change; whether the part
-        # spatch could not parse did is decided with the tree (convert_plan).
+    if result.outcome is spatch.Outcome.PARSE_ERROR and not diff.strip():
+        # Nothing the rule could see needed a change (it may have refused a
+        # handler it read); whether the part spatch could not parse did is
+        # decided with the tree (convert_plan).
         return FileRun(rel, listed, decisions, data, data, failure,
                        parse_errors=result.parse_errors)
     if result.outcome is not spatch.Outcome.OK:
@@ -90,8 +91,9 @@ def read_run(pending: Pending, result: spatch.SpatchResult) -> FileRun:
     if _NO_MATCH.encode() in new and _NO_MATCH.encode() not in data:
         return FileRun(rel, listed, decisions, data, None,
                        "the rule produced an invalid fops entry; not rewritten")
-    unseen = _unseen_uses(data, result.parse_errors,
-                          [d.handler for d in decisions if d.convert] + list(listed))
+    # A handler being converted that is named in code spatch skipped.
+    names = [d.handler for d in decisions if d.convert] + list(listed)
+    unseen = named_where_unparsed(data, result.parse_errors, names)
     if unseen:
         return FileRun(rel, listed, decisions, data, None,
                        f"{result.reason}, where {unseen} is named: a use there "
@@ -104,8 +106,10 @@ def read_run(pending: Pending, result: spatch.SpatchResult) -> FileRun:
                    parse_errors=result.parse_errors)
 
 
-def _unseen_uses(data: bytes, parse_errors, names) -> str | None:
-    """A handler being converted that is named in code spatch skipped."""
+def named_where_unparsed(data: bytes, parse_errors: tuple[int, ...],
+                         names: list[str]) -> str | None:
+    """The first of NAMES used in code around a line spatch could not parse
+    (the top-level declaration holding it), or None."""
     if not parse_errors or not names:
         return None
     code = c_spans.code_only(data.decode("utf-8", "surrogateescape"))

@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 from ioctl_rework import safe_write, settings
 from ioctl_rework.ctext import have_ioctl
 from ioctl_rework.ctext import spans as c_spans
-from ioctl_rework.convert import accounting, bkl_glue, forwarding, module_runs, modules
+from ioctl_rework.convert import accounting, bkl_glue, file_runs, forwarding, module_runs, modules
 from ioctl_rework.convert import groups as convert_groups
 from ioctl_rework.spatch import rules
 from ioctl_rework.convert import series
@@ -288,6 +288,13 @@ def _file_records(summary: Summary, tree: Tree, final: dict[str, FileRun],
             # when that part may hold a .ioctl entry of a file_operations (by
             # text).  Other files of a handler were checked line by line.
             needed = tree.fops_names.get(rel)
+            decided = {d.handler for d in run.decisions}
+            if needed and run.parse_errors and {e.handler for e in needed} <= decided:
+                # Every entry was read; the skipped code matters only if it names one.
+                needed = file_runs.named_where_unparsed(
+                    run.old, run.parse_errors, sorted({e.handler for e in needed}
+                                                      | {d.fops for d in run.decisions
+                                                         if d.fops}))
             status = FileStatus.FAILED if run.reason and needed else FileStatus.UNCHANGED
             summary.files.append(FileRecord(rel, status, run.reason))
     return changes
@@ -524,7 +531,11 @@ def _record(d: rules.HandlerDecision, run: FileRun, final: dict[str, FileRun],
         # rule converts the same handler for another entry: then it judged
         # this entry alone (one never compiled, or dead beside .unlocked_ioctl).
         converted_here = any(o.handler == d.handler and o.convert for o in run.decisions)
-        if run.reason and not converted_here:
+        # Code spatch skipped that names neither the handler nor its fops
+        # (a #define it cannot parse) cannot have decided the refusal.
+        unparsed_here = not run.parse_errors or file_runs.named_where_unparsed(
+            run.old, run.parse_errors, [n for n in (d.handler, d.fops) if n])
+        if run.reason and not converted_here and unparsed_here:
             return record(HandlerStatus.FAILED, f"{run.reason} (the rule: {d.reason})")
         return record(HandlerStatus.SKIPPED, d.reason)
     if run.file in held:

@@ -17,39 +17,32 @@ from ioctl_rework.spatch import runner as spatch
 def run_all(todo: list[Pending], root: Path, jobs: int, timeout: int,
             done: Callable[[list[Pending], list[spatch.SpatchResult]], None]
             ) -> Iterator[tuple[Pending, spatch.SpatchResult]]:
-    """Each pending file with spatch's answer, batch by batch; DONE is told
-    of each batch as it ends (in the worker: cache it, count it)."""
-    batches = _batches(todo, jobs)
-
+    """Each pending file with spatch's answer, batch by batch (the tasks
+    that share their options, in batches of one process); DONE is told of
+    each batch as it ends (in the worker: cache it, count it)."""
     def one_batch(batch: list[Pending]):
-        results = _run_batch(batch, root, timeout)
+        rel, data, args = batch[0].task.file, batch[0].data, list(batch[0].args)
+        if len(batch) > 1:  # batchable names only (spatch.batches)
+            results = spatch.run_batch(rules.CONVERSION_RULE,
+                                       [Path(p.task.file) for p in batch], args, timeout,
+                                       cwd=root)
+        elif SPATCH_SAFE_NAME.fullmatch(rel):
+            results = spatch.run_files(rules.CONVERSION_RULE, [Path(rel)], args, jobs=1,
+                                       timeout=timeout, cwd=root)
+        else:
+            results = [spatch.run_on_text(rules.CONVERSION_RULE, rel, data, args, timeout)]
         done(batch, results)
         return zip(batch, results)
 
-    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        for finished in pool.map(one_batch, batches):
-            yield from finished
-
-
-def _batches(todo: list[Pending], jobs: int) -> list[list[Pending]]:
-    """Tasks that share their spatch options, in batches of one process."""
     by_args: dict[tuple[str, ...], list[Pending]] = {}
     for pending in todo:
         by_args.setdefault(pending.args, []).append(pending)
     size = spatch.batch_size(len(todo), jobs)
-    return [batch for same in by_args.values()
-            for batch in spatch.batches(same, size, name=lambda p: p.task.file)]
-
-
-def _run_batch(batch: list[Pending], root: Path, timeout: int) -> list[spatch.SpatchResult]:
-    if len(batch) > 1:  # batchable names only (spatch.batches)
-        return spatch.run_batch(rules.CONVERSION_RULE, [Path(p.task.file) for p in batch],
-                                list(batch[0].args), timeout, cwd=root)
-    rel, data, args = batch[0].task.file, batch[0].data, list(batch[0].args)
-    if SPATCH_SAFE_NAME.fullmatch(rel):
-        return spatch.run_files(rules.CONVERSION_RULE, [Path(rel)], args, jobs=1,
-                                timeout=timeout, cwd=root)
-    return [spatch.run_on_text(rules.CONVERSION_RULE, rel, data, args, timeout)]
+    batches = [batch for same in by_args.values()
+               for batch in spatch.batches(same, size, name=lambda p: p.task.file)]
+    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        for finished in pool.map(one_batch, batches):
+            yield from finished
 
 
 def run_in_copy(pending: Pending, root: Path, timeout: int) -> spatch.SpatchResult:

@@ -77,10 +77,15 @@ class _HandlerProver:
                 found += self._pair(old, new, entry_depth=0, caller=None)
             return found
         wrappers = self.new_unit.definitions(self.entry)
-        if len(wrappers) != 1:
+        # One wrapper, or one beside each definition of a handler defined
+        # once per #if branch; each is proven in every configuration.
+        if len(wrappers) not in (1, len(old_defs)):
             raise self.refuse(f"the converted file defines {self.entry} "
-                              f"{len(wrappers)} times, not once")
-        found += self._wrapper(wrappers[0])
+                              f"{len(wrappers)} times, not once"
+                              + (f" or once per definition of {self.handler}"
+                                 if len(old_defs) > 1 else ""))
+        for wrapper in wrappers:
+            found += self._wrapper(wrapper)
         for old, new in zip(old_defs, bodies):
             found += self._pair(old, new, entry_depth=1, caller=self.entry)
         found += self._fops_bypass()

@@ -4,6 +4,8 @@
  */
 #include <linux/fs.h>
 
+#define FAN_FIXED_SPEED	1200	/* rpm */
+
 #ifndef CONFIG_FAN_FIXED
 static int fan_ioctl(struct inode *inode, struct file *file,
 		     unsigned int cmd, unsigned long arg)
