@@ -312,6 +312,22 @@ def constants_of(file):
 _constants = per_file({})
 
 
+def exit_condition(file, loop):
+    """What decides when LOOP ends: its condition, or, for a loop whose
+    condition always holds (for (;;), while (1), do ... while (1)), every
+    if-condition of its body (the break, return or goto under one of them
+    is its exit; default-deny: all of them, whatever they lead to)."""
+    line, condition, text = loop
+    if re.sub(r"[\s;()]|\b(?:1|true)\b", "", condition):
+        return condition
+    tests = []
+    for match in re.finditer(r"\bif\s*\(", text):
+        close = matching(text, match.end() - 1, "(", ")")
+        if close is not None:
+            tests.append("(%s)" % text[match.end():close])
+    return " && ".join(tests) or condition
+
+
 def polls_shared_state(file, h):
     """Where h, or a function of its file that it calls, waits or delays in
     a loop on shared state: "msleep() in the loop at line N[ in fn()]", or None."""
@@ -319,7 +335,7 @@ def polls_shared_state(file, h):
         for line, column, poller in sorted(poll_calls.get((file, fn), [])):
             loop = enclosing_loop(file, line, column)
             busy = loop and poller in registers.BUSY_WAITS and registers.busy_wait(file, loop[2])
-            if loop and reads_shared_state(file, fn, loop[1], loop[2], busy):
+            if loop and reads_shared_state(file, fn, exit_condition(file, loop), loop[2], busy):
                 return "%s() in the loop at line %d%s" % (poller, loop[0],
                                                           "" if fn == h else " in %s()" % fn)
     return None
