@@ -17,10 +17,12 @@ again with the wrapper for that handler, before anything is written.
 
 import re
 import time
+from pathlib import Path
 from dataclasses import dataclass, replace
 
 from ioctl_rework import safe_write, settings
 from ioctl_rework.ctext import have_ioctl
+from ioctl_rework.ctext import include_search, macro_forwarding
 from ioctl_rework.ctext import spans as c_spans
 from ioctl_rework.convert import accounting, bkl_glue, file_runs, forwarding, module_runs, modules
 from ioctl_rework.convert import groups as convert_groups
@@ -129,7 +131,8 @@ def _stages_to_verify(request: ConvertRequest, stages: Stages, started: str) -> 
     with stages.stage("forwarding"):
         read = _files_read(request, tree, files, {rel for g in linked for rel in g})
         elsewhere = set(tree.member_files) - read if request.shard is not None else set()
-        forwarded = _forward(request, final, read, sources, blocked, elsewhere)
+        forwarded = _forward(request, final, read, sources, blocked, elsewhere,
+                             _macro_sites(root, tree, read | set(final), sources))
     summary = Summary(root=str(root), target=str(request.options.target),
                       options=_options_json(request.options),
                       spatch_version=runner.spatch_version,
@@ -328,9 +331,42 @@ def _files_read(request: ConvertRequest, tree: Tree, mine: set[str],
     return read
 
 
+def _macro_sites(root: Path, tree: Tree, files: set[str],
+                 sources: Sources) -> list[HandlerRecord]:
+    """Calls through ->ioctl that only a macro spells (ctext/macro_forwarding.py),
+    in FILES: the macros of the headers with an ioctl member under the run's
+    paths and of the headers FILES include directly."""
+    root = Path(root)
+    headers = {rel for rel in tree.member_files if rel.endswith(".h")}
+    texts = {}
+    for rel in sorted(files):
+        try:
+            texts[rel] = sources.read(rel).decode("utf-8", "surrogateescape")
+        except OSError:
+            continue
+        search = include_search.search_path(root, rel)
+        for quoted, angled in include_search.INCLUDE.findall(texts[rel]):
+            found = include_search.find_header(root, search, rel, quoted or angled,
+                                               bool(angled))
+            if found is not None:
+                headers.add(found)
+    macros = []
+    for rel in sorted(headers - set(texts)):
+        try:
+            data = (root / rel).read_bytes()
+        except OSError:
+            continue
+        if b"ioctl" in data and b"define" in data:
+            macros += macro_forwarding.forwarding_macros(data.decode("latin-1"), rel)
+    return [HandlerRecord(site.file, site.line, "?", site.macro.name, HandlerStatus.FAILED,
+                          site.reason)
+            for rel, text in texts.items()
+            for site in macro_forwarding.sites(text, rel, macros)]
+
+
 def _forward(request: ConvertRequest, final: dict[str, FileRun], read: set[str],
              sources: Sources, blocked: dict[str, str],
-             elsewhere: set[str]) -> forwarding.Forwarded:
+             elsewhere: set[str], macro_sites: list[HandlerRecord]) -> forwarding.Forwarded:
     """Calls through ->ioctl in the files read follow the conversion; FINAL
     gets the rewritten texts, or, when a call cannot follow, BLOCKED gets
     every file of the run (forwarding.denied).  ELSEWHERE: the files of the
@@ -338,7 +374,7 @@ def _forward(request: ConvertRequest, final: dict[str, FileRun], read: set[str],
     mutex = request.options.lock is settings.LockMode.MUTEX
     texts = _calling(read | set(final), final, sources, mutex)
     theirs = _calling(elsewhere - set(texts), {}, sources, mutex)
-    if not texts and not theirs:
+    if not texts and not theirs and not macro_sites:
         return forwarding.Forwarded()
     # The handlers this run may convert (a held or blocked file's too: default-deny).
     converted = {d.handler for run in final.values() for d in run.decisions if d.convert}
@@ -350,6 +386,8 @@ def _forward(request: ConvertRequest, final: dict[str, FileRun], read: set[str],
     refused_there = forwarding.forward(theirs, request.options.multi_kernel, request.timeout,
                                        request.cache.sibling("forwarding"), request.jobs,
                                        mutex, converted, legacy_target).refused if theirs else []
+    # A call only a macro spells cannot follow: refused, as the rule's refusals are.
+    done.refused += macro_sites
     denied = forwarding.denied(
         replace(done, refused=done.refused + refused_there),
         sorted(set(final) | set(done.texts) | {r.file for r in done.refused}))

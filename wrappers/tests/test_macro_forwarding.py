@@ -1,0 +1,159 @@
+"""Calls through ->ioctl that only a macro spells (ctext/macro_forwarding.py,
+convert/plan.py's forwarding stage): a macro of a header the run does not
+rewrite, or one whose argument names the member.  The forwarding rule
+reads no macro body, so such a call is refused and denies the run, naming
+the macro; before, the run converted the lower driver and the forwarded
+call met a NULL .ioctl, in silence (red team: red_fwd_macro, red_fwd_member_arg)."""
+
+import argparse
+import shutil
+import tempfile
+import unittest
+from pathlib import Path
+
+from ioctl_rework.convert import cli as convert
+from ioctl_rework.convert.summary import HandlerStatus
+from ioctl_rework.ctext import macro_forwarding
+
+HEADER_SPELLINGS = {
+    "call": "#define STACK_PASS(lf, c, a) \\\n"
+            "\t((lf)->f_op->ioctl((lf)->f_dentry->d_inode, (lf), (c), (a)))\n",
+    "pointer_call": "#define STACK_PASS(lf, c, a) \\\n"
+                    "\t((*(lf)->f_op->ioctl)((lf)->f_dentry->d_inode, (lf), (c), (a)))\n",
+    "dot_call": "#define STACK_PASS(ops, lf, c, a) \\\n"
+                "\t((ops).ioctl((lf)->f_dentry->d_inode, (lf), (c), (a)))\n",
+    "test_beside": "#define STACK_PASS(lf, c, a) \\\n\t((lf)->f_op->ioctl ? \\\n"
+                   "\t (lf)->f_op->ioctl((lf)->f_dentry->d_inode, (lf), (c), (a)) : -ENOTTY)\n",
+}
+ARGUMENT_SPELLINGS = {
+    "arrow": "#define LOWER_OP(l, op, c, a) \\\n"
+             "\t((l)->f_op->op((l)->f_dentry->d_inode, (l), (c), (a)))\n",
+    "spaced": "#define LOWER_OP(l, op, c, a) ((l)->f_op -> op ((l)->f_dentry->d_inode, l, c, a))\n",
+}
+
+
+class FindingTest(unittest.TestCase):
+    def test_every_header_spelling_is_a_forwarding_macro(self):
+        for name, text in HEADER_SPELLINGS.items():
+            with self.subTest(spelling=name):
+                found = list(macro_forwarding.forwarding_macros(text, "include/linux/h.h"))
+                self.assertEqual([(m.name, m.line, m.parameter) for m in found],
+                                 [("STACK_PASS", 1, None)])
+
+    def test_a_member_named_by_an_argument_is_found_by_its_position(self):
+        for name, text in ARGUMENT_SPELLINGS.items():
+            with self.subTest(spelling=name):
+                found = list(macro_forwarding.forwarding_macros(text, "drivers/x/u.c"))
+                self.assertEqual([(m.name, m.parameter) for m in found], [("LOWER_OP", 1)])
+                code = text + "static int f(void)\n{\n\treturn LOWER_OP(lower, ioctl, 1, 2);\n}\n"
+                sites = macro_forwarding.sites(code, "drivers/x/u.c", [])
+                self.assertEqual([(s.line, s.macro.name) for s in sites],
+                                 [(code.count("\n", 0, code.index("return")) + 1, "LOWER_OP")])
+                # Another member through the same macro is no call through ->ioctl.
+                other = code.replace("lower, ioctl,", "lower, read,")
+                self.assertEqual(macro_forwarding.sites(other, "drivers/x/u.c", []), [])
+
+    def test_what_is_not_a_forwarding_macro(self):
+        for text in ("#define SET_OP(f, h) ((f)->ioctl = (h))\n",
+                     "#define NAME \"ioctl\"\n",
+                     "/* #define STACK_PASS(lf) (lf)->f_op->ioctl(0, lf, 0, 0) */\n",
+                     "#define IOCTL_NR 3\n"):
+            with self.subTest(text=text):
+                self.assertEqual(list(macro_forwarding.forwarding_macros(text, "a.h")), [])
+
+    def test_a_use_in_a_comment_or_a_string_is_no_site(self):
+        (macro,) = macro_forwarding.forwarding_macros(HEADER_SPELLINGS["call"], "h.h")
+        text = "/* STACK_PASS(l, c, a) */\nstatic char *s = \"STACK_PASS(l, c, a)\";\n"
+        self.assertEqual(macro_forwarding.sites(text, "u.c", [macro]), [])
+
+
+LOWER = """\
+#include <linux/fs.h>
+
+static int lo_ioctl(struct inode *inode, struct file *file,
+		    unsigned int cmd, unsigned long arg)
+{
+	return cmd == 1 ? 7 : -ENOTTY;
+}
+
+static struct file_operations lo_fops = {
+	.ioctl		= lo_ioctl,
+};
+"""
+
+UPPER = """\
+#include <linux/fs.h>
+#include %s
+
+static struct file *up_lower;
+
+static int up_ioctl(struct inode *inode, struct file *file,
+		    unsigned int cmd, unsigned long arg)
+{
+	return STACK_PASS(up_lower, cmd, arg);
+}
+
+static struct file_operations up_fops = {
+	.ioctl		= up_ioctl,
+};
+"""
+
+
+class ConvertTest(unittest.TestCase):
+    """A run over a driver directory whose upper driver forwards through a
+    header's macro: nothing is converted, and every record names the macro."""
+
+    def convert(self, header_at: str, include: str, macro: str):
+        tmp = Path(tempfile.mkdtemp(prefix="macro-forwarding-"))
+        self.addCleanup(shutil.rmtree, tmp)
+        (tmp / "Makefile").write_text("VERSION = 2\nPATCHLEVEL = 6\nSUBLEVEL = 9\n")
+        header = tmp / header_at
+        header.parent.mkdir(parents=True, exist_ok=True)
+        header.write_text("#ifndef STACK_H\n#define STACK_H\n" + macro + "#endif\n")
+        drivers = tmp / "drivers/x"
+        drivers.mkdir(parents=True, exist_ok=True)
+        (drivers / "lower.c").write_text(LOWER)
+        (drivers / "upper.c").write_text(UPPER % include)
+        (drivers / "Makefile").write_text("EXTRA_CFLAGS += -I$(srctree)/drivers/common\n"
+                                          "obj-m += lower.o upper.o\n")
+        parser = argparse.ArgumentParser()
+        convert.add_arguments(parser)
+        args = parser.parse_args(["--target", "2.6.11", "--no-cache", "--", str(drivers)])
+        return convert.convert(convert.request_from_args(args))
+
+    def test_a_header_macro_denies_the_run_naming_itself(self):
+        # Headers outside the run's directory: the run does not rewrite them.
+        places = {"angle": ("include/linux/stackhelp.h", "<linux/stackhelp.h>"),
+                  "kbuild": ("drivers/common/stackhelp.h", '"stackhelp.h"')}
+        for where, (header_at, include) in places.items():
+            for name, macro in HEADER_SPELLINGS.items():
+                if name == "dot_call":
+                    continue        # takes four arguments
+                with self.subTest(header=where, spelling=name):
+                    result = self.convert(header_at, include, macro)
+                    self.assertEqual(result.changes, {})
+                    self.assertTrue(result.failed)
+                    records = {h.handler: h for h in result.summary.handlers}
+                    for handler in ("lo_ioctl", "up_ioctl", "STACK_PASS"):
+                        self.assertIs(records[handler].status, HandlerStatus.FAILED)
+                        self.assertIn(f"macro STACK_PASS ({header_at}:3)",
+                                      records[handler].reason)
+
+    def test_a_header_of_the_run_is_rewritten_with_its_macro(self):
+        result = self.convert("drivers/x/stackhelp.h", '"stackhelp.h"',
+                              HEADER_SPELLINGS["call"])
+        self.assertFalse(result.failed)
+        header = result.changes["drivers/x/stackhelp.h"][1].decode()
+        self.assertIn("->unlocked_ioctl(", header)
+        self.assertNotIn("->ioctl(", header)
+
+    def test_without_the_macro_both_convert(self):
+        result = self.convert("include/linux/stackhelp.h", "<linux/stackhelp.h>",
+                              "#define STACK_PASS(lf, c, a) (-ENOTTY)\n")
+        statuses = {h.handler: h.status for h in result.summary.handlers}
+        self.assertEqual(statuses, {"lo_ioctl": HandlerStatus.CONVERTED,
+                                    "up_ioctl": HandlerStatus.CONVERTED})
+
+
+if __name__ == "__main__":
+    unittest.main()
