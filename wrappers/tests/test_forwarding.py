@@ -363,8 +363,10 @@ class MutexForwardingTest(ConvertRun):
                     self.assertIn("it calls through fp_lower->ioctl (line 23), which may reach "
                                   "fp_lower_ioctl of this file", said["fp_upper_ioctl"])
                     site = [h for h in result.summary.handlers if h.fops == "?"]
+                    # The call, and the test of the member beside it (line 22).
                     self.assertEqual([(h.line, h.status) for h in site],
-                                     [(23, HandlerStatus.SKIPPED)])
+                                     [(22, HandlerStatus.SKIPPED), (23, HandlerStatus.SKIPPED)])
+                    self.assertIn("a test of ->ioctl beside the call", site[0].reason)
                 else:
                     self.assertTrue(result.failed)
                     self.assertIn("fp.c:23 (fp_upper_ioctl)", said["fp_lower_ioctl"])

@@ -113,7 +113,7 @@ class MutexCallsTest(unittest.TestCase):
     def test_a_poll_loop_not_proven_local_is_refused(self):
         for condition, loop in (("!pl_header_flag", "while (%s)\n\t\tmsleep(10);\n"),
                                 ("!pl_done(arg)", "while (%s)\n\t\tssleep(1);\n"),
-                                ("!(PL_STATUS & 1)", "do {\n\t\tudelay(5);\n\t} while (%s);\n"),
+                                ("!(PL_STATUS & 1)", "do {\n\t\tmsleep(5);\n\t} while (%s);\n"),
                                 ("!seen", "while (%s) {\n\t\tmsleep(1);\n"
                                           "\t\tseen = pl_header_flag;\n\t}\n")):
             with self.subTest(condition=condition):
@@ -132,6 +132,15 @@ class MutexCallsTest(unittest.TestCase):
         record = self.records(self.convert(source))["pl_ioctl"]
         self.assertEqual((record.status, record.strategy),
                          (HandlerStatus.CONVERTED, "pushdown"), record)
+
+    def test_a_busy_wait_on_a_register_is_no_poll_of_shared_state(self):
+        # udelay() does not sleep, so the BKL was never dropped in it either:
+        # another ioctl could not run during the loop before the conversion.
+        body = ("\tint seen = 0;\n\n\tdo {\n\t\tudelay(5);\n"
+                "\t} while (!(PL_STATUS & 1));\n\treturn seen;\n")
+        source = driver({"pl_ioctl": body}, "#define PL_STATUS inb(0x300)\n\n")
+        record = self.records(self.convert(source))["pl_ioctl"]
+        self.assertEqual(record.status, HandlerStatus.CONVERTED, record)
 
 
 if __name__ == "__main__":

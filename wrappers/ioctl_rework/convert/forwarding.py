@@ -28,6 +28,7 @@ is listed where it does not (the refused file cannot build there).
 """
 
 import hashlib
+import re
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -37,7 +38,8 @@ from ioctl_rework.cache import Cache, make_key
 
 from ioctl_rework.convert import accounting, vfs_dispatch
 from ioctl_rework.convert.summary import ChangeRecord, HandlerRecord, HandlerStatus
-from ioctl_rework.ctext import candidates, member_calls
+from ioctl_rework.ctext import candidates, ioctl_tokens, member_calls
+from ioctl_rework.ctext import spans as c_spans
 from ioctl_rework.patches import tidy
 from ioctl_rework.patches.unified import apply_hunks
 from ioctl_rework.spatch import rules
@@ -87,6 +89,25 @@ LEGACY_TARGET_CAVEAT = ("; warning: the target still has .ioctl, and a lower "
                         "refused) now gets -ENOTTY here: check every driver it forwards to")
 
 
+_MEMBER_USE = re.compile(r"->\s*ioctl\b(?!\s*=(?!=))")
+
+
+def _member_tests(text: str, sites) -> list[tuple[int, str]]:
+    """(line, function) of each use of ->ioctl in compiled code of TEXT
+    that is no call among SITES: the tests beside them."""
+    code = c_spans.code_only(text)
+    calls = {site.line for site in sites}
+    found = []
+    for match in _MEMBER_USE.finditer(code):
+        line = code.count("\n", 0, match.start()) + 1
+        if line in calls or c_spans.never_compiled(text, line) or \
+                c_spans.legacy_half(text, line):
+            continue
+        if not found or found[-1][0] != line:
+            found.append((line, ioctl_tokens.enclosing_function(code, line) or "?"))
+    return found
+
+
 def forward(texts: dict[str, tuple[bytes, bytes]], multi_kernel: bool,
             timeout: int, cache: Cache | None = None, jobs: int = 1,
             mutex: bool = False, converted: set[str] | None = None,
@@ -112,6 +133,12 @@ def forward(texts: dict[str, tuple[bytes, bytes]], multi_kernel: bool,
         into += [HandlerRecord(rel, site.line, "?", site.function or site.macro or "?",
                                status, f"a call through {site.member} {why}")
                  for site in sites]
+        # The tests of the member beside those calls stay with them (listed:
+        # the calls are what may deny the run).
+        done.listed += [HandlerRecord(rel, line, "?", function, HandlerStatus.SKIPPED,
+                                      f"a test of ->ioctl beside the call through it, "
+                                      f"which {why}")
+                        for line, function in _member_tests(_text(texts[rel][0]), sites)]
     order = sorted(rel for rel in texts if not held.get(rel))
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
         results = list(pool.map(lambda rel: _cached_run(rel, texts[rel][1], args, timeout,
