@@ -28,7 +28,6 @@ is listed where it does not (the refused file cannot build there).
 """
 
 import hashlib
-import re
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -38,8 +37,7 @@ from ioctl_rework.cache import Cache, make_key
 
 from ioctl_rework.convert import accounting, vfs_dispatch
 from ioctl_rework.convert.summary import ChangeRecord, HandlerRecord, HandlerStatus
-from ioctl_rework.ctext import candidates, ioctl_tokens, member_calls
-from ioctl_rework.ctext import spans as c_spans
+from ioctl_rework.ctext import candidates, member_calls
 from ioctl_rework.patches import tidy
 from ioctl_rework.patches.unified import apply_hunks
 from ioctl_rework.spatch import rules
@@ -68,6 +66,17 @@ def uses_member(data: bytes, mutex: bool = False) -> bool:
         mutex and b"ioctl" in data and bool(_mutex_sites(data))
 
 
+def _member_tests(data: bytes, sites) -> list[tuple[int, str]]:
+    """(line, function) of each test of the member in DATA on a line with
+    no call among SITES: the tests beside them."""
+    calls = {site.line for site in sites}
+    found: dict[int, str] = {}
+    for test in member_calls.tests_of_member(data.decode("utf-8", "surrogateescape")):
+        if test.line not in calls:
+            found.setdefault(test.line, test.function or test.macro or "?")
+    return sorted(found.items())
+
+
 def _mutex_sites(data: bytes):
     return member_calls.calls_through_member(data.decode("utf-8", "surrogateescape"))
 
@@ -87,25 +96,6 @@ MUTEX_LISTED = MUTEX_REFUSAL + " (the target has no .ioctl: the file does not bu
 LEGACY_TARGET_CAVEAT = ("; warning: the target still has .ioctl, and a lower "
                         "file_operations still on .ioctl (not converted by this run, or "
                         "refused) now gets -ENOTTY here: check every driver it forwards to")
-
-
-_MEMBER_USE = re.compile(r"->\s*ioctl\b(?!\s*=(?!=))")
-
-
-def _member_tests(text: str, sites) -> list[tuple[int, str]]:
-    """(line, function) of each use of ->ioctl in compiled code of TEXT
-    that is no call among SITES: the tests beside them."""
-    code = c_spans.code_only(text)
-    calls = {site.line for site in sites}
-    found = []
-    for match in _MEMBER_USE.finditer(code):
-        line = code.count("\n", 0, match.start()) + 1
-        if line in calls or c_spans.never_compiled(text, line) or \
-                c_spans.legacy_half(text, line):
-            continue
-        if not found or found[-1][0] != line:
-            found.append((line, ioctl_tokens.enclosing_function(code, line) or "?"))
-    return found
 
 
 def forward(texts: dict[str, tuple[bytes, bytes]], multi_kernel: bool,
@@ -138,7 +128,7 @@ def forward(texts: dict[str, tuple[bytes, bytes]], multi_kernel: bool,
         done.listed += [HandlerRecord(rel, line, "?", function, HandlerStatus.SKIPPED,
                                       f"a test of ->ioctl beside the call through it, "
                                       f"which {why}")
-                        for line, function in _member_tests(_text(texts[rel][0]), sites)]
+                        for line, function in _member_tests(texts[rel][0], sites)]
     order = sorted(rel for rel in texts if not held.get(rel))
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
         results = list(pool.map(lambda rel: _cached_run(rel, texts[rel][1], args, timeout,

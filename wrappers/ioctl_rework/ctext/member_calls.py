@@ -47,6 +47,18 @@ def calls_through_member(text: str) -> list[MemberCall]:
     """The sites of TEXT's compiled code, in order; the legacy half a
     multi-kernel driver keeps for old kernels is not compiled on a target
     with a private mutex."""
+    return [use for use, test in _member_uses(text) if not test]
+
+
+def tests_of_member(text: str) -> list[MemberCall]:
+    """The tests of the member (`if (f->f_op->ioctl)`, `!ops->ioctl`) in
+    TEXT's compiled code, read as calls_through_member reads the calls."""
+    return [use for use, test in _member_uses(text) if test]
+
+
+def _member_uses(text: str) -> list[tuple[MemberCall, bool]]:
+    """Each use of a file_operations' ioctl member in TEXT's compiled code
+    other than a designator or an assignment: (the use, whether a test)."""
     code = spans.code_only(text)
     lines = code.split("\n")
     starts = [0]
@@ -64,8 +76,9 @@ def calls_through_member(text: str) -> list[MemberCall]:
                 before.endswith(("{", ",")) and not after.startswith(("(", ")")):
             continue            # a designator of an initializer (.ioctl = h)
         called = after.startswith("(") or re.match(r"\)\s*\(", after)
-        if not called and (re.match(r"=(?!=)", after) or _is_test(before, after)):
-            continue            # an assignment of the member, or a test of it
+        if not called and re.match(r"=(?!=)", after):
+            continue            # an assignment of the member
+        test = not called and _is_test(before, after)
         macro = _macro_of(lines, line - 1)
         base = re.search(r"(\w+)\s*(?:\[[^\]]*\]\s*)?$", code[begin:match.start()])
         token = ioctl_tokens.Token(line, ioctl_tokens.Use.CALL, lines[line - 1].strip(),
@@ -74,7 +87,7 @@ def calls_through_member(text: str) -> list[MemberCall]:
             continue            # the member of another structure (tty_operations)
         member = " ".join(code[begin:match.end()].split()).replace(" ", "")
         function = None if macro else ioctl_tokens.enclosing_function(code, line)
-        found.append(MemberCall(line, function, macro, member))
+        found.append((MemberCall(line, function, macro, member), test))
     return found
 
 
