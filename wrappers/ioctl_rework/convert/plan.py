@@ -15,6 +15,7 @@ Where verify rejects a pushdown auto chose, the stages up to verify run
 again with the wrapper for that handler, before anything is written.
 """
 
+import os
 import re
 import time
 from pathlib import Path
@@ -338,13 +339,16 @@ def _macro_sites(root: Path, tree: Tree, files: set[str],
     paths and of the headers FILES include directly."""
     root = Path(root)
     headers = {rel for rel in tree.member_files if rel.endswith(".h")}
-    texts = {}
+    texts, searches = {}, {}
     for rel in sorted(files):
         try:
             texts[rel] = sources.read(rel).decode("utf-8", "surrogateescape")
         except OSError:
             continue
-        search = include_search.search_path(root, rel)
+        directory = os.path.dirname(rel)
+        if directory not in searches:       # one kbuild include path a directory
+            searches[directory] = include_search.search_path(root, rel)
+        search = searches[directory]
         for quoted, angled in include_search.INCLUDE.findall(texts[rel]):
             found = include_search.find_header(root, search, rel, quoted or angled,
                                                bool(angled))
