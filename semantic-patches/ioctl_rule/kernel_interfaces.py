@@ -45,7 +45,7 @@ atomic_read atomic_set atomic_inc atomic_dec atomic_add atomic_sub
 atomic_inc_return atomic_dec_return atomic_dec_and_test
 set_bit clear_bit test_bit test_and_set_bit test_and_clear_bit change_bit
 container_of list_entry list_add list_add_tail list_del list_empty
-dev_get_drvdata to_delayed_work
+dev_get_drvdata to_delayed_work __get_cpu_var
 min max min_t max_t clamp ARRAY_SIZE likely unlikely
 BUG_ON WARN_ON BUG panic
 cpu_to_le16 cpu_to_le32 le16_to_cpu le32_to_cpu cpu_to_be16 cpu_to_be32

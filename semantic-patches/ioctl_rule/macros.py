@@ -154,9 +154,9 @@ def hidden_exits(file, h, first, last):
                 found("unknown_macro", match.start(1), match.group(1))
                 break
     used = used_names.setdefault((file, h), [])
-    for name, offset, called in names_used(body):
+    for name, offset in names_used(body):
         if name not in NOT_NAMES:
-            used.append((name, first + body.count("\n", 0, offset), called))
+            used.append((name, first + body.count("\n", 0, offset)))
     # Strings are blanked in BODY: the include's name is read from the source.
     included_in_body(file, h, first, "\n".join(source_lines(file)[first - 1:last]), table)
     # Each return spatch matched is counted per line (seen_return); one
@@ -177,30 +177,13 @@ STATEMENT_NAME = re.compile(r"(?:[;{}:)]|\belse\b|\bdo\b)\s*([A-Za-z_]\w*)\s*;")
 
 
 def names_used(code):
-    """(name, offset, whether called for its value) of each name CODE calls
-    or states alone, members aside.  A call standing alone as a statement,
-    name(...);, is stated alone: a statement macro of a header not read
-    (do { if (...) return ...; } while (0)) is written so, whatever its case."""
+    """(name, offset) of each name CODE calls or states alone, members aside."""
     for match in CALLED.finditer(code):
         before = code[:match.start()].rstrip()
         if not before.endswith(".") and not before.endswith("->"):
-            yield match.group(1), match.start(), not _call_statement(code, before, match.end())
+            yield match.group(1), match.start()
     for match in STATEMENT_NAME.finditer(code):
-        yield match.group(1), match.start(1), False
-
-
-def _call_statement(code, before, open_end):
-    """Whether the call whose "(" ends at OPEN_END, after BEFORE, is a whole
-    statement: it follows a statement's start and ";" follows its ")"."""
-    if before and not before.endswith(tuple(";{}:)")) and \
-            not re.search(r"\b(?:else|do)$", before):
-        return False
-    depth = 1
-    for i in range(open_end, len(code)):
-        depth += {"(": 1, ")": -1}.get(code[i], 0)
-        if depth == 0:
-            return code[i + 1:].lstrip().startswith(";")
-    return False
+        yield match.group(1), match.start(1)
 
 
 C_WORDS = set("""if else while for do switch case default return break continue goto sizeof
@@ -227,9 +210,9 @@ def included_in_body(file, h, first, body, table):
         if text is None:
             continue
         code = code_only(text)
-        for used, _, called in names_used(code):
+        for used, _ in names_used(code):
             if used not in NOT_NAMES:
-                used_names.setdefault((file, h), []).append((used, line, called))
+                used_names.setdefault((file, h), []).append((used, line))
 
 
 def body_include_exit(file, h):
@@ -249,18 +232,16 @@ def unread_name(file, h, known_locals):
     """(name, line) of the first name h uses whose definition was not read:
     not a macro, function or declaration of the file or of a header found,
     not a local or parameter (a pointer to a function), and not a kernel
-    interface known not to leave its caller; or None.  Outside a kernel
-    tree no kernel header can be read: there a lower-case name called for
-    its value is taken for the function kernel style makes it; a name or a
-    call standing alone as a statement, and an upper-case one, must be read."""
+    interface known not to leave its caller; or None.  Default-deny, in a
+    tree or not: a name called for its value may be a GNU statement
+    expression of a header not read, ({ if (...) return ...; v; }), as a
+    statement one may be a do { return ...; } while (0).  A prototype the
+    run read proves a function: the macro would not let it compile."""
     table = macros_of(file)
-    in_tree = bool(table.search and table.search.system)
     known = set(table.bodies) | table.declared | functions.get(file, set()) | \
         KERNEL_CALLS | set(known_locals)
-    for name, line, called in used_names.get((file, h), ()):
-        if name in known or name.startswith("__builtin_"):
-            continue
-        if in_tree or not called or not re.search(r"[a-z]", name):
+    for name, line in used_names.get((file, h), ()):
+        if name not in known and not name.startswith("__builtin_"):
             return name, line
     return None
 

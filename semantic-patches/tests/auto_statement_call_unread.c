@@ -3,8 +3,9 @@
  * standing alone as a statement may be a statement macro of it that
  * returns (do { if (!(d)->powered) return -ENODEV; } while (0)), whatever
  * its case, so auto takes the wrapper: after "{", ";", "else" and a
- * case label.  A call whose value is used is taken for a function,
- * and one the file declares is read: those keep pushdown.
+ * case label.  A call whose value is used may be a statement
+ * expression that returns: it gets the wrapper too (auto_value_call_unread
+ * has its spellings).  One the file declares is read: that keeps pushdown.
  */
 #include <linux/fs.h>
 #include <linux/board.h>

@@ -2,11 +2,11 @@
 /*
  * Default-deny auto: a name a handler uses whose definition was not read
  * may be a macro that returns: a lower-case name standing alone as a
- * statement or an upper-case call gets the wrapper.  Outside a kernel tree
- * (here) a lower-case call is taken for a function (in a tree it must be
- * read too: test_default_deny.py); in an initializer it is split.  What
- * the file declares or defines, a macro of it that does not return, or a
- * kernel interface is read: those handlers are pushed down.
+ * statement, an upper-case call and, in a tree or not (here not), a
+ * lower-case call whose value is used (returned, or in an initializer)
+ * get the wrapper.  What the file declares or defines, a macro of it that
+ * does not return, or a kernel interface is read: those handlers are
+ * pushed down.
  */
 #include <linux/fs.h>
 #include <asm/uaccess.h>

@@ -3,6 +3,8 @@
  * would run before lock_kernel(): it is the only obstacle, so auto splits
  * it, and the assignment follows the lock (issue 22 section 1).
  */
+struct scanner *scanner_get();
+int scanner_start();
 #include <linux/fs.h>
 
 #define SCAN_START	_IO('S', 1)

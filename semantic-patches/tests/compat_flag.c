@@ -3,6 +3,7 @@
  * -D compat: the ioctl ABI uses only fixed-size types, so the same entry
  * point serves 32-bit callers and .compat_ioctl is set as well.
  */
+int adc_convert();
 #include <linux/fs.h>
 #include <linux/types.h>
 

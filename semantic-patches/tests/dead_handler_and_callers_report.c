@@ -4,6 +4,7 @@
  * (deleted with it), and the direct call that loses its inode argument.
  * A non-static dead handler is kept: another file may call it.
  */
+int valve_set();
 #include <linux/fs.h>
 
 static long sensor_unlocked_ioctl(struct file *file, unsigned int cmd,

@@ -5,6 +5,7 @@
  * so the handler now says -EINVAL itself (userspace saw errno 515
  * before).
  */
+int mixer_volume();
 #include <linux/fs.h>
 
 #define MIX_GET_VOL	_IOR('M', 1, int)

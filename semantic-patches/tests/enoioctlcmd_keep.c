@@ -4,6 +4,7 @@
  * the VFS turns -ENOIOCTLCMD into -EINVAL, where userspace used to see
  * errno 515.
  */
+int mixer_volume();
 #include <linux/fs.h>
 
 #define MIX_GET_VOL	_IOR('M', 1, int)

@@ -3,6 +3,7 @@
  * compiled with the .ioctl: that entry is live, so it is converted, not
  * removed as dead.
  */
+int relay_set();
 #include <linux/fs.h>
 
 static long relay_new_ioctl(struct file *file, unsigned int cmd,

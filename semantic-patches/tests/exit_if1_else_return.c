@@ -3,6 +3,7 @@
  * its return is no exit (spatch does not see it either), and auto still
  * picks pushdown.
  */
+int cap_wait();
 #include <linux/fs.h>
 
 static int cap_ioctl(struct inode *inode, struct file *file,

@@ -4,6 +4,8 @@
  * early call below was once looked for on the wrong line and missed:
  * it must be found, and split so that it runs under the lock.
  */
+char *tape_name();
+int tape_rewind();
 #include <linux/fs.h>
 
 

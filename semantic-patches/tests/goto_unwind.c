@@ -2,6 +2,7 @@
  * Errors unwind through labels to a single return of a local: the lock
  * is released once, just before it.
  */
+int fw_write();
 #include <linux/fs.h>
 #include <linux/slab.h>
 #include <asm/uaccess.h>

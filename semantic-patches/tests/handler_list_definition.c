@@ -4,6 +4,7 @@
  * -D handlers= names it, so it is converted (always by pushdown, since the
  * other file names it directly) although no fops here uses it.
  */
+int cpuid_read();
 #include <linux/fs.h>
 #include "cpuid.h"
 

@@ -3,6 +3,7 @@
  * compiled: it does not hold back the conversion of the entry beside it,
  * and it is left as it is.
  */
+int buzzer_beep();
 #include <linux/fs.h>
 
 static int buzzer_ioctl(struct inode *inode, struct file *file,

@@ -3,6 +3,7 @@
  * #include every configuration compiles: the new header goes after that
  * one, where spatch can add it, not after the #include inside the #ifdef.
  */
+int horn_blow();
 #include <linux/module.h>
 
 #ifdef CONFIG_HORN

@@ -6,6 +6,7 @@
 #ifndef _SIREN_IOCTL_C
 #define _SIREN_IOCTL_C
 
+int siren_sound();
 #include <linux/fs.h>
 #include <linux/module.h>
 

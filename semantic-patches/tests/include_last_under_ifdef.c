@@ -2,6 +2,7 @@
  * The last #include is under #ifdef: the new header goes after the last
  * one every configuration compiles.
  */
+int dial_set();
 #include <linux/fs.h>
 #include <linux/module.h>
 #ifdef CONFIG_DIAL_DEBUG

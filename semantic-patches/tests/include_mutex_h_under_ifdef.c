@@ -4,6 +4,7 @@
  * the last one every configuration compiles, and the mutex before the
  * handler, outside that #ifdef.
  */
+int dial_set();
 #include <linux/fs.h>
 #include <linux/module.h>
 #ifdef CONFIG_DIAL_DEBUG

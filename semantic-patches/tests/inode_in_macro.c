@@ -3,6 +3,7 @@
  * (UNIT() expands to iminor(inode)): the inode is derived from the file,
  * under the same name, so the macro keeps working.
  */
+int dimmer_set();
 #include <linux/fs.h>
 
 #define UNIT()	iminor(inode)

@@ -3,6 +3,7 @@
  * passes it to another handler being converted.  That argument goes, but
  * the derived inode stays: the macro still uses it.
  */
+int pm_query();
 #include <linux/fs.h>
 
 #define PM_UNIT		(iminor(inode) & 3)

@@ -2,6 +2,7 @@
  * A macro whose own parameter is named inode does not use the handler's:
  * UNIT_OF(other) is not a use of the inode, and no inode is derived.
  */
+int dimmer_set();
 #include <linux/fs.h>
 
 #define UNIT_OF(inode)	iminor(inode)

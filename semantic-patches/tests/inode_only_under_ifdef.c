@@ -7,6 +7,8 @@
  * One use outside any #if keeps the local; so does a handler that is all
  * inside one #ifdef, where the local is compiled with its uses.
  */
+int once_go();
+int whole_go();
 #include <linux/fs.h>
 #include <linux/kernel.h>
 void fp_go();

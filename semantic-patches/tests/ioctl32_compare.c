@@ -5,6 +5,7 @@
  * entry to .unlocked_ioctl, and the call loses its inode argument; under
  * the wrapper strategy it would compare with the wrapper.
  */
+int cam_copy_frame();
 #include <linux/fs.h>
 #include <linux/smp_lock.h>
 #include <linux/ioctl32.h>

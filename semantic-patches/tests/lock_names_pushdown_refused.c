@@ -3,6 +3,8 @@
  * -D pushdown refuses a handler whose local or parameter hides what the
  * pushed-down lock calls, and names it.
  */
+int a_set();
+int b_set();
 #include <linux/fs.h>
 
 static int a_ioctl(struct inode *inode, struct file *file,

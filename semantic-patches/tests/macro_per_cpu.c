@@ -6,6 +6,7 @@
  * before any hint of ours: only builtins without that entry (ours, made
  * by macro_builtins.py) let spatch parse the file whole.
  */
+int gauge_read();
 #include <linux/fs.h>
 #include <linux/percpu.h>
 

@@ -4,6 +4,8 @@
  * second is not; the mutex goes before the last function ahead of both
  * that every configuration compiles, not inside the #ifdef.
  */
+int fan_extra();
+int fan_set();
 #include <linux/fs.h>
 
 static void fan_reset(void)

@@ -4,6 +4,7 @@
  * private mutex (an alias of the device's own lock).  A mutex of that name
  * would expand the macro; the private mutex takes the next free name.
  */
+int gauge_read();
 #include <linux/fs.h>
 #include <linux/mutex.h>
 

@@ -4,6 +4,7 @@
  * list, and a variable with the next name: the private mutex gets a name
  * of its own, so it neither redefines nor silently shares either.
  */
+int sensor_read();
 #include <linux/fs.h>
 #include <linux/mutex.h>
 

@@ -4,6 +4,7 @@
  * auto still picks pushdown (the braces in the string and the character
  * constant must not confuse where the outermost block is).
  */
+int led_read_state();
 #include <linux/fs.h>
 #include <linux/smp_lock.h>
 void led_write_state();

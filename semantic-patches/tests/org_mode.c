@@ -1,6 +1,7 @@
 /*
  * Org mode gives the same verdicts as report mode, as org-mode links.
  */
+int fan_on();
 #include <linux/fs.h>
 
 static int fan_ioctl(struct inode *inode, struct file *file,

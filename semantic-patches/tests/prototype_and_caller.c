@@ -3,6 +3,7 @@
  * under lock_kernel(), as 2.6.11-era drivers did before .compat_ioctl got
  * its own handler: both follow the new signature.
  */
+int vt_get_state();
 #include <linux/fs.h>
 #include <linux/smp_lock.h>
 #include <linux/compat.h>

@@ -3,6 +3,10 @@
  * text: an increment or a call there makes auto pick the wrapper, while
  * a list of constants and pure calls keeps pushdown.
  */
+int a_submit();
+int b_alloc_id();
+int c_submit();
+int b_submit();
 #include <linux/fs.h>
 
 static int a_ioctl(struct inode *inode, struct file *file,

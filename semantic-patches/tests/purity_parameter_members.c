@@ -7,6 +7,7 @@
  * cast private_data points to may be half of a read-modify-write another
  * call races with: the initializer moves under the lock.
  */
+void *pm_swap();
 #include <linux/fs.h>
 
 struct pm_dev {

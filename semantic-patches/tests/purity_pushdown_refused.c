@@ -4,6 +4,7 @@
  * under it: a call through a function pointer, an increment and a
  * volatile read, each alone, are split: the assignment follows the lock.
  */
+int c_stamp();
 #include <linux/fs.h>
 
 static int a_ioctl(struct inode *inode, struct file *file,

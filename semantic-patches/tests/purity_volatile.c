@@ -5,6 +5,8 @@
  * read) each alone is split: the assignment follows the lock.  The word
  * in a string reads nothing: the last handler is not split.
  */
+int c_wait();
+int d_set_name();
 #include <linux/fs.h>
 
 static volatile int hw_ready;

@@ -4,6 +4,8 @@
  * would run before lock_kernel(): -D pushdown splits it, the declaration
  * stays and the call follows the lock.
  */
+struct scanner *scanner_get();
+int scanner_start();
 #include <linux/fs.h>
 
 #define SCAN_START	_IO('S', 1)

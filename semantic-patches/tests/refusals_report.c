@@ -4,6 +4,8 @@
  * runs under the lock, and -D mutex cannot stand in for a handler that
  * takes the BKL itself.
  */
+struct scanner *scanner_get();
+int scanner_start();
 #include <linux/fs.h>
 #include <linux/smp_lock.h>
 

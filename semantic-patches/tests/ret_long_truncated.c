@@ -3,6 +3,8 @@
  * returned it truncated to an int, and so must the long one.  A fresh
  * int takes every value that is not an int constant, ret included.
  */
+long tmr_prepare();
+long tmr_value();
 #include <linux/fs.h>
 
 static int tmr_ioctl(struct inode *inode, struct file *file,

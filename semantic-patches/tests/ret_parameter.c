@@ -2,6 +2,7 @@
  * A parameter is named "ret": a top-level "int ret" would redeclare it
  * and not compile.  The temporary gets a name the file does not use.
  */
+int bz_beep();
 #include <linux/fs.h>
 
 static int bz_ioctl(struct inode *inode, struct file *file,

@@ -3,6 +3,9 @@
  * where "ret = E" would write the inner one.  Neither is reused: a fresh
  * long holds the value of every complex return.
  */
+int fan_level();
+int fan_apply();
+int fan_read();
 #include <linux/fs.h>
 
 static int fan_ioctl(struct inode *inode, struct file *file,

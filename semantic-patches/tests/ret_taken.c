@@ -4,6 +4,8 @@
  * the inner one is not possible, so pushdown declares a fresh int with
  * a name the file does not use.
  */
+int cam_reset();
+int cam_status();
 #include <linux/fs.h>
 
 static int cam_ioctl(struct inode *inode, struct file *file,

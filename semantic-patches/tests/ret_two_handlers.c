@@ -4,6 +4,10 @@
  * fresh int under the same free name.  (int) follows the name "ret"
  * through the file, so the int one is cast too, which changes nothing.
  */
+int in_ready();
+int out_ready();
+int in_read();
+int out_write();
 #include <linux/fs.h>
 
 static int in_ioctl(struct inode *inode, struct file *file,

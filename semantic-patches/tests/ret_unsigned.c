@@ -4,6 +4,8 @@
  * fresh int, and ret itself is returned as (int)ret, the value the
  * legacy int handler returned.
  */
+int st_status();
+int st_set();
 #include <linux/fs.h>
 
 static int st_ioctl(struct inode *inode, struct file *file,

@@ -6,6 +6,7 @@
  * literal stay constants, returned after the unlock.  A literal an int
  * does not hold goes through the temporary too.
  */
+int mc_reset();
 #include <linux/fs.h>
 
 #define MC_OK		0

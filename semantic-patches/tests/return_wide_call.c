@@ -5,6 +5,8 @@
  * errno stayed negative); each goes through an int temporary, never a
  * long one, so the long handler returns the same values.
  */
+unsigned long wc_read_status();
+long wc_count_since();
 #include <linux/fs.h>
 
 static unsigned int wc_level;

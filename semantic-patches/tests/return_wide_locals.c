@@ -5,6 +5,9 @@
  * return did).  Each goes through the int temporary.  Locals an int
  * holds (an unsigned char, a short) are returned as they are.
  */
+unsigned int wl_get_flags();
+long wl_total();
+int wl_last();
 #include <linux/fs.h>
 
 typedef unsigned int wl_flags_t;

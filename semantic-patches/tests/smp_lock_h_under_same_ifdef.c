@@ -3,6 +3,7 @@
  * configuration that has the handler has the header, and nothing is
  * added.
  */
+int sj_command();
 #include <linux/fs.h>
 
 #ifdef CONFIG_SJ_IOCTL

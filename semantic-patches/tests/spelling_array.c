@@ -3,6 +3,7 @@
  * first element also sets .unlocked_ioctl, so its .ioctl is dead and goes;
  * the second is live and is converted.  Neither is judged by the other.
  */
+int port_do_ioctl();
 #include <linux/fs.h>
 
 static long port_unlocked_ioctl(struct file *file, unsigned int cmd,

@@ -3,6 +3,7 @@
  * "ops->ioctl = h;" are entries like an initializer's, and become
  * .unlocked_ioctl once the handler is converted.
  */
+int relay_control();
 #include <linux/fs.h>
 
 static struct file_operations relay_fops;

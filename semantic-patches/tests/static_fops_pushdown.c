@@ -2,6 +2,7 @@
  * A fops that is a static local of a function, with pushdown: the entry
  * inside the function is switched like any other.
  */
+int knob_turn();
 #include <linux/fs.h>
 
 static int knob_ioctl(struct inode *inode, struct file *file,

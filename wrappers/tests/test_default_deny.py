@@ -167,6 +167,33 @@ class DefaultDenyConvertTest(unittest.TestCase):
                     self.assertEqual((record.status, record.strategy),
                                      (HandlerStatus.CONVERTED, strategy), record)
 
+    def test_a_call_for_its_value_outside_a_tree_must_be_read(self):
+        # A GNU statement expression of a header not read returns from the
+        # handler while its value is used: each spelling takes the wrapper;
+        # a prototype of the file, or the header found, is read.
+        stmt_expr = "#define bd_try(d) ({{ int __r = (d)->level; if (__r < 0) return __r; __r; }})\n"
+        for use in ("int v = bd_try(dev); (void)v", "dev->level = bd_try(dev)",
+                    "if (bd_try(dev)) return -EBUSY", "switch (bd_try(dev)) { default: break; }",
+                    "dev->level = bd_clamp(bd_try(dev))"):
+            for files, strategy in (({}, "wrapper"),
+                                    ({"drivers/bd/board.h": HEADER.format(define=stmt_expr)},
+                                     "wrapper"),
+                                    ({"drivers/bd/board.h": HEADER.format(
+                                        define="int bd_try(struct bd_dev *d);\n")},
+                                     "pushdown")):
+                with self.subTest(use=use, header=bool(files)):
+                    text = DRIVER.format(include='"board.h"', use=use)
+                    if "bd_clamp" in use:
+                        text = text.replace("static int bd_ioctl",
+                                            "int bd_clamp(int v);\n\nstatic int bd_ioctl")
+                    result = self.convert({"drivers/bd/bd.c": text, **files})
+                    record = self.handler(result)
+                    self.assertEqual((record.status, record.strategy),
+                                     (HandlerStatus.CONVERTED, strategy), record)
+                    if not files:
+                        self.assertIn("bd_try at line", record.reason)
+                        self.assertIn("board.h", record.reason)
+
     def test_file_included_in_the_body(self):
         body = DRIVER.replace("\treturn dev->level;\n",
                               "\tswitch (cmd) {{\n#include \"bd_cases.h\"\n\t}}\n"

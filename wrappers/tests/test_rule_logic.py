@@ -244,24 +244,31 @@ class HiddenExits(FileCase):
 
 
 class NamesUsed(unittest.TestCase):
-    """A call standing alone as a statement is stated alone (it may be a
-    statement macro that returns); one whose value is used is a call."""
+    """Every name a body calls or states alone needs a definition, whether
+    its value is used or not (default-deny: a call for its value may be a
+    statement expression that returns); a member called is not a name."""
 
-    def called(self, code):
-        return {name: called for name, _, called in macros.names_used(code)}
+    def names(self, code):
+        return {name for name, _ in macros.names_used(code)}
 
     def test_statement_calls_in_every_position(self):
         for code in ["{ need(d); }", "x = 1; need(d);", "if (x) y(); else need(d);",
                      "case 1: need(d); break;", "do need(d); while (0);",
-                     "{ need((d)->a, f(x)); }", "if (x) need(d);"]:
+                     "{ need((d)->a, f(x)); }", "if (x) need(d);", "{ need; }"]:
             with self.subTest(code=code):
-                self.assertIs(self.called(code)["need"], False)
+                self.assertIn("need", self.names(code))
 
     def test_calls_for_their_value(self):
         for code in ["x = need(d);", "if (need(d)) return 1;", "return need(d);",
-                     "y = a + need(d) * 2;", "f(need(d));", "need(d) + 1;"]:
+                     "y = a + need(d) * 2;", "f(need(d));", "need(d) + 1;",
+                     "switch (need(d)) { }", "int v = need (d);", "while (!need(d)) ;"]:
             with self.subTest(code=code):
-                self.assertIs(self.called(code)["need"], True)
+                self.assertIn("need", self.names(code))
+
+    def test_members_are_not_names(self):
+        for code in ["x = d->need(d);", "d.need(d);", "x = ops -> need (d);"]:
+            with self.subTest(code=code):
+                self.assertNotIn("need", self.names(code))
 
 
 class BracePairs(FileCase):
