@@ -671,6 +671,14 @@ ph; wh; dh; uh; rh2; rname; ch; newh; sph; split_var; lock; unlock; ie;
 @@
 bindings.bind(cocci, coccinelle, rewriting.converted_handler(h, p, filp))
 
+// A comparison with the handler above its fops follows the entry to the
+// wrapper, defined later: the wrapper is declared before its function.
+@ script:python wrapper_proto @
+h << definition.h; p << definition.p;
+pfn; pname; pfilp; pcmd; parg;
+@@
+bindings.bind(cocci, coccinelle, rewriting.wrapper_prototype(h, p))
+
 @ script:python switch_fops @
 h << fops_entry.handler; p << fops_entry.p;
 entry; wsite; msite; wfn; wfilp; wcmd; warg; wie; wlock; wunlock;
@@ -856,6 +864,15 @@ symbol ret;
 +}
 +
   fn@wq3(...) { ... }
+
+@ wrapper_declared_early depends on patch @
+identifier wrapper_proto.pfn, wrapper_proto.pname;
+identifier wrapper_proto.pfilp, wrapper_proto.pcmd, wrapper_proto.parg;
+@@
++static long pname(struct file *pfilp, unsigned int pcmd,
++		  unsigned long parg);
++
+  pfn(...) { ... }
 
 // A fops that is a static local of a function: the wrapper goes at file
 // scope, before that function (the site of its entry is the function).

@@ -256,6 +256,8 @@ def handler_use(h, p):
 
 def entry_compared(p):
     state.compared.setdefault((p[0].file, text_at(p)), set()).add(int(p[0].line))
+    state.compared_in.setdefault((p[0].file, text_at(p)), set()).add(
+        (int(p[0].line), p[0].current_element))
 
 
 def direct_call(h, p):

@@ -3,8 +3,8 @@ for them, and the constraints that pick the very entry or definition a
 rule may rewrite."""
 
 from .bindings import NO_MATCH, Expr, Ident, Stmt
-from .state import (current_file, decisions, definitions, flags, mutex_site, origin, params,
-                    splits, unlocked_defs, wrapper_names)
+from .state import (compared_in, current_file, decisions, definitions, flags, fops_scope,
+                    mutex_site, origin, params, splits, unlocked_defs, wrapper_names)
 from .source import text_at, words_of
 from .conditionals import never_compiled
 from .macros import macros_of, named_by_used_macro
@@ -113,6 +113,30 @@ def switch_entry(h, p):
         "wie": Expr(inode_expr(filp)),
         "wlock": lock, "wunlock": unlock,
     }
+
+
+def wrapper_prototype(h, p):
+    """The wrapper is defined before the first live entry of its handler; a
+    comparison that follows the entry to it (f_op->ioctl == h becomes
+    f_op->unlocked_ioctl == h_unlocked_ioctl) may stand above that, in a
+    function before the fops.  The wrapper is then declared before the
+    first such function (pfn), or nothing is bound."""
+    file = p[0].file
+    none = {"pfn": Ident(None), "pname": Ident(None),
+            "pfilp": Ident(None), "pcmd": Ident(None), "parg": Ident(None)}
+    if decide(file, h)[0] != "wrapper":
+        return none
+    live = sorted(live_entries(file, h), key=lambda e: (e.line, e.column))
+    if not live:
+        return none
+    site = live[0].site if isinstance(live[0].site, str) else fops_scope.get((file, live[0].line))
+    above = sorted((line, fn) for line, fn in compared_in.get((file, h), ())
+                   if line < live[0].line and fn != site and not never_compiled(file, line))
+    if not above:
+        return none
+    filp, cmd, arg = wrapper_parameters(file, h)
+    return {"pfn": Ident(above[0][1]), "pname": Ident(wrapper_name(h, file)),
+            "pfilp": Ident(filp), "pcmd": Ident(cmd), "parg": Ident(arg)}
 
 
 def lock_statements(file):

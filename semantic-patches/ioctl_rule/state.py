@@ -52,6 +52,7 @@ functions = per_file({})          # file -> set of defined function names
 expr_uses = per_file({})          # (file, handler) -> set of lines where it is an expression
 known_uses = per_file({})         # (file, handler) -> set of lines: calls and fops entries
 compared = per_file({})           # (file, handler) -> lines comparing an f_op->ioctl with it
+compared_in = per_file({})        # (file, handler) -> {(line, function)} of those comparisons
 decisions = per_file({})          # (file, handler) -> (strategy or None, reason)
 inode_param = per_file({})        # (file, handler) -> the name of its inode parameter
 params = per_file({})             # (file, handler) -> names of its file, cmd and arg parameters
