@@ -159,7 +159,8 @@ def _listed(rel: str, code: str, token: Token, line: int | None) -> HandlerRecor
                              f"a run-time assignment with a conditional (`{token.statement}`), "
                              "which the rule does not convert: left alone; convert it by hand")
     if token.use is Use.CALL:
-        return HandlerRecord(rel, where, token.base or "?", function, HandlerStatus.FAILED,
+        # A call site is no entry: FUNCTION is not a handler of the fops it calls through.
+        return HandlerRecord(rel, where, "?", function, HandlerStatus.FAILED,
                              f"a call through the legacy .ioctl of a file_operations "
                              f"(`{token.statement}`), which a converted driver leaves NULL: "
                              "not converted; convert it by hand")

@@ -26,6 +26,7 @@ from ioctl_rework.ctext import have_ioctl
 from ioctl_rework.ctext import include_search, macro_forwarding
 from ioctl_rework.ctext import spans as c_spans
 from ioctl_rework.convert import accounting, bkl_glue, file_runs, forwarding, module_runs, modules
+from ioctl_rework.convert import unfollowed_calls
 from ioctl_rework.convert import groups as convert_groups
 from ioctl_rework.spatch import rules
 from ioctl_rework.convert import series
@@ -378,7 +379,8 @@ def _forward(request: ConvertRequest, final: dict[str, FileRun], read: set[str],
     mutex = request.options.lock is settings.LockMode.MUTEX
     texts = _calling(read | set(final), final, sources, mutex)
     theirs = _calling(elsewhere - set(texts), {}, sources, mutex)
-    if not texts and not theirs and not macro_sites:
+    calling = _texts(read | set(final), final, sources, unfollowed_calls.may_call)
+    if not texts and not theirs and not macro_sites and not calling:
         return forwarding.Forwarded()
     # The handlers this run may convert (a held or blocked file's too: default-deny).
     converted = {d.handler for run in final.values() for d in run.decisions if d.convert}
@@ -390,8 +392,10 @@ def _forward(request: ConvertRequest, final: dict[str, FileRun], read: set[str],
     refused_there = forwarding.forward(theirs, request.options.multi_kernel, request.timeout,
                                        request.cache.sibling("forwarding"), request.jobs,
                                        mutex, converted, legacy_target).refused if theirs else []
-    # A call only a macro spells cannot follow: refused, as the rule's refusals are.
+    # A call only a macro spells cannot follow: refused, as the rule's refusals are;
+    # so is one the rule does not see (by value: `fops.ioctl(...)`).
     done.refused += macro_sites
+    done.refused += unfollowed_calls.unfollowed(calling, done)
     denied = forwarding.denied(
         replace(done, refused=done.refused + refused_there),
         sorted(set(final) | set(done.texts) | {r.file for r in done.refused}))
@@ -400,7 +404,8 @@ def _forward(request: ConvertRequest, final: dict[str, FileRun], read: set[str],
         for rel, why in denied.items():
             blocked.setdefault(rel, why)
             if rel not in final:
-                final[rel] = FileRun(rel, (), (), texts[rel][0], texts[rel][0], None)
+                old = (texts.get(rel) or calling[rel])[0]
+                final[rel] = FileRun(rel, (), (), old, old, None)
         return forwarding.Forwarded(refused=done.refused, listed=done.listed)
     for rel, new in done.texts.items():
         final[rel] = replace(final[rel], new=new) if rel in final else \
@@ -412,6 +417,13 @@ def _calling(files: set[str], final: dict[str, FileRun], sources: Sources,
              mutex: bool) -> dict[str, tuple[bytes, bytes]]:
     """FILES that call or test a member named ioctl: (text before the run,
     text after the conversion in FINAL); MUTEX: forwarding.uses_member's."""
+    return _texts(files, final, sources, lambda data: forwarding.uses_member(data, mutex))
+
+
+def _texts(files: set[str], final: dict[str, FileRun], sources: Sources,
+           wanted) -> dict[str, tuple[bytes, bytes]]:
+    """FILES whose text after the conversion in FINAL is WANTED (a test of
+    bytes): (text before the run, that text)."""
     texts = {}
     for rel in sorted(files):
         run = final.get(rel)
@@ -422,7 +434,7 @@ def _calling(files: set[str], final: dict[str, FileRun], sources: Sources,
         except OSError:
             continue
         current = run.new if run is not None else old
-        if forwarding.uses_member(current, mutex):
+        if wanted(current):
             texts[rel] = (old, current)
     return texts
 

@@ -1,0 +1,61 @@
+"""Calls through a member named ioctl that the forwarding rule neither
+followed nor refused nor listed.
+
+The rule (f_op_ioctl_forwarding.cocci) matches calls through a pointer it
+knows is a file_operations (`E->f_op->ioctl(...)`, `fops->ioctl(...)`).
+A call by value through another file's fops object (`xd_core_fops.ioctl(...)`,
+`ops[1].ioctl(...)`) or through a pointer whose type it cannot tell
+(`(&fops)->ioctl(...)` of a fops declared in a header it does not read)
+is none of those: left on .ioctl, it calls NULL once the fops it reaches
+is converted, and every command it forwards fails.  Each such call still
+in the text the run would write is refused here, as the rule's refusals
+are, so that it denies the run (forwarding.denied): no file of it is
+half-written.
+"""
+
+import re
+
+from ioctl_rework.convert import accounting
+from ioctl_rework.convert.forwarding import Forwarded
+from ioctl_rework.convert.summary import HandlerRecord, HandlerStatus
+from ioctl_rework.ctext import member_calls
+
+_UNREAD = "the forwarding rule could not read the file"
+# A call through the member in any spelling (`.ioctl(`, `->ioctl)(`): which texts to read.
+_CALL = re.compile(rb"(?:\.|->)\s*ioctl\s*\)?\s*\(")
+
+
+def may_call(data: bytes) -> bool:
+    """Whether DATA may call through a member named ioctl (a prefilter)."""
+    return b"ioctl" in data and _CALL.search(data) is not None
+
+
+def unfollowed(texts: dict[str, tuple[bytes, bytes]], done: Forwarded) -> list[HandlerRecord]:
+    """The calls of TEXTS (relpath -> (text before the run, after the
+    conversion)) left on .ioctl in the text DONE would write, which no
+    record of DONE explains at their line of the text before the run."""
+    explained = {(r.file, r.line) for r in done.refused + done.listed}
+    unread = {r.file for r in done.refused if r.reason and r.reason.startswith(_UNREAD)}
+    found = []
+    for rel, (old, current) in sorted(texts.items()):
+        if rel in unread:
+            continue                   # refused whole already
+        final = _text(done.texts.get(rel, current))
+        old_line = accounting.line_map(_text(old), final)
+        lines = final.split("\n")
+        for site in member_calls.calls_through_member(final):
+            line = old_line.get(site.line, site.line)
+            if (rel, line) in explained:
+                continue
+            found.append(HandlerRecord(
+                rel, line, "?", site.function or site.macro or "?", HandlerStatus.FAILED,
+                f"a call through .ioctl (`{lines[site.line - 1].strip()}`), which the "
+                "forwarding rule does not follow "
+                "(it follows calls through a pointer to a file_operations, not one by value "
+                "or through a pointer of a type it cannot tell): a converted driver it "
+                "reaches has no .ioctl; not converted, convert it by hand"))
+    return found
+
+
+def _text(data: bytes) -> str:
+    return data.decode("utf-8", "surrogateescape")
