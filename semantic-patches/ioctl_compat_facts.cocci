@@ -31,7 +31,7 @@
 //   such a switch).  `when any`: a case whose code breaks out of a nested
 //   block (`if (...) { ret = -EFAULT; break; }`) is a case all the same.
 // - cf_cast: (T)arg; cf_alias: a local set from (T)arg, whose casts and
-//   copies count as arg's; cf_alias_call_*: an alias passed to a function,
+//   copies count as arg's; cf_alias_call: an alias passed to a function,
 //   cast or not (copy_*_user, get_user, or another, which the classifier
 //   follows only when the file defines it); cf_alias_use_*: every occurrence
 //   of an alias (the classifier refuses any use that is neither a call nor
@@ -39,12 +39,14 @@
 //   (T)arg passed to a function; cf_arg_call: arg passed on to a function;
 //   cf_cmd_call: cmd passed on; cf_alias_chain: `T *q = p;` or
 //   `T *q = (T *)p;` where p is an alias: q is one too (alias-from: the
-//   position of p there).  The call and use rules come once per rule that
-//   binds aliases (_param: a listed callee taking a pointer; _set: cf_alias;
+//   position of p there).  The use rules come once per rule that binds
+//   aliases (_param: a listed callee taking a pointer; _set: cf_alias;
 //   _declared; _chained) and inherit the name from it: a script constraint
 //   on the identifier (is it in cf_aliases?) ran once per identifier of the
 //   file and was most of the rule's cost.  A name bound by two of them is
-//   printed once (cf_alias_fact).
+//   printed once (cf_alias_fact).  cf_alias_call keeps its constraint: it
+//   runs only on the identifiers passed to a call, and one rule matching
+//   every call costs more than those few Python calls.
 //   cf_type_use / cf_type_guard: every _IOC_TYPE(cmd), and those that only
 //   reject, `if (... _IOC_TYPE(cmd) != E ...) return R;` (the classifier
 //   forgets _IOC_TYPE only when every use is such a guard); cf_arg_use:
@@ -76,8 +78,8 @@ cf_alias_printed = set()  # (file, line, fact) of the alias facts printed
 
 def cf_alias_fact(p, text):
     """Print a fact about an alias once: one name may be bound by more
-    than one of the rules that find aliases, and each has its own rules
-    for uses and calls."""
+    than one of the rules that find aliases, and each has its own rule for
+    the uses."""
     if (p[0].file, p[0].line, text) not in cf_alias_printed:
         cf_alias_printed.add((p[0].file, p[0].line, text))
         cf_fact(p, text)
@@ -295,74 +297,22 @@ t << cf_alias_cast.T; p << cf_alias_cast.p;
 @@
 cf_fact(p, "cast %s:%s %s" % (p[0].line, p[0].column, t))
 
-@ cf_alias_call_param disable drop_cast @
-identifier cf_handler.cf_arg;
+@ cf_alias_call disable drop_cast @
+identifier cf_w : script:python () { cf_w in cf_aliases };
 expression f;
 type T;
 position p;
 @@
 (
-  f(..., cf_arg@p, ...)
+  f(..., cf_w@p, ...)
 |
-  f(..., (T)cf_arg@p, ...)
+  f(..., (T)cf_w@p, ...)
 )
 
 @ script:python @
-v << cf_handler.cf_arg; f << cf_alias_call_param.f; p << cf_alias_call_param.p;
+f << cf_alias_call.f; p << cf_alias_call.p;
 @@
-if v in cf_aliases:
-    cf_alias_fact(p, "alias-call %s:%s %s" % (p[0].line, p[0].column, f))
-
-@ cf_alias_call_set disable drop_cast @
-identifier cf_alias.cf_local;
-expression f;
-type T;
-position p;
-@@
-(
-  f(..., cf_local@p, ...)
-|
-  f(..., (T)cf_local@p, ...)
-)
-
-@ script:python @
-f << cf_alias_call_set.f; p << cf_alias_call_set.p;
-@@
-cf_alias_fact(p, "alias-call %s:%s %s" % (p[0].line, p[0].column, f))
-
-@ cf_alias_call_declared disable drop_cast @
-identifier cf_alias_declared.cf_local;
-expression f;
-type T;
-position p;
-@@
-(
-  f(..., cf_local@p, ...)
-|
-  f(..., (T)cf_local@p, ...)
-)
-
-@ script:python @
-f << cf_alias_call_declared.f; p << cf_alias_call_declared.p;
-@@
-cf_alias_fact(p, "alias-call %s:%s %s" % (p[0].line, p[0].column, f))
-
-@ cf_alias_call_chained disable drop_cast @
-identifier cf_alias_chain.cf_local;
-expression f;
-type T;
-position p;
-@@
-(
-  f(..., cf_local@p, ...)
-|
-  f(..., (T)cf_local@p, ...)
-)
-
-@ script:python @
-f << cf_alias_call_chained.f; p << cf_alias_call_chained.p;
-@@
-cf_alias_fact(p, "alias-call %s:%s %s" % (p[0].line, p[0].column, f))
+cf_fact(p, "alias-call %s:%s %s" % (p[0].line, p[0].column, f))
 
 @ cf_alias_use_param @
 identifier cf_handler.cf_arg;
