@@ -261,6 +261,9 @@ def run_rules(paths: list[Path], convert_first: list[ConversionJob], jobs: int,
     will most likely need its conversion shown, so convert starts at once
     rather than after the rules."""
     earlier = ConvertRuns(convert_first)
+    # Asked once here: the three threads below would each run `spatch
+    # --version` while none has cached the answer yet.
+    spatch.version()
 
     def convert_all() -> list[dict[str, Conversion]]:
         try:
