@@ -348,11 +348,12 @@ def _forward(request: ConvertRequest, final: dict[str, FileRun], read: set[str],
     legacy_target = request.options.target.has_legacy_ioctl or request.options.multi_kernel
     done = forwarding.forward(texts, request.options.multi_kernel, request.timeout,
                               request.cache.sibling("forwarding"), request.jobs, mutex,
-                              converted, legacy_target)
+                              converted, legacy_target, request.root)
     # Another shard lists its own refusals; here they only deny.
     refused_there = forwarding.forward(theirs, request.options.multi_kernel, request.timeout,
                                        request.cache.sibling("forwarding"), request.jobs,
-                                       mutex, converted, legacy_target).refused if theirs else []
+                                       mutex, converted, legacy_target,
+                                       request.root).refused if theirs else []
     # A call only a macro spells cannot follow: refused, as the rule's refusals are.
     done.refused += macro_sites
     denied = forwarding.denied(
