@@ -8,6 +8,9 @@
 /// call becomes lower->f_op->unlocked_ioctl(lower, cmd, arg), and a test
 /// of the member beside it follows.  The legacy call gave an int: the new
 /// one is cast to int, so the value its caller sees is the one it saw.
+/// Where the target still has .ioctl (-D legacy_ioctl) a lower driver may
+/// still be on it, so the call goes through a helper that dispatches as
+/// the VFS does: ->unlocked_ioctl, else ->ioctl under the BKL.
 //
 // Confidence: Moderate
 // Copyright: (C) 2026 The ioctl-rework authors.
@@ -43,6 +46,25 @@
 //   refuses its function.
 // - A function with one refused call or test converts none of its calls
 //   and tests; the wrappers refuse what such a site may reach.
+// - -D legacy_ioctl (a target that still has .ioctl, 2.6.11 .. 2.6.35):
+//   a lower driver outside the run, or refused, is still on .ioctl, so
+//   the call becomes HELPER(E->f_op, I, F, C, A), a static function
+//   written once per file before the first function that calls it (in
+//   multi-kernel output under #ifdef HAVE_UNLOCKED_IOCTL): ->unlocked_ioctl
+//   when the lower fops has one, else ->ioctl with the inode the call
+//   passed, under lock_kernel() (recursive there: safe whether or not the
+//   caller holds it).  A function, not a macro or a statement expression:
+//   each argument is evaluated once, and it is an expression wherever the
+//   call was (return CALL, x = CALL, an initializer, an argument).  Its
+//   name is free in the file and the headers it includes (-D
+//   forward_helper=NAME from the wrappers, which read the tree; else
+//   ctext/free_names.py from where spatch runs).  A test of the member
+//   tests either member (!T: has neither; T == NULL likewise); one through
+//   an expression with a call or a side effect (read twice now) is
+//   refused.  <linux/smp_lock.h> is added after the last #include outside
+//   any #if when the file has none.  The helper's own call is no site.  A
+//   first calling function inside an #if, or a file with no #include at
+//   file scope, refuses every call of the file.
 // - Report and org print FILE:LINE: FUNCTION: forward: what was done or
 //   why not.
 
@@ -51,6 +73,7 @@ virtual context
 virtual org
 virtual report
 virtual multi_kernel
+virtual legacy_ioctl
 
 @initialize:python@
 @@
@@ -58,6 +81,8 @@ own_at = set()           # calls passing the inode of the file they pass
 tests_at = {}            # member tests outside a legacy half -> function
 calls_at = set()         # every call through the member
 assigned_at = set()      # the member assigned (no test)
+either_at = set()        # -D legacy_ioctl: tests of either member (no site)
+twice_at = {}            # -D legacy_ioctl: tests whose holder has a side effect -> it
 where = []               # the file (one per run of the rules)
 holders = {}             # multi-kernel: statement (the span of its C) -> (start, end)
 else_at = set()          # multi-kernel: spans of else branches (an else if is no holder)
@@ -68,11 +93,20 @@ written_at = set()       # multi-kernel: statements written twice
 refused_in = set()       # functions with a call that could not be
 
 legacy_at = set()        # calls a multi-kernel driver keeps for old kernels
+fallback_at = set()      # -D legacy_ioctl: the call of a helper written before
+defined_at = {}          # function -> line of its definition
+helper_site = []         # -D legacy_ioctl: the function the helper goes before
+header_after = []        # -D legacy_ioctl: the include line smp_lock.h follows
+given = []               # -D forward_helper=NAME (one for the run)
+picked = []              # the helper name of this file, without it
 
 # One copy with the wrappers (PYTHONPATH from rules.spatch_environment).
 from ioctl_rework.ctext.spans import legacy_half as legacy_in_text
 from ioctl_rework.ctext.spans import unlocked_half as unlocked_in_text
 from ioctl_rework.ctext.own_inode import is_own_inode
+from ioctl_rework.ctext.spans import open_branches
+from ioctl_rework.ctext import free_names
+import re
 
 def own_parameters(p, inode, file):
     """The call passes the calling handler's own inode and file (own_inode.py)."""
@@ -102,6 +136,50 @@ def at(p):
     return (p[0].line, p[0].column, p[0].current_element)
 
 flags = set()            # the modes and options spatch was run with
+
+INCLUDE_LINE = re.compile(r"^[ \t]*#[ \t]*include[ \t]*([<\"])([^>\"]*)[>\"]")
+SIDE_EFFECT = re.compile(r"\(|\+\+|--|[^=!<>]=(?!=)")
+
+def helper_name():
+    # The name -D forward_helper gave, else the first free one of the file.
+    if given:
+        return given[0]
+    if not picked:
+        with open(where[0], errors="replace", newline="") as source:
+            picked.append(free_names.first_free(
+                free_names.FORWARD_HELPER, free_names.taken_by(where[0], source.read())))
+    return picked[0]
+
+def read_twice(holder):
+    # -D legacy_ioctl tests both members: what holds them is read twice.
+    return SIDE_EFFECT.search(holder) is not None
+
+def fallback_site(file, functions):
+    # (function the helper goes before, line of the include directive that
+    # smp_lock.h goes after or None), or why they cannot be placed.
+    with open(file, errors="replace", newline="") as source:
+        text = source.read()
+    first = min(functions, key=lambda f: defined_at.get(f, 0))
+    line = defined_at.get(first)
+    if line is None:
+        return ("the call is in no function definition (%s: a macro body, say), before "
+                "which the forwarding helper that falls back to ->ioctl could go" % first)
+    inside = open_branches(text, line)
+    if inside:
+        return ("the forwarding helper would go before %s, inside the #if at line %d" %
+                (first, inside[-1].line))
+    includes = [(number, kind, name)
+                for number, current in enumerate(text.split("\n"), 1)
+                for kind, name in INCLUDE_LINE.findall(current)
+                if not open_branches(text, number)]
+    if any(name.strip() == "linux/smp_lock.h" for _, _, name in includes):
+        return (first, None)
+    angled = [number for number, kind, _ in includes if kind == "<"]
+    quoted = [number for number, kind, _ in includes if kind != "<"]
+    if not angled and not quoted:
+        return ("no include directive outside an #if to add <linux/smp_lock.h> after, "
+                "which the forwarding helper needs")
+    return (first, max(angled or quoted))
 
 def say(p, what):
     say_at(p[0].file, p[0].line, p[0].current_element, what)
@@ -156,9 +234,13 @@ def written_twice(keys):
 @ script:python forget_previous_file @
 @@
 for table in (own_at, tests_at, converted_at, converted_in, called_in, refused_in,
-              legacy_at, written_at, holders, calls_at, assigned_at, else_at):
+              legacy_at, written_at, holders, calls_at, assigned_at, else_at,
+              fallback_at, defined_at, either_at, twice_at):
     table.clear()
 del where[:]
+del helper_site[:]
+del picked[:]
+del header_after[:]
 
 @ script:python depends on report @
 @@
@@ -172,7 +254,52 @@ flags.add("org")
 @@
 flags.add("multi_kernel")
 
+@ script:python depends on legacy_ioctl @
+@@
+flags.add("legacy_ioctl")
+
+@ script:python @
+helper_option << virtual.forward_helper;
+@@
+given[:] = [helper_option]
+
 // ------------------------------------------------------------- the facts
+
+// The helper -D legacy_ioctl writes (in this shape): its call through
+// ->ioctl is the fallback itself, no site.
+@ fallback_helper @
+identifier fb_name, fb_ops, fb_inode, fb_file, fb_cmd, fb_arg, fb_ret;
+position p;
+@@
+fb_name(const struct file_operations *fb_ops, struct inode *fb_inode, struct file *fb_file,
+   unsigned int fb_cmd, unsigned long fb_arg)
+{
+  int fb_ret;
+  if (fb_ops->unlocked_ioctl)
+    return (int)fb_ops->unlocked_ioctl(fb_file, fb_cmd, fb_arg);
+  lock_kernel();
+  fb_ret = fb_ops->ioctl@p(fb_inode, fb_file, fb_cmd, fb_arg);
+  unlock_kernel();
+  return fb_ret;
+}
+
+@ script:python @
+p << fallback_helper.p;
+@@
+fallback_at.add(at(p))
+
+// Where each function is defined: the helper goes before the first caller.
+@ defined depends on legacy_ioctl @
+identifier fn;
+position fp;
+@@
+fn@fp(...) {...}
+
+@ script:python @
+fn << defined.fn;
+fp << defined.fp;
+@@
+defined_at.setdefault(str(fn), int(fp[0].line))
 
 // Every call through a file_operations, whatever it passes.
 @ any_call @
@@ -221,7 +348,7 @@ p << any_call.p;
 @@
 calls_at.add(at(p))
 where[:] = [p[0].file]
-if legacy_half(p[0].file, int(p[0].line)):
+if legacy_half(p[0].file, int(p[0].line)) or at(p) in fallback_at:
     legacy_at.add(at(p))
 
 @ script:python @
@@ -263,6 +390,41 @@ position q;
   cfops->ioctl@q
 )
 
+// -D legacy_ioctl: a test of either member (what a run wrote, or one
+// written by hand) already answers for both kinds of lower driver.
+@ either_member depends on legacy_ioctl @
+expression E;
+struct file_operations *fops;
+const struct file_operations *cfops;
+position q;
+@@
+(
+  E->f_op->unlocked_ioctl || E->f_op->ioctl@q
+|
+  fops->unlocked_ioctl || fops->ioctl@q
+|
+  cfops->unlocked_ioctl || cfops->ioctl@q
+)
+
+@ script:python @
+q << either_member.q;
+@@
+either_at.add(at(q))
+
+// -D legacy_ioctl: what holds a tested member is read twice after.
+@ member_holder depends on legacy_ioctl @
+expression E;
+position q;
+@@
+  E->f_op->ioctl@q
+
+@ script:python @
+E << member_holder.E;
+q << member_holder.q;
+@@
+if read_twice(str(E)):
+    twice_at[at(q)] = str(E)
+
 // A run-time assignment of the member (ops->ioctl = h;) is no test: the
 // conversion rule and the accounting list it.
 @ member_assigned @
@@ -285,7 +447,7 @@ assigned_at.add(at(q))
 q << member_test.q;
 @@
 # The member of a call is found here too: it is no test.
-if at(q) not in calls_at and at(q) not in assigned_at and \
+if at(q) not in calls_at and at(q) not in assigned_at and at(q) not in either_at and \
         not legacy_half(q[0].file, int(q[0].line)):
     where[:] = [q[0].file]
     tests_at[at(q)] = q[0].file
@@ -293,6 +455,11 @@ if at(q) not in calls_at and at(q) not in assigned_at and \
         refused_in.add(q[0].current_element)
         say(q, "tests ->ioctl in a function that does not call it, which the "
                "conversion cannot follow: refused; convert it by hand")
+    elif at(q) in twice_at:
+        refused_in.add(q[0].current_element)
+        say(q, "tests ->ioctl through %s, which has a call or a side effect that "
+               "testing ->unlocked_ioctl too would run twice: refused; convert it by hand"
+               % twice_at[at(q)])
 
 // Multi-kernel output writes the statement that holds a site twice: an if
 // (known by its condition, it ends where its branches end), a return, an
@@ -349,27 +516,46 @@ for line, column, function in sorted(sites()):
                "expression statement, which the multi-kernel output does not write: "
                "refused; convert it by hand")
 
+// -D legacy_ioctl: the helper and <linux/smp_lock.h> must have a place, or
+// no call of the file converts.
+@ script:python depends on legacy_ioctl @
+@@
+calling = {f for _, _, f in own_at if f not in refused_in}
+if calling:
+    placed = fallback_site(where[0], calling)
+    if isinstance(placed, str):
+        for line, column, function in sorted(own_at):
+            if function in calling:
+                refused_in.add(function)
+                say_at(where[0], line, function, placed + ": refused; convert it by hand")
+    else:
+        helper_site[:] = [placed[0]]
+        header_after[:] = [placed[1]] if placed[1] else []
+
 @ script:python @
 p << any_call.p;
 @@
 if at(p) in own_at and p[0].current_element not in refused_in:
     converted_at.add(at(p))
     converted_in.add(p[0].current_element)
+    fallback = (" through %s(), or ->ioctl under the BKL where the lower fops has no "
+                "->unlocked_ioctl" % helper_name()) if "legacy_ioctl" in flags else ""
     if "multi_kernel" in flags:
-        say(p, "calls ->unlocked_ioctl under #ifdef HAVE_UNLOCKED_IOCTL, the legacy "
-               "->ioctl under #else")
+        say(p, "calls ->unlocked_ioctl%s under #ifdef HAVE_UNLOCKED_IOCTL, the legacy "
+               "->ioctl under #else" % fallback)
     else:
-        say(p, "calls ->unlocked_ioctl")
+        say(p, "calls ->unlocked_ioctl" + fallback)
 
 @ script:python @
 @@
 for line, column, function in sorted(tests_at):
     if function in converted_in:
+        tested = "tests ->unlocked_ioctl or ->ioctl" if "legacy_ioctl" in flags \
+            else "tests ->unlocked_ioctl"
         if "multi_kernel" in flags:
-            what = ("tests ->unlocked_ioctl under #ifdef HAVE_UNLOCKED_IOCTL, the legacy "
-                    "->ioctl under #else")
+            what = tested + " under #ifdef HAVE_UNLOCKED_IOCTL, the legacy ->ioctl under #else"
         else:
-            what = "tests ->unlocked_ioctl"
+            what = tested
         say_at(tests_at[(line, column, function)], line, function, what)
 if "multi_kernel" in flags:
     written_at.update(written_twice({innermost(site) for site in sites()
@@ -411,7 +597,7 @@ position twice : script:python () { span(twice) in written_at };
 // The rules below match in spatch's copy of each function rewritten: only
 // its name and the #if blocks of that copy are trusted.  Every call and
 // test of a converted function outside a legacy half is rewritten.
-@ forward depends on patch @
+@ forward depends on patch && !legacy_ioctl @
 expression E, F, C, A;
 const struct file_operations *cfops;
 struct file_operations *fops;
@@ -437,7 +623,7 @@ position new_call : script:python () { rewritable(new_call) };
 + (int)cfops->unlocked_ioctl(F, C, A)
 )
 
-@ forward_test depends on patch @
+@ forward_test depends on patch && !legacy_ioctl @
 expression E;
 const struct file_operations *cfops;
 struct file_operations *fops;
@@ -452,6 +638,148 @@ position new_test : script:python () { rewritable(new_test) };
 |
 - cfops->ioctl@new_test
 + cfops->unlocked_ioctl
+)
+
+// -D legacy_ioctl: the call goes through the helper, which falls back to
+// ->ioctl (with the inode the call passed) for a lower driver still on it.
+@ script:python named depends on patch && legacy_ioctl @
+fwd_helper;
+@@
+coccinelle.fwd_helper = cocci.make_ident(helper_name() if where else free_names.FORWARD_HELPER)
+
+@ forward_fallback depends on patch && legacy_ioctl @
+identifier named.fwd_helper;
+expression E, I, F, C, A;
+const struct file_operations *cfops;
+struct file_operations *fops;
+position fallback_call : script:python () { rewritable(fallback_call) };
+@@
+(
+- E->f_op->ioctl@fallback_call(I, F, C, A)
++ fwd_helper(E->f_op, I, F, C, A)
+|
+- (*E->f_op->ioctl@fallback_call)(I, F, C, A)
++ fwd_helper(E->f_op, I, F, C, A)
+|
+- fops->ioctl@fallback_call(I, F, C, A)
++ fwd_helper(fops, I, F, C, A)
+|
+- (*fops->ioctl@fallback_call)(I, F, C, A)
++ fwd_helper(fops, I, F, C, A)
+|
+- cfops->ioctl@fallback_call(I, F, C, A)
++ fwd_helper(cfops, I, F, C, A)
+|
+- (*cfops->ioctl@fallback_call)(I, F, C, A)
++ fwd_helper(cfops, I, F, C, A)
+)
+
+// A test answers as the helper does: "has one" is either member, "has
+// none" neither.  A comparison with NULL is rewritten whole (the
+// disjunction of the two members is an int).
+@ forward_test_fallback depends on patch && legacy_ioctl @
+expression E;
+const struct file_operations *cfops;
+struct file_operations *fops;
+position fallback_test : script:python () { rewritable(fallback_test) };
+@@
+(
+- E->f_op->ioctl@fallback_test != NULL
++ (E->f_op->unlocked_ioctl || E->f_op->ioctl)
+|
+- E->f_op->ioctl@fallback_test == NULL
++ !(E->f_op->unlocked_ioctl || E->f_op->ioctl)
+|
+- E->f_op->ioctl@fallback_test
++ (E->f_op->unlocked_ioctl || E->f_op->ioctl)
+|
+- fops->ioctl@fallback_test != NULL
++ (fops->unlocked_ioctl || fops->ioctl)
+|
+- fops->ioctl@fallback_test == NULL
++ !(fops->unlocked_ioctl || fops->ioctl)
+|
+- fops->ioctl@fallback_test
++ (fops->unlocked_ioctl || fops->ioctl)
+|
+- cfops->ioctl@fallback_test != NULL
++ (cfops->unlocked_ioctl || cfops->ioctl)
+|
+- cfops->ioctl@fallback_test == NULL
++ !(cfops->unlocked_ioctl || cfops->ioctl)
+|
+- cfops->ioctl@fallback_test
++ (cfops->unlocked_ioctl || cfops->ioctl)
+)
+
+@ helper_goes_before depends on patch && legacy_ioctl @
+identifier first_caller : script:python () { [str(first_caller)] == helper_site };
+@@
+first_caller(...) {...}
+
+@ add_helper depends on patch && legacy_ioctl && !multi_kernel @
+identifier named.fwd_helper;
+identifier helper_goes_before.first_caller;
+@@
++static int fwd_helper(const struct file_operations *fops, struct inode *inode,
++	struct file *file, unsigned int cmd, unsigned long arg)
++{
++	/*
++	 * A forwarded ioctl, dispatched as the VFS dispatches one: through
++	 * ->unlocked_ioctl, or, for a lower driver still on .ioctl, through
++	 * it under the BKL (recursive: safe whether or not the caller holds
++	 * it).  A function, so that each argument is evaluated once.
++	 */
++	int ret;
++
++	if (fops->unlocked_ioctl)
++		return (int)fops->unlocked_ioctl(file, cmd, arg);
++	lock_kernel();
++	ret = fops->ioctl(inode, file, cmd, arg);
++	unlock_kernel();
++	return ret;
++}
++
+  first_caller(...) {...}
+
+// (A comment before the #ifdef, or after it, leaves spatch unable to place
+// the + code: the helper says why inside its body.)
+@ add_helper_multi depends on patch && legacy_ioctl && multi_kernel @
+identifier named.fwd_helper;
+identifier helper_goes_before.first_caller;
+@@
++#ifdef HAVE_UNLOCKED_IOCTL
++static int fwd_helper(const struct file_operations *fops, struct inode *inode,
++	struct file *file, unsigned int cmd, unsigned long arg)
++{
++	/*
++	 * A forwarded ioctl, dispatched as the VFS dispatches one: through
++	 * ->unlocked_ioctl, or, for a lower driver still on .ioctl, through
++	 * it under the BKL (recursive: safe whether or not the caller holds
++	 * it).  A function, so that each argument is evaluated once.
++	 */
++	int ret;
++
++	if (fops->unlocked_ioctl)
++		return (int)fops->unlocked_ioctl(file, cmd, arg);
++	lock_kernel();
++	ret = fops->ioctl(inode, file, cmd, arg);
++	unlock_kernel();
++	return ret;
++}
++#endif
++
+  first_caller(...) {...}
+
+@ add_lock_header depends on patch && legacy_ioctl @
+position lock_after : script:python () { [int(lock_after[0].line)] == header_after };
+@@
+(
+#include <...>@lock_after
++#include <linux/smp_lock.h>
+|
+#include "..."@lock_after
++#include <linux/smp_lock.h>
 )
 
 // An inode local made from the file whose last use was the call: gone
@@ -470,6 +798,27 @@ position d : script:python () { d[0].current_element in converted_in };
 - struct inode *I@d = file_inode(F);
 )
   ... when != I
+
+// -D legacy_ioctl: the ->ioctl of a test of either member, and of the
+// helper, is what the rewrites wrote: not left over.
+@ either_written depends on patch && multi_kernel && legacy_ioctl @
+expression E;
+struct file_operations *fops;
+const struct file_operations *cfops;
+position r;
+@@
+(
+  E->f_op->unlocked_ioctl || E->f_op->ioctl@r
+|
+  fops->unlocked_ioctl || fops->ioctl@r
+|
+  cfops->unlocked_ioctl || cfops->ioctl@r
+)
+
+@ script:python @
+r << either_written.r;
+@@
+either_at.add(at(r))
 
 // What the rewrites left of a converted function outside a legacy half
 // was not written twice (spatch writes nothing before some statements):
@@ -491,7 +840,8 @@ position r;
 @ script:python depends on patch && multi_kernel @
 r << left_over.r;
 @@
-if r[0].current_element in converted_in and not legacy_half(r[0].file, int(r[0].line)):
+if r[0].current_element in converted_in and at(r) not in either_at and \
+        not legacy_half(r[0].file, int(r[0].line)):
     first = min(int(l) for l, _, f in own_at | set(tests_at) if f == r[0].current_element)
     say_at(where[0], first, r[0].current_element,
            "a call or test of ->ioctl the multi-kernel output could not write twice: "

@@ -14,21 +14,36 @@ whether a member belongs to a file_operations the file does not declare,
 and calls written in a macro's body, are beyond what SmPL sees.
 """
 
-from ioctl_rework.ctext.member_calls import calls_through_member
+import re
+
+from ioctl_rework.ctext import include_search
+from ioctl_rework.ctext.member_calls import calls_through_macros, calls_through_member
+
+from .macros import macros_of, root_and_path
 
 from .source import source_lines
 from .state import definitions, flags, per_file
 
 _sites = per_file({})          # file -> [MemberCall]
+# ioctl as a macro's argument (LOWER_OP(lower, ioctl, ...)).
+_MACRO_HINT = re.compile(r"[(,]\s*ioctl\s*[,)]")
 
 _WHY = ("and under the private mutex they are converted together or not at all: the "
         "forwarded call would take the mutex its caller holds")
 
 
 def sites(file):
-    """The calls through a member named ioctl of FILE's compiled code."""
+    """The calls through a member named ioctl of FILE's compiled code, and
+    through a macro of a header it includes, or one naming the member by
+    an argument (the same sites convert's macro check refuses)."""
     if file not in _sites:
-        _sites[file] = calls_through_member("\n".join(source_lines(file)))
+        text = "\n".join(source_lines(file))
+        _sites[file] = calls_through_member(text)
+        if _MACRO_HINT.search(text) or any("ioctl" in body for bodies in
+                                          macros_of(file).texts.values() for body in bodies):
+            root, rel = root_and_path(file)
+            headers = include_search.read_headers(root, rel).texts
+            _sites[file] += calls_through_macros(text, rel, headers)
     return _sites[file]
 
 

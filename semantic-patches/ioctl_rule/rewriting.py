@@ -2,6 +2,8 @@
 for them, and the constraints that pick the very entry or definition a
 rule may rewrite."""
 
+from ioctl_rework.ctext.free_names import first_free
+
 from .bindings import NO_MATCH, Expr, Ident, Stmt
 from .state import (compared_in, current_file, decisions, definitions, flags, fops_scope,
                     mutex_site, origin, params, splits, unlocked_defs, wrapper_names)
@@ -26,10 +28,7 @@ def wrapper_name(h, file=None):
     # A name declared in an included header is taken too: the compiler sees it.
     taken = (words_of(file) | macros_of(file).words if file else set()) | \
         set(wrapper_names.values())
-    name, n = stem + "_unlocked_ioctl", 1
-    while name in taken:
-        n += 1
-        name = "%s_unlocked_ioctl%d" % (stem, n)
+    name = first_free(stem + "_unlocked_ioctl", taken)
     wrapper_names[(file, h)] = name
     return name
 

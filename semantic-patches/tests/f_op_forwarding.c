@@ -1,9 +1,13 @@
 // rule: f_op_ioctl_forwarding.cocci
 // variant multi_kernel: -D multi_kernel
+// variant legacy: -D legacy_ioctl
+// variant legacy_multi: -D legacy_ioctl -D multi_kernel
 // Calls through a file_operations in several spellings: E->f_op->ioctl,
 // (*E->f_op->ioctl), a local struct file_operations *; the inode each passes
 // is its file's in every spelling.  Refused: the caller's own inode.  Never
-// touched: the .ioctl of a tty_operations.
+// touched: the .ioctl of a tty_operations.  Variants legacy and legacy_multi:
+// a target that still has .ioctl, where a call goes through the fallback
+// helper (f_op_forwarding_fallback.c).
 #include <linux/fs.h>
 
 struct stack_dev {

@@ -1,5 +1,7 @@
 // rule: f_op_ioctl_forwarding.cocci
 // variant multi_kernel: -D multi_kernel
+// variant legacy: -D legacy_ioctl
+// variant legacy_multi: -D legacy_ioctl -D multi_kernel
 // A stacking driver tests the member beside its forwarding call: the test
 // follows the call to ->unlocked_ioctl (left on ->ioctl it would say "no
 // ioctl" for every converted lower driver).  Spellings: !T in an ||, T in

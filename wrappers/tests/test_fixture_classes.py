@@ -32,6 +32,7 @@ from ioctl_rework import paths, settings
 from ioctl_rework.cache import Cache
 from ioctl_rework.convert import cli as convert
 from ioctl_rework.convert.summary import HandlerStatus
+from ioctl_rework.ctext.member_calls import falls_back
 from ioctl_rework.ctext.spans import code_only, legacy_half
 from ioctl_rework.fixture import kernel
 
@@ -48,19 +49,21 @@ class Conversion:
     text of each driver after the run."""
 
     def __init__(self, strategy: settings.Strategy, lock: settings.LockMode,
-                 multi_kernel: bool = False) -> None:
+                 multi_kernel: bool = False, target: settings.Target | None = None,
+                 drivers: tuple[str, ...] = DRIVERS) -> None:
         # The multi-kernel output is proven for 2.6.11 (fixture/variants.py).
         options = settings.ConversionOptions(
-            strategy=strategy, lock=lock, target=MULTI_TARGET if multi_kernel else TARGET,
+            strategy=strategy, lock=lock,
+            target=target or (MULTI_TARGET if multi_kernel else TARGET),
             compat=False, multi_kernel=multi_kernel)
         with tempfile.TemporaryDirectory(prefix="fixture-classes-") as tmp:
             root = Path(tmp) / "drivers"
             shutil.copytree(kernel.DRIVERS_DIR, root)
-            request = convert.ConvertRequest(paths=tuple(root / name for name in DRIVERS),
+            request = convert.ConvertRequest(paths=tuple(root / name for name in drivers),
                                              options=options, root=root, cache=Cache(CACHE))
             result = convert.convert(request)
             convert.write_in_place(result, root)
-            self.text = {name: (root / name).read_text() for name in DRIVERS}
+            self.text = {name: (root / name).read_text() for name in drivers}
         self.handlers = {h.handler: h for h in result.summary.handlers}
         self.name = f"--strategy {strategy.value} --lock {lock.value}" + \
             (" --multi-kernel" if multi_kernel else "")
@@ -88,11 +91,12 @@ class Conversion:
 _runs: dict[tuple, Conversion] = {}
 
 
-def run(strategy: settings.Strategy, lock: settings.LockMode,
-        multi_kernel: bool = False) -> Conversion:
-    if (strategy, lock, multi_kernel) not in _runs:
-        _runs[(strategy, lock, multi_kernel)] = Conversion(strategy, lock, multi_kernel)
-    return _runs[(strategy, lock, multi_kernel)]
+def run(strategy: settings.Strategy, lock: settings.LockMode, multi_kernel: bool = False,
+        target: settings.Target | None = None, drivers: tuple[str, ...] = DRIVERS) -> Conversion:
+    key = (strategy, lock, multi_kernel, target, drivers)
+    if key not in _runs:
+        _runs[key] = Conversion(strategy, lock, multi_kernel, target, drivers)
+    return _runs[key]
 
 
 AUTO, PUSHDOWN = settings.Strategy.AUTO, settings.Strategy.PUSHDOWN
@@ -189,8 +193,10 @@ class ForwardingTest(unittest.TestCase):
         """The guard !lower->f_op->ioctl beside the call was refused by the
         multi-kernel output while fx_lower.c converted: every forwarded
         command got -ENOTTY.  Now the guard and both calls are written
-        under #ifdef HAVE_UNLOCKED_IOCTL with ->unlocked_ioctl, and kept as
-        they were under #else, for kernels without it."""
+        under #ifdef HAVE_UNLOCKED_IOCTL, and kept as they were under
+        #else, for kernels without it.  Those with it still have .ioctl:
+        the calls go through the helper that falls back to it (a lower
+        driver outside the run), and the guard tests either member."""
         conversion = run(AUTO, BKL, multi_kernel=True)
         self.assertIs(conversion.handler("fx_lower_ioctl").status, HandlerStatus.CONVERTED)
         record = conversion.handler("fx_stack_ioctl")
@@ -198,13 +204,35 @@ class ForwardingTest(unittest.TestCase):
         text = conversion.text["fx_stack.c"]
         code = code_only(text)
         legacy = [n for n, line in enumerate(code.split("\n"), 1)
-                  if re.search(r"->\s*ioctl\b", line)]
+                  if re.search(r"->\s*ioctl\b", line) and not falls_back(text, n)]
         self.assertEqual(len(legacy), 3, text)      # the guard and two calls
         for number in legacy:
             self.assertTrue(legacy_half(text, number), f"fx_stack.c:{number} is compiled "
                                                         "with HAVE_UNLOCKED_IOCTL")
-        self.assertIn("!lower->f_op->unlocked_ioctl", code)
-        self.assertEqual(len(re.findall(r"->\s*unlocked_ioctl\s*\(", code)), 2, text)
+        self.assertIn("!(lower->f_op->unlocked_ioctl || lower->f_op->ioctl)", code)
+        self.assertIn("forward_ioctl(lower->f_op, inode, file, cmd, arg)", code)
+        self.assertIn("forward_ioctl(lower->f_op, lower->f_dentry->d_inode, lower,", code)
+        self.assertIn("#ifdef HAVE_UNLOCKED_IOCTL\nstatic int forward_ioctl(", text)
+
+    def test_auto_bkl_lower_left_legacy(self):
+        """fx_stack converted for 2.6.20, which still has .ioctl, without
+        fx_lower (a lower driver outside the run, still on .ioctl): the
+        calls go through the helper, ->unlocked_ioctl or else ->ioctl under
+        the BKL with the inode each passed, and the guard tests either
+        member.  The proof boots it (variants.LOWER_LEGACY)."""
+        conversion = run(AUTO, BKL, target=settings.Target((2, 6, 20)), drivers=("fx_stack.c",))
+        record = conversion.handler("fx_stack_ioctl")
+        self.assertIs(record.status, HandlerStatus.CONVERTED, record.reason)
+        text = conversion.text["fx_stack.c"]
+        code = code_only(text)
+        for number, line in enumerate(code.split("\n"), 1):
+            if re.search(r"->\s*ioctl\b", line):
+                self.assertTrue(falls_back(text, number), f"fx_stack.c:{number}: {line}")
+        self.assertIn("if (!lower->f_op || !(lower->f_op->unlocked_ioctl || "
+                      "lower->f_op->ioctl))", code)
+        self.assertIn("ret = forward_ioctl(lower->f_op, inode, file, cmd, arg);", code)
+        self.assertIn("return forward_ioctl(lower->f_op, lower->f_dentry->d_inode, lower,", code)
+        self.assertIn("#include <linux/smp_lock.h>", text)
 
 
 class CompositeModuleTest(unittest.TestCase):

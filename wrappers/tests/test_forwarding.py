@@ -110,6 +110,10 @@ MODES = {
 }
 # `->ioctl` as a member: a call or a test of a file_operations.
 MEMBER = re.compile(r"->\s*ioctl\b")
+# The first line of the helper a target with .ioctl gets (the rule's shape).
+FALLBACK_HELPER = ("static int forward_ioctl(const struct file_operations *fops, "
+                   "struct inode *inode,\n struct file *file, unsigned int cmd, "
+                   "unsigned long arg)\n{")
 
 
 # One cache for the module: a driver several tests convert alike runs spatch once.
@@ -154,38 +158,70 @@ class ForwardingRunTest(ConvertRun):
                 self.assertEqual(sorted(result.changes), sorted(["lower.c", *STACKERS]))
                 for name in STACKERS:
                     new = result.changes[name][1].decode()
-                    self.assertIn("->unlocked_ioctl(lower, cmd, arg)", new, name)
-                    # No call or test of ->ioctl is left where the target compiles it.
+                    # Both targets still have .ioctl: the call falls back to it for
+                    # a lower driver still on it (the helper, once per file).
+                    self.assertRegex(new, r"forward_ioctl\((lower->f_op|fops), [^;]*, lower, "
+                                          r"cmd, arg\)", name)
+                    self.assertEqual(new.count(FALLBACK_HELPER), 1, name)
+                    self.assertEqual(new.count("#include <linux/smp_lock.h>"), 1, name)
+                    # ->ioctl is left only where it falls back: the helper, the tests
+                    # of either member, the legacy half of the multi-kernel output.
                     for number, line in enumerate(new.split("\n"), 1):
                         if MEMBER.search(line):
-                            self.assertTrue(mode == "multi-kernel" and
-                                            spans.legacy_half(new, number),
-                                            f"{mode}: {name}:{number}: {line}")
+                            self.assertTrue(
+                                "->unlocked_ioctl || " in line or
+                                line == "\tret = fops->ioctl(inode, file, cmd, arg);" or
+                                mode == "multi-kernel" and spans.legacy_half(new, number),
+                                f"{mode}: {name}:{number}: {line}")
                     tests = [c for c in result.summary.changes
-                             if c.file == name and "tests ->unlocked_ioctl" in c.reason]
+                             if c.file == name and "tests ->unlocked_ioctl or ->ioctl" in c.reason]
                     self.assertEqual(len(tests), 1, name)
-                    # Both targets still have .ioctl: a lower driver left on it is
-                    # not reached any more, which every forwarded call says.
                     calls = [c for c in result.summary.changes
-                             if c.file == name and c.kind == "forwarded-call"]
+                             if c.file == name and c.kind == "forwarded-call"
+                             and c.reason.startswith("calls ")]
                     self.assertTrue(calls, name)
                     for change in calls:
-                        self.assertIn("a lower file_operations still on .ioctl", change.reason)
+                        self.assertIn("or ->ioctl under the BKL", change.reason)
+                        self.assertNotIn("warning", change.reason)
                 if mode == "multi-kernel":
                     # The legacy half keeps the old text, and its layout.
                     guard = result.changes["guard.c"][1].decode()
                     self.assertIn("#else\n\tif (!lower->f_op || !lower->f_op->ioctl)\n"
                                   "\t\treturn -ENOTTY;\n#endif\n", guard)
                     self.assertIn("#ifdef HAVE_UNLOCKED_IOCTL\n\tif (!lower->f_op || "
-                                  "!lower->f_op->unlocked_ioctl)\n\t\treturn -ENOTTY;\n"
-                                  "#else\n", guard)
+                                  "!(lower->f_op->unlocked_ioctl || lower->f_op->ioctl))\n"
+                                  "\t\treturn -ENOTTY;\n#else\n", guard)
+                    # The helper is compiled where it is used.
+                    self.assertIn("#ifdef HAVE_UNLOCKED_IOCTL\n" + FALLBACK_HELPER, guard)
 
-    def test_a_target_without_ioctl_has_no_warning(self):
+    def test_the_helper_name_is_free_in_the_headers_of_the_tree(self):
+        # The rule sees a scratch copy of the text alone: convert names the
+        # helper from the file and the headers it includes in the tree.
+        header = "/* Taken: forward_ioctl2 */\nint forward_ioctl(int);\n"
+        guard = STACKERS["guard.c"].replace('#include <linux/module.h>\n',
+                                            '#include <linux/module.h>\n#include "stack.h"\n')
+        result = self.run_convert({"lower.c": LOWER, "guard.c": guard, "stack.h": header},
+                                  *MODES["bkl"])
+        self.assertFalse(result.failed)
+        new = result.changes["guard.c"][1].decode()
+        self.assertIn("static int forward_ioctl3(const struct file_operations *fops", new)
+        self.assertIn("forward_ioctl3(lower->f_op, lower->f_dentry->d_inode, lower, cmd, arg);",
+                      new)
+        self.assertNotIn("forward_ioctl(", new)
+
+    def test_a_target_without_ioctl_calls_unlocked_ioctl_alone(self):
+        # No lower driver can be on .ioctl there: no fallback, no helper.
         result = self.run_convert({"lower.c": LOWER, **STACKERS}, "--target", "2.6.36")
         calls = [c for c in result.summary.changes if c.kind == "forwarded-call"]
         self.assertTrue(calls)
         for change in calls:
-            self.assertNotIn("still on .ioctl", change.reason)
+            self.assertNotIn("BKL", change.reason)
+        for name in STACKERS:
+            new = result.changes[name][1].decode()
+            self.assertIn("(int)", new)
+            self.assertIn("->unlocked_ioctl(lower, cmd, arg)", new, name)
+            self.assertNotIn("forward_ioctl", new, name)
+            self.assertIsNone(MEMBER.search(new), name)
 
     def test_a_call_that_cannot_follow_leaves_every_file_of_the_run(self):
         files = {"lower.c": LOWER, "guard.c": STACKERS["guard.c"], "relay.c": RELAY}
@@ -269,7 +305,7 @@ class ForwardingRunTest(ConvertRun):
         result = self.run_convert({"lower.c": LOWER, "init.c": INITIALIZER},
                                   *MODES["bkl"])
         self.assertFalse(result.failed)
-        self.assertIn("ret = (int)lower->f_op->unlocked_ioctl(lower, cmd, arg);",
+        self.assertIn("ret = forward_ioctl(lower->f_op, lower->f_dentry->d_inode, lower, cmd, arg);",
                       result.changes["init.c"][1].decode())
 
 
@@ -404,8 +440,8 @@ class MutexForwardingTest(ConvertRun):
     def test_without_the_mutex_the_same_file_converts(self):
         result = self.run_convert({"fp.c": SAME_FILE}, "--target", "2.6.11")
         self.assertFalse(result.failed, self.refusals(result))
-        self.assertIn("fp_lower->unlocked_ioctl(file, cmd, arg)",
-                      result.changes["fp.c"][1].decode())
+        self.assertRegex(result.changes["fp.c"][1].decode(),
+                         r"forward_ioctl\(fp_lower, \w+, file, cmd, arg\)")
 
 
 class DeniedTest(unittest.TestCase):

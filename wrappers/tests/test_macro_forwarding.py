@@ -103,7 +103,7 @@ class ConvertTest(unittest.TestCase):
     """A run over a driver directory whose upper driver forwards through a
     header's macro: nothing is converted, and every record names the macro."""
 
-    def convert(self, header_at: str, include: str, macro: str):
+    def convert(self, header_at: str, include: str, macro: str, target: str = "2.6.11"):
         tmp = Path(tempfile.mkdtemp(prefix="macro-forwarding-"))
         self.addCleanup(shutil.rmtree, tmp)
         (tmp / "Makefile").write_text("VERSION = 2\nPATCHLEVEL = 6\nSUBLEVEL = 9\n")
@@ -118,7 +118,7 @@ class ConvertTest(unittest.TestCase):
                                           "obj-m += lower.o upper.o\n")
         parser = argparse.ArgumentParser()
         convert.add_arguments(parser)
-        args = parser.parse_args(["--target", "2.6.11", "--no-cache", "--", str(drivers)])
+        args = parser.parse_args(["--target", target, "--no-cache", "--", str(drivers)])
         return convert.convert(convert.request_from_args(args))
 
     def test_a_header_macro_denies_the_run_naming_itself(self):
@@ -140,12 +140,26 @@ class ConvertTest(unittest.TestCase):
                                       records[handler].reason)
 
     def test_a_header_of_the_run_is_rewritten_with_its_macro(self):
+        # A target without .ioctl: the call goes to ->unlocked_ioctl alone.
         result = self.convert("drivers/x/stackhelp.h", '"stackhelp.h"',
-                              HEADER_SPELLINGS["call"])
+                              HEADER_SPELLINGS["call"], target="2.6.36")
         self.assertFalse(result.failed)
         header = result.changes["drivers/x/stackhelp.h"][1].decode()
         self.assertIn("->unlocked_ioctl(", header)
         self.assertNotIn("->ioctl(", header)
+
+    def test_a_macro_of_the_run_on_a_target_with_ioctl_denies_the_run(self):
+        # A lower driver may still be on .ioctl there: the call must fall
+        # back to it through the helper, which has no place before a macro.
+        result = self.convert("drivers/x/stackhelp.h", '"stackhelp.h"',
+                              HEADER_SPELLINGS["call"])
+        self.assertTrue(result.failed)
+        self.assertEqual(result.changes, {})
+        records = {h.handler: h for h in result.summary.handlers}
+        for handler in ("lo_ioctl", "up_ioctl"):
+            self.assertIs(records[handler].status, HandlerStatus.FAILED)
+            self.assertIn("drivers/x/stackhelp.h:4", records[handler].reason)
+            self.assertIn("in no function definition", records[handler].reason)
 
     def test_without_the_macro_both_convert(self):
         result = self.convert("include/linux/stackhelp.h", "<linux/stackhelp.h>",

@@ -4,7 +4,8 @@ uses that run none."""
 
 import unittest
 
-from ioctl_rework.ctext.member_calls import calls_through_member
+from ioctl_rework.ctext.member_calls import (calls_through_macros, calls_through_member,
+                                              falls_back)
 
 FUNCTION = """static int up(struct inode *inode, struct file *file, unsigned cmd, unsigned long arg)
 {
@@ -63,6 +64,85 @@ class MemberCallsTest(unittest.TestCase):
         self.assertEqual(sites("#ifdef HAVE_UNLOCKED_IOCTL\n\treturn 0;\n#else\n" + call +
                                "#endif"), [])
         self.assertEqual(sites("/* " + call + " */\n\treturn 0;"), [])
+
+
+
+HEADER = {"drivers/x/stack.h": "#define PASS(lf, c, a) \\\n"
+                               "\t((lf)->f_op->ioctl((lf)->f_dentry->d_inode, (lf), (c), (a)))\n"
+                               "#define HAS(lf) ((lf)->f_op && (lf)->f_op->ioctl)\n"
+                               "#define NOT_IT(lf) ((lf)->f_op->read)\n"}
+
+
+class MacroCallsTest(unittest.TestCase):
+    """Sites the file's text does not spell: a macro of an included header
+    (a call or a test), a macro of the file whose argument names the member."""
+
+    def macro_sites(self, body: str, before: str = "") -> list[tuple[str, str]]:
+        text = before + FUNCTION % body
+        return [(site.function, site.member)
+                for site in calls_through_macros(text, "drivers/x/up.c", HEADER)]
+
+    def test_a_header_macro_is_a_site_at_its_use(self):
+        for body, macro in [("\treturn PASS(file->private_data, cmd, arg);", "PASS"),
+                            ("\tif (!HAS(file))\n\t\treturn -ENOTTY;", "HAS"),
+                            ("\tint r = PASS (file, cmd, arg);\n\treturn r;", "PASS")]:
+            with self.subTest(body=body):
+                self.assertEqual(self.macro_sites(body),
+                                 [("up", f"the macro {macro} of drivers/x/stack.h")])
+
+    def test_a_macro_naming_the_member_by_an_argument(self):
+        before = "#define LOWER_OP(f, op, ...) ((f)->f_op->op(__VA_ARGS__))\n"
+        self.assertEqual(self.macro_sites("\treturn LOWER_OP(file, ioctl, inode, file, cmd, arg);",
+                                          before),
+                         [("up", "the macro LOWER_OP (its argument ioctl names the member)")])
+        self.assertEqual(self.macro_sites("\treturn LOWER_OP(file, read, file, 0, 0, 0);",
+                                          before), [])
+
+    def test_other_macros_and_comments_are_no_site(self):
+        for body in ["\treturn NOT_IT(file) ? 0 : 1;", "\t/* PASS(file, cmd, arg) */\n\treturn 0;"]:
+            with self.subTest(body=body):
+                self.assertEqual(self.macro_sites(body), [])
+
+
+class FallbackTest(unittest.TestCase):
+    """The ->ioctl the forwarding fallback writes (f_op_ioctl_forwarding.cocci,
+    -D legacy_ioctl) is told from a legacy use (convert's accounting)."""
+
+    HELPER = """static int forward_ioctl2(const struct file_operations *fops, struct inode *inode,
+ struct file *file, unsigned int cmd, unsigned long arg)
+{
+\t/* why */
+\tint ret;
+
+\tif (fops->unlocked_ioctl)
+\t\treturn (int)fops->unlocked_ioctl(file, cmd, arg);
+\tlock_kernel();
+\tret = fops->ioctl(inode, file, cmd, arg);
+\tunlock_kernel();
+\treturn ret;
+}
+"""
+
+    def test_the_helper_and_tests_of_either_member(self):
+        text = self.HELPER + FUNCTION % (
+            "\tif (!(lower->f_op->unlocked_ioctl || lower->f_op->ioctl))\n\t\treturn -1;\n"
+            "\tif (a.f->unlocked_ioctl || a.f->ioctl)\n\t\treturn 0;")
+        lines = text.split("\n")
+        for number, line in enumerate(lines, 1):
+            if "->ioctl" in line:
+                with self.subTest(line=line):
+                    self.assertTrue(falls_back(text, number))
+
+    def test_legacy_uses_are_not_the_fallback(self):
+        without_lock = self.HELPER.replace("\tlock_kernel();\n", "")
+        for text in [FUNCTION % "\tif (!lower->f_op->ioctl)\n\t\treturn -1;",
+                     FUNCTION % "\treturn lower->f_op->ioctl(inode, lower, cmd, arg);",
+                     FUNCTION % "\tif (x->unlocked_ioctl || y->ioctl)\n\t\treturn 0;",
+                     FUNCTION % "\tif (a.x->unlocked_ioctl || x->ioctl)\n\t\treturn 0;",
+                     without_lock]:
+            number = next(n for n, line in enumerate(text.split("\n"), 1) if "->ioctl" in line)
+            with self.subTest(text=text):
+                self.assertFalse(falls_back(text, number))
 
 
 if __name__ == "__main__":

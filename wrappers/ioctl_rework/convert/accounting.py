@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ioctl_rework.ctext import candidates
-from ioctl_rework.ctext import ioctl_tokens
+from ioctl_rework.ctext import ioctl_tokens, member_calls
 from ioctl_rework.ctext import spans as c_spans
 from ioctl_rework.ctext.ioctl_tokens import Token, Use
 from ioctl_rework.convert.summary import (HandlerRecord, HandlerStatus, Summary, TokenRecord)
@@ -120,6 +120,10 @@ def _not_an_entry(code: str, token: Token, ours: set[str]) -> tuple[str, str] | 
             return ("other-structure", f"the ioctl of a struct {token.struct}, "
                                        "not a file_operations")
         return None
+    if token.use in (Use.CALL, Use.READ) and member_calls.falls_back(code, token.line):
+        return ("forward-fallback", "the fallback of a forwarded call to a lower driver "
+                                    "still on .ioctl (f_op_ioctl_forwarding.cocci, a target "
+                                    f"with .ioctl): `{token.statement}`")
     if ioctl_tokens.member_of_file_operations(code, token) is False:
         types = ", ".join(sorted(ioctl_tokens.declared_types(code, token.base)))
         return ("other-structure", f"a member of {token.base} ({types}), "

@@ -7,6 +7,13 @@ NULL; so every file of the run that calls through a file_operations'
 call goes through ->unlocked_ioctl, or the site is a failure, with its
 file, line and reason (the run's exit status is then 1).
 
+Where the target still has .ioctl (2.6.11 .. 2.6.35, and --multi-kernel's
+HAVE_UNLOCKED_IOCTL half) a lower driver outside the run may still be on
+it: the rule (-D legacy_ioctl) writes a static helper that dispatches as
+the VFS does, ->unlocked_ioctl or else ->ioctl under the BKL, named here
+with a name free in the file and every header it includes in the tree
+(ctext/free_names.py; the rule sees the text alone, in a scratch copy).
+
 A site that cannot be converted denies the whole run (denied()): the
 pointer it calls through may reach the fops of any driver, so converting
 any handler of the run could leave that call with a NULL .ioctl; no file
@@ -37,7 +44,7 @@ from ioctl_rework.cache import Cache, make_key
 
 from ioctl_rework.convert import accounting, vfs_dispatch
 from ioctl_rework.convert.summary import ChangeRecord, HandlerRecord, HandlerStatus
-from ioctl_rework.ctext import candidates, member_calls
+from ioctl_rework.ctext import candidates, free_names, member_calls
 from ioctl_rework.patches import tidy
 from ioctl_rework.patches.unified import apply_hunks
 from ioctl_rework.spatch import rules
@@ -90,18 +97,10 @@ MUTEX_REFUSAL = ("may reach a handler of its own file or kbuild module (which fo
 MUTEX_LISTED = MUTEX_REFUSAL + " (the target has no .ioctl: the file does not build until then)"
 
 
-# Where the target still has .ioctl, a forwarded call that now reaches only
-# ->unlocked_ioctl is right only for lower drivers converted too (issue 22:
-# the call that tries ->unlocked_ioctl and then ->ioctl is not written yet).
-LEGACY_TARGET_CAVEAT = ("; warning: the target still has .ioctl, and a lower "
-                        "file_operations still on .ioctl (not converted by this run, or "
-                        "refused) now gets -ENOTTY here: check every driver it forwards to")
-
-
 def forward(texts: dict[str, tuple[bytes, bytes]], multi_kernel: bool,
             timeout: int, cache: Cache | None = None, jobs: int = 1,
             mutex: bool = False, converted: set[str] | None = None,
-            legacy_target: bool = True) -> Forwarded:
+            legacy_target: bool = True, root: Path | None = None) -> Forwarded:
     """TEXTS: relpath -> (text before the run, text after the conversion)
     of each file that calls through a member named ioctl.  The rule's
     output comes from CACHE when it holds it; JOBS files run at a time.
@@ -109,10 +108,13 @@ def forward(texts: dict[str, tuple[bytes, bytes]], multi_kernel: bool,
     refused at each call (listed, where the target, LEGACY_TARGET false,
     has no legacy .ioctl), and the rule is not run on it.  CONVERTED: the
     handlers the run converts (None: any may be), for the sites that only
-    compare the member with a named function."""
+    compare the member with a named function.  LEGACY_TARGET: the target
+    still has .ioctl, so calls fall back to it (the helper's name is free
+    in the headers each file includes under ROOT, the tree)."""
     done = Forwarded()
     cache = cache or Cache(None)
-    args = ["-D", "patch", "-D", "report"] + (["-D", "multi_kernel"] if multi_kernel else [])
+    args = ["-D", "patch", "-D", "report"] + (["-D", "multi_kernel"] if multi_kernel else []) \
+        + (["-D", "legacy_ioctl"] if legacy_target else [])
     dispatch = {rel: vfs_dispatch.functions(rel, _text(texts[rel][0])) for rel in texts}
     held = {rel: [site for site in _mutex_sites(texts[rel][0])
                   if site.function not in dispatch[rel]]
@@ -131,8 +133,9 @@ def forward(texts: dict[str, tuple[bytes, bytes]], multi_kernel: bool,
                         for line, function in _member_tests(texts[rel][0], sites)]
     order = sorted(rel for rel in texts if not held.get(rel))
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        results = list(pool.map(lambda rel: _cached_run(rel, texts[rel][1], args, timeout,
-                                                        cache), order))
+        results = list(pool.map(lambda rel: _cached_run(
+            rel, texts[rel][1], args + (_helper_name(root, rel, texts[rel][1])
+                                        if legacy_target else []), timeout, cache), order))
     for rel, result in zip(order, results):
         old, current = texts[rel]
         report, diff = spatch.split_report(result.stdout)
@@ -168,11 +171,18 @@ def forward(texts: dict[str, tuple[bytes, bytes]], multi_kernel: bool,
                     "rewritten: not converted; convert it by hand"))
             else:
                 done.changes.append(ChangeRecord(rel, line, "forwarded-call", function,
-                                                 function, what + (LEGACY_TARGET_CAVEAT
-                                                                   if legacy_target else "")))
+                                                 function, what))
         if diff and not entry_point:
             done.texts[rel] = tidy.tidy(tidy.legacy_halves(current, apply_hunks(current, diff)))
     return done
+
+
+def _helper_name(root: Path | None, rel: str, data: bytes) -> list[str]:
+    """-D forward_helper=NAME: the helper's name, free in DATA (REL's text
+    after the conversion) and in the headers REL includes under ROOT."""
+    text = _text(data)
+    used = free_names.taken(root, rel, text) if root is not None else free_names.words(text)
+    return ["-D", "forward_helper=" + free_names.first_free(free_names.FORWARD_HELPER, used)]
 
 
 def _refused_or_compared(done: Forwarded, rel: str, old: str, line: int, function: str,

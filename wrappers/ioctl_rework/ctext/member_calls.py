@@ -16,7 +16,7 @@ these sites from here.
 import re
 from dataclasses import dataclass
 
-from ioctl_rework.ctext import ioctl_tokens, spans
+from ioctl_rework.ctext import ioctl_tokens, macro_forwarding, spans
 
 _MEMBER = re.compile(r"(\.|->)\s*ioctl\b")
 # What may end the object a member is taken of: `a->b.c[i]`, `(&fops)`.
@@ -48,6 +48,25 @@ def calls_through_member(text: str) -> list[MemberCall]:
     multi-kernel driver keeps for old kernels is not compiled on a target
     with a private mutex."""
     return [use for use, test in _member_uses(text) if not test]
+
+
+def calls_through_macros(text: str, rel: str, headers: dict[str, str]) -> list[MemberCall]:
+    """The uses in TEXT (the file REL) of a macro that calls or tests a
+    member named ioctl where TEXT does not spell it: a macro of HEADERS
+    (path -> text, those REL includes), or one whose argument names the
+    member (`LOWER_OP(lower, ioctl, ...)`), each at the line of its use."""
+    macros = [macro for path, header in sorted(headers.items()) if path != rel
+              for macro in macro_forwarding.forwarding_macros(header, path)]
+    code = spans.code_only(text)
+    found = []
+    for site in macro_forwarding.sites(text, rel, macros):
+        macro = site.macro
+        member = (f"the macro {macro.name} of {macro.file}" if macro.file != rel else
+                  f"the macro {macro.name}") + \
+            (" (its argument ioctl names the member)" if macro.parameter is not None else "")
+        found.append(MemberCall(site.line, ioctl_tokens.enclosing_function(code, site.line),
+                                None, member))
+    return found
 
 
 def tests_of_member(text: str) -> list[MemberCall]:
@@ -163,3 +182,37 @@ def compared_with(text: str, line: int) -> set[str]:
     if "NULL" in found or len(found) != len(_MEMBER.findall(code[line - 1])):
         return set()
     return set(found)
+
+
+# The fallback f_op_ioctl_forwarding.cocci writes where the target still has
+# .ioctl: a test of either member, and the helper that calls the legacy
+# member under the BKL when the lower fops has no ->unlocked_ioctl.
+_EITHER_MEMBER = re.compile(r"(?<![\w.>\-\]])(?P<object>[\w.\[\]>\-]+?)\s*->\s*unlocked_ioctl"
+                            r"\s*\|\|\s*(?P=object)\s*->\s*ioctl\b")
+_FALLBACK_HELPER = re.compile(
+    r"\(\s*const\s+struct\s+file_operations\s*\*\s*(\w+)\s*,\s*struct\s+inode\s*\*\s*(\w+)\s*,"
+    r"\s*struct\s+file\s*\*\s*(\w+)\s*,\s*unsigned\s+int\s+(\w+)\s*,\s*unsigned\s+long\s+(\w+)"
+    r"\s*\)\s*\{\s*int\s+(\w+)\s*;\s*if\s*\(\s*\1\s*->\s*unlocked_ioctl\s*\)\s*return\s*"
+    r"\(\s*int\s*\)\s*\1\s*->\s*unlocked_ioctl\s*\(\s*\3\s*,\s*\4\s*,\s*\5\s*\)\s*;\s*"
+    r"lock_kernel\s*\(\s*\)\s*;\s*\6\s*=\s*\1\s*->\s*ioctl\s*\(\s*\2\s*,\s*\3\s*,\s*\4\s*,"
+    r"\s*\5\s*\)\s*;\s*unlock_kernel\s*\(\s*\)\s*;\s*return\s+\6\s*;\s*\}\s*$")
+
+
+def falls_back(text: str, line: int) -> bool:
+    """Whether every ->ioctl on LINE (1-based) of TEXT is the forwarding
+    fallback: a test of either member (`f->f_op->unlocked_ioctl ||
+    f->f_op->ioctl`), or the legacy call of the helper that dispatches as
+    the VFS does (->unlocked_ioctl, else ->ioctl under the BKL)."""
+    code = spans.code_only(text)
+    lines = code.split("\n")
+    if not 0 < line <= len(lines):
+        return False
+    members = len(re.findall(r"->\s*ioctl\b", lines[line - 1]))
+    if members and len(_EITHER_MEMBER.findall(lines[line - 1])) == members:
+        return True
+    function = ioctl_tokens.enclosing_function(code, line)
+    for found in spans.definition_spans(text, function or ""):
+        if line in found:
+            body = "\n".join(lines[found.start - 1:found.stop - 1])
+            return members == 1 and bool(_FALLBACK_HELPER.search(body))
+    return False

@@ -5,11 +5,11 @@
  * file's own text has no "->ioctl".  Like the same macro in the file
  * (mutex_forward_helper), it runs under the private mutex the caller
  * holds and may reach a handler of the file: both handlers are left
- * alone, naming the macro's site.  Today both are converted: the file
- * no longer compiles on a target with no .ioctl (red_fwd_macro of the
- * adversarial measure, mutex-auto), and in the BKL modes the forwarded
- * call reaches the NULL .ioctl of the converted lower fops (a crash, exit
- * 0, nothing listed: bkl-auto, bkl-wrapper, multi-kernel).
+ * alone, naming the macro's site (ioctl_rule/forwarded_calls.py reads the
+ * headers the file includes).  Both were converted once: the file no
+ * longer compiled on a target with no .ioctl (red_fwd_macro of the
+ * adversarial measure, mutex-auto); in the BKL modes convert refuses the
+ * run (ctext/macro_forwarding.py, test_macro_forwarding).
  */
 #include <linux/fs.h>
 #include "mutex_forward_header_macro.h"

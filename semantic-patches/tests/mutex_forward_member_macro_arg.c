@@ -5,11 +5,11 @@
  * LOWER_OP(lower, ioctl, ...), and a test LOWER_HAS(lower, ioctl), as
  * 2.6 stacking filesystems wrote them.  No "->ioctl" is in the text, yet
  * the expansion calls through the member: like mutex_forward_helper,
- * both handlers are left alone.  Today both convert: the file does not
- * compile where .ioctl is gone, and in the BKL modes the forwarded
- * command reaches the converted lower fops' NULL .ioctl
- * (red_fwd_member_arg of the adversarial measure: SILENT-SKIP in
- * bkl-auto, bkl-wrapper, multi-kernel; compile break in mutex-auto).
+ * both handlers are left alone.  Both converted once: the file did not
+ * compile where .ioctl is gone (red_fwd_member_arg of the adversarial
+ * measure, mutex-auto); in the BKL modes convert refuses the run
+ * (ctext/macro_forwarding.py).  The use of LOWER_HAS at line 37 is a
+ * site too (the macro tests the member its argument names).
  */
 #include <linux/fs.h>
 
