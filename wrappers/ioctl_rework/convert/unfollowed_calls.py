@@ -7,10 +7,9 @@ A call by value through another file's fops object (`xd_core_fops.ioctl(...)`,
 `ops[1].ioctl(...)`) or through a pointer whose type it cannot tell
 (`(&fops)->ioctl(...)` of a fops declared in a header it does not read)
 is none of those: left on .ioctl, it calls NULL once the fops it reaches
-is converted, and every command it forwards fails.  Each such call still
-in the text the run would write is refused here, as the rule's refusals
-are, so that it denies the run (forwarding.denied): no file of it is
-half-written.
+is converted, and every command it forwards fails.  Each such call the
+rule did not report is refused here, as the rule's refusals are, so that
+it denies the run (forwarding.denied): no file of it is half-written.
 """
 
 import re
@@ -32,18 +31,21 @@ def may_call(data: bytes) -> bool:
 
 def unfollowed(texts: dict[str, tuple[bytes, bytes]], done: Forwarded) -> list[HandlerRecord]:
     """The calls of TEXTS (relpath -> (text before the run, after the
-    conversion)) left on .ioctl in the text DONE would write, which no
-    record of DONE explains at their line of the text before the run."""
-    explained = {(r.file, r.line) for r in done.refused + done.listed}
+    conversion)) through .ioctl that no record of DONE (a call followed,
+    refused or listed) explains at their line of the text before the run.
+    The text after the conversion is read, the one the forwarding rule
+    read, not the one it wrote: the fallback it writes for a target that
+    still has .ioctl calls the legacy member on purpose."""
+    explained = {(r.file, r.line) for r in done.refused + done.listed + done.changes}
     unread = {r.file for r in done.refused if r.reason and r.reason.startswith(_UNREAD)}
     found = []
     for rel, (old, current) in sorted(texts.items()):
         if rel in unread:
             continue                   # refused whole already
-        final = _text(done.texts.get(rel, current))
-        old_line = accounting.line_map(_text(old), final)
-        lines = final.split("\n")
-        for site in member_calls.calls_through_member(final):
+        converted = _text(current)
+        old_line = accounting.line_map(_text(old), converted)
+        lines = converted.split("\n")
+        for site in member_calls.calls_through_member(converted):
             line = old_line.get(site.line, site.line)
             if (rel, line) in explained:
                 continue
