@@ -30,16 +30,26 @@
 //   _IOC_NR(cmd) (the classifier forgets _IOC_NR only when every use is
 //   such a switch).  `when any`: a case whose code breaks out of a nested
 //   block (`if (...) { ret = -EFAULT; break; }`) is a case all the same.
+//   cf_case is `exists`: a label is found through any one path from it,
+//   where forall (the default) checked every path at a quarter more cost
+//   for the same labels.
 // - cf_cast: (T)arg; cf_alias: a local set from (T)arg, whose casts and
 //   copies count as arg's; cf_alias_call: an alias passed to a function,
 //   cast or not (copy_*_user, get_user, or another, which the classifier
-//   follows only when the file defines it); cf_alias_use: every occurrence
+//   follows only when the file defines it); cf_alias_use_*: every occurrence
 //   of an alias (the classifier refuses any use that is neither a call nor
 //   sets another alias, a cast elsewhere included); cf_cast_call:
 //   (T)arg passed to a function; cf_arg_call: arg passed on to a function;
 //   cf_cmd_call: cmd passed on; cf_alias_chain: `T *q = p;` or
 //   `T *q = (T *)p;` where p is an alias: q is one too (alias-from: the
-//   position of p there);
+//   position of p there).  The use rules come once per rule that binds
+//   aliases (_param: a listed callee taking a pointer; _set: cf_alias;
+//   _declared; _chained) and inherit the name from it: a script constraint
+//   on the identifier (is it in cf_aliases?) ran once per identifier of the
+//   file and was most of the rule's cost.  A name bound by two of them is
+//   printed once (cf_alias_fact).  cf_alias_call keeps its constraint: it
+//   runs only on the identifiers passed to a call, and one rule matching
+//   every call costs more than those few Python calls.
 //   cf_type_use / cf_type_guard: every _IOC_TYPE(cmd), and those that only
 //   reject, `if (... _IOC_TYPE(cmd) != E ...) return R;` (the classifier
 //   forgets _IOC_TYPE only when every use is such a guard); cf_arg_use:
@@ -67,6 +77,16 @@ cf_handlers = set()  # handlers whose definition was found in the current file
 cf_listed = set()    # -D callees=a,b: functions a handler passes cmd and arg to
 cf_only = []         # -D callees_only=1: the listed functions alone, not the fops entries
 
+cf_alias_printed = set()  # (file, line, fact) of the alias facts printed
+
+def cf_alias_fact(p, text):
+    """Print a fact about an alias once: one name may be bound by more
+    than one of the rules that find aliases, and each has its own rule for
+    the uses."""
+    if (p[0].file, p[0].line, text) not in cf_alias_printed:
+        cf_alias_printed.add((p[0].file, p[0].line, text))
+        cf_fact(p, text)
+
 def cf_fact(p, text, h=None):
     """Print a fact of the handler around p; facts of other functions
     (which only share a parameter name) are dropped.  H: the handler whose
@@ -89,6 +109,7 @@ cf_only.append(only)
 @@
 cf_entries.clear()
 cf_aliases.clear()
+cf_alias_printed.clear()
 cf_handlers.clear()
 
 @ cf_entry_unlocked depends on report @
@@ -147,7 +168,7 @@ if p[0].current_element in cf_listed and "*" in ta:
     cf_aliases.add(arg)
 cf_fact(p, "params %s %s %s" % (cmd, arg, ta))
 
-@ cf_case @
+@ cf_case exists @
 identifier cf_handler.cf_cmd;
 expression E;
 position p;
@@ -296,16 +317,50 @@ f << cf_alias_call.f; p << cf_alias_call.p;
 @@
 cf_fact(p, "alias-call %s:%s %s" % (p[0].line, p[0].column, f))
 
-@ cf_alias_use @
-identifier cf_u : script:python () { cf_u in cf_aliases };
+@ cf_alias_use_param @
+identifier cf_handler.cf_arg;
 position p;
 @@
-  cf_u@p
+  cf_arg@p
 
 @ script:python @
-p << cf_alias_use.p;
+v << cf_handler.cf_arg; p << cf_alias_use_param.p;
 @@
-cf_fact(p, "alias-use %s:%s" % (p[0].line, p[0].column))
+if v in cf_aliases:
+    cf_alias_fact(p, "alias-use %s:%s" % (p[0].line, p[0].column))
+
+@ cf_alias_use_set @
+identifier cf_alias.cf_local;
+position p;
+@@
+  cf_local@p
+
+@ script:python @
+p << cf_alias_use_set.p;
+@@
+cf_alias_fact(p, "alias-use %s:%s" % (p[0].line, p[0].column))
+
+@ cf_alias_use_declared @
+identifier cf_alias_declared.cf_local;
+position p;
+@@
+  cf_local@p
+
+@ script:python @
+p << cf_alias_use_declared.p;
+@@
+cf_alias_fact(p, "alias-use %s:%s" % (p[0].line, p[0].column))
+
+@ cf_alias_use_chained @
+identifier cf_alias_chain.cf_local;
+position p;
+@@
+  cf_local@p
+
+@ script:python @
+p << cf_alias_use_chained.p;
+@@
+cf_alias_fact(p, "alias-use %s:%s" % (p[0].line, p[0].column))
 
 @ cf_arg_call @
 identifier cf_handler.cf_arg;

@@ -2,7 +2,8 @@
 conversion of bench/adversarial/selftest/st_legacy.c it finds nothing, and
 fed hand-broken ones it finds the lock left held on one path, the hardware
 read outside the lock, the lost update of a read moved out of the lock,
-the sleep under a mutex that never lets the waking command run, and a
+the sleep under a mutex that never lets the waking command run (while a
+sleep under a mutex that needs no other command is no difference), and a
 compat entry that answers a command differently; and the measure's search
 for legacy entries left in compiled code finds them in every spelling."""
 
@@ -31,9 +32,10 @@ class HarnessFindsBrokenConversions(unittest.TestCase):
         cls.tmp.cleanup()
 
     @classmethod
-    def run_build(cls, name: str, kernel: str, *args: str) -> list[str]:
+    def run_build(cls, name: str, kernel: str, *args: str,
+                  legacy: str = "st_legacy") -> list[str]:
         source = SELFTEST / f"{name}.c"
-        labels = {source: vfsmodel.command_labels(SELFTEST / "st_legacy.c")}
+        labels = {source: vfsmodel.command_labels(SELFTEST / f"{legacy}.c")}
         built = vfsmodel.build([source], labels, kernel, Path(cls.tmp.name) / name, [])
         if not built.ok:
             raise AssertionError(f"{name} did not build: {built.errors}")
@@ -71,6 +73,27 @@ class HarnessFindsBrokenConversions(unittest.TestCase):
         found = self.problems("st_mutex_poll")
         self.assertTrue(any("cmd=7403" in p and "abort=HANG" in p.split("| converted")[1]
                             for p in found if "| converted" in p), found)
+
+    def test_other_commands_not_run_under_a_mutex_are_a_schedule(self):
+        # BUSY_SEND spins on a hardware bit: the legacy call let other
+        # commands run in its sleeps, the mutex conversion let none, and
+        # its own events are the same; BUSY_WAIT needs BUSY_KICK to run
+        legacy = self.run_build("st_busy_legacy", "2.6.9", legacy="st_busy_legacy")
+        self.assertTrue(any("cmd=7501" in line and "{ " in line for line in legacy), legacy)
+        found = vfsmodel.compare(legacy, self.run_build("st_busy_mutex", "2.6.11",
+                                                        legacy="st_busy_legacy"))
+        self.assertFalse(any("cmd=7501" in p for p in found), found)
+        self.assertTrue(any("cmd=7502" in p for p in found), found)
+
+    def test_a_different_own_event_is_not_hidden_by_the_schedule(self):
+        legacy = "call 0 native cmd=1 arg=0 ret=1 abort=none trace=[R1/1=0 { other(2)=0 } W1/1=1 ] | excess=0,0 unbalanced=0 unlocked_hw=0"
+        for converted in ("trace=[R1/1=0 W1/1=2 ]", "trace=[W1/1=1 ]", "trace=[R1/1=0 W1/1=1 W1/1=1 ]"):
+            line = legacy.split("trace=")[0] + converted + " | excess=0,0 unbalanced=0 unlocked_hw=0"
+            self.assertEqual(len(vfsmodel.compare([legacy], [line])), 1, converted)
+        same = legacy.replace("{ other(2)=0 } ", "")
+        self.assertEqual(vfsmodel.compare([legacy], [same]), [])
+        # the converted call may not run others the legacy one did not
+        self.assertEqual(len(vfsmodel.compare([same], [legacy])), 1)
 
     def test_compat_entry_is_held_to_the_legacy_calls(self):
         self.assertEqual(self.problems("st_good", "compat"), [])

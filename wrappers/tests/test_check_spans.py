@@ -51,6 +51,25 @@ if __name__ == "__main__":
     unittest.main()
 
 
+class IsStaticTest(unittest.TestCase):
+    def test_static_declarations_and_definitions(self):
+        for text in ["static int h(struct inode *i);",
+                     "static long\nh (struct file *f)\n{\n}",
+                     "static inline int __init h(void) { return 0; }",
+                     "static const struct x *h(void);"]:
+            with self.subTest(text=text):
+                self.assertTrue(c_spans.is_static(text, "h"))
+
+    def test_what_is_no_static_function_of_that_name(self):
+        for text in ["int h(struct inode *i);",
+                     "static int other(void);\nint h(void);",
+                     "/* static int h(void); */ int h(void);",
+                     "static int hh(void);",
+                     "static struct file_operations fops = { .ioctl = h, };"]:
+            with self.subTest(text=text):
+                self.assertFalse(c_spans.is_static(text, "h"))
+
+
 class InitializerTypeTest(unittest.TestCase):
     TEXT = ("static struct tty_operations sx_ops = {\n"
             "\t.open = sx_open,\n\t.ioctl = sx_ioctl,\n};\n"

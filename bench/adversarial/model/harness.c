@@ -158,7 +158,11 @@ static void others_run(void)
 	if (next_other >= ncommands)
 		return;
 	model.race_pending = 0;
+	/* braces mark what another process did, so that the comparison can
+	 * tell it from the call's own events (vfsmodel.own_events) */
+	model_event("{ ");
 	nested("other", commands[next_other++], USER_ADDR(0x3000));
+	model_event("} ");
 	model.race_pending = saved;
 }
 

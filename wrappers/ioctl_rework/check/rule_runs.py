@@ -15,7 +15,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from ioctl_rework.convert import cli as convert
+from ioctl_rework.convert.plan import convert
 from ioctl_rework import settings
 from ioctl_rework.spatch import rules
 from ioctl_rework.spatch import runner as spatch
@@ -23,7 +23,7 @@ from ioctl_rework.audit.scan import RuleRun, audit, run_batched
 from ioctl_rework.ctext.spans import ANY_IOCTL_MEMBER
 from ioctl_rework.cache import Cache
 from ioctl_rework.check.result import Level
-from ioctl_rework.convert.request import VerifyOptions
+from ioctl_rework.convert.request import ConvertRequest, VerifyOptions
 from ioctl_rework.audit.findings import Effort, Kind
 from ioctl_rework.convert.summary import FileStatus, HandlerStatus
 
@@ -236,7 +236,7 @@ def conversions(job: ConversionJob, jobs: int, timeout: int,
     did not convert; HEARD hears of each run of the rule."""
     if not job.paths:
         return {}, []
-    result = convert.convert(convert.ConvertRequest(
+    result = convert(ConvertRequest(
         tuple(job.root / p for p in job.paths), job.options, job.root, jobs, timeout,
         verify=job.verify, on_rule_run=heard.heard(job.root) if heard else None))
     records = {record.file: record for record in result.summary.files}
@@ -261,6 +261,9 @@ def run_rules(paths: list[Path], convert_first: list[ConversionJob], jobs: int,
     will most likely need its conversion shown, so convert starts at once
     rather than after the rules."""
     earlier = ConvertRuns(convert_first)
+    # Asked once here: the three threads below would each run `spatch
+    # --version` while none has cached the answer yet.
+    spatch.version()
 
     def convert_all() -> list[dict[str, Conversion]]:
         try:

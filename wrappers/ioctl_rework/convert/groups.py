@@ -99,7 +99,7 @@ def build(runs: dict[str, FileRun], mentions: dict[str, set[str]], files: set[st
     for run in runs.values():
         for d in run.decisions:
             if d.convert and d.strategy in ("pushdown", "wrapper"):
-                static = _is_static(_text(content, run.file), d.handler)
+                static = c_spans.is_static(_text(content, run.file), d.handler)
                 key = HandlerKey(d.handler, run.file if static else "")
                 groups.setdefault(key, HandlerGroup(key)).decided.add(run.file)
             elif not d.convert and any(w in (d.reason or "") for w in _ELSEWHERE):
@@ -119,7 +119,7 @@ def build(runs: dict[str, FileRun], mentions: dict[str, set[str]], files: set[st
             # file includes the fops (a header holding a static fops).
             group.files = sorted(rel for rel in named
                                  if rel in group.decided or rel in group.elsewhere
-                                 or not _is_static(_text(content, rel), key.name)
+                                 or not c_spans.is_static(_text(content, rel), key.name)
                                  or _included(rel, content) & group.elsewhere)
     return Groups(groups)
 
@@ -236,12 +236,6 @@ def _text(content, rel: str) -> str:
         return content(rel).decode("utf-8", "surrogateescape")
     except OSError:
         return ""
-
-
-def _is_static(text: str, name: str) -> bool:
-    """Whether TEXT declares or defines NAME as a static function."""
-    code = c_spans.code_only(text)
-    return re.search(rf"\bstatic\b[^;{{}}()]*\b{re.escape(name)}\s*\(", code) is not None
 
 
 def _included(home: str, content, depth: int = 3) -> set[str]:

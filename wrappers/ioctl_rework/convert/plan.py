@@ -15,15 +15,12 @@ Where verify rejects a pushdown auto chose, the stages up to verify run
 again with the wrapper for that handler, before anything is written.
 """
 
-import os
 import re
 import time
-from pathlib import Path
 from dataclasses import dataclass, replace
 
 from ioctl_rework import safe_write, settings
 from ioctl_rework.ctext import have_ioctl
-from ioctl_rework.ctext import include_search, macro_forwarding
 from ioctl_rework.ctext import spans as c_spans
 from ioctl_rework.convert import accounting, bkl_glue, file_runs, forwarding, module_runs, modules
 from ioctl_rework.convert import groups as convert_groups
@@ -31,6 +28,7 @@ from ioctl_rework.spatch import rules
 from ioctl_rework.convert import series
 from ioctl_rework.convert import verification as verify
 from ioctl_rework.convert.groups import Groups
+from ioctl_rework.convert.macro_sites import refused_sites
 from ioctl_rework.convert.request import ConversionResult, ConvertRequest, Output
 from ioctl_rework.compat.apply import add_compat, compat_cache
 from ioctl_rework.convert.diffs import Diffs
@@ -133,7 +131,8 @@ def _stages_to_verify(request: ConvertRequest, stages: Stages, started: str) -> 
         read = _files_read(request, tree, files, {rel for g in linked for rel in g})
         elsewhere = set(tree.member_files) - read if request.shard is not None else set()
         forwarded = _forward(request, final, read, sources, blocked, elsewhere,
-                             _macro_sites(root, tree, read | set(final), sources))
+                             refused_sites(root, tree, read | set(final), sources,
+                                           request.cache))
     summary = Summary(root=str(root), target=str(request.options.target),
                       options=_options_json(request.options),
                       spatch_version=runner.spatch_version,
@@ -330,42 +329,6 @@ def _files_read(request: ConvertRequest, tree: Tree, mine: set[str],
             continue
         read.add(rel)
     return read
-
-
-def _macro_sites(root: Path, tree: Tree, files: set[str],
-                 sources: Sources) -> list[HandlerRecord]:
-    """Calls through ->ioctl that only a macro spells (ctext/macro_forwarding.py),
-    in FILES: the macros of the headers with an ioctl member under the run's
-    paths and of the headers FILES include directly."""
-    root = Path(root)
-    headers = {rel for rel in tree.member_files if rel.endswith(".h")}
-    texts, searches = {}, {}
-    for rel in sorted(files):
-        try:
-            texts[rel] = sources.read(rel).decode("utf-8", "surrogateescape")
-        except OSError:
-            continue
-        directory = os.path.dirname(rel)
-        if directory not in searches:       # one kbuild include path a directory
-            searches[directory] = include_search.search_path(root, rel)
-        search = searches[directory]
-        for quoted, angled in include_search.INCLUDE.findall(texts[rel]):
-            found = include_search.find_header(root, search, rel, quoted or angled,
-                                               bool(angled))
-            if found is not None:
-                headers.add(found)
-    macros = []
-    for rel in sorted(headers - set(texts)):
-        try:
-            data = (root / rel).read_bytes()
-        except OSError:
-            continue
-        if b"ioctl" in data and b"define" in data:
-            macros += macro_forwarding.forwarding_macros(data.decode("latin-1"), rel)
-    return [HandlerRecord(site.file, site.line, "?", site.macro.name, HandlerStatus.FAILED,
-                          site.reason)
-            for rel, text in texts.items()
-            for site in macro_forwarding.sites(text, rel, macros)]
 
 
 def _forward(request: ConvertRequest, final: dict[str, FileRun], read: set[str],

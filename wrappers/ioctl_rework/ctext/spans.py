@@ -97,6 +97,11 @@ def definition_spans(text: str, name: str) -> list[range]:
     return _definitions(code, code.split("\n"), name)
 
 
+def is_static(text: str, name: str) -> bool:
+    """Whether TEXT declares or defines NAME as a static function."""
+    return re.search(rf"\bstatic\b[^;{{}}()]*\b{re.escape(name)}\s*\(", code_only(text)) is not None
+
+
 # "struct T name =", "struct T name[] =", and the DRM templates' "struct T DRM(fops) =".
 _DECLARED_STRUCT = re.compile(
     r"\bstruct\s+(\w+)\s+[\w\s*]*?(?:\w+\s*\(\s*\w+\s*\)|\w+)\s*(?:\[[^\]]*\])?\s*=\s*$")

@@ -1,0 +1,106 @@
+"""convert/macro_sites.py: the headers a run's files include are read for
+their forwarding macros once, then kept in a stat index; a warm re-run
+reads none of them, a changed header is read again, and the sites found
+are the same either way (the spellings are test_macro_forwarding's)."""
+
+import shutil
+import tempfile
+import unittest
+from pathlib import Path
+from unittest import mock
+
+from ioctl_rework.cache import Cache
+from ioctl_rework.convert import macro_sites
+from ioctl_rework.convert.sources import Sources
+from ioctl_rework.convert.summary import HandlerStatus
+from ioctl_rework.convert.tree import Tree
+
+FORWARDING = ("#define STACK_PASS(lf, c, a) \\\n"
+              "\t((lf)->f_op->ioctl((lf)->f_dentry->d_inode, (lf), (c), (a)))\n")
+MEMBER_ARGUMENT = ("#define LOWER_OP(l, op, c, a) ((l)->f_op->op(0, l, c, a))\n"
+                   "#define LOWER_IOCTL(l, c, a) LOWER_OP(l, ioctl, c, a)\n")
+PLAIN = "#define STACK_PASS(lf, c, a) (-ENOTTY)\n"
+
+UPPER = """\
+#include "stackhelp.h"
+#include "regs.h"
+#include <linux/ops.h>
+
+static int up_ioctl(struct inode *inode, struct file *file,
+		    unsigned int cmd, unsigned long arg)
+{
+	if (cmd)
+		return STACK_PASS(up_lower, cmd, arg);
+	return LOWER_OP(up_lower, ioctl, cmd, arg);
+}
+"""
+
+
+class MacroSitesTest(unittest.TestCase):
+    def setUp(self):
+        self.root = Path(tempfile.mkdtemp(prefix="macro-sites-"))
+        self.addCleanup(shutil.rmtree, self.root)
+        (self.root / "Makefile").write_text("VERSION = 2\nPATCHLEVEL = 6\nSUBLEVEL = 9\n")
+        self.driver = self.root / "drivers/x"
+        self.driver.mkdir(parents=True)
+        (self.driver / "upper.c").write_text(UPPER)
+        (self.driver / "stackhelp.h").write_text(FORWARDING)
+        (self.driver / "regs.h").write_text("#define REG_CTL 0x10\n")
+        (self.root / "include/linux").mkdir(parents=True)
+        (self.root / "include/linux/ops.h").write_text(MEMBER_ARGUMENT)
+        self.cache = Cache(self.root / ".cache")
+
+    def run_sites(self, cache):
+        """(the records, the headers read) of one run over upper.c."""
+        tree = Tree(self.root, ["drivers/x/upper.c"], {}, {}, [])
+        reads = []
+
+        def counted(root, rel):
+            reads.append(rel)
+            return read(root, rel)
+        read = macro_sites.header_macros
+        with mock.patch.object(macro_sites, "header_macros", counted):
+            records = macro_sites.refused_sites(self.root, tree, {"drivers/x/upper.c"},
+                                                Sources(self.root), cache)
+        return [(r.file, r.line, r.handler, r.status) for r in records], sorted(reads)
+
+    HEADERS = ["drivers/x/regs.h", "drivers/x/stackhelp.h", "include/linux/ops.h"]
+
+    def test_both_kinds_of_macro_are_refused_sites(self):
+        records, _ = self.run_sites(self.cache)
+        self.assertEqual(records, [
+            ("drivers/x/upper.c", 9, "STACK_PASS", HandlerStatus.FAILED),
+            ("drivers/x/upper.c", 10, "LOWER_OP", HandlerStatus.FAILED)])
+
+    def test_a_warm_run_reads_none_of_the_headers(self):
+        cold, read_cold = self.run_sites(self.cache)
+        warm, read_warm = self.run_sites(self.cache)
+        self.assertEqual(read_cold, self.HEADERS)
+        self.assertEqual(read_warm, [])
+        self.assertEqual(warm, cold)
+
+    def test_a_changed_header_is_read_again(self):
+        self.run_sites(self.cache)
+        for text, kept in [(PLAIN, ["LOWER_OP"]), (FORWARDING, ["STACK_PASS", "LOWER_OP"])]:
+            with self.subTest(header=text):
+                (self.driver / "stackhelp.h").write_text(text)
+                records, read = self.run_sites(self.cache)
+                self.assertEqual(read, ["drivers/x/stackhelp.h"])
+                self.assertEqual([handler for _, _, handler, _ in records], kept)
+
+    def test_a_new_include_is_read(self):
+        self.run_sites(self.cache)
+        (self.driver / "upper.c").write_text('#include "more.h"\n' + UPPER)
+        (self.driver / "more.h").write_text(FORWARDING.replace("STACK_PASS", "MORE_PASS"))
+        _, read = self.run_sites(self.cache)
+        self.assertEqual(read, ["drivers/x/more.h"])
+
+    def test_without_a_cache_every_run_reads_them(self):
+        for _ in range(2):
+            records, read = self.run_sites(Cache(None))
+            self.assertEqual(read, self.HEADERS)
+            self.assertEqual(len(records), 2)
+
+
+if __name__ == "__main__":
+    unittest.main()
