@@ -364,7 +364,10 @@ def _forward(request: ConvertRequest, final: dict[str, FileRun], read: set[str],
         for rel, why in denied.items():
             blocked.setdefault(rel, why)
             if rel not in final:
-                final[rel] = FileRun(rel, (), (), texts[rel][0], texts[rel][0], None)
+                # A file only a refusal names (a header whose macro is the
+                # site) may neither call ->ioctl itself nor be a file of the run.
+                old = texts[rel][0] if rel in texts else sources.read(rel)
+                final[rel] = FileRun(rel, (), (), old, old, None)
         return forwarding.Forwarded(refused=done.refused, listed=done.listed)
     for rel, new in done.texts.items():
         final[rel] = replace(final[rel], new=new) if rel in final else \
