@@ -83,6 +83,8 @@ calls_at = set()         # every call through the member
 assigned_at = set()      # the member assigned (no test)
 either_at = set()        # -D legacy_ioctl: tests of either member (no site)
 twice_at = {}            # -D legacy_ioctl: tests whose holder has a side effect -> it
+copied_at = set()        # copies of the member into a variable (no test)
+chosen_at = set()        # the member as a branch of a conditional (no test)
 where = []               # the file (one per run of the rules)
 holders = {}             # multi-kernel: statement (the span of its C) -> (start, end)
 else_at = set()          # multi-kernel: spans of else branches (an else if is no holder)
@@ -235,7 +237,7 @@ def written_twice(keys):
 @@
 for table in (own_at, tests_at, converted_at, converted_in, called_in, refused_in,
               legacy_at, written_at, holders, calls_at, assigned_at, else_at,
-              fallback_at, defined_at, either_at, twice_at):
+              fallback_at, defined_at, either_at, twice_at, copied_at, chosen_at):
     table.clear()
 del where[:]
 del helper_site[:]
@@ -411,6 +413,76 @@ q << either_member.q;
 @@
 either_at.add(at(q))
 
+// A copy of the member into a variable (fn = lower->f_op->ioctl; a
+// declaration's initializer) is no test: a later call through the copy
+// cannot be followed, in any function.
+@ member_copied @
+expression E, X;
+struct file_operations *fops;
+const struct file_operations *cfops;
+position q;
+@@
+(
+  X = E->f_op->ioctl@q
+|
+  X = fops->ioctl@q
+|
+  X = cfops->ioctl@q
+)
+
+@ script:python @
+q << member_copied.q;
+@@
+copied_at.add(at(q))
+
+@ member_copied_initializer @
+expression E;
+identifier D;
+type T;
+struct file_operations *fops;
+const struct file_operations *cfops;
+position q;
+@@
+(
+  T D = E->f_op->ioctl@q;
+|
+  T D = fops->ioctl@q;
+|
+  T D = cfops->ioctl@q;
+)
+
+@ script:python @
+q << member_copied_initializer.q;
+@@
+copied_at.add(at(q))
+
+// The member as a branch of a conditional ((T ? T : other)(...)): the
+// function called is chosen, and its call cannot be followed.
+@ member_chosen @
+expression E, C, X;
+struct file_operations *fops;
+const struct file_operations *cfops;
+position q;
+@@
+(
+  C ? E->f_op->ioctl@q : X
+|
+  C ? X : E->f_op->ioctl@q
+|
+  C ? fops->ioctl@q : X
+|
+  C ? X : fops->ioctl@q
+|
+  C ? cfops->ioctl@q : X
+|
+  C ? X : cfops->ioctl@q
+)
+
+@ script:python @
+q << member_chosen.q;
+@@
+chosen_at.add(at(q))
+
 // -D legacy_ioctl: what holds a tested member is read twice after.
 @ member_holder depends on legacy_ioctl @
 expression E;
@@ -451,7 +523,17 @@ if at(q) not in calls_at and at(q) not in assigned_at and at(q) not in either_at
         not legacy_half(q[0].file, int(q[0].line)):
     where[:] = [q[0].file]
     tests_at[at(q)] = q[0].file
-    if q[0].current_element not in called_in:
+    chosen_here = [c for c in chosen_at if c[0] == q[0].line and c[2] == q[0].current_element]
+    if at(q) in copied_at:
+        refused_in.add(q[0].current_element)
+        say(q, "copies ->ioctl into a variable, through which a later call cannot be "
+               "followed to ->unlocked_ioctl: refused; convert it by hand")
+    elif chosen_here:
+        refused_in.add(q[0].current_element)
+        if at(q) == min(chosen_here, key=lambda c: int(c[1])):
+            say(q, "chooses ->ioctl by a conditional expression, whose call cannot be "
+                   "followed to ->unlocked_ioctl: refused; convert it by hand")
+    elif q[0].current_element not in called_in:
         refused_in.add(q[0].current_element)
         say(q, "tests ->ioctl in a function that does not call it, which the "
                "conversion cannot follow: refused; convert it by hand")

@@ -132,6 +132,20 @@ class FinderTest(unittest.TestCase):
         self.assertNotIn("not declared", ioctl_tokens.spelling(chip))
         self.assertEqual(chip.holder.type, "file_operations")
 
+    def test_a_structure_a_macro_declares_by_a_pasted_name(self):
+        # 2.6.9's <linux/net.h> writes a proto_ops this way: not a
+        # file_operations, so no entry to convert (and no record of one).
+        for struct, pasted, legacy in (("proto_ops", "name##_ops", False),
+                                       ("proto_ops", "name ## _ops ## _locked", False),
+                                       ("file_operations", "name##_fops", True)):
+            text = (f"#define WRAP(name) \\\nstatic struct {struct} {pasted} = {{ \\\n"
+                    "\t.owner = THIS_MODULE, \\\n\t.ioctl = __lock_##name##_ioctl, \\\n};\n")
+            with self.subTest(struct=struct, pasted=pasted):
+                [token] = ioctl_tokens.tokens(text)
+                self.assertEqual((token.struct, token.macro), (struct, "WRAP"))
+                code = ioctl_tokens.spans.code_only(text)
+                self.assertEqual(bool(ioctl_tokens.of_file_operations(code, token)), legacy)
+
     def test_split_spellings(self):
         cases = {
             ".io\\\nctl = h,": (3, "h", True),

@@ -309,6 +309,97 @@ class ForwardingRunTest(ConvertRun):
                       result.changes["init.c"][1].decode())
 
 
+# Sites the rule refuses, as bench/adversarial's red_fwd_local_fn and
+# red_fwd_ternary_fn spell them: a copy of the member called later (once
+# recorded as a test), and a conditional choosing the function (two members
+# on one line, once recorded twice, at a line of the converted text).
+COPIES = {
+    "copy.c": stacker("copy", """\tint (*fn)(struct inode *, struct file *, unsigned int, unsigned long);
+
+\tfn = lower->f_op->ioctl;
+\tif (!fn)
+\t\treturn -ENOTTY;
+\treturn fn(file_inode(lower), lower, cmd, arg);
+"""),
+    "init.c": stacker("init", """\tconst struct file_operations *fops = lower->f_op;
+\tint (*fn)(struct inode *, struct file *, unsigned int, unsigned long) = fops->ioctl;
+
+\treturn fn ? fn(file_inode(lower), lower, cmd, arg) : -ENOTTY;
+"""),
+}
+PICK_NONE = """static int pick_none(struct inode *inode, struct file *file,
+\t\t     unsigned int cmd, unsigned long arg)
+{
+\treturn -ENOSYS;
+}
+
+"""
+CHOICES = {
+    "pick.c": HEAD + PICK_NONE + stacker("pick", """
+\tif (cmd == 1)
+\t\treturn 77;
+\treturn (lower->f_op->ioctl ? lower->f_op->ioctl : pick_none)
+\t\t(lower->f_dentry->d_inode, lower, cmd, arg);
+""")[len(HEAD):],
+    "pick2.c": HEAD + PICK_NONE + stacker("pick2", """\tint ret;
+
+\tret = (lower->f_op->ioctl != NULL ? lower->f_op->ioctl : pick_none)(file_inode(lower),
+\t\t\t\t\t\t\t\t\t lower, cmd, arg);
+\treturn ret;
+""")[len(HEAD):],
+}
+
+
+@unittest.skipUnless(HAVE_SPATCH, "spatch is not installed")
+class RefusedRecordsTest(ConvertRun):
+    """Each refused site is recorded once, at its own line of the file as
+    it was, and says what the site does."""
+
+    def records(self, files: dict[str, str], *argv: str) -> list[HandlerRecord]:
+        result = self.run_convert(files, *argv)
+        self.assertTrue(result.failed)
+        self.assertEqual(result.changes, {})
+        handlers = result.summary.handlers
+        self.assertEqual(len(handlers), len(set(handlers)), "a record is repeated")
+        return [h for h in handlers if h.fops == "?"]
+
+    def test_a_copy_of_the_member_is_no_test(self):
+        for strategy in ("auto", "wrapper"):
+            for name, text in COPIES.items():
+                with self.subTest(strategy=strategy, driver=name):
+                    (site,) = self.records({name: text}, "--target", "2.6.11",
+                                           "--strategy", strategy)
+                    self.assertIn("copies ->ioctl into a variable", site.reason)
+                    self.assertNotIn("tests ->ioctl", site.reason)
+                    self.assertRegex(text.split("\n")[site.line - 1], r"= \w+->(f_op->)?ioctl;")
+
+    def test_two_members_of_one_line_are_one_record_at_that_line(self):
+        for strategy in ("auto", "wrapper"):
+            for name, text in CHOICES.items():
+                with self.subTest(strategy=strategy, driver=name):
+                    sites = self.records({name: text}, "--target", "2.6.11",
+                                         "--strategy", strategy)
+                    self.assertEqual(len({(h.line, h.handler, h.reason) for h in sites}),
+                                     len(sites))
+                    self.assertTrue(sites)
+                    for site in sites:
+                        self.assertIn("lower->f_op->ioctl ?" if name == "pick.c" else
+                                      "lower->f_op->ioctl != NULL ?",
+                                      text.split("\n")[site.line - 1], site)
+                        self.assertIn("chooses ->ioctl by a conditional", site.reason)
+                        self.assertNotIn("tests ->ioctl", site.reason)
+
+    def test_under_the_mutex_a_file_with_no_call_lists_no_test_beside_one(self):
+        # The conditional's call is none member_calls reads: the rule refuses
+        # the site; no test is listed "beside the call through it".
+        for name, text in CHOICES.items():
+            with self.subTest(driver=name):
+                result = self.run_convert({name: text}, *MODES["mutex"])
+                self.assertNotIn("beside the call",
+                                 " ".join(h.reason for h in result.summary.handlers))
+                self.assertEqual(len(result.summary.handlers), len(set(result.summary.handlers)))
+
+
 # Forwarding to the file's own fops, as bench/adversarial's adv_forward_ptr does.
 SAME_FILE = HEAD + """static int fp_lower_ioctl(struct inode *inode, struct file *file,
 \t\t\t  unsigned int cmd, unsigned long arg)

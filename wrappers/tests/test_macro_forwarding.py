@@ -161,6 +161,34 @@ class ConvertTest(unittest.TestCase):
             self.assertIn("drivers/x/stackhelp.h:4", records[handler].reason)
             self.assertIn("in no function definition", records[handler].reason)
 
+    def test_a_header_only_its_own_refusal_names_is_left_as_it_was(self):
+        # The shape of 2.6.9's <linux/net.h>: a header of the run whose only
+        # tie to ->ioctl is a macro naming the member by an argument, and an
+        # entry a macro writes (so it is read, yet converts nothing).  The run
+        # is denied with the header named; it crashed with a KeyError when
+        # the denial reached that header.
+        for spelling in ("{ return name##_ops.call args; }",
+                         "{ return obj->ops->call args; }"):
+            with self.subTest(spelling=spelling):
+                macro = ("#define OPS_CALL(name, call, parms, args) \\\n"
+                         "static int __wrap_##name##_##call parms " + spelling + "\n"
+                         "#define OPS_WRAP(name) \\\n"
+                         "OPS_CALL(name, ioctl, (struct pkt *obj, unsigned int cmd, \\\n"
+                         "\t unsigned long arg), (obj, cmd, arg))\n"
+                         "#define OPS_TABLE(name) \\\n"
+                         "static struct pkt_ops name##_locked_ops = { \\\n"
+                         "\t.ioctl = __wrap_##name##_ioctl, \\\n"
+                         "};\n")
+                result = self.convert("drivers/x/stackhelp.h", '"stackhelp.h"', macro)
+                self.assertTrue(result.failed)
+                self.assertEqual(result.changes, {})
+                files = {f.file: f for f in result.summary.files}
+                self.assertIn("drivers/x/stackhelp.h", files)
+                self.assertIn("drivers/x/stackhelp.h:6 (OPS_CALL)",
+                              files["drivers/x/stackhelp.h"].reason)
+                records = {h.handler: h for h in result.summary.handlers}
+                self.assertIs(records["lo_ioctl"].status, HandlerStatus.FAILED)
+
     def test_without_the_macro_both_convert(self):
         result = self.convert("include/linux/stackhelp.h", "<linux/stackhelp.h>",
                               "#define STACK_PASS(lf, c, a) (-ENOTTY)\n")

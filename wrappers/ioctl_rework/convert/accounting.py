@@ -86,7 +86,9 @@ def account(summary: Summary, files: dict[str, tuple[bytes, bytes]]) -> Accounti
             if explained:
                 tokens.append(TokenRecord(rel, line or token.line, *explained))
                 continue
-            records.append(_listed(rel, code, token, line))
+            record = _listed(rel, code, token, line)
+            if record not in records:       # two members of one line: one record
+                records.append(record)
     return Accounting(records, tokens)
 
 

@@ -34,7 +34,9 @@ has the legacy .ioctl (a converted driver it reaches would have none), and
 is listed where it does not (the refused file cannot build there).
 """
 
+import difflib
 import hashlib
+import re
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -51,6 +53,7 @@ from ioctl_rework.spatch import rules
 from ioctl_rework.spatch import runner as spatch
 
 FORWARDING_RULE = rules.FORWARDING_RULE
+MEMBER = re.compile(r"->\s*ioctl\b")
 
 
 @dataclass
@@ -120,6 +123,8 @@ def forward(texts: dict[str, tuple[bytes, bytes]], multi_kernel: bool,
                   if site.function not in dispatch[rel]]
             for rel in sorted(texts)} if mutex else {}
     for rel, sites in held.items():
+        if not sites:
+            continue        # no call to hold the file: the rule reads it below
         status, why, into = (HandlerStatus.FAILED, MUTEX_REFUSAL, done.refused) \
             if legacy_target else (HandlerStatus.SKIPPED, MUTEX_LISTED, done.listed)
         into += [HandlerRecord(rel, site.line, "?", site.function or site.macro or "?",
@@ -149,9 +154,11 @@ def forward(texts: dict[str, tuple[bytes, bytes]], multi_kernel: bool,
         old_line = accounting.line_map(_text(old), _text(current))
         sites = []
         for match in map(rules.FORWARD_LINE.match, report.split("\n")):
-            if match:
-                sites.append((old_line.get(int(match["line"]), int(match["line"])),
-                              match["function"], match["what"]))
+            site = (_old_line(_text(old), _text(current), int(match["line"]), old_line),
+                    match["function"], match["what"]) if match else None
+            # Two sites of one line (`f->ioctl ? f->ioctl : g`) are one record.
+            if site and site not in sites:
+                sites.append(site)
         # The VFS dispatch is left as it is: the rest of its file is not written either.
         entry_point = [site for site in sites if site[1] in dispatch[rel] and
                        "not the inode of" not in site[2]]
@@ -163,7 +170,7 @@ def forward(texts: dict[str, tuple[bytes, bytes]], multi_kernel: bool,
                     "and denies nothing"))
             elif rules.forward_refused(what):
                 _refused_or_compared(done, rel, _text(old), line, function,
-                                     f"a call through ->ioctl {what}", converted)
+                                     _site_words(what), converted)
             elif entry_point:
                 done.refused.append(HandlerRecord(
                     rel, line, "?", function, HandlerStatus.FAILED,
@@ -175,6 +182,33 @@ def forward(texts: dict[str, tuple[bytes, bytes]], multi_kernel: bool,
         if diff and not entry_point:
             done.texts[rel] = tidy.tidy(tidy.legacy_halves(current, apply_hunks(current, diff)))
     return done
+
+
+def _site_words(what: str) -> str:
+    """A refused site in words: the rule says what the site does (passes an
+    inode, tests or copies the member) or why its file cannot take it."""
+    if what.startswith("passes"):
+        return f"a call through ->ioctl {what}"
+    if what.startswith(("tests", "copies")):
+        return f"a use of ->ioctl that {what}"
+    return f"a call or test of ->ioctl: {what}"
+
+
+def _old_line(old: str, current: str, line: int, mapping: dict[int, int]) -> int:
+    """The line of OLD (the text before the run) of LINE of CURRENT, which
+    the rule read: LINE_MAP's, or, for a line the conversion rewrote past
+    recognition (a pushed-down return), the old line most like it among
+    those that use a member named ioctl, as every site does."""
+    if line in mapping:
+        return mapping[line]
+    lines = current.split("\n")
+    if not 0 < line <= len(lines):
+        return line
+    words = lines[line - 1].split()
+    scored = [(difflib.SequenceMatcher(None, candidate.split(), words).ratio(), -number)
+              for number, candidate in enumerate(old.split("\n"), 1)
+              if MEMBER.search(candidate)]
+    return -max(scored)[1] if scored else line
 
 
 def _helper_name(root: Path | None, rel: str, data: bytes) -> list[str]:

@@ -43,7 +43,8 @@ class Member:
 
 
 # "struct T name =", "struct T name[] =", and the DRM templates' "struct T DRM(fops) =".
-_DECLARED = re.compile(r"\bstruct\s+(\w+)\s+[\w\s*]*?(\w+\s*\(\s*\w+\s*\)|\w+)\s*"
+# The name may be pasted in a macro body (`struct proto_ops name##_ops = {`).
+_DECLARED = re.compile(r"\bstruct\s+(\w+)\s+[\w\s*]*?(\w+\s*\(\s*\w+\s*\)|\w+(?:\s*##\s*\w+)*)\s*"
                        r"(\[[^\]]*\])?\s*=\s*$")
 _COMPOUND = re.compile(r"\(\s*(?:(?:const|volatile)\s+)*struct\s+(\w+)\s*(\[[^\]]*\])?\s*\)\s*$")
 _DESIGNATOR = re.compile(r"(?:\.\s*(\w+)\s*(?:\[[^\]]*\]\s*)?=|(?<![\w.>?])(\w+)\s*:)\s*$")
