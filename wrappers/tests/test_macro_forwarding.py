@@ -103,7 +103,8 @@ class ConvertTest(unittest.TestCase):
     """A run over a driver directory whose upper driver forwards through a
     header's macro: nothing is converted, and every record names the macro."""
 
-    def convert(self, header_at: str, include: str, macro: str, target: str = "2.6.11"):
+    def convert(self, header_at: str, include: str, macro: str, target: str = "2.6.11",
+                upper: str = UPPER):
         tmp = Path(tempfile.mkdtemp(prefix="macro-forwarding-"))
         self.addCleanup(shutil.rmtree, tmp)
         (tmp / "Makefile").write_text("VERSION = 2\nPATCHLEVEL = 6\nSUBLEVEL = 9\n")
@@ -113,7 +114,7 @@ class ConvertTest(unittest.TestCase):
         drivers = tmp / "drivers/x"
         drivers.mkdir(parents=True, exist_ok=True)
         (drivers / "lower.c").write_text(LOWER)
-        (drivers / "upper.c").write_text(UPPER % include)
+        (drivers / "upper.c").write_text(upper % include)
         (drivers / "Makefile").write_text("EXTRA_CFLAGS += -I$(srctree)/drivers/common\n"
                                           "obj-m += lower.o upper.o\n")
         parser = argparse.ArgumentParser()
@@ -188,6 +189,20 @@ class ConvertTest(unittest.TestCase):
                               files["drivers/x/stackhelp.h"].reason)
                 records = {h.handler: h for h in result.summary.handlers}
                 self.assertIs(records["lo_ioctl"].status, HandlerStatus.FAILED)
+
+    def test_a_header_macro_naming_the_member_by_an_argument_denies_the_run(self):
+        # The header never spells "ioctl"; the upper driver's use does.
+        for name, macro in ARGUMENT_SPELLINGS.items():
+            for header_at, include in (("include/linux/stackhelp.h", "<linux/stackhelp.h>"),
+                                       ("drivers/common/stackhelp.h", '"stackhelp.h"')):
+                with self.subTest(spelling=name, header=header_at):
+                    result = self.convert(header_at, include, macro, upper=UPPER.replace(
+                        "STACK_PASS(up_lower, cmd, arg)", "LOWER_OP(up_lower, ioctl, cmd, arg)"))
+                    self.assertTrue(result.failed)
+                    self.assertEqual(result.changes, {})
+                    records = {h.handler: h for h in result.summary.handlers}
+                    self.assertIs(records["lo_ioctl"].status, HandlerStatus.FAILED)
+                    self.assertIn(f"macro LOWER_OP ({header_at}:3)", records["lo_ioctl"].reason)
 
     def test_without_the_macro_both_convert(self):
         result = self.convert("include/linux/stackhelp.h", "<linux/stackhelp.h>",
