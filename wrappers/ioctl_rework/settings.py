@@ -239,6 +239,32 @@ def tree_version(directory: Path) -> Target | None:
         return None
 
 
+# What a KDIR was prepared for: the truth for an out-of-tree module built
+# with `make -C KDIR M=...` (a configured tree, an O= directory whose
+# Makefile only includes the source's, /lib/modules/RELEASE/build); a tree
+# never prepared still has its top Makefile.
+KDIR_RELEASE_FILES = ("include/config/kernel.release", "include/generated/utsrelease.h")
+
+
+def kdir_target(kdir: Path) -> Target:
+    """The Target KDIR builds modules for; TargetError when it cannot tell."""
+    kdir = Path(kdir)
+    if not kdir.is_dir():
+        raise TargetError(f"{kdir}: --kdir is not a directory")
+    for name in KDIR_RELEASE_FILES:
+        path = kdir / name
+        if path.is_file():
+            text = path.read_text(errors="replace").strip()
+            # utsrelease.h: #define UTS_RELEASE "6.1.0-fixture"
+            release = text.split('"')[1] if '"' in text else text
+            return Target.parse(release)
+    try:
+        return Target.from_makefile(kdir)
+    except TargetError as err:
+        raise TargetError(f"{kdir}: not a prepared kernel (no {KDIR_RELEASE_FILES[0]}) and "
+                          f"{err}") from err
+
+
 def find_tree(path: Path) -> KernelTree:
     """The kernel tree PATH is in: the nearest directory with MAINTAINERS
     or a top Makefile that sets VERSION."""
@@ -309,9 +335,8 @@ def resolve_target(text: str | None, tree: KernelTree, *, kdir: Path | None = No
     if text and text != "auto":
         return validated(Target.parse(text), "--target", multi_kernel, converts), "--target"
     if kdir is not None:
-        from ioctl_rework.verify import kdir_target
         source = f"--kdir {kdir}"
-        return validated(kdir_target.target_of(kdir), source, multi_kernel, converts), source
+        return validated(kdir_target(kdir), source, multi_kernel, converts), source
     if tree.version is not None:
         source = f"{tree.root}/Makefile"
         return validated(tree.version, source, multi_kernel, converts), source
