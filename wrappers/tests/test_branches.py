@@ -148,7 +148,7 @@ class BranchRunsUnderMutexTest(unittest.TestCase):
             # Each run has only the definition inside its #ifdef and no function
             # ahead of it that both configurations compile: the mutex has no
             # place (a place inside the #ifdef would define it twice in the merge).
-            twice = records["twice_pushdown.c", 23]
+            twice = records["twice_pushdown.c", 24]
             self.assertEqual(twice.status, HandlerStatus.SKIPPED)
             self.assertIn("no function ahead of the converted handlers is compiled wherever "
                           "they are, to put the private mutex before", twice.reason)

@@ -3,6 +3,7 @@
  * &lamp_ioctl in one, a cast in the other.  Both name the function.
  */
 #include <linux/fs.h>
+int lamp_set(unsigned int unit, unsigned long arg);
 
 static int lamp_ioctl(struct inode *inode, struct file *file,
 		      unsigned int cmd, unsigned long arg)

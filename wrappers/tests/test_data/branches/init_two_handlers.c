@@ -3,6 +3,8 @@
  * each branch names its own handler, both defined outside the #if.
  */
 #include <linux/fs.h>
+int sensor_read(unsigned long arg);
+int sensor_calibrate(unsigned long arg);
 
 static int sensor_full_ioctl(struct inode *inode, struct file *file,
 			     unsigned int cmd, unsigned long arg)

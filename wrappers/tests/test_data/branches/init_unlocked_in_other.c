@@ -4,6 +4,7 @@
  * so it is converted, not removed as dead.
  */
 #include <linux/fs.h>
+int relay_set(unsigned long arg);
 
 static long relay_new_ioctl(struct file *file, unsigned int cmd,
 			    unsigned long arg)

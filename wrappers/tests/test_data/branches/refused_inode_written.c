@@ -3,6 +3,8 @@
  * that body cannot be converted, so neither is, with the reason in words.
  */
 #include <linux/fs.h>
+int dial_read(unsigned long arg);
+int dial_read_unit(unsigned int unit, unsigned long arg);
 
 #ifdef CONFIG_DIAL_SIMPLE
 static int dial_ioctl(struct inode *inode, struct file *file,

@@ -4,6 +4,7 @@
  * conversions of one entry, so it is refused in words.
  */
 #include <linux/fs.h>
+int valve_set(unsigned long arg);
 
 #define NEED_ADMIN() \
 	do { if (!capable(CAP_SYS_ADMIN)) return -EPERM; } while (0)

@@ -3,6 +3,7 @@
  * #ifdef and under #else.  Each definition takes the lock itself.
  */
 #include <linux/fs.h>
+int lamp_dim(unsigned int unit, unsigned long arg);
 
 #ifdef CONFIG_LAMP_DIMMER
 static int lamp_ioctl(struct inode *inode, struct file *file,

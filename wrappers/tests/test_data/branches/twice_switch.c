@@ -3,6 +3,7 @@
  * its own under #ifndef, an early return under #else.
  */
 #include <linux/fs.h>
+int fan_set_speed(unsigned long arg);
 
 #define FAN_FIXED_SPEED	1200	/* rpm */
 
