@@ -18,6 +18,9 @@ BUZZ = b"""/* A buzzer that retries while the hardware is busy. */
 #include <linux/fs.h>
 #include <linux/miscdevice.h>
 
+int buzz_busy(void);
+int buzz_set(unsigned int cmd, unsigned long arg);
+
 static int buzz_ioctl(struct inode *inode, struct file *file,
 		      unsigned int cmd, unsigned long arg)
 {

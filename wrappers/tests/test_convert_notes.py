@@ -16,7 +16,7 @@ WRAPPERS = Path(__file__).resolve().parents[1]
 CLI = WRAPPERS / "ioctl-rework"
 # A mixer whose handler returns -ENOIOCTLCMD for unknown commands.
 DRIVER = WRAPPERS.parent / "semantic-patches" / "tests" / "enoioctlcmd_keep.c"
-NOTE = ("warning: mixer.c:23: mixer_fops: .ioctl = mixer_ioctl: the handler returns "
+NOTE = ("warning: mixer.c:24: mixer_fops: .ioctl = mixer_ioctl: the handler returns "
         "-ENOIOCTLCMD: after conversion "
         "the VFS turns it into EINVAL; userspace saw errno 515 before")
 # Three handlers, two returning -ENOIOCTLCMD through a helper of the file.
@@ -27,7 +27,7 @@ HAVE_SPATCH = shutil.which(os.environ.get("SPATCH", "spatch")) is not None
 def summary_with(status: HandlerStatus, returns_enoioctlcmd: bool) -> Summary:
     summary = Summary(root="/nonexistent", target="6.1", options={}, spatch_version="1.1.1",
                       started=0.0)
-    summary.handlers.append(HandlerRecord("mixer.c", 23, "mixer_fops", "mixer_ioctl", status,
+    summary.handlers.append(HandlerRecord("mixer.c", 24, "mixer_fops", "mixer_ioctl", status,
                                           returns_enoioctlcmd=returns_enoioctlcmd))
     return summary
 
