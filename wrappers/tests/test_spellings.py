@@ -158,26 +158,27 @@ class OtherChangesTest(unittest.TestCase):
         with tempfile.TemporaryDirectory() as tmp:
             tree = Path(tmp) / "tree"
             tree.mkdir()
-            # The rule's own case (its report is dead_handler_and_callers_report.report.res).
+            # The rule's own case (its report is dead_handler_and_callers_report.report.res;
+            # the lines are its, one below the prototype of the helper it calls).
             case = RULE_TESTS / "dead_handler_and_callers_report.c"
             (tree / "sensor.c").write_text(case.read_text())
             args = parse_args(["--no-cache", "--target", "2.6.11", "--", str(tree)])
             result = convert.convert(convert.request_from_args(args))
         found = {(c.kind, c.line, c.handler, c.where) for c in result.summary.changes}
         self.assertEqual(found, {
-            ("removed-entry", 46, "sensor_ioctl", "sensor_fops"),
-            ("removed-entry", 51, "sensor_old_ioctl", "sensor_old_fops"),
-            ("deleted-handler", 15, "sensor_ioctl", ""),
-            ("changed-caller", 39, "valve_ioctl", "valve_compat_ioctl"),
+            ("removed-entry", 47, "sensor_ioctl", "sensor_fops"),
+            ("removed-entry", 52, "sensor_old_ioctl", "sensor_old_fops"),
+            ("deleted-handler", 16, "sensor_ioctl", ""),
+            ("changed-caller", 40, "valve_ioctl", "valve_compat_ioctl"),
         })
         data = summary_mod.to_json(result.summary)
         self.assertEqual(data["totals"]["changes"],
                          {"changed-caller": 1, "deleted-handler": 1, "removed-entry": 2})
         self.assertEqual(summary_mod.from_json(data).changes, result.summary.changes)
         text = summary_mod.text_report(result.summary)
-        self.assertIn("deleted-handler: sensor.c:15: sensor_ioctl", text)
-        self.assertIn("changed-caller: sensor.c:39: valve_ioctl (valve_compat_ioctl)", text)
-        self.assertIn("removed-entry: sensor.c:46: sensor_ioctl (sensor_fops)", text)
+        self.assertIn("deleted-handler: sensor.c:16: sensor_ioctl", text)
+        self.assertIn("changed-caller: sensor.c:40: valve_ioctl (valve_compat_ioctl)", text)
+        self.assertIn("removed-entry: sensor.c:47: sensor_ioctl (sensor_fops)", text)
 
 
 if __name__ == "__main__":
