@@ -64,9 +64,5 @@ def header_macros(root: Path, rel: str) -> list[list]:
         data = (root / rel).read_bytes()
     except OSError:
         return []
-    # Not "ioctl" too: a macro naming the member by an argument
-    # (`LOWER_OP(l, op, ...)`) need not spell it; its use does.
-    if b"define" not in data:
-        return []
     return [[m.name, m.file, m.line, m.parameter]
-            for m in macro_forwarding.forwarding_macros(data.decode("latin-1"), rel)]
+            for m in macro_forwarding.header_macros(data, rel)]

@@ -10,7 +10,6 @@ macro, rather than leave the call on a NULL .ioctl in silence.
 
 import re
 from dataclasses import dataclass
-from pathlib import Path
 
 from ioctl_rework.ctext import spans
 
@@ -63,20 +62,13 @@ def forwarding_macros(text: str, rel: str, headers_only_literal: bool = False):
                 break
 
 
-def header_macros(root: Path) -> list[ForwardingMacro]:
-    """Every forwarding macro of the headers under ROOT."""
-    found = []
-    for path in sorted(Path(root).rglob("*.h")):
-        try:
-            data = path.read_bytes()
-        except OSError:
-            continue
-        # Not "ioctl" too: a macro naming the member by an argument
-        # (`LOWER_OP(l, op, ...)`) need not spell it; its use does.
-        if b"define" not in data:
-            continue
-        found += forwarding_macros(data.decode("latin-1"), str(path.relative_to(root)))
-    return found
+def header_macros(data: bytes, rel: str) -> list[ForwardingMacro]:
+    """The forwarding macros of a header's bytes DATA (the file REL)."""
+    # Not "ioctl" too: a macro naming the member by an argument
+    # (`LOWER_OP(l, op, ...)`) need not spell it; its use does.
+    if b"define" not in data:
+        return []
+    return list(forwarding_macros(data.decode("latin-1"), rel))
 
 
 def sites(text: str, rel: str, macros: list[ForwardingMacro]) -> list[MacroSite]:
