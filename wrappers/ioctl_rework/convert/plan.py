@@ -368,10 +368,9 @@ def _forward(request: ConvertRequest, final: dict[str, FileRun], read: set[str],
         for rel, why in denied.items():
             blocked.setdefault(rel, why)
             if rel not in final:
-                # A file only a refusal names (a header whose macro is the
-                # site) may neither call ->ioctl itself nor be a file of the run.
-                old = texts[rel][0] if rel in texts else \
-                    calling[rel][0] if rel in calling else sources.read(rel)
+                # Also a file only a refusal names (a header whose macro is
+                # the site); SOURCES holds every text read before the run.
+                old = sources.read(rel)
                 final[rel] = FileRun(rel, (), (), old, old, None)
         return forwarding.Forwarded(refused=done.refused, listed=done.listed)
     for rel, new in done.texts.items():
