@@ -359,7 +359,7 @@ def _forward(request: ConvertRequest, final: dict[str, FileRun], read: set[str],
     # A call only a macro spells cannot follow: refused, as the rule's refusals are;
     # so is one the rule does not see (by value: `fops.ioctl(...)`).
     done.refused += macro_sites
-    done.refused += unfollowed_calls.unfollowed(calling, done)
+    done.refused += unfollowed_calls.unfollowed(calling, done, request.root)
     denied = forwarding.denied(
         replace(done, refused=done.refused + refused_there),
         sorted(set(final) | set(done.texts) | {r.file for r in done.refused}))
