@@ -229,8 +229,12 @@ class UnprovenTest(MemberTypesCase):
                 self.assert_unproven(self.function(body))
 
     def test_declarations_that_disagree(self):
-        body = ("#ifdef CONFIG_A\n\tstruct usb_gadget *g;\n#else\n\tstruct board *g;\n#endif\n"
-                "\treturn g->ops->ioctl(0, code, v); /* here */")
+        # Each alone is proven: which one the compiler sees is not known.
+        for other in ("struct usb_gadget_ops *g;", "struct atmphy_ops *g;"):
+            self.assertIsNotNone(self.proven(self.function(
+                f"\t{other}\n\treturn g->ioctl(0, code, 0); /* here */")))
+        body = ("#ifdef CONFIG_A\n\tstruct usb_gadget_ops *g;\n#else\n\tstruct atmphy_ops *g;\n"
+                "#endif\n\treturn g->ioctl(0, code, 0); /* here */")
         self.assert_unproven(self.function(body))
         self.assert_unproven(self.function(
             "\treturn the_ops.ioctl(0, code, v); /* here */",
@@ -241,6 +245,16 @@ class UnprovenTest(MemberTypesCase):
         body = ("\t{\n\t\tstruct usb_gadget *h = 0;\n\t\t(void)h;\n\t}\n"
                 "\treturn h->ops->ioctl(0, code, v); /* here */")
         self.assert_unproven(self.function(body, before="static struct file_operations *h;\n"))
+
+    def test_an_earlier_function_with_an_unbalanced_brace_lends_no_local(self):
+        # #ifdef/#else each open a brace: the earlier function never closes
+        # as braces count, and its local is no declaration of the later use.
+        before = ("static struct file_operations *the_ops;\n\n"
+                  "static void setup(int a, int b)\n{\n\tstruct usb_gadget_ops *the_ops = 0;\n"
+                  "#ifdef CONFIG_A\n\tif (a) {\n#else\n\tif (b) {\n#endif\n"
+                  "\t\t(void)the_ops;\n\t}\n}\n\n")
+        self.assert_unproven(self.function("\treturn the_ops->ioctl(0, code, v); /* here */",
+                                           before=before))
 
     def test_one_member_of_the_line_unproven(self):
         body = ("\treturn gadget->ops->ioctl ? lower->ioctl(0, 0, code, v) : 0; /* here */")
