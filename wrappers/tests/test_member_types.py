@@ -223,6 +223,10 @@ class UnprovenTest(MemberTypesCase):
     def test_a_declaration_not_read(self):
         for body in ["\tDECLARE_GADGET(gadget, code);\n\treturn gadget->ops->ioctl(0, code, v); /* here */",
                      "\tunsigned n = 1, gadget = f(n);\n\treturn gadget->ops->ioctl(0, code, v); /* here */",
+                     "\ttypeof(shared_fops) *gadget = &shared_fops;\n"
+                     "\treturn gadget->ops->ioctl(0, code, v); /* here */",
+                     "\t__typeof__(shared_fops) gadget[1];\n"
+                     "\treturn gadget->ops->ioctl(0, code, v); /* here */",
                      "\tregister struct file_operations *gadget = 0;\n"
                      "\treturn gadget->ops->ioctl(0, code, v); /* here */"]:
             with self.subTest(body=body):

@@ -275,8 +275,10 @@ def _in_region(region: str, name: str) -> set | None:
     for piece in re.split(r"[;{}]", region):
         if not word.search(piece):
             continue
-        if re.match(rf"\s*[A-Z][A-Z0-9_]*\s*\(\s*{re.escape(name)}\s*[,)]", piece):
-            found.add(None)      # a macro that declares it: DECLARE_WAITQUEUE(name, ...)
+        if re.match(rf"\s*[A-Z][A-Z0-9_]*\s*\(\s*{re.escape(name)}\s*[,)]", piece) or \
+                re.match(r"\s*(?:(?:const|volatile|static|register)\s+)*(?:typeof|__typeof__|"
+                         r"__typeof)\b", piece):
+            found.add(None)      # DECLARE_WAITQUEUE(name, ...), typeof(x) *name: not read
             continue
         flat = _flatten(piece, "()")
         if not word.search(flat):
