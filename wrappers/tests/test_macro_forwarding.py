@@ -12,6 +12,7 @@ import unittest
 from pathlib import Path
 
 from ioctl_rework.convert import cli as convert
+from ioctl_rework.convert import macro_bodies
 from ioctl_rework.convert.summary import HandlerStatus
 from ioctl_rework.ctext import macro_forwarding
 
@@ -149,18 +150,24 @@ class ConvertTest(unittest.TestCase):
         self.assertIn("->unlocked_ioctl(", header)
         self.assertNotIn("->ioctl(", header)
 
-    def test_a_macro_of_the_run_on_a_target_with_ioctl_denies_the_run(self):
-        # A lower driver may still be on .ioctl there: the call must fall
-        # back to it through the helper, which has no place before a macro.
+    def test_a_macro_of_the_run_on_a_target_with_ioctl_calls_the_fallback_helper(self):
+        # A lower driver may still be on .ioctl there: the call falls back to
+        # it through the rule's helper, written in the header before the macro
+        # (convert/macro_bodies.py), and the header is written with the run.
         result = self.convert("drivers/x/stackhelp.h", '"stackhelp.h"',
                               HEADER_SPELLINGS["call"])
-        self.assertTrue(result.failed)
-        self.assertEqual(result.changes, {})
+        self.assertFalse(result.failed)
+        header = result.changes["drivers/x/stackhelp.h"][1].decode()
+        helper = macro_bodies.MACRO_HELPER
+        self.assertIn(f"static inline int {helper}(", header)
+        self.assertIn(f"\t({helper}((lf)->f_op, (lf)->f_dentry->d_inode, (lf), (c), (a)))\n",
+                      header)
+        self.assertIn("#include <linux/smp_lock.h>", header)
         records = {h.handler: h for h in result.summary.handlers}
         for handler in ("lo_ioctl", "up_ioctl"):
-            self.assertIs(records[handler].status, HandlerStatus.FAILED)
-            self.assertIn("drivers/x/stackhelp.h:4", records[handler].reason)
-            self.assertIn("in no function definition", records[handler].reason)
+            self.assertIs(records[handler].status, HandlerStatus.CONVERTED)
+        self.assertIn(("drivers/x/stackhelp.h", 4, "forwarded-call"),
+                      {(c.file, c.line, c.kind) for c in result.summary.changes})
 
     def test_a_header_only_its_own_refusal_names_is_left_as_it_was(self):
         # The shape of 2.6.9's <linux/net.h>: a header of the run whose only
