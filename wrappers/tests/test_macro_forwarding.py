@@ -68,6 +68,73 @@ class FindingTest(unittest.TestCase):
         self.assertEqual(macro_forwarding.sites(text, "u.c", [macro]), [])
 
 
+# (b) Macros whose member is a parameter: at an expansion naming ioctl, a
+# call proven not to be a file_operations' is no site.  Each: the macro, its
+# use, whether a site remains (True: unproven).
+NOT_A_FORWARD = {
+    "arguments_by_parameter": (
+        "#define WRAP(name, call, parms, args) \\\n"
+        "static int __lock_##name##_##call parms \\\n"
+        "{ int ret; lock(); ret = __unlocked_##name##_ops.call args; unlock(); return ret; }\n",
+        "WRAP(inet, ioctl, (struct socket *sock, unsigned int cmd, \\\n"
+        "\t unsigned long arg), (sock, cmd, arg))\n", False),
+    "arguments_written_in_the_body": (
+        "#define WRAP(name, op) \\\n"
+        "static int w_##name(struct pkt *p, int c) { return name##_ops->op(p, c); }\n",
+        "WRAP(x, ioctl)\n", False),
+    "two_arguments_on_lines": (
+        "#define WRAP(name, op, parms, args) static long name##_##op parms \\\n"
+        "{ \\\n\treturn name##_tbl.op args; \\\n}\n",
+        "WRAP(t, ioctl, (struct tbl *t, long v), (t, v))\n", False),
+    "four_arguments": (
+        "#define WRAP(name, call, parms, args) \\\n"
+        "static int w_##name parms { return name##_ops.call args; }\n",
+        "WRAP(x, ioctl, (struct inode *i, struct file *f, unsigned int c, unsigned long a), "
+        "(i, f, c, a))\n", True),
+    "an_argument_not_a_parameter": (
+        "#define WRAP(name, call, parms, args) \\\n"
+        "static int w_##name parms { return name##_ops.call args; }\n",
+        "WRAP(x, ioctl, (struct pkt *p, int c), (p, c, 0))\n", True),
+    "an_argument_defined_away": (
+        "#define WRAP(name, call, parms, args) \\\n"
+        "static int w_##name parms { return name##_ops.call args; }\n"
+        "#define c a, b\n",
+        "WRAP(x, ioctl, (struct pkt *p, int c), (p, c))\n", True),
+    "an_argument_that_is_a_macro_parameter": (
+        "#define WRAP(name, op, more) \\\n"
+        "static int w_##name(struct pkt *p, int c) { return name##_ops->op(p, more); }\n",
+        "WRAP(x, ioctl, c)\n", False),
+    "no_function_defined": (
+        "#define CALL(o, op, args) ((o)->ops->op args)\n",
+        "int f(struct pkt *p, int c) { return CALL(p, ioctl, (p, c)); }\n", True),
+    "a_test_of_the_member": (
+        "#define WRAP(name, op) \\\n"
+        "static int w_##name(struct pkt *p, int c) \\\n"
+        "{ return name##_ops->op ? name##_ops->op(p, c) : -1; }\n",
+        "WRAP(x, ioctl)\n", True),
+}
+
+
+class NotAForwardTest(unittest.TestCase):
+    def test_only_a_proven_call_is_no_site(self):
+        for name, (macro, use, unproven) in NOT_A_FORWARD.items():
+            with self.subTest(spelling=name):
+                text = macro + use
+                sites = macro_forwarding.sites(text, "include/linux/w.h", [],
+                                               defined=lambda n: False)
+                self.assertEqual(bool(sites), unproven)
+
+    def test_without_the_headers_read_nothing_is_proven(self):
+        macro, use, _ = NOT_A_FORWARD["arguments_by_parameter"]
+        self.assertEqual(len(macro_forwarding.sites(macro + use, "include/linux/w.h", [])), 1)
+
+    def test_a_name_defined_in_a_header_read_is_unproven(self):
+        macro, use, _ = NOT_A_FORWARD["arguments_by_parameter"]
+        sites = macro_forwarding.sites(macro + use, "include/linux/w.h", [],
+                                       defined=lambda n: n == "cmd")
+        self.assertEqual(len(sites), 1)
+
+
 LOWER = """\
 #include <linux/fs.h>
 
@@ -169,24 +236,30 @@ class ConvertTest(unittest.TestCase):
         self.assertIn(("drivers/x/stackhelp.h", 4, "forwarded-call"),
                       {(c.file, c.line, c.kind) for c in result.summary.changes})
 
+    def ops_call_header(self, spelling: str, parms: str, args: str) -> str:
+        """The shape of 2.6.9's <linux/net.h>: a header of the run whose only
+        tie to ->ioctl is a macro naming the member by an argument, and an
+        entry a macro writes (so it is read, yet converts nothing)."""
+        return ("#define OPS_CALL(name, call, parms, args) \\\n"
+                "static int __wrap_##name##_##call parms " + spelling + "\n"
+                "#define OPS_WRAP(name) \\\n"
+                "OPS_CALL(name, ioctl, " + parms + ", \\\n"
+                "\t " + args + ")\n"
+                "#define OPS_TABLE(name) \\\n"
+                "static struct pkt_ops name##_locked_ops = { \\\n"
+                "\t.ioctl = __wrap_##name##_ioctl, \\\n"
+                "};\n")
+
     def test_a_header_only_its_own_refusal_names_is_left_as_it_was(self):
-        # The shape of 2.6.9's <linux/net.h>: a header of the run whose only
-        # tie to ->ioctl is a macro naming the member by an argument, and an
-        # entry a macro writes (so it is read, yet converts nothing).  The run
-        # is denied with the header named; it crashed with a KeyError when
-        # the denial reached that header.
+        # Four arguments (a file_operations' ioctl takes four): unproven, so
+        # the run is denied with the header named; it crashed with a KeyError
+        # when the denial reached that header.
         for spelling in ("{ return name##_ops.call args; }",
                          "{ return obj->ops->call args; }"):
             with self.subTest(spelling=spelling):
-                macro = ("#define OPS_CALL(name, call, parms, args) \\\n"
-                         "static int __wrap_##name##_##call parms " + spelling + "\n"
-                         "#define OPS_WRAP(name) \\\n"
-                         "OPS_CALL(name, ioctl, (struct pkt *obj, unsigned int cmd, \\\n"
-                         "\t unsigned long arg), (obj, cmd, arg))\n"
-                         "#define OPS_TABLE(name) \\\n"
-                         "static struct pkt_ops name##_locked_ops = { \\\n"
-                         "\t.ioctl = __wrap_##name##_ioctl, \\\n"
-                         "};\n")
+                macro = self.ops_call_header(
+                    spelling, "(struct pkt *obj, struct file *f, unsigned int cmd, "
+                    "unsigned long arg)", "(obj, f, cmd, arg)")
                 result = self.convert("drivers/x/stackhelp.h", '"stackhelp.h"', macro)
                 self.assertTrue(result.failed)
                 self.assertEqual(result.changes, {})
@@ -196,6 +269,20 @@ class ConvertTest(unittest.TestCase):
                               files["drivers/x/stackhelp.h"].reason)
                 records = {h.handler: h for h in result.summary.handlers}
                 self.assertIs(records["lo_ioctl"].status, HandlerStatus.FAILED)
+
+    def test_a_macro_call_proven_not_a_forward_denies_nothing(self):
+        # Three arguments, each a parameter of the function the expansion
+        # defines: no file_operations' ioctl (net.h's SOCKCALL_WRAP).
+        for spelling in ("{ return name##_ops.call args; }",
+                         "{ return obj->ops->call args; }"):
+            with self.subTest(spelling=spelling):
+                macro = self.ops_call_header(
+                    spelling, "(struct pkt *obj, unsigned int cmd, unsigned long arg)",
+                    "(obj, cmd, arg)")
+                result = self.convert("drivers/x/stackhelp.h", '"stackhelp.h"', macro)
+                records = {h.handler: h for h in result.summary.handlers}
+                self.assertNotIn("OPS_CALL", records)
+                self.assertIs(records["lo_ioctl"].status, HandlerStatus.CONVERTED)
 
     def test_a_header_macro_naming_the_member_by_an_argument_denies_the_run(self):
         # The header never spells "ioctl"; the upper driver's use does.

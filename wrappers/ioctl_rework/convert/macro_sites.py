@@ -26,7 +26,7 @@ from ioctl_rework.ctext import free_names, include_search, macro_forwarding
 from ioctl_rework.ctext import spans as c_spans
 
 # Bump when what the index stores changes.
-INDEX_FORMAT = "macro-sites/2"
+INDEX_FORMAT = "macro-sites/3"
 
 
 def refused_sites(root: Path, tree: Tree, files: set[str], sources: Sources,
@@ -58,11 +58,34 @@ def refused_sites(root: Path, tree: Tree, files: set[str], sources: Sources,
     key = cache_mod.make_key(INDEX_FORMAT, str(root.resolve()),
                              *(Path(m.__file__).read_bytes() for m in (macro_forwarding, c_spans)))
     index = cache_mod.stat_index(cache, key, stats, lambda rel: header_macros(root, rel))
-    macros = [macro_forwarding.ForwardingMacro(*fields) for rel, _ in stats for fields in index[rel]]
+    macros = [macro_forwarding.ForwardingMacro(name, file, line, parameter, tuple(parameters),
+                                               body)
+              for rel, _ in stats
+              for name, file, line, parameter, parameters, body in index[rel]]
+    defined = _defined_in(root, [rel for rel, _ in stats] + [rel for rel in texts if rel.endswith(".h")])
     return [HandlerRecord(site.file, site.line, "?", site.macro.name, HandlerStatus.FAILED,
                           site.reason)
             for rel, text in texts.items()
-            for site in macro_forwarding.sites(text, rel, macros)]
+            for site in macro_forwarding.sites(text, rel, macros, defined)]
+
+
+def _defined_in(root: Path, headers: list[str]):
+    """Whether a NAME is #defined in one of HEADERS: read only when a
+    macro's proof asks (macro_forwarding.not_a_forward), then kept."""
+    names: set[str] | None = None
+
+    def defined(name: str) -> bool:
+        nonlocal names
+        if names is None:
+            names = set()
+            for rel in headers:
+                try:
+                    text = (root / rel).read_bytes().decode("latin-1")
+                except OSError:
+                    continue
+                names |= macro_forwarding.code_defines(c_spans.code_only(text))
+        return name in names
+    return defined
 
 
 def header_macros(root: Path, rel: str) -> list[list]:
@@ -72,7 +95,7 @@ def header_macros(root: Path, rel: str) -> list[list]:
         data = (root / rel).read_bytes()
     except OSError:
         return []
-    return [[m.name, m.file, m.line, m.parameter]
+    return [[m.name, m.file, m.line, m.parameter, list(m.parameters), m.body]
             for m in macro_forwarding.header_macros(data, rel)]
 
 

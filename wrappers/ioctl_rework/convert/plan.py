@@ -340,10 +340,9 @@ def _macro_writes(request: ConvertRequest, files: set[str], final: dict[str, Fil
     forwarded call may reach a handler holding it (the rule refuses it)."""
     if request.options.lock is settings.LockMode.MUTEX:
         return MacroWrites()
-    legacy_target = request.options.target.has_legacy_ioctl or request.options.multi_kernel
     return written_headers(request.root, files,
                            {rel: run.new for rel, run in final.items() if run.ok}, sources,
-                           legacy_target, request.options.multi_kernel)
+                           request.options.forwards_to_legacy, request.options.multi_kernel)
 
 
 def _forward(request: ConvertRequest, final: dict[str, FileRun], read: set[str],
