@@ -23,6 +23,7 @@ import re
 from dataclasses import dataclass, field
 
 from ioctl_rework.ctext import free_names, spans
+from ioctl_rework.ctext import macro_forwarding
 from ioctl_rework.ctext.macro_forwarding import ForwardingMacro
 from ioctl_rework.spatch import rules
 
@@ -31,7 +32,6 @@ from ioctl_rework.spatch import rules
 # is on disk, without this one; first_free never yields this stem.
 MACRO_HELPER = "forward_ioctl_in_macro"
 
-_DEFINE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+(\w+)\(([^)]*)\)((?:\\\n|[^\n])*)", re.M)
 _MEMBER = re.compile(r"(->|\.)\s*ioctl\b")
 _KEYWORDS = {"return", "case", "else", "do", "goto", "sizeof", "typeof", "__typeof__"}
 # Reading E twice (a test of either member) would repeat a call or a side effect.
@@ -87,12 +87,12 @@ def rewrite_header(text: str, macros: list[ForwardingMacro], legacy_target: bool
     helper = free_names.first_free(MACRO_HELPER, used)
     edits = []          # (start, end, new text), in order
     firsts = []         # (offset, line) of each rewritten #define
-    for match in _DEFINE.finditer(code):
+    for match in macro_forwarding.DEFINE.finditer(code):
         name = match.group(1)
         if name not in {m.name for m in macros}:
             continue
         try:
-            body, lines = _rewrite_body(text, code, match.start(3), match.end(3),
+            body, lines = _rewrite_body(text, code, match.start(4), match.end(4),
                                         legacy_target, helper)
         except Refused as why:
             done.refused[name] = str(why)
@@ -100,14 +100,14 @@ def rewrite_header(text: str, macros: list[ForwardingMacro], legacy_target: bool
         line = code.count("\n", 0, match.start()) + 1
         done.sites += [(line + n, name) for n in lines]
         old = text[match.start():match.end()]
-        new = text[match.start():match.start(3)] + body
+        new = text[match.start():match.start(4)] + body
         if multi_kernel:
             new = f"#ifdef HAVE_UNLOCKED_IOCTL\n{new}\n#else\n{old}\n#endif"
         edits.append((match.start(), match.end(), new))
         firsts.append((match.start(), line))
     missing = {m.name for m in macros} - {name for _, name in done.sites} - set(done.refused)
     for name in missing:
-        done.refused[name] = "its #define was not found with a parameter list"
+        done.refused[name] = "its #define was not found"
     if done.refused or not edits:
         return done
     if legacy_target:
@@ -202,7 +202,7 @@ def _postfix_start(code: str, at: int, floor: int) -> int:
     while True:
         j = _skip_back(code, i, floor)
         if j > floor and code[j - 1] in ")]":
-            opening = _opening(code, j - 1, floor)
+            opening = macro_forwarding.opening(code, j - 1, floor)
             if opening is None:
                 return i
             i = opening
@@ -228,19 +228,6 @@ def _skip_back(code: str, i: int, floor: int) -> int:
     while i > floor and (code[i - 1].isspace() or code[i - 1] == "\\"):
         i -= 1
     return i
-
-
-def _opening(code: str, close: int, floor: int) -> int | None:
-    pair = {")": "(", "]": "["}[code[close]]
-    depth = 0
-    for i in range(close, floor - 1, -1):
-        if code[i] == code[close]:
-            depth += 1
-        elif code[i] == pair:
-            depth -= 1
-            if depth == 0:
-                return i
-    return None
 
 
 def _call_after(code: str, receiver_at: int, member_end: int, end: int):

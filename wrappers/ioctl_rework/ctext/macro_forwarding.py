@@ -3,9 +3,11 @@
 A header's macro (`#define LOWER_IOCTL(f, c, a) (f)->f_op->ioctl(...)`), or a
 macro anywhere that takes the member's name as an argument
 (`LOWER_OP(lower, ioctl, cmd, arg)` with `(l)->f_op->op(...)` in its body):
-the forwarding rule reads each file alone and rewrites no macro body, so
-such a call cannot follow the conversion.  convert refuses it, naming the
-macro, rather than leave the call on a NULL .ioctl in silence.
+the forwarding rule reads each file alone and rewrites no macro body.  A
+header of the run has its macros rewritten by convert/macro_bodies.py; any
+other site is refused by convert, naming the macro, rather than leave the
+call on a NULL .ioctl in silence, unless not_a_forward() proves the call is
+no file_operations' ioctl.
 """
 
 import re
@@ -14,7 +16,7 @@ from dataclasses import dataclass
 from ioctl_rework.ctext import spans
 
 # A #define with its continuation lines; group 3 the parameters, 4 the body.
-_DEFINE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+(\w+)(\(([^)]*)\))?((?:\\\n|[^\n])*)", re.M)
+DEFINE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+(\w+)(\(([^)]*)\))?((?:\\\n|[^\n])*)", re.M)
 # A use of the member other than an assignment: a call, or a test beside one.
 _MEMBER_USE = r"(?:->|\.)\s*%s\b(?!\s*=(?!=))"
 
@@ -50,7 +52,7 @@ def forwarding_macros(text: str, rel: str, headers_only_literal: bool = False):
     false: both kinds; true is for a .c file, whose literal `->ioctl(` the
     forwarding stage already reads as a site of its own."""
     code = spans.code_only(text)
-    for match in _DEFINE.finditer(code):
+    for match in DEFINE.finditer(code):
         body = match.group(4).replace("\\\n", " ")
         line = code.count("\n", 0, match.start()) + 1
         params = tuple(p.strip() for p in (match.group(3) or "").split(","))
@@ -145,10 +147,10 @@ def _defined_function_parameters(body: str, bound: dict[str, str]) -> set[str] |
         return None
     declarator = body[:brace].rstrip()
     if declarator.endswith(")"):
-        opening = _opening_paren(declarator)
-        if opening is None:
+        opening_at = opening(declarator, len(declarator) - 1)
+        if opening_at is None:
             return None
-        listed = declarator[opening + 1:-1]
+        listed = declarator[opening_at + 1:-1]
     else:
         name = re.search(r"(\w+)$", declarator)
         value = bound.get(name.group(1)) if name else None
@@ -185,12 +187,15 @@ def _parenthesized(text: str) -> bool:
     return text.startswith("(") and spans.closing(text, 0, "()") == len(text) - 1
 
 
-def _opening_paren(text: str) -> int | None:
+def opening(code: str, close: int, floor: int = 0) -> int | None:
+    """Where the bracket that the ) or ] at CLOSE of CODE closes opens (not
+    before FLOOR), or None."""
+    pair = {")": "(", "]": "["}[code[close]]
     depth = 0
-    for i in range(len(text) - 1, -1, -1):
-        if text[i] == ")":
+    for i in range(close, floor - 1, -1):
+        if code[i] == code[close]:
             depth += 1
-        elif text[i] == "(":
+        elif code[i] == pair:
             depth -= 1
             if depth == 0:
                 return i
