@@ -129,26 +129,26 @@ class ConvertMacroBodiesTest(unittest.TestCase):
         (self.tree / "sound/mix/mix_compat.h").write_text(HEADER)
         (self.tree / "sound/mix/mix_compat.c").write_text(COMPAT)
 
-    def convert(self, target: str):
+    def convert(self, target: str, *options: str):
         parser = argparse.ArgumentParser()
         convert.add_arguments(parser)
-        args = parser.parse_args(["--target", target, "--no-cache", "--",
+        args = parser.parse_args(["--target", target, "--no-cache", *options, "--",
                                   str(self.tree / "sound/mix")])
         return convert.convert(convert.request_from_args(args))
 
-    def compile_output(self, result, legacy: bool) -> None:
+    def compile_output(self, result, legacy: bool, *flags: str) -> None:
         """Every file of the driver, as the run writes it, compiles."""
-        out = self.tmp / ("out-" + str(legacy))
+        out = self.tmp / ("out-" + "-".join([str(legacy), *flags]))
         shutil.copytree(self.tree / "sound/mix", out)
         for rel, (_, new) in result.changes.items():
             (out / Path(rel).name).write_bytes(new)
-        stubs = self.tmp / ("stubs-" + str(legacy)) / "linux"
+        stubs = self.tmp / ("stubs-" + "-".join([str(legacy), *flags])) / "linux"
         stubs.mkdir(parents=True)
         (stubs / "fs.h").write_text(STUB_FS % (LEGACY_MEMBER if legacy else ""))
         (stubs / "smp_lock.h").write_text("void lock_kernel(void);\nvoid unlock_kernel(void);\n")
         (stubs / "mutex.h").write_text("")
         for source in ("mix.c", "mix_compat.c"):
-            proc = subprocess.run(["gcc", "-fsyntax-only", "-Wall", "-Werror", "-I",
+            proc = subprocess.run(["gcc", "-fsyntax-only", "-Wall", "-Werror", *flags, "-I",
                                    str(stubs.parent), "-I", str(out), str(out / source)],
                                   capture_output=True, text=True)
             self.assertEqual(proc.returncode, 0, f"{source}: {proc.stderr}")
@@ -182,6 +182,16 @@ class ConvertMacroBodiesTest(unittest.TestCase):
         self.assertNotIn("->ioctl", header)
         self.assertNotIn(HELPER, header)
         self.compile_output(result, legacy=False)
+
+    def test_multi_kernel_keeps_the_old_macro_for_old_kernels(self):
+        result = self.convert("2.6.11", "--multi-kernel")
+        header = self.check_run(result)
+        self.assertEqual(header.count("#ifdef HAVE_UNLOCKED_IOCTL"), 2)
+        self.assertIn(HEADER[HEADER.index("#define DEFINE_MIX_COMPAT"):
+                             HEADER.index("#endif /*")].rstrip("\n"), header)
+        for flags in (["-DHAVE_UNLOCKED_IOCTL"], []):
+            with self.subTest(flags=flags):
+                self.compile_output(result, True, *flags)
 
     def test_a_body_that_cannot_be_rewritten_denies_the_run(self):
         # The inode of another file: 2.6.36 has no inode to pass.
