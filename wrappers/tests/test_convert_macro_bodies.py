@@ -11,9 +11,10 @@ import subprocess
 import tempfile
 import unittest
 from pathlib import Path
+from unittest import mock
 
 from ioctl_rework.convert import cli as convert
-from ioctl_rework.convert import macro_bodies
+from ioctl_rework.convert import macro_bodies, plan
 from ioctl_rework.convert.summary import HandlerStatus
 
 HAVE_GCC = shutil.which("gcc") is not None
@@ -192,6 +193,26 @@ class ConvertMacroBodiesTest(unittest.TestCase):
         for flags in (["-DHAVE_UNLOCKED_IOCTL"], []):
             with self.subTest(flags=flags):
                 self.compile_output(result, True, *flags)
+
+    def test_a_header_that_cannot_be_written_denies_the_run(self):
+        # convert's own test of a file it may not write in place (a symlink
+        # out of the tree, say), made to refuse the header alone.
+        header = "sound/mix/mix_compat.h"
+        real = plan._unwritable
+
+        def unwritable(request, rels):
+            found = real(request, rels)
+            if header in rels:
+                found[header] = "a symlink out of the tree"
+            return found
+        with mock.patch.object(plan, "_unwritable", unwritable):
+            result = self.convert("2.6.11")
+        self.assertTrue(result.failed)
+        self.assertEqual(result.changes, {})
+        records = {h.handler: h for h in result.summary.handlers}
+        self.assertIs(records["mix_ioctl"].status, HandlerStatus.FAILED)
+        self.assertIn("the header cannot be written (a symlink out of the tree)",
+                      records["DEFINE_MIX_COMPAT"].reason)
 
     def test_a_body_that_cannot_be_rewritten_denies_the_run(self):
         # The inode of another file: 2.6.36 has no inode to pass.

@@ -340,9 +340,19 @@ def _macro_writes(request: ConvertRequest, files: set[str], final: dict[str, Fil
     forwarded call may reach a handler holding it (the rule refuses it)."""
     if request.options.lock is settings.LockMode.MUTEX:
         return MacroWrites()
-    return written_headers(request.root, files,
+    done = written_headers(request.root, files,
                            {rel: run.new for rel, run in final.items() if run.ok}, sources,
                            request.options.forwards_to_legacy, request.options.multi_kernel)
+    # A header that cannot be written leaves its macros' calls on .ioctl: they deny the run.
+    for rel, why in _unwritable(request, sorted(done.texts)).items():
+        del done.texts[rel]
+        done.refused += [HandlerRecord(rel, c.line, "?", c.handler, HandlerStatus.FAILED,
+                                       f"the header cannot be written ({why}): the call "
+                                       f"through ->ioctl of its macro {c.handler} cannot "
+                                       "follow the conversion")
+                         for c in done.changes if c.file == rel]
+        done.changes = [c for c in done.changes if c.file != rel]
+    return done
 
 
 def _forward(request: ConvertRequest, final: dict[str, FileRun], read: set[str],
