@@ -11,8 +11,9 @@ Here each such body is rewritten by text, with the rule's semantics:
   fallback helper, HELPER(E->f_op, I, F, C, A), defined once in the header
   before the first macro that calls it (with <linux/smp_lock.h>), and a
   test of the member tests either member;
-- 2.6.36 on: (int)E->f_op->unlocked_ioctl(F, C, A) when I is F's inode,
-  and a test of the member tests ->unlocked_ioctl.
+- 2.6.36 on: (int)E->f_op->unlocked_ioctl(F, C, A), and a test of the
+  member tests ->unlocked_ioctl;
+- on every target only a call passing the inode of the file it passes.
 
 The helper's text is the rule's own (read from the rule file), so there is
 one copy of it.  Default-deny: a macro whose every use of the member this
@@ -158,13 +159,15 @@ def _rewrite_body(text: str, code: str, start: int, end: int, legacy_target: boo
                 raise Refused("its call through ->ioctl does not pass four arguments the "
                               "macro spells")
             inode, file, cmd, arg = args
-            if legacy_target:
-                new = f"{helper}({obj}->f_op, {inode}, {file}, {cmd}, {arg})"
-            elif _own_inode(inode, file):
-                new = f"(int){obj}->f_op->unlocked_ioctl({file}, {cmd}, {arg})"
-            else:
+            # As the rule: only the inode of the file passed, on every target
+            # (the handler below derives it from its file).
+            if not _own_inode(inode, file):
                 raise Refused(f"its call passes an inode ({_flat(inode)}) that is not the "
                               f"inode of the file it passes ({_flat(file)})")
+            if legacy_target:
+                new = f"{helper}({obj}->f_op, {inode}, {file}, {cmd}, {arg})"
+            else:
+                new = f"(int){obj}->f_op->unlocked_ioctl({file}, {cmd}, {arg})"
             edits.append((span_start, span_end, new))
             calls += 1
         elif re.match(r"\s*=(?!=)", code[use.end():end]):
