@@ -93,6 +93,12 @@ REFUSED = {
                    "not the inode of the file", None),
     "test_alone": ("#define HAS_IOCTL(f) ((f)->f_op && (f)->f_op->ioctl)\n",
                    "no call through it", None),
+    "compared_with_a_function": ("#define PASS(f, c, a) ((f)->f_op->ioctl == tty_ioctl ? -EINVAL : \\\n"
+                                 "\t(f)->f_op->ioctl((f)->f_dentry->d_inode, (f), (c), (a)))\n",
+                                 "other than NULL", None),
+    "null_compared_first": ("#define PASS(f, c, a) (NULL == (f)->f_op->ioctl ? -ENOTTY : \\\n"
+                            "\t(f)->f_op->ioctl((f)->f_dentry->d_inode, (f), (c), (a)))\n",
+                            "other than NULL", None),
     "three_arguments": ("#define PASS(f, c, a) ((f)->f_op->ioctl(f, c, a))\n",
                         "four arguments", None),
 }

@@ -178,6 +178,10 @@ def _rewrite_body(text: str, code: str, start: int, end: int, legacy_target: boo
                 raise Refused("it tests ->ioctl through an expression with a call or a side "
                               "effect, which testing either member would run twice")
             compared = re.match(r"\s*(!=|==)\s*NULL\b", code[use.end():end])
+            if not compared and (re.match(r"\s*[!=]=", code[use.end():end]) or
+                                 re.search(r"[!=]=\s*$", code[start:receiver_at])):
+                raise Refused("it compares ->ioctl with something other than NULL, whose "
+                              "meaning a converted lower driver changes")
             span_end = use.end() + (compared.end() if compared else 0)
             either = f"({obj}->f_op->unlocked_ioctl || {obj}->f_op->ioctl)"
             if not legacy_target:
@@ -192,7 +196,9 @@ def _rewrite_body(text: str, code: str, start: int, end: int, legacy_target: boo
         lines.append(line)
     if not calls:
         raise Refused("it tests ->ioctl with no call through it, which cannot be followed")
-    edits += [t for t in tests if not any(s <= t[0] < e for s, e, _ in edits)]
+    if any(s <= t[0] < e for t in tests for s, e, _ in edits):
+        raise Refused("it tests ->ioctl inside the arguments of its call")
+    edits += tests
     body = text[start:end]
     for s, e, new in sorted(edits, reverse=True):
         body = body[:s - start] + new + body[e - start:]
