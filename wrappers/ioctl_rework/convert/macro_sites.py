@@ -124,14 +124,18 @@ def written_headers(root: Path, files: set[str], current: dict[str, bytes], sour
             texts[rel] = (sources.read(rel), current.get(rel))
         except OSError:
             continue
-    includers = _includers(root, {rel: (new or old).decode("utf-8", "surrogateescape")
-                                  for rel, (old, new) in texts.items()})
+    candidates = {}
     for rel in sorted(r for r in texts if r.endswith(".h")):
         old, new = texts[rel]
         text = (new or old).decode("utf-8", "surrogateescape")
         macros = [m for m in macro_forwarding.forwarding_macros(text, rel) if m.parameter is None]
-        if not macros or not _only_in_macros(text, macros):
-            continue
+        if macros and _only_in_macros(text, macros):
+            candidates[rel] = (old, text, macros)
+    if not candidates:
+        return done
+    includers = _includers(root, {rel: (new or old).decode("utf-8", "surrogateescape")
+                                  for rel, (old, new) in texts.items()})
+    for rel, (old, text, macros) in candidates.items():
         used = free_names.taken(root, rel, text)
         for including in includers.get(rel, set()) | _neighbours(root, rel):
             if including in texts:
