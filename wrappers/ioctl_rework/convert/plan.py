@@ -387,7 +387,7 @@ def _forward(request: ConvertRequest, final: dict[str, FileRun], read: set[str],
     # A call only a macro spells cannot follow: refused, as the rule's refusals are;
     # so is one the rule does not see (by value: `fops.ioctl(...)`).
     done.refused += macro_sites + macro_writes.refused
-    done.refused += unfollowed_calls.unfollowed(calling, done)
+    done.refused += unfollowed_calls.unfollowed(calling, done, request.root)
     done.changes += macro_writes.changes
     for rel, (old, new) in macro_writes.texts.items():
         # Written with the run, or denied with it: never alone.
