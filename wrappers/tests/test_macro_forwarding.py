@@ -135,6 +135,75 @@ class NotAForwardTest(unittest.TestCase):
         self.assertEqual(len(sites), 1)
 
 
+STRUCTURES = """\
+struct sock;
+struct proto { int (*ioctl)(struct sock *sk, int cmd, unsigned long arg); };
+struct wide { int (*ioctl)(struct sock *sk, struct sock *peer, int cmd, unsigned long arg); };
+struct sock { struct proto *sk_prot; struct wide *wide; };
+struct file_operations { int (*ioctl)(void *, void *, unsigned int, unsigned long); };
+struct file { struct file_operations *f_op; };
+"""
+
+# (b) through a structure: the macro's use, expanded, takes the member from
+# a structure member_types proves from the declarations.  Each: the macro,
+# the function using it, whether a site remains (True: unproven).
+THROUGH_STRUCTURES = {
+    "proto_by_pointer": ("#define SK_OP(sk, op, args) ((sk)->sk_prot->op args)\n",
+                         "int f(struct sock *sk, int cmd, unsigned long arg)\n"
+                         "{\n\treturn SK_OP(sk, ioctl, (sk, cmd, arg));\n}\n", False),
+    "four_arguments_of_another_structure": (
+        "#define SK_WIDE(s, p, op, c, a) \\\n\t((s)->wide->op((s), (p), (c), (a)))\n",
+        "int f(struct sock *sk, struct sock *peer, int cmd, unsigned long arg)\n"
+        "{\n\treturn SK_WIDE(sk, peer, ioctl, cmd, arg);\n}\n", False),
+    "file_operations": ("#define F_OP(f, op, args) ((f)->f_op->op args)\n",
+                        "int f(struct file *file, int cmd, unsigned long arg)\n"
+                        "{\n\treturn F_OP(file, ioctl, (0, file, cmd, arg));\n}\n", True),
+    "undeclared_object": ("#define SK_OP(sk, op, args) ((sk)->sk_prot->op args)\n",
+                          "int f(int cmd, unsigned long arg)\n"
+                          "{\n\treturn SK_OP(lower, ioctl, (lower, cmd, arg));\n}\n", True),
+    "pasted_object": ("#define SK_OP(name, op, args) (name##_sock.sk_prot->op args)\n",
+                      "int f(int cmd, unsigned long arg)\n"
+                      "{\n\treturn SK_OP(inet, ioctl, (0, cmd, arg));\n}\n", True),
+    "object_through_a_call": ("#define SK_OP(sk, op, args) (sock_of(sk)->sk_prot->op args)\n",
+                              "struct sock *sock_of(int);\n"
+                              "int f(int s, int cmd, unsigned long arg)\n"
+                              "{\n\treturn SK_OP(s, ioctl, (0, cmd, arg));\n}\n", True),
+}
+
+
+class ThroughStructuresTest(unittest.TestCase):
+    def setUp(self):
+        self.root = Path(tempfile.mkdtemp(prefix="macro-structures-"))
+        self.addCleanup(shutil.rmtree, self.root)
+        (self.root / "Makefile").write_text("VERSION = 2\nPATCHLEVEL = 6\nSUBLEVEL = 9\n")
+        (self.root / "include/linux").mkdir(parents=True)
+        (self.root / "include/linux/sk.h").write_text(STRUCTURES)
+        (self.root / "net/x").mkdir(parents=True)
+
+    def sites(self, macro: str, use: str, macro_in_header: bool, root=True):
+        header = "#include <linux/sk.h>\n"
+        macros = []
+        if macro_in_header:
+            (self.root / "include/linux/skop.h").write_text(macro)
+            macros = list(macro_forwarding.forwarding_macros(macro, "include/linux/skop.h"))
+            text = header + "#include <linux/skop.h>\n" + use
+        else:
+            text = header + macro + use
+        (self.root / "net/x/u.c").write_text(text)
+        return macro_forwarding.sites(text, "net/x/u.c", macros,
+                                      root=self.root if root else None)
+
+    def test_only_a_proven_structure_is_no_site(self):
+        for name, (macro, use, unproven) in THROUGH_STRUCTURES.items():
+            for in_header in (False, True):
+                with self.subTest(spelling=name, macro_in_header=in_header):
+                    self.assertEqual(bool(self.sites(macro, use, in_header)), unproven)
+
+    def test_without_the_tree_nothing_is_proven(self):
+        macro, use, _ = THROUGH_STRUCTURES["proto_by_pointer"]
+        self.assertEqual(len(self.sites(macro, use, False, root=False)), 1)
+
+
 LOWER = """\
 #include <linux/fs.h>
 

@@ -66,7 +66,7 @@ def refused_sites(root: Path, tree: Tree, files: set[str], sources: Sources,
     return [HandlerRecord(site.file, site.line, "?", site.macro.name, HandlerStatus.FAILED,
                           site.reason)
             for rel, text in texts.items()
-            for site in macro_forwarding.sites(text, rel, macros, defined)]
+            for site in macro_forwarding.sites(text, rel, macros, defined, root)]
 
 
 def _defined_in(root: Path, headers: list[str]):

@@ -13,7 +13,7 @@ no file_operations' ioctl.
 import re
 from dataclasses import dataclass
 
-from ioctl_rework.ctext import spans
+from ioctl_rework.ctext import member_types, spans
 
 # A #define with its continuation lines; group 3 the parameters, 4 the body.
 DEFINE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+(\w+)(\(([^)]*)\))?((?:\\\n|[^\n])*)", re.M)
@@ -76,10 +76,12 @@ def header_macros(data: bytes, rel: str) -> list[ForwardingMacro]:
 
 
 def sites(text: str, rel: str, macros: list[ForwardingMacro],
-          defined=lambda name: True) -> list[MacroSite]:
+          defined=lambda name: True, root=None) -> list[MacroSite]:
     """Where TEXT (the file REL) uses one of MACROS (its own included) so
     that it calls through ->ioctl.  DEFINED(name): whether a #define of
-    NAME is in the file or a header read (by default, always: unproven)."""
+    NAME is in the file or a header read (by default, always: unproven).
+    ROOT: the tree whose headers declare the structures a use goes
+    through (member_types.py); None, no such proof."""
     macros = macros + list(forwarding_macros(text, rel, headers_only_literal=True))
     code = spans.code_only(text)
     found = []
@@ -100,6 +102,9 @@ def sites(text: str, rel: str, macros: list[ForwardingMacro],
                     continue
                 if not_a_forward(macro, args, lambda name: name in code_defines(code) or
                                  defined(name)):
+                    continue
+                if root is not None and other_structures_expanded(root, rel, text, use.start(),
+                                                                  close, macro, args):
                     continue
             found.append(MacroSite(rel, line, macro))
     return found
@@ -200,3 +205,34 @@ def opening(code: str, close: int, floor: int = 0) -> int | None:
             if depth == 0:
                 return i
     return None
+
+
+def expansion(macro: ForwardingMacro, args: list[str]) -> str | None:
+    """MACRO's body with ARGS for its parameters, as the preprocessor
+    expands it, or None where pasting or stringizing (#) would be needed.
+    A parameter in parentheses before -> or . loses them when its argument
+    is a plain name (`(sk)->prot` is `sk->prot`), so that member_types
+    reads the chain."""
+    if "#" in macro.body or len(args) != len(macro.parameters):
+        return None
+    bound = {p: a.strip() for p, a in zip(macro.parameters, args)}
+    text = re.sub(r"\b[A-Za-z_]\w*\b", lambda m: bound.get(m.group(), m.group()), macro.body)
+    return re.sub(r"(?<![\w)\]])\(\s*([A-Za-z_]\w*)\s*\)(?=\s*(?:->|\.(?!\.)|\[))", r"\1",
+                  text)
+
+
+def other_structures_expanded(root, rel: str, text: str, start: int, close: int,
+                              macro: ForwardingMacro, args: list[str]) -> bool:
+    """Whether the use of MACRO at START..CLOSE of TEXT (the file REL),
+    expanded with ARGS, takes every member named ioctl from a structure
+    member_types proves is not a file_operations (read through ROOT's
+    headers as the compiler finds them)."""
+    expanded = expansion(macro, args)
+    if expanded is None:
+        return False
+    written = text[:start] + "(" + expanded + ")" + text[close + 1:]
+    corpus = member_types.corpus(root, rel, written)
+    region = corpus.code[start:start + len(expanded) + 2]
+    uses = list(re.finditer(r"(?:\.|->)\s*ioctl\b", region))
+    return bool(uses) and all(member_types.structure_of(corpus, start + use.start())
+                              for use in uses)
