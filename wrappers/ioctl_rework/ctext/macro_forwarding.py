@@ -6,8 +6,9 @@ macro anywhere that takes the member's name as an argument
 the forwarding rule reads each file alone and rewrites no macro body.  A
 header of the run has its macros rewritten by convert/macro_bodies.py; any
 other site is refused by convert, naming the macro, rather than leave the
-call on a NULL .ioctl in silence, unless not_a_forward() proves the call is
-no file_operations' ioctl.
+call on a NULL .ioctl in silence, unless not_a_forward() (its arguments) or
+other_structures_expanded() (its structure) proves the call is no
+file_operations' ioctl.
 """
 
 import re
