@@ -659,6 +659,21 @@ p << null_inode_call.p;
 @@
 matches.null_inode_call(p)
 
+// The same NULL through a local set only to it (struct inode *none =
+// NULL; ... h(none, ...)): judged alike (ctext/null_inode.py says which).
+@ null_local_inode_call depends on definition || name_list @
+identifier nlh : script:python () { nlh in state.handler_names or nlh in state.listed };
+identifier null_local;
+expression E2, E3, E4;
+position p;
+@@
+nlh@p(null_local, E2, E3, E4)
+
+@ script:python @
+null_local << null_local_inode_call.null_local; p << null_local_inode_call.p;
+@@
+matches.null_local_inode_call(null_local, p)
+
 // ------------------------------------------------------------- decisions
 // Each script binds, per handler, the names the rewriting rules use.  A
 // script that dropped its match (include_match(False)) would drop every
@@ -1237,7 +1252,7 @@ expression E;
 // A local whose only use was the inode argument a call just lost goes
 // with it: "struct inode *inode = file->f_dentry->d_inode;" of a compat
 // wrapper would be an unused variable.  Only a declaration that reads the
-// inode of a file (no call, no side effect) is removed.  Its name is
+// inode of a file, or NULL (no call, no side effect), is removed.  Its name is
 // recorded before the call changes: a position cannot cross a change.
 @ fed_inode_call depends on patch && (definition || name_list) @
 identifier fed_h : script:python () { fed_h in state.handler_names or fed_h in state.listed };
@@ -1265,6 +1280,7 @@ expression E1, E2, E3, E4;
 @ drop_fed_inode depends on patch @
 identifier fed_inode_local.fed_fn, fed_inode_local.fed_local;
 expression F;
+type T;
 @@
   fed_fn(...) {
   ... when any
@@ -1274,6 +1290,14 @@ expression F;
 - struct inode *fed_local = F->f_path.dentry->d_inode;
 |
 - struct inode *fed_local = file_inode(F);
+|
+- struct inode *fed_local = NULL;
+|
+- struct inode *fed_local = 0;
+|
+- struct inode *fed_local = (T)NULL;
+|
+- struct inode *fed_local = (T)0;
 )
   ... when != fed_local
   }
@@ -1284,6 +1308,7 @@ expression F;
 @ drop_fed_inode_assigned depends on patch @
 identifier fed_inode_local.fed_fn, fed_inode_local.fed_local;
 expression F;
+type T;
 @@
   fed_fn(...) {
   ... when any
@@ -1295,6 +1320,14 @@ expression F;
 - fed_local = F->f_path.dentry->d_inode;
 |
 - fed_local = file_inode(F);
+|
+- fed_local = NULL;
+|
+- fed_local = 0;
+|
+- fed_local = (T)NULL;
+|
+- fed_local = (T)0;
 )
   ... when != fed_local
   }
