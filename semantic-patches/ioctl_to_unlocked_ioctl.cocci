@@ -132,6 +132,7 @@ matches.fops_typedef(T)
 type T, CT;
 identifier fops, handler;
 position p, fp;
+expression fops_index;
 @@
 (
 T fops@fp = { ..., .ioctl = \(handler@p \| &handler@p \| (CT)handler@p \| handler@p(...)\), ... };
@@ -140,7 +141,11 @@ T fops@fp = { ..., ioctl: \(handler@p \| &handler@p \| (CT)handler@p \| handler@
 |
 T fops@fp[...] = { ..., { ..., .ioctl = \(handler@p \| &handler@p \| (CT)handler@p \| handler@p(...)\), ... }, ... };
 |
+T fops@fp[...] = { ..., [fops_index] = { ..., .ioctl = \(handler@p \| &handler@p \| (CT)handler@p \| handler@p(...)\), ... }, ... };
+|
 T fops@fp[...] = { ..., { ..., ioctl: \(handler@p \| &handler@p \| (CT)handler@p \| handler@p(...)\), ... }, ... };
+|
+T fops@fp[...] = { ..., [fops_index] = { ..., ioctl: \(handler@p \| &handler@p \| (CT)handler@p \| handler@p(...)\), ... }, ... };
 )
 
 @ script:python @
@@ -991,6 +996,7 @@ identifier fops_entry.handler, switch_fops.entry;
 type T, CT;
 identifier fops;
 position sq1 : script:python () { rewriting.action_at(sq1) == "plain" };
+expression fops_index;
 @@
 (
 T fops = { ...,
@@ -1008,7 +1014,17 @@ T fops[...] = { ..., { ...,
 + .unlocked_ioctl = entry,
   ... }, ... };
 |
+T fops[...] = { ..., [fops_index] = { ...,
+- .ioctl = \(handler@sq1\|&handler@sq1\|(CT)handler@sq1\),
++ .unlocked_ioctl = entry,
+  ... }, ... };
+|
 T fops[...] = { ..., { ...,
+- ioctl: \(handler@sq1\|&handler@sq1\|(CT)handler@sq1\),
++ .unlocked_ioctl = entry,
+  ... }, ... };
+|
+T fops[...] = { ..., [fops_index] = { ...,
 - ioctl: \(handler@sq1\|&handler@sq1\|(CT)handler@sq1\),
 + .unlocked_ioctl = entry,
   ... }, ... };
@@ -1019,6 +1035,7 @@ identifier fops_entry.handler, switch_fops.entry;
 type T, CT;
 identifier fops;
 position sq2 : script:python () { rewriting.action_at(sq2) == "compat" };
+expression fops_index;
 @@
 (
 T fops = { ...,
@@ -1039,7 +1056,19 @@ T fops[...] = { ..., { ...,
 + .compat_ioctl = entry,
   ... }, ... };
 |
+T fops[...] = { ..., [fops_index] = { ...,
+- .ioctl = \(handler@sq2\|&handler@sq2\|(CT)handler@sq2\),
++ .unlocked_ioctl = entry,
++ .compat_ioctl = entry,
+  ... }, ... };
+|
 T fops[...] = { ..., { ...,
+- ioctl: \(handler@sq2\|&handler@sq2\|(CT)handler@sq2\),
++ .unlocked_ioctl = entry,
++ .compat_ioctl = entry,
+  ... }, ... };
+|
+T fops[...] = { ..., [fops_index] = { ...,
 - ioctl: \(handler@sq2\|&handler@sq2\|(CT)handler@sq2\),
 + .unlocked_ioctl = entry,
 + .compat_ioctl = entry,
@@ -1051,6 +1080,7 @@ identifier fops_entry.handler;
 type T, CT;
 identifier fops;
 position sq3 : script:python () { rewriting.action_at(sq3) == "dead" };
+expression fops_index;
 @@
 (
 T fops = { ...,
@@ -1065,7 +1095,15 @@ T fops[...] = { ..., { ...,
 - .ioctl = \(handler@sq3\|&handler@sq3\|(CT)handler@sq3\),
   ... }, ... };
 |
+T fops[...] = { ..., [fops_index] = { ...,
+- .ioctl = \(handler@sq3\|&handler@sq3\|(CT)handler@sq3\),
+  ... }, ... };
+|
 T fops[...] = { ..., { ...,
+- ioctl: \(handler@sq3\|&handler@sq3\|(CT)handler@sq3\),
+  ... }, ... };
+|
+T fops[...] = { ..., [fops_index] = { ...,
 - ioctl: \(handler@sq3\|&handler@sq3\|(CT)handler@sq3\),
   ... }, ... };
 )
@@ -1075,6 +1113,7 @@ identifier fops_entry.handler, switch_fops.entry;
 type T, CT;
 identifier fops;
 position sq4 : script:python () { rewriting.action_at(sq4) == "multi" };
+expression fops_index;
 @@
 (
 T fops = { ...,
@@ -1101,7 +1140,23 @@ T fops[...] = { ..., { ...,
 +#endif
   ... }, ... };
 |
+T fops[...] = { ..., [fops_index] = { ...,
++#ifdef HAVE_UNLOCKED_IOCTL
++ .unlocked_ioctl = entry,
++#else
+  .ioctl = \(handler@sq4\|&handler@sq4\|(CT)handler@sq4\),
++#endif
+  ... }, ... };
+|
 T fops[...] = { ..., { ...,
++#ifdef HAVE_UNLOCKED_IOCTL
++ .unlocked_ioctl = entry,
++#else
+  ioctl: \(handler@sq4\|&handler@sq4\|(CT)handler@sq4\),
++#endif
+  ... }, ... };
+|
+T fops[...] = { ..., [fops_index] = { ...,
 +#ifdef HAVE_UNLOCKED_IOCTL
 + .unlocked_ioctl = entry,
 +#else
@@ -1115,6 +1170,7 @@ identifier fops_entry.handler, switch_fops.entry;
 type T, CT;
 identifier fops;
 position sq5 : script:python () { rewriting.action_at(sq5) == "multi_compat" };
+expression fops_index;
 @@
 (
 T fops = { ...,
@@ -1144,7 +1200,25 @@ T fops[...] = { ..., { ...,
 +#endif
   ... }, ... };
 |
+T fops[...] = { ..., [fops_index] = { ...,
++#ifdef HAVE_UNLOCKED_IOCTL
++ .unlocked_ioctl = entry,
++ .compat_ioctl = entry,
++#else
+  .ioctl = \(handler@sq5\|&handler@sq5\|(CT)handler@sq5\),
++#endif
+  ... }, ... };
+|
 T fops[...] = { ..., { ...,
++#ifdef HAVE_UNLOCKED_IOCTL
++ .unlocked_ioctl = entry,
++ .compat_ioctl = entry,
++#else
+  ioctl: \(handler@sq5\|&handler@sq5\|(CT)handler@sq5\),
++#endif
+  ... }, ... };
+|
+T fops[...] = { ..., [fops_index] = { ...,
 +#ifdef HAVE_UNLOCKED_IOCTL
 + .unlocked_ioctl = entry,
 + .compat_ioctl = entry,
@@ -1419,6 +1493,7 @@ identifier mutex_of_file.mfn_extern, mutex_of_file.mname;
 identifier handler, fops;
 type T, CT;
 position cq : script:python () { entries.entry_at(cq) is not None };
+expression fops_index;
 @@
 (
 T fops = { ...,
@@ -1433,7 +1508,15 @@ T fops[...] = { ..., { ...,
 * .ioctl = \(handler@cq\|&handler@cq\|(CT)handler@cq\),
   ... }, ... };
 |
+T fops[...] = { ..., [fops_index] = { ...,
+* .ioctl = \(handler@cq\|&handler@cq\|(CT)handler@cq\),
+  ... }, ... };
+|
 T fops[...] = { ..., { ...,
+* ioctl: \(handler@cq\|&handler@cq\|(CT)handler@cq\),
+  ... }, ... };
+|
+T fops[...] = { ..., [fops_index] = { ...,
 * ioctl: \(handler@cq\|&handler@cq\|(CT)handler@cq\),
   ... }, ... };
 )
