@@ -182,6 +182,21 @@ class ConversionOptions:
         on the target, and no output that keeps one for older kernels."""
         return not self.target.has_legacy_ioctl and not self.multi_kernel
 
+    @property
+    def forwards_to_legacy(self) -> bool:
+        """Whether a forwarded call keeps a fallback to the legacy .ioctl: the
+        target still has it (a lower driver outside the run is on it), or the
+        output keeps it for older kernels."""
+        return self.target.has_legacy_ioctl or self.multi_kernel
+
+    def forwarding_args(self, mode: str) -> list[str]:
+        """The forwarding rule's options (f_op_ioctl_forwarding.cocci) for
+        these options, in MODE: what convert writes is what audit reports."""
+        if mode not in MODES:
+            raise ValueError(f"unknown spatch mode {mode!r}")
+        return ["-D", mode] + (["-D", "multi_kernel"] if self.multi_kernel else []) \
+            + (["-D", "legacy_ioctl"] if self.forwards_to_legacy else [])
+
     def spatch_args(self, mode: str) -> list[str]:
         if mode not in MODES:
             raise ValueError(f"unknown spatch mode {mode!r}")

@@ -10,6 +10,7 @@ import tempfile
 import unittest
 from pathlib import Path
 
+from ioctl_rework import settings
 from ioctl_rework.audit import formats
 from ioctl_rework.audit import scan as audit
 from ioctl_rework.audit.findings import Kind
@@ -134,6 +135,36 @@ class AuditForwardingTest(unittest.TestCase):
         self.assertIn("return lower-&gt;f_op-&gt;ioctl(inode, lower, cmd, arg);", page)
         self.assertIn("| return lower-\\>f\\_op-\\>ioctl\\(inode, lower, cmd, arg\\); | manual |",
                       self.render("markdown"))
+
+
+@unittest.skipUnless(HAVE_SPATCH, "spatch is not installed")
+class AuditForwardingLegacyTargetTest(unittest.TestCase):
+    """On a target that still has .ioctl convert writes the fallback (the
+    forwarding rule's -D legacy_ioctl): audit reports what convert writes
+    there, not what it writes for a target without .ioctl."""
+
+    def audit(self, target: str):
+        with tempfile.TemporaryDirectory(prefix="audit-forwarding-") as tmp:
+            (Path(tmp) / "stack.c").write_text(STACK)
+            result = audit.audit([Path(tmp)], jobs=1, cache=Cache(None), compat_classes=False,
+                                 target=settings.Target.parse(target))
+        return sorted((f.line, f.effort, f.reason) for f in result.findings
+                      if f.kind is Kind.FORWARDING)
+
+    def test_legacy_target_reports_the_fallback(self):
+        for target in ("2.6.11", "2.6.20", "2.6.35"):
+            with self.subTest(target=target):
+                self.assertEqual(self.audit(target), [
+                    (8, "auto-forward", "tests ->unlocked_ioctl or ->ioctl"),
+                    (10, "auto-forward", "calls ->unlocked_ioctl through forward_ioctl(), or "
+                     "->ioctl under the BKL where the lower fops has no ->unlocked_ioctl")])
+
+    def test_target_without_ioctl_reports_the_plain_call(self):
+        for target in ("2.6.36", "6.1"):
+            with self.subTest(target=target):
+                self.assertEqual(self.audit(target), [
+                    (8, "auto-forward", "tests ->unlocked_ioctl"),
+                    (10, "auto-forward", "calls ->unlocked_ioctl")])
 
 
 if __name__ == "__main__":

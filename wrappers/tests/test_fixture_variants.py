@@ -42,6 +42,28 @@ class MatrixTest(unittest.TestCase):
         with self.assertRaisesRegex(kernel.FixtureError, "unknown variant.*nope"):
             variants.select(["nope"])
 
+    def test_what_a_variant_leaves_legacy_is_decided_once(self):
+        bkl = settings.ConversionOptions(lock=settings.LockMode.BKL,
+                                         target=settings.Target((2, 6, 20)), compat=False)
+        mutex = settings.ConversionOptions(lock=settings.LockMode.MUTEX,
+                                           target=settings.Target((2, 6, 20)), compat=False)
+        self.assertEqual(variants.left_legacy(bkl), {})
+        self.assertEqual(variants.left_legacy(bkl, ("fx_lower.c",)),
+                         {"fx_lower.c": "left out of the run: still on .ioctl"})
+        # Under the mutex the stack and its lower driver stay, for the mutex's reason.
+        self.assertEqual(variants.left_legacy(mutex, ("fx_lower.c",)),
+                         {"fx_stack.c": variants.MUTEX_KEPT_REASON,
+                          "fx_lower.c": variants.MUTEX_KEPT_REASON})
+        with tempfile.TemporaryDirectory() as tmp:
+            for name in ("fx_a.c", "fx_stack.c", "fx_lower.c"):
+                (Path(tmp) / name).write_text("")
+            self.assertEqual(variants.conversion_paths(Path(tmp), bkl), (Path(tmp),))
+            self.assertEqual([p.name for p in variants.conversion_paths(Path(tmp), bkl,
+                                                                        ("fx_lower.c",))],
+                             ["fx_a.c", "fx_stack.c"])
+            self.assertEqual([p.name for p in variants.conversion_paths(Path(tmp), mutex)],
+                             ["fx_a.c"])
+
     def test_negative_variants_name_what_they_break(self):
         negatives = variants.negative_variants()
         self.assertGreaterEqual(len(negatives), 2)

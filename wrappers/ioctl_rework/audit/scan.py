@@ -153,7 +153,8 @@ def _rule_runs(target: settings.Target, workdir: Path) -> list[RuleRun]:
                 re.compile(rb"ioctl"), may_hold_legacy_entry),
         RuleRun("unlocked", bundle, tuple(options + ["-D", "report"]), _UNLOCKED_MEMBER),
         RuleRun("forwarding", rules.FORWARDING_RULE,
-                tuple(rules.rule_options(rules.FORWARDING_RULE) + ["-D", "report"]),
+                tuple(rules.rule_options(rules.FORWARDING_RULE)
+                      + conversion.forwarding_args("report")),
                 _IOCTL_MEMBER, candidates_module.uses_ioctl_member),
     ]
 

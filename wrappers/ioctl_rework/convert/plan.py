@@ -347,7 +347,7 @@ def _forward(request: ConvertRequest, final: dict[str, FileRun], read: set[str],
         return forwarding.Forwarded()
     # The handlers this run may convert (a held or blocked file's too: default-deny).
     converted = {d.handler for run in final.values() for d in run.decisions if d.convert}
-    legacy_target = request.options.target.has_legacy_ioctl or request.options.multi_kernel
+    legacy_target = request.options.forwards_to_legacy
     done = forwarding.forward(texts, request.options.multi_kernel, request.timeout,
                               request.cache.sibling("forwarding"), request.jobs, mutex,
                               converted, legacy_target, request.root)
