@@ -57,11 +57,13 @@ _CONVERTED_CALL = re.compile(r"->\s*unlocked_ioctl\s*\(|forward_ioctl\w*\s*\(")
 
 
 class HiddenForwardingCase(CrossFileCase):
-    def write_module(self, upper_top: str, upper_body: str, header: str = "") -> None:
+    def write_module(self, upper_top: str, upper_body: str, header: str = "",
+                     adv_h: str = ADV_H, kbuild: str = "") -> None:
         self.write({"drivers/adv/lower.c": LOWER,
-                    "drivers/adv/adv.h": ADV_H + header,
+                    "drivers/adv/adv.h": adv_h + header,
                     "drivers/adv/upper.c": UPPER % (upper_top, upper_body),
-                    "drivers/adv/Makefile": "obj-m += adv.o\nadv-objs := lower.o upper.o\n"})
+                    "drivers/adv/Makefile": "obj-m += adv.o\nadv-objs := lower.o upper.o\n"
+                                            + kbuild})
 
     def assert_forwarding_followed(self, result, rels: tuple[str, ...]) -> None:
         """Lower converted only if the forwarding call was converted too."""
@@ -121,6 +123,28 @@ class MacroSpelledMemberTest(HiddenForwardingCase):
                     result = self.run_convert("--target", target)
                     self.assert_forwarding_followed(
                         result, ("drivers/adv/adv.h", "drivers/adv/upper.c"))
+
+
+@unittest.skipUnless(HAVE_SPATCH, "spatch is not installed")
+class KbuildDefineRenamesTagTest(HiddenForwardingCase):
+    # Finding class: ctext/member_types.py reads the macros of the file and
+    # its headers, not the directory's kbuild -D flags: with
+    # `-Dmy_ops=file_operations` the compiler sees struct file_operations
+    # (the header's own body of my_ops under #ifndef my_ops is skipped),
+    # the proof sees struct my_ops.
+    GUARDED_H = ADV_H.replace("struct my_ops {", "#ifndef my_ops\nstruct my_ops {") + "#endif\n"
+
+    @unittest.expectedFailure
+    def test_the_forwarding_call_is_converted_or_refused(self):
+        for target in ("2.6.11", "2.6.36"):
+            for flags in ("EXTRA_CFLAGS += -Dmy_ops=file_operations\n",
+                          "ccflags-y := -D my_ops=file_operations\n"):
+                with self.subTest(target=target, flags=flags):
+                    self.write_module("static struct my_ops *ops = (struct my_ops *)&lower_fops;\n",
+                                      "return ops->ioctl(inode, file, cmd, arg);",
+                                      adv_h=self.GUARDED_H, kbuild=flags)
+                    result = self.run_convert("--target", target)
+                    self.assert_forwarding_followed(result, ("drivers/adv/upper.c",))
 
 
 if __name__ == "__main__":
