@@ -3,10 +3,14 @@
 `struct inode *none = NULL; ... h(none, &self, CMD, 0);` passes NULL as
 surely as `h(NULL, ...)`: the rule judges both alike (a handler that never
 uses its inode converts and the call drops the argument, as upstream did).
-Default-deny: the local must be a plain (not static) local of the calling
-function, every value it is given there a null constant, at least one
-given, and its address never taken nor the local stepped or compound
-assigned; anything else is not a NULL inode.
+Exact, default-deny: the name at the call must be one plain (not static)
+`struct inode *` local whose block encloses the call, not a parameter, and
+not declared a second time anywhere in the function (a shadow: which one
+the call reads is not read here); every value it is given -- in its
+initializer, a statement, a condition, a comma expression -- a null
+constant, at least one given; its address never taken, never stepped or
+compound assigned, never an argument of a macro (which may assign it).
+Anything else is not a NULL inode, and the usual rules apply.
 
 Imports nothing of the project but spans (the rule imports it too).
 """
@@ -16,36 +20,110 @@ import re
 from ioctl_rework.ctext.spans import code_only
 
 NULL_VALUE = re.compile(r"(?:\(\s*(?:struct\s+)?\w+\s*\**\s*\)\s*)?(?:NULL|0|\(\s*void\s*\*\s*\)\s*0)")
+_DECLARATION = r"\bstruct\s+inode\b[^;{}()]*?(?<![\w.>])\*\s*"
+_MACRO_NAME = re.compile(r"[A-Z_][A-Z0-9_]*")
 
 
-def _enclosing_body(code: str, offset: int) -> str | None:
-    """The outermost brace pair of CODE around OFFSET (the function's body)."""
-    opened, outer = [], None
+def _enclosing_block(code: str, offset: int, outermost: bool) -> tuple[int, int] | None:
+    """The outermost (or innermost) brace pair of CODE around OFFSET."""
+    opened, found = [], None
     for i, char in enumerate(code):
         if char == "{":
             opened.append(i)
         elif char == "}" and opened:
             start = opened.pop()
-            if start <= offset <= i and not opened:
-                outer = (start, i)
-            if i > offset and not opened and outer is not None:
+            if start <= offset <= i and (outermost and not opened or not outermost and found is None):
+                found = (start, i)
+            if i > offset and not opened and found is not None:
                 break
-    return code[outer[0]:outer[1] + 1] if outer else None
+    return found
 
 
-def set_only_to_null(body: str, name: str) -> bool:
-    """Whether NAME is, in the code BODY (comments and strings blanked), a
-    local given only null constants."""
+def _parameters(code: str, body_start: int) -> str:
+    """The text of the parenthesised list just before the function body."""
+    end = code.rfind(")", 0, body_start)
+    depth = 0
+    for i in range(end, -1, -1):
+        depth += {")": 1, "(": -1}.get(code[i], 0)
+        if depth == 0:
+            return code[i:end + 1]
+    return ""
+
+
+def _value(code: str, start: int) -> str:
+    """The expression from START to its end: `;`, or `,`/`)` at depth 0."""
+    depth = 0
+    for i in range(start, len(code)):
+        char = code[i]
+        if char in "([{":
+            depth += 1
+        elif char in ")]}":
+            if depth == 0:
+                return code[start:i]
+            depth -= 1
+        elif char == ";" or char == "," and depth == 0:
+            return code[start:i]
+    return code[start:]
+
+
+def _callee(code: str, offset: int) -> str | None:
+    """The name of the call whose argument list holds OFFSET, if any."""
+    depth = 0
+    for i in range(offset - 1, -1, -1):
+        char = code[i]
+        if char in ")]":
+            depth += 1
+        elif char in "([":
+            if depth == 0:
+                if char == "[":
+                    return None
+                name = re.search(r"(\w+)\s*$", code[:i])
+                return name.group(1) if name else None
+            depth -= 1
+        elif char in ";{}" and depth == 0:
+            return None
+    return None
+
+
+def _local_null(code: str, body: tuple[int, int], call: int, name: str) -> bool:
+    start, end = body
     word = re.escape(name)
-    if not re.search(rf"\bstruct\s+inode\s*\*[^;{{}}]*\b{word}\s*[=;,]", body):
-        return False                # a global or a parameter: set elsewhere too
-    if re.search(rf"\bstatic\b[^;{{}}]*\b{word}\b", body):
+    if re.search(rf"\b{word}\b", _parameters(code, start)):
+        return False                # a parameter: its caller sets it
+    text = code[start:end + 1]
+    declarations = list(re.finditer(rf"{_DECLARATION}{word}\b", text))
+    if len(declarations) != 1:
+        return False                # a global, or shadowed: not read here
+    declared = start + declarations[0].end() - len(name)
+    scope = _enclosing_block(code, declared, outermost=False)
+    if scope is None or not scope[0] <= call <= scope[1]:
+        return False                # the call is outside the local's block
+    if re.search(rf"\bstatic\b[^;{{}}]*\b{word}\b", text):
         return False
-    if re.search(rf"&\s*{word}\b|(?:\+\+|--)\s*{word}\b|\b{word}\s*(?:\+\+|--)|"
-                 rf"\b{word}\s*(?:[-+*/%&|^]|<<|>>)=", body):
-        return False
-    values = re.findall(rf"(?<![\w.>])(?:struct\s+inode\s*\*\s*)?{word}\s*=(?!=)\s*([^;,)]*(?:\)[^;,)]*)?)[;,]",
-                        body)
+    defined_macros = set(re.findall(r"^[ \t]*#[ \t]*define[ \t]+(\w+)\(", code, re.M))
+    values = []
+    for use in re.finditer(rf"\b{word}\b", code[start:end + 1]):
+        at = start + use.start()
+        before = code[start:at].rstrip()
+        after = code[at + len(name):].lstrip()
+        if at == declared:
+            if after.startswith("=") and not after.startswith("=="):
+                values.append(_value(code, code.index("=", at) + 1))
+            continue
+        if re.search(r"(?:\.|->)$", before):
+            continue                # a member of that name, not the local
+        if re.search(r"(?:&|\+\+|--)$", before) and not before.endswith("&&"):
+            return False
+        if re.search(r"[\w*]$", before) and not re.search(r"\b(?:return|else|do|case|sizeof)$", before):
+            return False            # another declaration, or read through
+        if re.match(r"(?:\+\+|--|(?:[-+*/%&|^]|<<|>>)=)", after):
+            return False
+        if after.startswith("=") and not after.startswith("=="):
+            values.append(_value(code, code.index("=", at) + 1))
+            continue
+        callee = _callee(code, at)
+        if callee and (callee in defined_macros or _MACRO_NAME.fullmatch(callee)):
+            return False            # a macro may assign its argument
     return bool(values) and all(NULL_VALUE.fullmatch(v.strip()) for v in values)
 
 
@@ -56,5 +134,6 @@ def null_local(text: str, line: int, name: str) -> bool:
         return False
     code = code_only(text)
     offset = sum(len(t) + 1 for t in code.split("\n")[:line - 1])
-    body = _enclosing_body(code, offset)
-    return body is not None and set_only_to_null(body, name)
+    call = re.compile(rf"\b{re.escape(name)}\b").search(code, offset)
+    body = _enclosing_block(code, offset, outermost=True)
+    return body is not None and call is not None and _local_null(code, body, call.start(), name)
