@@ -232,6 +232,41 @@ class UnprovenTest(MemberTypesCase):
             with self.subTest(body=body):
                 self.assert_unproven(self.function(body))
 
+    def test_a_local_declared_by_a_macro_call_hides_the_global(self):
+        # The file scope says usb_gadget_ops; a statement whose call may be
+        # a macro expanding to a declaration of the name, in any case and
+        # at any position of its arguments, is not read: unproven.
+        before = ("static struct usb_gadget_ops *ops;\n"
+                  "#define grab_lower(p) struct file_operations *p = &shared_fops\n")
+        use = "\treturn ops->ioctl(0, code, v); /* here */"
+        for statement in ["grab_lower(ops);", "GRAB_OPS(shared_fops, ops);",
+                          "take(0, shared_fops, ops);", "DECLARE_TWO(other, ops);",
+                          "again: grab_lower(ops);", "case_label: Grab(ops, 1);"]:
+            with self.subTest(statement=statement):
+                self.assert_unproven(self.function(f"\t{statement}\n{use}", before=before))
+        with self.subTest(spelling="an enclosing block"):
+            self.assert_unproven(self.function(
+                f"\tgrab_lower(ops);\n\tif (code) {{\n\t\tv++;\n\t{use}\n\t}}\n\treturn 0;",
+                before=before))
+        with self.subTest(spelling="at file scope"):
+            self.assert_unproven(self.function(
+                use, before="#define DECLARE_OPS(p) struct file_operations *p = &shared_fops\n"
+                            "DECLARE_OPS(ops);\n"))
+        with self.subTest(spelling="several declarators"):
+            self.assert_unproven(self.function(
+                use, before="#define DECLARE_PAIR(a, b) struct file_operations *a, *b\n"
+                            "static struct usb_gadget_ops *ops;\nDECLARE_PAIR(first, ops);\n"))
+        with self.subTest(spelling="the parameters' block"):
+            self.assert_unproven(self.function(f"\tgrab_lower(gadget);\n\treturn gadget->ops->"
+                                               "ioctl(0, code, v); /* here */", before=before))
+
+    def test_a_call_of_a_function_read_declares_nothing(self):
+        # A function whose prototype is read is no macro: its argument is a use.
+        before = "static struct usb_gadget_ops *ops;\nstatic void note(const void *p, int n);\n"
+        self.assertEqual(self.proven(self.function(
+            "\tnote(ops, 1);\n\treturn ops->ioctl(0, code, v); /* here */", before=before)),
+            {"usb_gadget_ops"})
+
     def test_declarations_that_disagree(self):
         # Each alone is proven: which one the compiler sees is not known.
         for other in ("struct usb_gadget_ops *g;", "struct atmphy_ops *g;"):

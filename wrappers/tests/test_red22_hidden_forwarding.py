@@ -86,9 +86,10 @@ class MacroDeclaredLocalHidesGlobalTest(HiddenForwardingCase):
                              "static struct my_ops *ops;\n", "grab_lower(ops);"),
         "name second": ("#define GRAB_OPS(src, p) const struct file_operations *p = &src\n"
                         "static struct my_ops *ops;\n", "GRAB_OPS(lower_fops, ops);"),
+        "name last, mixed case": ("#define Grab_Pair(a, p) struct file_operations *a = 0, *p = &lower_fops\n"
+                                  "static struct my_ops *ops;\n", "Grab_Pair(spare, ops);"),
     }
 
-    @unittest.expectedFailure
     def test_the_forwarding_call_is_converted_or_refused(self):
         for target in ("2.6.11", "2.6.36"):
             for spelling, (top, decl) in self.SPELLINGS.items():

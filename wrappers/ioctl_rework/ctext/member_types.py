@@ -11,7 +11,10 @@ is a plain chain of names, `.`, `->` and subscripts (no cast, call or
 parenthesis); its first name has a declaration in scope (the innermost
 block, the parameters, then file scope: the file and its headers), every
 declaration found there agrees, and nothing there that may declare it
-goes unread; each struct in the chain has a body read, whose member has
+goes unread (a statement that is a call holding the name among its
+arguments, any position, any case, may be a macro declaring it: unread
+unless the callee is a function whose prototype or definition is read);
+each struct in the chain has a body read, whose member has
 one declared type; a typedef'd name counts only when its typedef is read;
 no name of the chain is a macro.  Proven only when the last struct is not
 file_operations, is no macro, and its body declares the member ioctl.
@@ -83,6 +86,14 @@ class Corpus:
         """path -> its top-level text (braces emptied)."""
         return {path: _flatten(code, "{}")
                 for path, code in self._prepared.items()}
+
+    def function_read(self, name: str) -> bool:
+        """Whether NAME is a function whose prototype or definition is read
+        (a type before it, a parameter list after) and no macro."""
+        return name not in self.macros and any(
+            re.search(rf"[\w*]\s*(?<![\w]){re.escape(name)}\s*\([^;{{}}]*\)\s*(?:;|\{{)", scope)
+            and re.search(rf"(?:\A|[;{{}}])\s*{re.escape(name)}\s*\(", scope) is None
+            for scope in self.file_scope.values())
 
     @property
     def code(self) -> str:
@@ -203,7 +214,7 @@ def _declared(corpus: Corpus, name: str, at: int) -> str | None:
     inner = at
     brace = spans.enclosing_brace(code, at)
     while brace is not None:
-        found = _in_region(_flatten(code[brace + 1:inner], "{}"), name)
+        found = _in_region(_flatten(code[brace + 1:inner], "{}"), name, corpus.function_read)
         if found is not None:
             return _one(found)
         if _function_body(code, brace):
@@ -214,7 +225,7 @@ def _declared(corpus: Corpus, name: str, at: int) -> str | None:
         inner, brace = brace, spans.enclosing_brace(code, brace)
     specs: set[str] = set()
     for scope in corpus.file_scope.values():
-        found = _in_region(scope, name)
+        found = _in_region(scope, name, corpus.function_read)
         if found is not None:
             specs |= found
     return _one(specs) if specs else None
@@ -266,7 +277,24 @@ def _parameters(code: str, brace: int, name: str) -> set | None:
     return found or None
 
 
-def _in_region(region: str, name: str) -> set | None:
+_LABEL = re.compile(r"\s*(?:(?:case\b[^:]*|default|[A-Za-z_]\w*)\s*:(?!:))*")
+
+
+def _in_unread_call(piece: str, word: re.Pattern, function_read) -> bool:
+    """Whether the statement PIECE is a call (a function-like macro may be
+    one: `grab(p)` expanding to `struct x *p = ...`) holding the name in
+    its arguments, at any position, whose callee is not a function read
+    (FUNCTION_READ(callee) false): what it declares is not read."""
+    statement = piece[_LABEL.match(piece).end():]
+    if statement.lstrip().startswith("for") and re.match(r"\s*for\s*\(", statement):
+        statement = statement[statement.index("(") + 1:]      # for-init
+    call = re.match(r"\s*([A-Za-z_]\w*)\s*\(", statement)
+    if call is None or call.group(1) in _KEYWORDS - {"typedef"}:
+        return False
+    return word.search(statement, call.end()) is not None and not function_read(call.group(1))
+
+
+def _in_region(region: str, name: str, function_read=lambda callee: False) -> set | None:
     """NAME's declarations in REGION (a scope's text, nested braces
     emptied), statement by statement: None when no statement may declare
     it; a set holding None for one that may and is not read."""
@@ -275,7 +303,7 @@ def _in_region(region: str, name: str) -> set | None:
     for piece in re.split(r"[;{}]", region):
         if not word.search(piece):
             continue
-        if re.match(rf"\s*[A-Z][A-Z0-9_]*\s*\(\s*{re.escape(name)}\s*[,)]", piece) or \
+        if _in_unread_call(piece, word, function_read) or \
                 re.match(r"\s*(?:(?:const|volatile|static|register)\s+)*(?:typeof|__typeof__|"
                          r"__typeof)\b", piece):
             found.add(None)      # DECLARE_WAITQUEUE(name, ...), typeof(x) *name: not read
