@@ -267,6 +267,36 @@ class UnprovenTest(MemberTypesCase):
             "\tnote(ops, 1);\n\treturn ops->ioctl(0, code, v); /* here */", before=before)),
             {"usb_gadget_ops"})
 
+    def test_a_kbuild_flag_renames_or_forces_what_was_read(self):
+        # The compiler sees the file through the kbuild flags that apply
+        # to it; the proof reads the text: a -D/-U naming a step of the
+        # chain, a header forced in, or a flag not expanded leaves it unproven.
+        use = self.function("\treturn gadget->ops->ioctl(0, code, v); /* here */")
+        makefile = "obj-m += x.o\n"
+        for rel, flags in [
+                ("drivers/x/Makefile", "EXTRA_CFLAGS += -Dusb_gadget_ops=file_operations\n"),
+                ("drivers/x/Makefile", "ccflags-y := -D usb_gadget=file_operations\n"),
+                ("drivers/x/Makefile", "CFLAGS_x.o += -Dops=f_op\n"),
+                ("drivers/x/Makefile", "ccflags-y += -Ugadget\n"),
+                ("drivers/x/Kbuild", "EXTRA_CPPFLAGS += '-Dgadget=(*(struct usb_gadget *)&shared_fops)'\n"),
+                ("drivers/Makefile", "subdir-ccflags-y += -Dusb_gadget_ops=file_operations\n"),
+                ("drivers/x/Makefile", "ccflags-y += -include $(src)/other.h\n"),
+                ("drivers/x/Makefile", "ccflags-y += -imacros other.h\n"),
+                ("drivers/x/Makefile", "RENAME := -Dusb_gadget_ops=file_operations\n"
+                                       "ccflags-y += $(RENAME)\n"),
+                ("drivers/x/Makefile", "ccflags-y += $(RENAME_FROM_ELSEWHERE)\n")]:
+            with self.subTest(rel=rel, flags=flags):
+                self.write({"drivers/Makefile": "obj-y += x/\n", "drivers/x/Makefile": makefile,
+                            "drivers/x/Kbuild": ""})
+                self.write({rel: (makefile if rel == "drivers/x/Makefile" else "") + flags})
+                self.assert_unproven(use)
+        self.write({"drivers/x/Kbuild": ""})
+        for flags in ["EXTRA_CFLAGS += -DDEBUG -I$(src)\n", "CFLAGS_other.o += -Dops=f_op\n",
+                      "ccflags-y += $(call cc-option,-Wno-unused)\n"]:
+            with self.subTest(flags=flags, proven=True):
+                self.write({"drivers/x/Makefile": makefile + flags})
+                self.assertEqual(self.proven(use), {"usb_gadget_ops"})
+
     def test_declarations_that_disagree(self):
         # Each alone is proven: which one the compiler sees is not known.
         for other in ("struct usb_gadget_ops *g;", "struct atmphy_ops *g;"):

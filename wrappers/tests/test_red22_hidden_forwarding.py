@@ -135,15 +135,19 @@ class KbuildDefineRenamesTagTest(HiddenForwardingCase):
     # the proof sees struct my_ops.
     GUARDED_H = ADV_H.replace("struct my_ops {", "#ifndef my_ops\nstruct my_ops {") + "#endif\n"
 
-    @unittest.expectedFailure
     def test_the_forwarding_call_is_converted_or_refused(self):
         for target in ("2.6.11", "2.6.36"):
             for flags in ("EXTRA_CFLAGS += -Dmy_ops=file_operations\n",
-                          "ccflags-y := -D my_ops=file_operations\n"):
+                          "ccflags-y := -D my_ops=file_operations\n",
+                          "CFLAGS_upper.o += -Dmy_ops=file_operations\n",
+                          "parent: subdir-ccflags-y += -Dmy_ops=file_operations\n"):
                 with self.subTest(target=target, flags=flags):
+                    parent = flags.startswith("parent: ")
                     self.write_module("static struct my_ops *ops = (struct my_ops *)&lower_fops;\n",
                                       "return ops->ioctl(inode, file, cmd, arg);",
-                                      adv_h=self.GUARDED_H, kbuild=flags)
+                                      adv_h=self.GUARDED_H, kbuild="" if parent else flags)
+                    self.write({"drivers/Makefile": "obj-m += adv/\n"
+                                + (flags[len("parent: "):] if parent else "")})
                     result = self.run_convert("--target", target)
                     self.assert_forwarding_followed(result, ("drivers/adv/upper.c",))
 

@@ -57,7 +57,8 @@ def tree_top(root, rel):
     return None
 
 
-_FLAGS = re.compile(r"^[ \t]*(?:EXTRA_CFLAGS|EXTRA_CPPFLAGS|ccflags-[\w$()]+|subdir-ccflags-[\w$()]+|"
+# A flag variable's assignment: (the variable, its value).
+_FLAGS = re.compile(r"^[ \t]*(EXTRA_CFLAGS|EXTRA_CPPFLAGS|ccflags-[\w$()]+|subdir-ccflags-[\w$()]+|"
                     r"CFLAGS_[\w.-]+|CPPFLAGS_[\w.-]+)\s*[:+?]?=(.*)$", re.M)
 # The directory of -I: up to a blank outside $(...) ("$(shell pwd)/inc" is one).
 _INCLUDE_FLAG = re.compile(r"-I\s*((?:\$\((?:[^()]|\([^()]*\))*\)|\S)+)")
@@ -89,21 +90,12 @@ def kbuild_includes(text, directory, top, exists=None):
     is taken for the directory of the Makefile or the top, whichever EXISTS
     (a callable that says whether a directory is there) has the rest of
     the path; a flag still unexpanded is listed as such."""
-    text = re.sub(r"\\\n", " ", text)
-    text = re.sub(r"\$\{(\w[\w-]*)\}", r"$(\1)", text)      # ${src}: $(src)
-    variables = {name: value.strip() for name, value in _ASSIGNMENT.findall(text)}
+    text, variables = _read_makefile(text)
     result = KbuildIncludes()
     found = result.found
-    for value in _FLAGS.findall(text):
+    for _, value in _FLAGS.findall(text):
         for written in _INCLUDE_FLAG.findall(value):
-            flag = written.strip("\"'")
-            for _ in range(8):      # the Makefile's own variables, a few levels deep
-                expanded = re.sub(r"\$\((\w[\w-]*)\)", lambda m: variables.get(m.group(1), m.group(0))
-                                  if m.group(1) not in _KBUILD_VARIABLES
-                                  else m.group(0), flag)
-                if expanded == flag:
-                    break
-                flag = expanded
+            flag = _expand(written.strip("\"'"), variables)
             spelled = flag.replace("$(src)", "$(obj)").replace("$(obj)", "/" + directory) \
                 .replace("$(srctree)", "/" + top).replace("$(objtree)", "/" + top) \
                 .replace("$(TOPDIR)", "/" + top)
@@ -131,6 +123,100 @@ def kbuild_includes(text, directory, top, exists=None):
             if not placed:
                 result.unexpanded.append("-I" + written)
     return result
+
+
+@dataclass(frozen=True)
+class KbuildFlags:
+    """What the kbuild flags applying to one file do besides -I: the names
+    a -D or -U (re)defines, the headers a -include/-imacros (or any other
+    -i... search flag) brings in unread, and flags this reading could not
+    expand (a variable it does not know): where any is there, what the
+    file's text says of those names is not what the compiler sees."""
+
+    named: tuple = ()        # identifiers of -D/-U flags
+    forced: tuple = ()       # -include, -imacros, -iquote ... flags, as written
+    unexpanded: tuple = ()   # flags (with their Makefile) not expanded
+
+
+# A flag's words: $(...) and quotes kept whole.
+_FLAG_WORD = re.compile(r"(?:\$\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\)|\"[^\"]*\"|'[^']*'|\S)+")
+_CC_CALL = re.compile(r"\$\(call\s+cc-[\w-]+\s*,")
+
+
+def _read_makefile(text):
+    """TEXT with continuation lines joined and ${var} spelled $(var), and
+    the variables it assigns."""
+    text = re.sub(r"\\\n", " ", text)
+    text = re.sub(r"\$\{(\w[\w-]*)\}", r"$(\1)", text)      # ${src}: $(src)
+    return text, {name: value.strip() for name, value in _ASSIGNMENT.findall(text)}
+
+
+def _expand(flag, variables):
+    """FLAG with the Makefile's own variables replaced, a few levels deep."""
+    for _ in range(8):
+        expanded = re.sub(r"\$\((\w[\w-]*)\)", lambda m: variables.get(m.group(1), m.group(0))
+                          if m.group(1) not in _KBUILD_VARIABLES else m.group(0), flag)
+        if expanded == flag:
+            break
+        flag = expanded
+    return flag
+
+
+def _applies(variable, obj, subdir_only):
+    """Whether the flags VARIABLE (`ccflags-y`, `CFLAGS_upper.o` ...) of a
+    Makefile apply to the object OBJ; SUBDIR_ONLY, a parent directory's
+    Makefile: only subdir-ccflags do."""
+    if subdir_only:
+        return variable.startswith("subdir-ccflags")
+    per_file = re.match(r"(?:CFLAGS|CPPFLAGS)_(?:REMOVE_)?(.+)$", variable)
+    return per_file is None or per_file.group(1) == obj
+
+
+def kbuild_flags(root, rel):
+    """The KbuildFlags of REL (relative to ROOT): its directory's Makefile
+    and Kbuild (every flag variable that applies to REL's object), and the
+    subdir-ccflags of each directory above it up to the tree's top (or the
+    root)."""
+    root = Path(root)
+    top = tree_top(root, rel) or ""
+    directory = os.path.dirname(rel)
+    obj = os.path.splitext(os.path.basename(rel))[0] + ".o"
+    named, forced, unexpanded = [], [], []
+    here = directory
+    while True:
+        for name in ("Makefile", "Kbuild"):
+            path = os.path.join(here, name)
+            try:
+                text = (root / path).read_text(errors="replace")
+            except OSError:
+                continue
+            text, variables = _read_makefile(text)
+            for variable, value in _FLAGS.findall(text):
+                if not _applies(variable, obj, here != directory):
+                    continue
+                words = _FLAG_WORD.findall(_expand(value, variables))
+                for n, word in enumerate(words):
+                    word = word.strip("\"'")
+                    taken = words[n + 1].strip("\"'") if n + 1 < len(words) else ""
+                    if re.match(r"-[DU]", word):
+                        spelled = word[2:] or taken
+                        identifier = re.match(r"[A-Za-z_]\w*", spelled)
+                        if identifier:
+                            named.append(identifier.group())
+                        else:
+                            unexpanded.append("%s (%s)" % (word, path))
+                    elif word.startswith("-i"):
+                        forced.append("%s %s (%s)" % (word, taken, path) if word in (
+                            "-include", "-imacros", "-iquote", "-isystem", "-idirafter")
+                            else "%s (%s)" % (word, path))
+                    elif "$" in word and not word.startswith("-I") and \
+                            not (n and words[n - 1] == "-I") and \
+                            not (_CC_CALL.match(word) and not re.search(r"-[DUi]", word)):
+                        unexpanded.append("%s (%s)" % (word, path))
+        if here in ("", top) or here == os.path.dirname(here):
+            break
+        here = os.path.dirname(here)
+    return KbuildFlags(tuple(named), tuple(forced), tuple(unexpanded))
 
 
 def system_dirs(root, top, rel):

@@ -16,8 +16,10 @@ arguments, any position, any case, may be a macro declaring it: unread
 unless the callee is a function whose prototype or definition is read);
 each struct in the chain has a body read, whose member has
 one declared type; a typedef'd name counts only when its typedef is read;
-no name of the chain is a macro.  Proven only when the last struct is not
-file_operations, is no macro, and its body declares the member ioctl.
+no name of the chain is a macro (a #define read, or a kbuild -D/-U of
+the flags that apply to the file), and no kbuild flag that applies to the
+file forces in a header (-include, -imacros) or is not expanded.  Proven
+only when the last struct is not file_operations, is no macro, and its body declares the member ioctl.
 """
 
 import functools
@@ -51,10 +53,15 @@ class Corpus:
 
     file: str
     texts: dict
+    flag_names: frozenset = frozenset()   # names a kbuild -D/-U of the file (re)defines
+    unread_flags: tuple = ()              # -include/-imacros, unexpanded flags: nothing proven
 
     @functools.cached_property
     def macros(self) -> frozenset:
-        return frozenset(name for text in self.texts.values() for name in _DEFINE.findall(text))
+        """Names a macro may stand for: the #defines read and the kbuild
+        -D/-U names (no step of a proof may be one)."""
+        return self.flag_names | frozenset(
+            name for text in self.texts.values() for name in _DEFINE.findall(text))
 
     @functools.cached_property
     def _prepared(self) -> dict:
@@ -103,12 +110,18 @@ class Corpus:
 def corpus(root: Path | None, rel: str, text: str) -> Corpus:
     """The Corpus of REL (TEXT, its text in the run) and the headers it
     includes, found as the compiler finds them under ROOT (a tree's include
-    paths, the directory's kbuild -I); ROOT None: the file alone."""
+    paths, the directory's kbuild -I) with the kbuild flags that apply to
+    it (a -D/-U name may stand for anything; a header forced in by
+    -include/-imacros, or a flag not expanded, leaves nothing proven);
+    ROOT None: the file alone."""
     texts = {rel: text}
-    if root is not None:
-        headers = include_search.read_headers(root, rel)
-        texts.update((path, header) for path, header in headers.texts.items() if path != rel)
-    return Corpus(rel, texts)
+    if root is None:
+        return Corpus(rel, texts)
+    headers = include_search.read_headers(root, rel)
+    texts.update((path, header) for path, header in headers.texts.items() if path != rel)
+    flags = include_search.kbuild_flags(root, rel)
+    return Corpus(rel, texts, frozenset(flags.named),
+                  flags.forced + flags.unexpanded + headers.search.unexpanded)
 
 
 def other_structures(corpus: Corpus, line: int) -> set[str] | None:
@@ -150,7 +163,7 @@ def structure_of(corpus: Corpus, at: int) -> str | None:
     file_operations; else None."""
     code = corpus.code
     chain = _chain(code, at)
-    if chain is None:
+    if chain is None or corpus.unread_flags:
         return None
     base, base_at, members = chain
     names = {base, *members}
