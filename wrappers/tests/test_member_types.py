@@ -297,6 +297,28 @@ class UnprovenTest(MemberTypesCase):
                 self.write({"drivers/x/Makefile": makefile + flags})
                 self.assertEqual(self.proven(use), {"usb_gadget_ops"})
 
+    def test_what_the_file_alone_says_is_contested(self):
+        # contested(): the file declares the object of another structure,
+        # but the compiler may see otherwise.
+        def contested(text, flags=""):
+            self.write({"drivers/x/Makefile": "obj-m += x.o\n" + flags, "drivers/x/x.c": text})
+            line = next(n for n, code in enumerate(text.split("\n"), 1) if "/* here */" in code)
+            return member_types.contested(member_types.corpus(self.root, "drivers/x/x.c", text),
+                                          line)
+        use = "\treturn ops->ioctl(0, code, v); /* here */"
+        before = "static struct usb_gadget_ops *ops;\n"
+        self.assertFalse(contested(self.function(use, before=before)))
+        for flags in ["ccflags-y += -Dusb_gadget_ops=file_operations\n",
+                      "EXTRA_CFLAGS += -Dops=the_fops\n", "ccflags-y += -include other.h\n",
+                      "ccflags-y += $(SOMETHING)\n"]:
+            with self.subTest(flags=flags):
+                self.assertTrue(contested(self.function(use, before=before), flags))
+        with self.subTest(spelling="through a typedef"):
+            self.assertTrue(contested(self.function(use, before="static gadget_ops_t *ops;\n"),
+                                      "ccflags-y += -Dusb_gadget_ops=file_operations\n"))
+        with self.subTest(spelling="a macro call may declare it"):
+            self.assertTrue(contested(self.function("\tget_ops(ops);\n" + use, before=before)))
+
     def test_declarations_that_disagree(self):
         # Each alone is proven: which one the compiler sees is not known.
         for other in ("struct usb_gadget_ops *g;", "struct atmphy_ops *g;"):

@@ -22,7 +22,7 @@ from pathlib import Path
 from ioctl_rework.convert import accounting
 from ioctl_rework.convert.forwarding import Forwarded
 from ioctl_rework.convert.summary import HandlerRecord, HandlerStatus
-from ioctl_rework.ctext import member_calls, member_types
+from ioctl_rework.ctext import ioctl_tokens, member_calls, member_types, spans
 
 _UNREAD = "the forwarding rule could not read the file"
 # A call through the member in any spelling (`.ioctl(`, `->ioctl)(`): which texts to read.
@@ -76,6 +76,37 @@ def unfollowed(texts: dict[str, tuple[bytes, bytes]], done: Forwarded,
                 "(it follows calls through a pointer to a file_operations, not one by value "
                 "or through a pointer of a type it cannot tell): a converted driver it "
                 "reaches has no .ioctl; not converted, convert it by hand"))
+        found += _contested(rel, converted, old_line, explained, root)
+    return found
+
+
+def _contested(rel: str, converted: str, old_line: dict, explained: set,
+               root: Path | None) -> list[HandlerRecord]:
+    """The calls through ioctl that the file's text declares of another
+    structure (so neither the rule nor the sites above follow them) where
+    the compiler may see otherwise (ctext/member_types.contested: a kbuild
+    -D renaming the type, a macro call that may declare the object)."""
+    if root is None:
+        return []
+    code = spans.code_only(converted)
+    lines = converted.split("\n")
+    declarations, found = None, []
+    for token in ioctl_tokens.tokens(converted):
+        line = old_line.get(token.line, token.line)
+        if token.use not in (ioctl_tokens.Use.CALL, ioctl_tokens.Use.READ) or \
+                (rel, line) in explained or \
+                ioctl_tokens.member_of_file_operations(code, token) is not False:
+            continue
+        declarations = declarations or member_types.corpus(root, rel, converted)
+        if member_types.contested(declarations, token.line):
+            found.append(HandlerRecord(
+                rel, line, "?", ioctl_tokens.enclosing_function(code, token.line) or "?",
+                HandlerStatus.FAILED,
+                f"a call through .ioctl (`{lines[token.line - 1].strip()}`) whose object the "
+                "file declares of another structure, but a kbuild flag of the file (-D, -U, "
+                "-include) or a macro call that may declare the object makes what the compiler "
+                "sees unproven: a converted driver it reaches may have no .ioctl; not "
+                "converted, convert it by hand"))
     return found
 
 

@@ -157,6 +157,36 @@ def only_other_structures(corpus: Corpus) -> bool:
     return True
 
 
+def contested(corpus: Corpus, line: int) -> bool:
+    """Whether what the file alone says of a member named ioctl on LINE
+    (its object declared another structure's) may not be what the compiler
+    sees: a kbuild flag forces in a header or is not expanded, a -D/-U of
+    the file's flags names a step of its object (a name, a member, the
+    declared type, a typedef to it), or the object is a plain name whose
+    declaration in scope is not read (a macro call may declare it)."""
+    code = corpus.code
+    lines = code.split("\n")
+    if not 0 < line <= len(lines):
+        return True
+    start = sum(len(text) + 1 for text in lines[:line - 1])
+    for match in _MEMBER.finditer(lines[line - 1]):
+        if corpus.unread_flags:
+            return True
+        chain = _chain(code, start + match.start())
+        if chain is None:
+            continue                    # no plain chain: not the file's proof to contest
+        base, base_at, members = chain
+        spec = _declared(corpus, base, base_at)
+        named = {base, *members}
+        while spec is not None and len(named) < 16:
+            named |= set(spec.split())
+            targets = corpus.typedefs.get(spec.split()[-1], set())
+            spec = _one(targets) if len(targets) == 1 and _one(targets) not in named else None
+        if named & corpus.flag_names or not members and _declared(corpus, base, base_at) is None:
+            return True
+    return False
+
+
 def structure_of(corpus: Corpus, at: int) -> str | None:
     """The struct tag the member whose `.` or `->` is at offset AT of the
     corpus's file is proven to be taken from, when it is not
