@@ -62,6 +62,53 @@ class FindingTest(unittest.TestCase):
             with self.subTest(text=text):
                 self.assertEqual(list(macro_forwarding.forwarding_macros(text, "a.h")), [])
 
+    UNPROVABLE = {
+        "suffix pasted": ("#define MEMBER(x) x##ioctl\n", "MEMBER"),
+        "prefix pasted": ("#define op_of(x) io##x\n", "op_of"),
+        "part pasted, spaced": ("#define OP(x) x ## ctl\n", "OP"),
+        "bare token, object-like": ("#define THE_MEMBER ioctl\n", "THE_MEMBER"),
+        "bare token as an argument": ("#define FWD(f, c, a) CALL_MEMBER((f)->f_op, ioctl, f, c, a)\n",
+                                      "FWD"),
+        "bare token, lower case, last": ("#define fwd(f, c) call_op(f, c, ioctl)\n", "fwd"),
+        "expands an unprovable macro": ("#define MEMBER(x) x##ioctl\n"
+                                        "#define FWD(f) ((f)->f_op->MEMBER()(0, f, 0, 0))\n", "FWD"),
+        "pastes ioctl through another": ("#define CAT(a, b) a##b\n"
+                                         "#define FWD(f) ((f)->f_op->CAT(io, ctl)(0, f, 0, 0))\n",
+                                         "FWD"),
+    }
+
+    def test_a_macro_whose_member_cannot_be_proven_is_refused_at_each_use(self):
+        for spelling, (macros, name) in self.UNPROVABLE.items():
+            for rel in ("include/linux/h.h", "drivers/x/u.c"):
+                with self.subTest(spelling=spelling, rel=rel):
+                    found = {m.name: m for m in macro_forwarding.forwarding_macros(macros, rel)}
+                    self.assertTrue(found[name].unprovable)
+                    self.assertTrue(found[name].in_body)
+                    use = "static int f(void)\n{\n\treturn " + name + \
+                        ("" if "THE_MEMBER" in name else "(lower, 1)") + ";\n}\n"
+                    text = (macros if rel.endswith(".c") else "") + use
+                    sites = macro_forwarding.sites(text, rel, [] if rel.endswith(".c")
+                                                   else list(found.values()))
+                    self.assertIn(name, [site.macro.name for site in sites])
+                    self.assertIn("cannot be proven", sites[0].reason)
+
+    def test_a_paste_of_parameters_is_a_site_only_where_it_may_spell_ioctl(self):
+        macros = "#define CAT(a, b) a##b\n"
+        (cat,) = macro_forwarding.forwarding_macros(macros, "h.h")
+        self.assertEqual((cat.unprovable, cat.pasted, cat.in_body), ("", (0, 1), False))
+        for args, site in [("drv_, read", False), ("my, _ops", False), ("io, ctl", True),
+                           ("ioctl, ", True), (", ioctl", True), ("i, octl", True)]:
+            with self.subTest(args=args):
+                text = "int f(void)\n{\n\treturn CAT(" + args + ")(0);\n}\n"
+                self.assertEqual(bool(macro_forwarding.sites(text, "u.c", [cat])), site)
+
+    def test_an_entry_macro_is_no_unprovable_macro(self):
+        for text in ("#define DRV_IOCTL .ioctl = drv_ioctl,\n",
+                     "#define DRV_OPS(h) { .owner = THIS_MODULE, .ioctl = h }\n",
+                     "#define NAME(x) drv_##x##_ioctl\n", "#define DO_IOCTL(x) do_ioctl(x)\n"):
+            with self.subTest(text=text):
+                self.assertEqual(list(macro_forwarding.forwarding_macros(text, "a.h")), [])
+
     def test_a_use_in_a_comment_or_a_string_is_no_site(self):
         (macro,) = macro_forwarding.forwarding_macros(HEADER_SPELLINGS["call"], "h.h")
         text = "/* STACK_PASS(l, c, a) */\nstatic char *s = \"STACK_PASS(l, c, a)\";\n"

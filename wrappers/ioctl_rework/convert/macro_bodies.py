@@ -17,7 +17,9 @@ Here each such body is rewritten by text, with the rule's semantics:
 
 The helper's text is the rule's own (read from the rule file), so there is
 one copy of it.  Default-deny: a macro whose every use of the member this
-cannot rewrite whole keeps its refusal, and so does the whole header.
+cannot rewrite whole keeps its refusal, and so does the whole header; a
+macro whose member no reading proves (ctext/macro_forwarding: the token
+ioctl other than as a member, a paste that may spell it) is refused whole.
 """
 
 import re
@@ -83,7 +85,8 @@ def rewrite_header(text: str, macros: list[ForwardingMacro], legacy_target: bool
     done = HeaderRewrite()
     # A macro naming the member by its argument is refused where a use
     # names ioctl (macro_forwarding.sites), not here.
-    macros = [m for m in macros if m.parameter is None]
+    macros = [m for m in macros if m.in_body]
+    unprovable = {m.name: m.unprovable for m in macros if m.unprovable}
     code = spans.code_only(text)
     helper = free_names.first_free(MACRO_HELPER, used)
     edits = []          # (start, end, new text), in order
@@ -91,6 +94,9 @@ def rewrite_header(text: str, macros: list[ForwardingMacro], legacy_target: bool
     for match in macro_forwarding.DEFINE.finditer(code):
         name = match.group(1)
         if name not in {m.name for m in macros}:
+            continue
+        if name in unprovable:
+            done.refused[name] = unprovable[name]
             continue
         try:
             body, lines = _rewrite_body(text, code, match.start(4), match.end(4),

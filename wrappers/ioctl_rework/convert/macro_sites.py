@@ -26,7 +26,7 @@ from ioctl_rework.ctext import free_names, include_search, macro_forwarding
 from ioctl_rework.ctext import spans as c_spans
 
 # Bump when what the index stores changes.
-INDEX_FORMAT = "macro-sites/3"
+INDEX_FORMAT = "macro-sites/4"
 
 
 def refused_sites(root: Path, tree: Tree, files: set[str], sources: Sources,
@@ -59,9 +59,10 @@ def refused_sites(root: Path, tree: Tree, files: set[str], sources: Sources,
                              *(Path(m.__file__).read_bytes() for m in (macro_forwarding, c_spans)))
     index = cache_mod.stat_index(cache, key, stats, lambda rel: header_macros(root, rel))
     macros = [macro_forwarding.ForwardingMacro(name, file, line, parameter, tuple(parameters),
-                                               body)
+                                               body, unprovable, tuple(pasted))
               for rel, _ in stats
-              for name, file, line, parameter, parameters, body in index[rel]]
+              for name, file, line, parameter, parameters, body, unprovable, pasted
+              in index[rel]]
     defined = _defined_in(root, [rel for rel, _ in stats] + [rel for rel in texts if rel.endswith(".h")])
     return [HandlerRecord(site.file, site.line, "?", site.macro.name, HandlerStatus.FAILED,
                           site.reason)
@@ -95,7 +96,8 @@ def header_macros(root: Path, rel: str) -> list[list]:
         data = (root / rel).read_bytes()
     except OSError:
         return []
-    return [[m.name, m.file, m.line, m.parameter, list(m.parameters), m.body]
+    return [[m.name, m.file, m.line, m.parameter, list(m.parameters), m.body, m.unprovable,
+             list(m.pasted)]
             for m in macro_forwarding.header_macros(data, rel)]
 
 
@@ -128,7 +130,7 @@ def written_headers(root: Path, files: set[str], current: dict[str, bytes], sour
     for rel in sorted(r for r in texts if r.endswith(".h")):
         old, new = texts[rel]
         text = (new or old).decode("utf-8", "surrogateescape")
-        macros = [m for m in macro_forwarding.forwarding_macros(text, rel) if m.parameter is None]
+        macros = [m for m in macro_forwarding.forwarding_macros(text, rel) if m.in_body]
         if macros and _only_in_macros(text, macros):
             candidates[rel] = (old, text, macros)
     if not candidates:

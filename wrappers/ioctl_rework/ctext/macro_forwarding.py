@@ -30,6 +30,19 @@ class ForwardingMacro:
     parameter: int | None   # the argument that names the member, or None: ioctl itself
     parameters: tuple[str, ...] = ()    # its parameter names
     body: str = ""                      # its body (code only, continuations joined)
+    # Why no use of it can be proven (the token ioctl not as a member, a
+    # paste that may form it, a macro of that kind in its body), or "".
+    unprovable: str = ""
+    # Parameters pasted to each other (`a##b`): a use is unprovable when
+    # an argument there may be part of ioctl.
+    pasted: tuple[int, ...] = ()
+
+    @property
+    def in_body(self) -> bool:
+        """Whether its own body spells the member (or may: unprovable), for
+        a header's rewrite to rewrite or refuse; not one naming it by an
+        argument, nor one that only pastes its parameters."""
+        return self.parameter is None and (bool(self.unprovable) or not self.pasted)
 
 
 @dataclass(frozen=True)
@@ -40,6 +53,12 @@ class MacroSite:
 
     @property
     def reason(self) -> str:
+        if self.macro.unprovable or self.macro.pasted:
+            why = self.macro.unprovable or "pastes arguments here that may spell ioctl"
+            return (f"macro {self.macro.name} ({self.macro.file}:{self.macro.line}) "
+                    f"{why}: which member it calls cannot be proven, and "
+                    "the forwarding rule cannot rewrite it (it reads no macro body): "
+                    "convert it by hand")
         how = ("calls or tests ->ioctl" if self.macro.parameter is None else
                "calls or tests the member its argument names, here ioctl")
         return (f"macro {self.macro.name} ({self.macro.file}:{self.macro.line}) {how}, "
@@ -47,16 +66,81 @@ class MacroSite:
                 "convert it by hand")
 
 
-def forwarding_macros(text: str, rel: str, headers_only_literal: bool = False):
+_PARTS = {"ioctl"[:n] for n in range(1, 6)} | {"ioctl"[n:] for n in range(5)}
+_PASTE = re.compile(r"\w*(?:\s*##\s*\w*)+")
+
+
+def _unprovable(body: str, params: tuple[str, ...], unprovable_names: set[str],
+                pasting: dict | None = None):
+    """(why no use of a macro with BODY and PARAMS can be proven, the
+    parameters pasted to each other): the token ioctl in it other than as
+    a member (`CALL_MEMBER((f)->f_op, ioctl, ...)`), a paste beside a part
+    of ioctl (`x##ioctl`, `io##ctl`), a use of a macro of UNPROVABLE_NAMES,
+    or a use of one of PASTING (name -> its pasted parameters) whose
+    argument there may be part of ioctl or is a parameter of this one."""
+    for name, indices in (pasting or {}).items():
+        for use in re.finditer(r"\b%s\s*\(" % re.escape(name), body):
+            close = spans.closing(body, use.end() - 1, "()")
+            args = spans.split_top_level(body[use.end():close]) if close is not None else []
+            if close is None or any(i >= len(args) or _may_paste_ioctl(args[i]) or
+                                    args[i].strip() in params for i in indices):
+                return f"pastes through {name} what may spell ioctl", ()
+    pasted = set()
+    for chain in _PASTE.finditer(body):
+        pieces = re.split(r"\s*##\s*", chain.group())
+        spelled = "".join(r"\w*" if piece in params else re.escape(piece) for piece in pieces)
+        if not re.fullmatch(spelled, "ioctl"):
+            continue                # `drv_##x##_ioctl`: never the member ioctl
+        if any(piece not in params for piece in pieces):
+            return f"pastes {chain.group()}, which may spell ioctl", ()
+        pasted |= {params.index(piece) for piece in pieces}
+    for token in re.finditer(r"\bioctl\b", body):
+        if not re.search(r"(?:->|\.)\s*$", body[:token.start()]) and \
+                not re.search(r"##\s*$", body[:token.start()]):
+            return "holds the token ioctl other than as a member", ()
+    used = sorted(set(re.findall(r"\b\w+\b", body)) & unprovable_names)
+    if used:
+        return f"expands {used[0]}, whose member cannot be proven", ()
+    return "", tuple(sorted(pasted))
+
+
+def forwarding_macros(text: str, rel: str, headers_only_literal: bool = False,
+                      unprovable_names: set[str] = frozenset(), pasting: dict | None = None):
     """The macros of TEXT (the file REL) that call through a member named
-    ioctl, or through a member their argument names.  HEADERS_ONLY_LITERAL
-    false: both kinds; true is for a .c file, whose literal `->ioctl(` the
+    ioctl, or through a member their argument names, or whose member no
+    reading proves (_unprovable: in any file, whatever the flag below;
+    UNPROVABLE_NAMES are such macros of other files, PASTING those that
+    paste their parameters).  HEADERS_ONLY_LITERAL
+    false: every kind; true is for a .c file, whose literal `->ioctl(` the
     forwarding stage already reads as a site of its own."""
     code = spans.code_only(text)
-    for match in DEFINE.finditer(code):
+    names = set(unprovable_names)
+    pasting = dict(pasting or {})
+    defines = list(DEFINE.finditer(code))
+    for _ in range(len(defines) + 1):     # a macro using one found unprovable is one too
+        before = len(names), len(pasting)
+        for match in defines:
+            params = tuple(p.strip() for p in (match.group(3) or "").split(","))
+            if match.group(1) in names:
+                continue
+            why, pasted = _unprovable(match.group(4).replace("\\\n", " "), params,
+                                      names - {match.group(1)},
+                                      {k: v for k, v in pasting.items() if k != match.group(1)})
+            if why:
+                names.add(match.group(1))
+            elif pasted:
+                pasting[match.group(1)] = pasted
+        if (len(names), len(pasting)) == before:
+            break
+    for match in defines:
         body = match.group(4).replace("\\\n", " ")
         line = code.count("\n", 0, match.start()) + 1
         params = tuple(p.strip() for p in (match.group(3) or "").split(","))
+        why, pasted = _unprovable(body, params, names - {match.group(1)},
+                                  {k: v for k, v in pasting.items() if k != match.group(1)})
+        if why or pasted:
+            yield ForwardingMacro(match.group(1), rel, line, None, params, body, why, pasted)
+            continue
         if not headers_only_literal and re.search(_MEMBER_USE % "ioctl", body):
             yield ForwardingMacro(match.group(1), rel, line, None, params, body)
             continue
@@ -76,6 +160,11 @@ def header_macros(data: bytes, rel: str) -> list[ForwardingMacro]:
     return list(forwarding_macros(data.decode("latin-1"), rel))
 
 
+def _may_paste_ioctl(argument: str) -> bool:
+    """Whether ARGUMENT, pasted (##: not expanded first), may be part of ioctl."""
+    return argument.strip() in _PARTS | {""}
+
+
 def sites(text: str, rel: str, macros: list[ForwardingMacro],
           defined=lambda name: True, root=None) -> list[MacroSite]:
     """Where TEXT (the file REL) uses one of MACROS (its own included) so
@@ -83,17 +172,28 @@ def sites(text: str, rel: str, macros: list[ForwardingMacro],
     NAME is in the file or a header read (by default, always: unproven).
     ROOT: the tree whose headers declare the structures a use goes
     through (member_types.py); None, no such proof."""
-    macros = macros + list(forwarding_macros(text, rel, headers_only_literal=True))
+    unprovable = {m.name for m in macros if m.unprovable}
+    pasting = {m.name: m.pasted for m in macros if m.pasted and not m.unprovable}
+    macros = macros + list(forwarding_macros(text, rel, headers_only_literal=True,
+                                             unprovable_names=unprovable, pasting=pasting))
     code = spans.code_only(text)
     found = []
     for macro in macros:
         if macro.name not in code:
             continue
-        for use in re.finditer(r"\b%s\s*\(" % re.escape(macro.name), code):
+        pattern = r"\b%s\b" if macro.unprovable and not macro.parameters[0] and \
+            len(macro.parameters) == 1 else r"\b%s\s*\("
+        for use in re.finditer(pattern % re.escape(macro.name), code):
             line = code.count("\n", 0, use.start()) + 1
             if macro.file == rel and line == macro.line:
                 continue        # its own #define
-            if macro.parameter is not None:
+            if macro.pasted and not macro.unprovable:
+                close = spans.closing(code, use.end() - 1, "()")
+                args = spans.split_top_level(code[use.end():close]) if close is not None else []
+                if close is not None and len(args) == len(macro.parameters) and not any(
+                        _may_paste_ioctl(args[i]) for i in macro.pasted):
+                    continue    # what it pastes cannot spell ioctl
+            elif macro.parameter is not None:
                 close = spans.closing(code, use.end() - 1, "()")
                 if close is None:
                     continue

@@ -20,7 +20,6 @@ import re
 from ioctl_rework.ctext.spans import code_only
 
 NULL_VALUE = re.compile(r"(?:\(\s*(?:struct\s+)?\w+\s*\**\s*\)\s*)?(?:NULL|0|\(\s*void\s*\*\s*\)\s*0)")
-_DECLARATION = r"\bstruct\s+inode\b[^;{}()]*?(?<![\w.>])\*\s*"
 _MACRO_NAME = re.compile(r"[A-Z_][A-Z0-9_]*")
 
 
@@ -85,16 +84,34 @@ def _callee(code: str, offset: int) -> str | None:
     return None
 
 
+def _declarations(text: str, name: str) -> list[int]:
+    """Where NAME is declared a `struct inode *` in TEXT: each offset of the
+    name in a declarator `*name` of a `struct inode` declaration."""
+    found = []
+    for statement in re.finditer(r"\bstruct\s+inode\b([^;{}]*);", text):
+        depth, piece = 0, statement.start(1)
+        for i in range(statement.start(1), statement.end(1) + 1):
+            char = text[i] if i < statement.end(1) else ","
+            depth += (char in "([") - (char in ")]")
+            if char == "," and depth == 0:
+                declarator = re.match(rf"\s*\*\s*(?:const\s+)?({re.escape(name)})\b",
+                                      text[piece:i])
+                if declarator:
+                    found.append(piece + declarator.start(1))
+                piece = i + 1
+    return found
+
+
 def _local_null(code: str, body: tuple[int, int], call: int, name: str) -> bool:
     start, end = body
     word = re.escape(name)
     if re.search(rf"\b{word}\b", _parameters(code, start)):
         return False                # a parameter: its caller sets it
     text = code[start:end + 1]
-    declarations = list(re.finditer(rf"{_DECLARATION}{word}\b", text))
+    declarations = _declarations(text, name)
     if len(declarations) != 1:
         return False                # a global, or shadowed: not read here
-    declared = start + declarations[0].end() - len(name)
+    declared = start + declarations[0]
     scope = _enclosing_block(code, declared, outermost=False)
     if scope is None or not scope[0] <= call <= scope[1]:
         return False                # the call is outside the local's block
