@@ -212,6 +212,24 @@ class RefusedTest(unittest.TestCase):
                                   else "HAS_IOCTL", " ".join(done.refused))
                     self.assertIn(why, " ".join(done.refused.values()))
 
+    def test_a_macro_whose_member_cannot_be_proven_refuses_the_header(self):
+        # Beside a macro this module would rewrite: the header is not written.
+        for macro, name in [("#define MEMBER(x) x##ioctl\n", "MEMBER"),
+                            ("#define FWD(f, c, a) CALL_MEMBER((f)->f_op, ioctl, f, c, a)\n", "FWD"),
+                            ("#define the_member ioctl\n", "the_member"),
+                            ("#define OP(x) io ## x\n", "OP")]:
+            for legacy in (True, False):
+                with self.subTest(macro=macro, legacy=legacy):
+                    _, done = rewrite(macro + CALLS["do_while"][0], legacy=legacy)
+                    self.assertIsNone(done.text)
+                    self.assertIn(name, done.refused)
+                    self.assertIn("ioctl", done.refused[name])
+
+    def test_a_paste_of_parameters_alone_leaves_the_header_rewritten(self):
+        _, done = rewrite("#define CAT(a, b) a##b\n" + CALLS["do_while"][0], legacy=True)
+        self.assertIsNotNone(done.text)
+        self.assertEqual(done.refused, {})
+
     def test_a_macro_naming_the_member_by_its_argument_is_left_to_its_sites(self):
         macro = "#define LOWER_OP(l, op, c, a) ((l)->f_op->op(0, l, c, a))\n"
         _, done = rewrite(macro, legacy=True)
