@@ -450,7 +450,7 @@ def _account(request: ConvertRequest, result: ConversionResult, sources: Sources
         except OSError:
             continue            # listed as skipped by the tree scan
         texts[rel] = (old, result.changes[rel][1] if rel in result.changes else old)
-    found = accounting.account(summary, texts)
+    found = accounting.account(summary, texts, request.root)
     summary.handlers += found.records
     summary.tokens += found.tokens
     target = request.options.target
