@@ -149,6 +149,9 @@ WIDGET_CALLS = {
                "\tif (!w->ops->ioctl)\n\t\treturn -ENOTTY;\n\treturn w->ops->ioctl(w, cmd, arg);",
     "a file-scope pointer": "\tif (cmd == WCTL_RESET)\n\t\treturn 0;\n"
                             "\treturn wctl_widget->ops->ioctl(wctl_widget, cmd, arg);",
+    # As block_device_operations' ioctl, it takes the inode and the file.
+    "an inode passed": "\tif (cmd == WCTL_RESET)\n\t\treturn 0;\n"
+                       "\treturn wctl_widget->ops->ioctl(inode, file, cmd, arg);",
     "by value, extern in the header": "\tif (cmd == WCTL_RESET)\n\t\treturn 0;\n"
                                       "\treturn widget_default_ops.ioctl(wctl_widget, cmd, arg);",
 }
@@ -179,6 +182,11 @@ class OtherStructureCallTest(CrossFileCase):
                     new = self.new(result, "drivers/char/wctl.c")
                     self.assertRegex(new, r"\.unlocked_ioctl\s*= wctl_ioctl,")
                     self.assertNotRegex(new, r"\.ioctl\s*=")
+                    if calls == "an inode passed":
+                        # Accounted for in the run's words: no file_operations.
+                        self.assertIn(("drivers/char/wctl.c", "other-structure"),
+                                      {(t.file, t.kind) for t in result.summary.tokens
+                                       if "struct widget_ops" in t.reason})
                     # The other structure's call is left as it is.
                     self.assertEqual(new.count("->ioctl") + new.count(".ioctl("),
                                      WIDGET_CALLS[calls].count("->ioctl")

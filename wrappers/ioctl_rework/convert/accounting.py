@@ -66,7 +66,8 @@ def files_with_members(paths: list[Path], root: Path) -> list[str]:
 def account(summary: Summary, files: dict[str, tuple[bytes, bytes]],
             root: Path | None = None) -> Accounting:
     """FILES: relpath -> (text before, text after) of every file read;
-    ROOT: the tree whose headers they include (None: each file alone)."""
+    ROOT: the tree whose headers they include, which may prove a member
+    another structure's (None: each file alone)."""
     entries = {(h.file, h.line) for h in summary.handlers}
     changed = {(c.file, c.line) for c in summary.changes}
     records, tokens = [], []
@@ -86,6 +87,14 @@ def account(summary: Summary, files: dict[str, tuple[bytes, bytes]],
                                           "kept for kernels without HAVE_UNLOCKED_IOCTL"))
                 continue
             explained = _not_an_entry(code, token, ours, declarations)
+            if explained is None and token.use in (Use.CALL, Use.READ) and \
+                    not (token.macro or token.alias or token.spliced):
+                # `disk->fops->ioctl(...)`: the file alone does not say, its headers do.
+                proven = member_types.other_structures(declarations.get(), token.line)
+                if proven:
+                    explained = ("other-structure", f"a member of struct "
+                                 f"{', '.join(sorted(proven))} (its headers say so), "
+                                 "not a file_operations")
             if explained:
                 tokens.append(TokenRecord(rel, line or token.line, *explained))
                 continue
