@@ -179,7 +179,7 @@ class ModuleMutexTest(unittest.TestCase):
 
         files = {"Makefile": SPELLINGS[0][1], "fa.c": driver("fa", ADD),
                  "fb.c": driver("fb", CLEAR)}
-        with mock.patch.object(verification.lockproof, "module_problems", fails_in_fb):
+        with mock.patch.object(lockproof, "module_problems", fails_in_fb):
             result = self.convert(files)
         self.assertEqual(result.changes, {})
         self.assertEqual({h.status for h in result.summary.handlers}, {HandlerStatus.FAILED})

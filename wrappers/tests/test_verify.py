@@ -15,6 +15,7 @@ from pathlib import Path
 from unittest import mock
 
 from ioctl_rework import cache as cache_mod
+from ioctl_rework import lockproof
 from ioctl_rework.convert import cli as convert
 from ioctl_rework import settings
 from ioctl_rework.convert import verification as verify
@@ -356,7 +357,7 @@ class RevertTest(unittest.TestCase):
                                       self.tmp,
                                       verify=VerifyOptions(kdir=KernelDir(self.tmp, False, "k")))
         with mock.patch.object(verify, "Builder", builder), \
-                mock.patch.object(verify.lockproof, "prove_changes", return_value=[]) as prove:
+                mock.patch.object(lockproof, "prove_changes", return_value=[]) as prove:
             verify.verify(self.request, self.result)
         expander = prove.call_args.kwargs["preprocessed"]("a.c")
         self.assertTrue(expander.preprocessed)

@@ -9,7 +9,6 @@ from pathlib import Path
 from typing import Callable, Iterator
 
 from ioctl_rework.convert.file_runs import SPATCH_SAFE_NAME, Pending
-from ioctl_rework.lockproof.headers import included_headers
 from ioctl_rework.spatch import rules
 from ioctl_rework.spatch import runner as spatch
 
@@ -48,6 +47,10 @@ def run_all(todo: list[Pending], root: Path, jobs: int, timeout: int,
 def run_in_copy(pending: Pending, root: Path, timeout: int) -> spatch.SpatchResult:
     """spatch on PENDING's data, written at the file's place in a copy of
     the tree that holds only it and the headers it includes."""
+    # Imported here: lockproof/ loads the whole proof, which most runs
+    # (every one without a branch variant) never use.
+    from ioctl_rework.lockproof.headers import included_headers
+
     rel = pending.task.file
     with tempfile.TemporaryDirectory(prefix="ioctl-rework-") as tmp:
         if not SPATCH_SAFE_NAME.fullmatch(rel):

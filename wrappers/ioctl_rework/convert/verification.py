@@ -24,13 +24,16 @@ share one mutex (modules.py) go back together, and are proven with that
 mutex as their lock, and checked together (lockproof.module_problems).
 """
 
+from __future__ import annotations
+
 import os
 import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ioctl_rework import cache as cache_mod
-from ioctl_rework import lockproof, settings
+from ioctl_rework import settings
 from ioctl_rework.verify import port as verify_port
 from ioctl_rework.convert.modules import ModulePlan
 from ioctl_rework.convert.request import ConversionResult, ConvertRequest
@@ -39,6 +42,9 @@ from ioctl_rework.convert.summary import (FileRecord, FileStatus, HandlerStatus,
                                           Summary)
 from ioctl_rework.verify.build import Builder, ObjectBuild
 from ioctl_rework.verify.diagnostics import added, describe
+
+if TYPE_CHECKING:
+    from ioctl_rework import lockproof
 
 
 @dataclass(frozen=True)
@@ -120,6 +126,10 @@ def _cache(request: ConvertRequest, namespace: str) -> cache_mod.Cache | None:
 def _prove(request: ConvertRequest, result: ConversionResult,
            builds: dict[str, tuple[ObjectBuild, ObjectBuild]], reject,
            in_modules: ModulePlan) -> None:
+    # The proof is imported where a conversion has something to prove: a
+    # check whose patch converts nothing does not pay for loading it.
+    from ioctl_rework import lockproof
+
     def preprocessed(rel: str):
         before, after = builds.get(rel, (None, None))
         if before is None or before.preprocessed is None or after.preprocessed is None:
@@ -147,6 +157,8 @@ def _prove(request: ConvertRequest, result: ConversionResult,
 
 def module_lock_for(in_modules: ModulePlan, options: settings.ConversionOptions):
     """The lock of each file: its kbuild module's mutex where it shares one."""
+    from ioctl_rework import lockproof
+
     def lock_for(rel: str) -> lockproof.LockCalls:
         if rel in in_modules.mutexes:
             return lockproof.LockCalls.mutex(in_modules.mutexes[rel].name)
@@ -157,6 +169,8 @@ def module_lock_for(in_modules: ModulePlan, options: settings.ConversionOptions)
 def module_problems(in_modules: ModulePlan, changes: dict[str, tuple[bytes, bytes]]
                     ) -> list[lockproof.LockProblem]:
     """What is wrong with each module mutex across the files CHANGES rewrote."""
+    from ioctl_rework import lockproof
+
     found = []
     for mutex in in_modules.modules():
         texts = {rel: (old.decode("latin-1"), new.decode("latin-1"))
