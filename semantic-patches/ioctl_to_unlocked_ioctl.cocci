@@ -132,6 +132,7 @@ matches.fops_typedef(T)
 type T, CT;
 identifier fops, handler;
 position p, fp;
+expression fops_index;
 @@
 (
 T fops@fp = { ..., .ioctl = \(handler@p \| &handler@p \| (CT)handler@p \| handler@p(...)\), ... };
@@ -140,7 +141,11 @@ T fops@fp = { ..., ioctl: \(handler@p \| &handler@p \| (CT)handler@p \| handler@
 |
 T fops@fp[...] = { ..., { ..., .ioctl = \(handler@p \| &handler@p \| (CT)handler@p \| handler@p(...)\), ... }, ... };
 |
+T fops@fp[...] = { ..., [fops_index] = { ..., .ioctl = \(handler@p \| &handler@p \| (CT)handler@p \| handler@p(...)\), ... }, ... };
+|
 T fops@fp[...] = { ..., { ..., ioctl: \(handler@p \| &handler@p \| (CT)handler@p \| handler@p(...)\), ... }, ... };
+|
+T fops@fp[...] = { ..., [fops_index] = { ..., ioctl: \(handler@p \| &handler@p \| (CT)handler@p \| handler@p(...)\), ... }, ... };
 )
 
 @ script:python @
@@ -659,6 +664,21 @@ p << null_inode_call.p;
 @@
 matches.null_inode_call(p)
 
+// The same NULL through a local set only to it (struct inode *none =
+// NULL; ... h(none, ...)): judged alike (ctext/null_inode.py says which).
+@ null_local_inode_call depends on definition || name_list @
+identifier nlh : script:python () { nlh in state.handler_names or nlh in state.listed };
+identifier null_local;
+expression E2, E3, E4;
+position p;
+@@
+nlh@p(null_local, E2, E3, E4)
+
+@ script:python @
+null_local << null_local_inode_call.null_local; p << null_local_inode_call.p;
+@@
+matches.null_local_inode_call(null_local, p)
+
 // ------------------------------------------------------------- decisions
 // Each script binds, per handler, the names the rewriting rules use.  A
 // script that dropped its match (include_match(False)) would drop every
@@ -976,6 +996,7 @@ identifier fops_entry.handler, switch_fops.entry;
 type T, CT;
 identifier fops;
 position sq1 : script:python () { rewriting.action_at(sq1) == "plain" };
+expression fops_index;
 @@
 (
 T fops = { ...,
@@ -993,7 +1014,17 @@ T fops[...] = { ..., { ...,
 + .unlocked_ioctl = entry,
   ... }, ... };
 |
+T fops[...] = { ..., [fops_index] = { ...,
+- .ioctl = \(handler@sq1\|&handler@sq1\|(CT)handler@sq1\),
++ .unlocked_ioctl = entry,
+  ... }, ... };
+|
 T fops[...] = { ..., { ...,
+- ioctl: \(handler@sq1\|&handler@sq1\|(CT)handler@sq1\),
++ .unlocked_ioctl = entry,
+  ... }, ... };
+|
+T fops[...] = { ..., [fops_index] = { ...,
 - ioctl: \(handler@sq1\|&handler@sq1\|(CT)handler@sq1\),
 + .unlocked_ioctl = entry,
   ... }, ... };
@@ -1004,6 +1035,7 @@ identifier fops_entry.handler, switch_fops.entry;
 type T, CT;
 identifier fops;
 position sq2 : script:python () { rewriting.action_at(sq2) == "compat" };
+expression fops_index;
 @@
 (
 T fops = { ...,
@@ -1024,7 +1056,19 @@ T fops[...] = { ..., { ...,
 + .compat_ioctl = entry,
   ... }, ... };
 |
+T fops[...] = { ..., [fops_index] = { ...,
+- .ioctl = \(handler@sq2\|&handler@sq2\|(CT)handler@sq2\),
++ .unlocked_ioctl = entry,
++ .compat_ioctl = entry,
+  ... }, ... };
+|
 T fops[...] = { ..., { ...,
+- ioctl: \(handler@sq2\|&handler@sq2\|(CT)handler@sq2\),
++ .unlocked_ioctl = entry,
++ .compat_ioctl = entry,
+  ... }, ... };
+|
+T fops[...] = { ..., [fops_index] = { ...,
 - ioctl: \(handler@sq2\|&handler@sq2\|(CT)handler@sq2\),
 + .unlocked_ioctl = entry,
 + .compat_ioctl = entry,
@@ -1036,6 +1080,7 @@ identifier fops_entry.handler;
 type T, CT;
 identifier fops;
 position sq3 : script:python () { rewriting.action_at(sq3) == "dead" };
+expression fops_index;
 @@
 (
 T fops = { ...,
@@ -1050,7 +1095,15 @@ T fops[...] = { ..., { ...,
 - .ioctl = \(handler@sq3\|&handler@sq3\|(CT)handler@sq3\),
   ... }, ... };
 |
+T fops[...] = { ..., [fops_index] = { ...,
+- .ioctl = \(handler@sq3\|&handler@sq3\|(CT)handler@sq3\),
+  ... }, ... };
+|
 T fops[...] = { ..., { ...,
+- ioctl: \(handler@sq3\|&handler@sq3\|(CT)handler@sq3\),
+  ... }, ... };
+|
+T fops[...] = { ..., [fops_index] = { ...,
 - ioctl: \(handler@sq3\|&handler@sq3\|(CT)handler@sq3\),
   ... }, ... };
 )
@@ -1060,6 +1113,7 @@ identifier fops_entry.handler, switch_fops.entry;
 type T, CT;
 identifier fops;
 position sq4 : script:python () { rewriting.action_at(sq4) == "multi" };
+expression fops_index;
 @@
 (
 T fops = { ...,
@@ -1086,7 +1140,23 @@ T fops[...] = { ..., { ...,
 +#endif
   ... }, ... };
 |
+T fops[...] = { ..., [fops_index] = { ...,
++#ifdef HAVE_UNLOCKED_IOCTL
++ .unlocked_ioctl = entry,
++#else
+  .ioctl = \(handler@sq4\|&handler@sq4\|(CT)handler@sq4\),
++#endif
+  ... }, ... };
+|
 T fops[...] = { ..., { ...,
++#ifdef HAVE_UNLOCKED_IOCTL
++ .unlocked_ioctl = entry,
++#else
+  ioctl: \(handler@sq4\|&handler@sq4\|(CT)handler@sq4\),
++#endif
+  ... }, ... };
+|
+T fops[...] = { ..., [fops_index] = { ...,
 +#ifdef HAVE_UNLOCKED_IOCTL
 + .unlocked_ioctl = entry,
 +#else
@@ -1100,6 +1170,7 @@ identifier fops_entry.handler, switch_fops.entry;
 type T, CT;
 identifier fops;
 position sq5 : script:python () { rewriting.action_at(sq5) == "multi_compat" };
+expression fops_index;
 @@
 (
 T fops = { ...,
@@ -1129,7 +1200,25 @@ T fops[...] = { ..., { ...,
 +#endif
   ... }, ... };
 |
+T fops[...] = { ..., [fops_index] = { ...,
++#ifdef HAVE_UNLOCKED_IOCTL
++ .unlocked_ioctl = entry,
++ .compat_ioctl = entry,
++#else
+  .ioctl = \(handler@sq5\|&handler@sq5\|(CT)handler@sq5\),
++#endif
+  ... }, ... };
+|
 T fops[...] = { ..., { ...,
++#ifdef HAVE_UNLOCKED_IOCTL
++ .unlocked_ioctl = entry,
++ .compat_ioctl = entry,
++#else
+  ioctl: \(handler@sq5\|&handler@sq5\|(CT)handler@sq5\),
++#endif
+  ... }, ... };
+|
+T fops[...] = { ..., [fops_index] = { ...,
 +#ifdef HAVE_UNLOCKED_IOCTL
 + .unlocked_ioctl = entry,
 + .compat_ioctl = entry,
@@ -1237,7 +1326,7 @@ expression E;
 // A local whose only use was the inode argument a call just lost goes
 // with it: "struct inode *inode = file->f_dentry->d_inode;" of a compat
 // wrapper would be an unused variable.  Only a declaration that reads the
-// inode of a file (no call, no side effect) is removed.  Its name is
+// inode of a file, or NULL (no call, no side effect), is removed.  Its name is
 // recorded before the call changes: a position cannot cross a change.
 @ fed_inode_call depends on patch && (definition || name_list) @
 identifier fed_h : script:python () { fed_h in state.handler_names or fed_h in state.listed };
@@ -1265,6 +1354,7 @@ expression E1, E2, E3, E4;
 @ drop_fed_inode depends on patch @
 identifier fed_inode_local.fed_fn, fed_inode_local.fed_local;
 expression F;
+type T;
 @@
   fed_fn(...) {
   ... when any
@@ -1274,6 +1364,14 @@ expression F;
 - struct inode *fed_local = F->f_path.dentry->d_inode;
 |
 - struct inode *fed_local = file_inode(F);
+|
+- struct inode *fed_local = NULL;
+|
+- struct inode *fed_local = 0;
+|
+- struct inode *fed_local = (T)NULL;
+|
+- struct inode *fed_local = (T)0;
 )
   ... when != fed_local
   }
@@ -1284,6 +1382,7 @@ expression F;
 @ drop_fed_inode_assigned depends on patch @
 identifier fed_inode_local.fed_fn, fed_inode_local.fed_local;
 expression F;
+type T;
 @@
   fed_fn(...) {
   ... when any
@@ -1295,6 +1394,14 @@ expression F;
 - fed_local = F->f_path.dentry->d_inode;
 |
 - fed_local = file_inode(F);
+|
+- fed_local = NULL;
+|
+- fed_local = 0;
+|
+- fed_local = (T)NULL;
+|
+- fed_local = (T)0;
 )
   ... when != fed_local
   }
@@ -1386,6 +1493,7 @@ identifier mutex_of_file.mfn_extern, mutex_of_file.mname;
 identifier handler, fops;
 type T, CT;
 position cq : script:python () { entries.entry_at(cq) is not None };
+expression fops_index;
 @@
 (
 T fops = { ...,
@@ -1400,7 +1508,15 @@ T fops[...] = { ..., { ...,
 * .ioctl = \(handler@cq\|&handler@cq\|(CT)handler@cq\),
   ... }, ... };
 |
+T fops[...] = { ..., [fops_index] = { ...,
+* .ioctl = \(handler@cq\|&handler@cq\|(CT)handler@cq\),
+  ... }, ... };
+|
 T fops[...] = { ..., { ...,
+* ioctl: \(handler@cq\|&handler@cq\|(CT)handler@cq\),
+  ... }, ... };
+|
+T fops[...] = { ..., [fops_index] = { ...,
 * ioctl: \(handler@cq\|&handler@cq\|(CT)handler@cq\),
   ... }, ... };
 )

@@ -48,8 +48,13 @@ def unread_headers(file):
     """What could not be read, for the reason a name was not found."""
     table = macros_of(file)
     missing = table.missing + table.unread
-    return "; not found: " + ", ".join(missing[:4]) + (", ..." if len(missing) > 4 else "") \
+    found = "; not found: " + ", ".join(missing[:4]) + (", ..." if len(missing) > 4 else "") \
         if missing else ""
+    # An include flag of the directory's Makefile that could not be expanded:
+    # what its directory holds was not read either (default-deny).
+    unexpanded = table.search.unexpanded if table.search is not None else ()
+    return found + ("; not expanded: " + ", ".join(unexpanded[:4]) +
+                    (", ..." if len(unexpanded) > 4 else "") if unexpanded else "")
 
 
 def declares_temporary(file, h):

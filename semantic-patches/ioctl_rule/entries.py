@@ -49,13 +49,19 @@ def container_of(p):
     return max(around) if around else None
 
 
+DESIGNATOR = re.compile(r"[{,]\s*\[[^][;{}]*\]\s*=\s*$")
+
+
 def initializer_of(file, container):
     """The opening brace of the whole initializer that holds container:
     the brace after "=" (a fops that is a static local of a function sits
     inside that function's body, which is no initializer), or None."""
     pairs, code = brace_pairs(file), code_text(file)
     around = sorted((o for o, c in pairs.items() if o <= container <= c), reverse=True)
-    return next((o for o in around if code[:o].rstrip().endswith("=")), None)
+    # An array element's designator ("{ [2] = {", ", [0] = {") is no
+    # declaration's "=" (a declarator "fops[3] = {" follows a name).
+    return next((o for o in around if code[:o].rstrip().endswith("=")
+                 and not DESIGNATOR.search(code, max(0, o - 200), o)), None)
 
 
 def declaration_of(file, container):

@@ -15,6 +15,8 @@ from .handler_body import (PURE_CALLS, at_top_block, first_statement_of, handler
                            record_variable)
 from .macros import hidden_exits, inode_in_macros
 
+from ioctl_rework.ctext import null_inode
+
 
 def listed_names(names):
     """-D handlers=a,b: handlers of other files, converted with this one."""
@@ -273,6 +275,12 @@ def exported(p):
 
 def null_inode_call(p):
     fact(p[0].file, text_at(p), "null_inode", int(p[0].line))
+
+
+def null_local_inode_call(name, p):
+    """A call passing a local set only to NULL as the inode passes NULL."""
+    if null_inode.null_local("\n".join(source_lines(p[0].file)), int(p[0].line), str(name)):
+        null_inode_call(p)
 
 
 def first_statement_agrees(ph, p):

@@ -10,7 +10,7 @@ from pathlib import Path
 from unittest import mock
 
 from ioctl_rework.cache import Cache
-from ioctl_rework.convert import macro_sites
+from ioctl_rework.convert import macro_bodies, macro_sites
 from ioctl_rework.convert.sources import Sources
 from ioctl_rework.convert.summary import HandlerStatus
 from ioctl_rework.convert.tree import Tree
@@ -100,6 +100,62 @@ class MacroSitesTest(unittest.TestCase):
             records, read = self.run_sites(Cache(None))
             self.assertEqual(read, self.HEADERS)
             self.assertEqual(len(records), 2)
+
+
+class WrittenHeadersTest(unittest.TestCase):
+    """macro_sites.written_headers: a header of the run whose every use of
+    the member is in forwarding macros is rewritten; the helper's name is
+    free in every file that includes it, in the run or beside it."""
+
+    def setUp(self):
+        self.root = Path(tempfile.mkdtemp(prefix="written-headers-"))
+        self.addCleanup(shutil.rmtree, self.root)
+        (self.root / "Makefile").write_text("VERSION = 2\nPATCHLEVEL = 6\nSUBLEVEL = 9\n")
+        self.driver = self.root / "drivers/x"
+        self.driver.mkdir(parents=True)
+        (self.driver / "stackhelp.h").write_text(FORWARDING)
+        (self.driver / "upper.c").write_text('#include "stackhelp.h"\n')
+
+    def written(self, files=("drivers/x/stackhelp.h", "drivers/x/upper.c")):
+        return macro_sites.written_headers(self.root, set(files), {}, Sources(self.root),
+                                           True, False)
+
+    def test_the_helper_name_is_free_in_every_including_file(self):
+        stem = macro_bodies.MACRO_HELPER
+        cases = {"none taken": ({}, stem),
+                 "taken in a file of the run": ({"upper.c": stem}, stem + "2"),
+                 "taken in a file beside it, not in the run": ({"other.c": stem}, stem + "2"),
+                 "taken in both": ({"upper.c": stem, "other.c": stem + "2"}, stem + "3")}
+        for case, (taken, expected) in cases.items():
+            with self.subTest(case=case):
+                for name in ("upper.c", "other.c"):
+                    (self.driver / name).write_text(
+                        '#include "stackhelp.h"\n' +
+                        (f"static int {taken[name]};\n" if name in taken else ""))
+                done = self.written()
+                new = done.texts["drivers/x/stackhelp.h"][1].decode()
+                self.assertIn(f"static inline int {expected}(", new)
+                self.assertEqual(done.refused, [])
+                self.assertEqual([(c.line, c.handler) for c in done.changes],
+                                 [(2, "STACK_PASS")])
+
+    def test_a_header_with_a_use_outside_its_macros_is_left_to_the_rule(self):
+        (self.driver / "stackhelp.h").write_text(
+            FORWARDING + "static inline int has(struct file *f) { return !!f->f_op->ioctl; }\n")
+        done = self.written()
+        self.assertEqual((done.texts, done.refused), ({}, []))
+
+    def test_a_macro_that_cannot_be_rewritten_is_a_refused_record(self):
+        (self.driver / "stackhelp.h").write_text(FORWARDING.replace(
+            "(lf)->f_dentry->d_inode, (lf), (c), (a)", "(lf), (c), (a)"))
+        done = self.written()
+        self.assertEqual(done.texts, {})
+        self.assertEqual([(r.file, r.line, r.handler, r.status) for r in done.refused],
+                         [("drivers/x/stackhelp.h", 1, "STACK_PASS", HandlerStatus.FAILED)])
+        self.assertIn("four arguments", done.refused[0].reason)
+
+    def test_a_header_not_of_the_run_is_not_written(self):
+        self.assertEqual(self.written(files=("drivers/x/upper.c",)).texts, {})
 
 
 if __name__ == "__main__":

@@ -117,5 +117,43 @@ class ForeignInodeTest(unittest.TestCase):
                       call_in("\treturn h(inode, b, 0, arg);\n", head))
 
 
+
+def passes_null_in(body: str, head: str = "long c(struct file *file, unsigned int cmd)"):
+    text = f"static struct inode *g;\n{head}\n{{\n{body}}}\n"
+    calls = [n for n in namings.namings(text, "h") if n.kind == namings.CALL]
+    return namings.passes_null(calls[0], text)
+
+
+class PassesNullTest(unittest.TestCase):
+    """A NULL inode, passed itself or through a local set only to NULL, is
+    the rule's to judge (ctext/null_inode.py); anything else is not NULL."""
+
+    def test_null_itself_and_through_a_local_in_each_spelling(self):
+        for body in ("\treturn h(NULL, file, cmd, 0);\n",
+                     "\treturn h((struct inode *)0, file, cmd, 0);\n",
+                     "\tstruct inode *none = NULL;\n\n\treturn h(none, file, cmd, 0);\n",
+                     "\tstruct inode *zero = 0;\n\treturn h(zero, file, cmd, 0);\n",
+                     "\tstruct inode *c = (struct inode *)NULL;\n\treturn h(c, file, cmd, 0);\n",
+                     "\tstruct inode *i;\n\tint r;\n\n\ti = NULL;\n\tr = h(i, file, cmd, 0);\n"
+                     "\treturn r;\n",
+                     "\tstruct inode *a = file_inode(file), *none = NULL;\n"
+                     "\treturn h(none, file, cmd, 0);\n"):
+            with self.subTest(body=body):
+                self.assertTrue(passes_null_in(body))
+
+    def test_a_local_that_may_hold_anything_else_is_not_null(self):
+        for body in ("\tstruct inode *i = NULL;\n\ti = file_inode(file);\n"
+                     "\treturn h(i, file, cmd, 0);\n",
+                     "\tstruct inode *i = NULL;\n\tfind(&i);\n\treturn h(i, file, cmd, 0);\n",
+                     "\tstatic struct inode *i = NULL;\n\treturn h(i, file, cmd, 0);\n",
+                     "\tstruct inode *i;\n\treturn h(i, file, cmd, 0);\n",
+                     "\tg = NULL;\n\treturn h(g, file, cmd, 0);\n",
+                     "\tstruct inode *a = NULL, *i = file_inode(file);\n"
+                     "\treturn h(i, file, cmd, 0);\n",
+                     "\treturn h(file_inode(file), file, cmd, 0);\n"):
+            with self.subTest(body=body):
+                self.assertFalse(passes_null_in(body))
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -108,5 +108,101 @@ class UnfollowedCallTest(CrossFileCase):
                 self.assertIn("unlocked_ioctl(file, cmd, arg)", front)
 
 
+# A 2.6-era driver that calls through the ioctl of another structure, whose
+# struct the tree's <linux/widget.h> or the driver's "wctl.h" declares.
+WIDGET_H = """#ifndef _LINUX_WIDGET_H
+#define _LINUX_WIDGET_H
+struct widget;
+struct widget_ops {
+	int	(*reset)(struct widget *);
+	int	(*ioctl)(struct widget *, unsigned int, unsigned long);
+};
+struct widget {
+	%s	*ops;
+	int	minor;
+};
+extern struct widget_ops widget_default_ops;
+#endif
+"""
+WCTL = """#include <linux/fs.h>
+#include <linux/module.h>
+#include %s
+
+#define WCTL_RESET	0x5701
+
+static struct widget *wctl_widget;
+
+static int wctl_ioctl(struct inode *inode, struct file *file,
+		      unsigned int cmd, unsigned long arg)
+{
+%s
+}
+
+static struct file_operations wctl_fops = {
+	.owner		= THIS_MODULE,
+	.ioctl		= wctl_ioctl,
+};
+"""
+# The handler's body, each reaching the widget's ioctl another way.
+WIDGET_CALLS = {
+    "a local": "\tstruct widget *w = wctl_widget;\n\n\tif (cmd == WCTL_RESET)\n\t\treturn 0;\n"
+               "\tif (!w->ops->ioctl)\n\t\treturn -ENOTTY;\n\treturn w->ops->ioctl(w, cmd, arg);",
+    "a file-scope pointer": "\tif (cmd == WCTL_RESET)\n\t\treturn 0;\n"
+                            "\treturn wctl_widget->ops->ioctl(wctl_widget, cmd, arg);",
+    # As block_device_operations' ioctl, it takes the inode and the file.
+    "an inode passed": "\tif (cmd == WCTL_RESET)\n\t\treturn 0;\n"
+                       "\treturn wctl_widget->ops->ioctl(inode, file, cmd, arg);",
+    "by value, extern in the header": "\tif (cmd == WCTL_RESET)\n\t\treturn 0;\n"
+                                      "\treturn widget_default_ops.ioctl(wctl_widget, cmd, arg);",
+}
+
+
+@unittest.skipUnless(HAVE_SPATCH, "spatch is not installed")
+class OtherStructureCallTest(CrossFileCase):
+    """A call through another structure's ioctl, proven from the struct the
+    headers declare, denies nothing: the driver's own fops converts."""
+
+    def write_tree(self, calls: str, ops: str, quoted: bool) -> None:
+        header = WIDGET_H % ops
+        self.write({"drivers/char/wctl.c": WCTL % ('"wctl.h"' if quoted else "<linux/widget.h>",
+                                                   WIDGET_CALLS[calls]),
+                    "drivers/char/wctl.h" if quoted else "include/linux/widget.h": header,
+                    "drivers/char/Makefile": "obj-m += wctl.o\n"})
+
+    def test_the_fops_converts(self):
+        for quoted in (False, True):
+            for calls in WIDGET_CALLS:
+                with self.subTest(calls=calls, quoted=quoted):
+                    self.write_tree(calls, "const struct widget_ops", quoted)
+                    result = self.run_convert()
+                    self.assertFalse(result.failed, result.summary.handlers)
+                    record = self.handler(result, "wctl_ioctl")
+                    self.assertEqual(record.status, HandlerStatus.CONVERTED, record.reason)
+                    self.assertEqual([h for h in result.summary.handlers if h.fops == "?"], [])
+                    new = self.new(result, "drivers/char/wctl.c")
+                    self.assertRegex(new, r"\.unlocked_ioctl\s*= wctl_ioctl,")
+                    self.assertNotRegex(new, r"\.ioctl\s*=")
+                    if calls == "an inode passed":
+                        # Accounted for in the run's words: no file_operations.
+                        self.assertIn(("drivers/char/wctl.c", "other-structure"),
+                                      {(t.file, t.kind) for t in result.summary.tokens
+                                       if "struct widget_ops" in t.reason})
+                    # The other structure's call is left as it is.
+                    self.assertEqual(new.count("->ioctl") + new.count(".ioctl("),
+                                     WIDGET_CALLS[calls].count("->ioctl")
+                                     + WIDGET_CALLS[calls].count(".ioctl("))
+
+    def test_a_member_that_is_a_file_operations_still_denies_the_run(self):
+        for ops in ("const struct file_operations", "struct undeclared_ops"):
+            for calls in ("a local", "a file-scope pointer"):
+                with self.subTest(calls=calls, ops=ops):
+                    self.write_tree(calls, ops, False)
+                    result = self.run_convert()
+                    self.assertTrue(result.failed)
+                    self.assertEqual(result.changes, {})
+                    self.assertNotEqual(self.handler(result, "wctl_ioctl").status,
+                                        HandlerStatus.CONVERTED)
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -65,6 +65,42 @@ class SearchPathTest(unittest.TestCase):
                 search = include_search.search_path(tmp, "drivers/bd/bd.c")
                 self.assertEqual(search.kbuild, (expect,))
 
+    def test_kbuild_flag_variables_and_places_in_more_spellings(self):
+        # Every variable kbuild gives a Makefile, every flags variable that
+        # reaches the compiler, and the ways a Makefile writes them.
+        for flags, expect in (("EXTRA_CFLAGS += -I$(TOPDIR)/drivers/bd/hw\n", "drivers/bd/hw"),
+                              ("EXTRA_CFLAGS += -I$(src)/x\n", "drivers/bd/x"),
+                              ("ccflags-y := -I$(obj)\n", "drivers/bd"),
+                              ("ccflags-y += -I${src}/regs\n", "drivers/bd/regs"),
+                              ("subdir-ccflags-y += -I$(srctree)/include/bd\n", "include/bd"),
+                              ("CFLAGS_bd.o += -I$(src)/chip\n", "drivers/bd/chip"),
+                              ("CFLAGS_bd.o := -I\"$(src)/quoted\"\n", "drivers/bd/quoted"),
+                              ("ifdef CONFIG_BD\n  EXTRA_CFLAGS += -I$(src)/cfg\nendif\n",
+                               "drivers/bd/cfg"),
+                              ("MYINC := $(src)/inc\nEXTRA_CFLAGS += -I$(MYINC)\n",
+                               "drivers/bd/inc"),
+                              ("HW = $(srctree)/drivers/hw\nHWINC = $(HW)/include\n"
+                               "ccflags-y += -I$(HWINC)\n", "drivers/hw/include")):
+            with self.subTest(flags=flags), tempfile.TemporaryDirectory() as tmp:
+                write(Path(tmp), {"drivers/bd/Makefile": flags})
+                search = include_search.search_path(tmp, "drivers/bd/bd.c")
+                self.assertEqual((search.kbuild, search.unexpanded), ((expect,), ()))
+
+    def test_an_unexpandable_flag_is_reported_not_dropped(self):
+        # Default-deny: a directory this reading cannot work out is not
+        # read, and says so, so that what it might define counts as unread.
+        for flags, flag in (("ccflags-y := -I$(shell pwd)/inc\n", "-I$(shell pwd)/inc"),
+                            ("EXTRA_CFLAGS += -I$(BOARD_DIR)/$(ARCH)\n",
+                             "-I$(BOARD_DIR)/$(ARCH)"),
+                            ("ccflags-y += -I$(UNSET)/nowhere\n", "-I$(UNSET)/nowhere"),
+                            ("CFLAGS_bd.o += -I$(KDIR_EXTRA)/include\n",
+                             "-I$(KDIR_EXTRA)/include")):
+            with self.subTest(flags=flags), tempfile.TemporaryDirectory() as tmp:
+                write(Path(tmp), {"drivers/bd/Makefile": "obj-m := bd.o\n" + flags})
+                search = include_search.search_path(tmp, "drivers/bd/bd.c")
+                self.assertEqual(search.kbuild, ())
+                self.assertEqual(search.unexpanded, (flag + " (drivers/bd/Makefile)",))
+
     def test_kbuild_variables_of_the_makefile(self):
         # A variable the Makefile assigns, and one it computes (the fixture
         # Kbuild's $(if ...)): the latter is the Makefile's directory or the

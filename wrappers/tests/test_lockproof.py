@@ -16,6 +16,7 @@ LEGACY = """\
 #include <linux/uaccess.h>
 
 static int wdt_count;
+void wdt_keepalive(int minor);
 
 static int wdt_ioctl(struct inode *inode, struct file *file,
 		     unsigned int cmd, unsigned long arg)
@@ -45,6 +46,7 @@ PUSHDOWN = """\
 #include <linux/smp_lock.h>
 
 static int wdt_count;
+void wdt_keepalive(int minor);
 
 static long wdt_ioctl(struct file *file,
 		     unsigned int cmd, unsigned long arg)

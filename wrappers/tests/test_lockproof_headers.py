@@ -8,7 +8,10 @@ and a later arch/x86/include), quoted headers found only through the
 directory's kbuild include path, and a file included inside the handler's
 body.  Each blind pushdown must be caught; the wrapper and the correct
 pushdown must pass; and without the tree (or the Makefile) the same
-pushdown passes, so the tests are not vacuous.
+pushdown is refused for another reason, the macro's name not read, so
+the tests are not vacuous.  The handlers declare the driver's own helpers
+(demo_command, demo_reset): a name whose declaration was not read is
+refused on its own (test_lockproof_unread_names).
 """
 
 import tempfile
@@ -16,7 +19,7 @@ import unittest
 from pathlib import Path
 
 from ioctl_rework import lockproof
-from ioctl_rework.lockproof.headers import candidates, search_path
+from ioctl_rework.ctext.include_search import candidates, search_path
 from lockproof_helpers import BKL, line_of, messages
 
 TOP_MAKEFILE = "VERSION = 2\nPATCHLEVEL = 6\nSUBLEVEL = 9\nEXTRAVERSION =\n"
@@ -37,9 +40,23 @@ def prove_in_tree(files: dict[str, str], old: str, new: str, entries: dict[str, 
         return messages(lockproof.prove_each(rel, old, new, entries, BKL, expander))
 
 
+# The driver's own helpers, declared as a driver declares them.
+HELPERS = "long demo_command(struct demo_dev *dev, unsigned int cmd, unsigned long arg);\n" \
+          "int demo_reset(struct demo_dev *dev);\n\n"
+
+
+def unread(new: str, check: str) -> list[str]:
+    """The refusal of a pushdown that runs CHECK's macro without having read it."""
+    line = line_of(new, f"\t{check};")
+    name = check.split("(")[0]
+    return [f"{line}: {name} at line {line} runs with the BKL held and may be a macro that "
+            "returns: its definition was not read (not in the file, in a header found, or "
+            "among the kernel interfaces known not to return)"]
+
+
 def handler(include: str, check: str) -> str:
     """A legacy handler that includes INCLUDE and runs CHECK first."""
-    return (f"#include <linux/fs.h>\n{include}\n\n"
+    return (f"#include <linux/fs.h>\n{include}\n\n{HELPERS}"
             "static int demo_ioctl(struct inode *inode, struct file *file,\n"
             "\t\t      unsigned int cmd, unsigned long arg)\n{\n"
             "\tstruct demo_dev *dev = file->private_data;\n\n"
@@ -126,14 +143,16 @@ class TreeHeaderTest(unittest.TestCase):
                                                {"demo_ioctl": "demo_unlocked_ioctl"}), [])
 
     def test_outside_a_tree_angle_headers_are_not_read(self):
-        # No top Makefile: the same files, the macro an opaque call (not vacuous).
+        # No top Makefile: the same files, the macro a name not read, which
+        # the pushdown may not run under the lock (not vacuous: another finding).
         for spelled, header, include, name, body, check in self.cases():
             with self.subTest(header=spelled, macro=name):
                 old = handler(include, check)
                 files = self.tree(header, body)
                 del files["Makefile"]
-                self.assertEqual(prove_in_tree(files, old, blind_pushdown(old, check),
-                                               {"demo_ioctl": "demo_ioctl"}), [])
+                new = blind_pushdown(old, check)
+                self.assertEqual(prove_in_tree(files, old, new, {"demo_ioctl": "demo_ioctl"}),
+                                 unread(new, check))
 
     def test_a_header_of_a_header_is_followed(self):
         files = {"Makefile": TOP_MAKEFILE,
@@ -146,7 +165,8 @@ class TreeHeaderTest(unittest.TestCase):
 
     def test_an_exit_passed_to_a_tree_macro_is_read(self):
         # 2.6.9's snd_assert(expr, args...) runs ARGS when EXPR is false.
-        body = ("#define snd_assert(expr, args...) do {\\\n\tif (unlikely(!(expr))) {\\\n"
+        body = ("#define __STRING(x) #x\n#define snd_printk(fmt, args...) printk(fmt, ##args)\n"
+                "#define snd_assert(expr, args...) do {\\\n\tif (unlikely(!(expr))) {\\\n"
                 "\t\tsnd_printk(\"BUG? (%s)\\n\", __STRING(expr));\\\n\t\targs;\\\n"
                 "\t}\\\n} while (0)\n")
         check = "snd_assert(dev != NULL, return -ENXIO)"
@@ -211,7 +231,22 @@ class KbuildIncludeTest(unittest.TestCase):
         old = handler('#include "common.h"', "DEMO_CHECK(dev)")
         new = blind_pushdown(old, "DEMO_CHECK(dev)")
         files = self.files("Makefile", "obj-m += demo.o\n")
-        self.assertEqual(prove_in_tree(files, old, new, {"demo_ioctl": "demo_ioctl"}), [])
+        self.assertEqual(prove_in_tree(files, old, new, {"demo_ioctl": "demo_ioctl"}),
+                         unread(new, "DEMO_CHECK(dev)"))
+
+    def test_an_unexpandable_include_flag_leaves_the_header_unread(self):
+        # Default-deny: a directory the Makefile names through a variable
+        # this reading cannot expand is not read, and its macros are names
+        # not read, in every spelling.
+        old = handler('#include "common.h"', "DEMO_CHECK(dev)")
+        new = blind_pushdown(old, "DEMO_CHECK(dev)")
+        for text in ("EXTRA_CFLAGS += -I$(COMMON_DIR)\n",
+                     "ccflags-y += -I$(shell cd $(src)/.. && pwd)/common\n",
+                     "CFLAGS_demo.o += -I$(BOARD)/hw/common\n"):
+            with self.subTest(text=text):
+                files = self.files("Makefile", text)
+                self.assertEqual(prove_in_tree(files, old, new, {"demo_ioctl": "demo_ioctl"}),
+                                 unread(new, "DEMO_CHECK(dev)"))
 
     def test_the_search_path_is_read_from_the_makefile(self):
         with tempfile.TemporaryDirectory() as tmp:
@@ -243,7 +278,7 @@ class IncludedInBodyTest(unittest.TestCase):
     }
 
     def texts(self, cases: str) -> tuple[str, str, dict[str, str]]:
-        old = ("#include <linux/fs.h>\n#include \"demo.h\"\n\n"
+        old = ("#include <linux/fs.h>\n#include \"demo.h\"\n\n" + HELPERS +
                "static int demo_ioctl(struct inode *inode, struct file *file,\n"
                "\t\t      unsigned int cmd, unsigned long arg)\n{\n"
                "\tstruct demo_dev *dev = file->private_data;\n\n\tswitch (cmd) {\n"

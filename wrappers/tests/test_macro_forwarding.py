@@ -12,6 +12,7 @@ import unittest
 from pathlib import Path
 
 from ioctl_rework.convert import cli as convert
+from ioctl_rework.convert import macro_bodies
 from ioctl_rework.convert.summary import HandlerStatus
 from ioctl_rework.ctext import macro_forwarding
 
@@ -65,6 +66,142 @@ class FindingTest(unittest.TestCase):
         (macro,) = macro_forwarding.forwarding_macros(HEADER_SPELLINGS["call"], "h.h")
         text = "/* STACK_PASS(l, c, a) */\nstatic char *s = \"STACK_PASS(l, c, a)\";\n"
         self.assertEqual(macro_forwarding.sites(text, "u.c", [macro]), [])
+
+
+# (b) Macros whose member is a parameter: at an expansion naming ioctl, a
+# call proven not to be a file_operations' is no site.  Each: the macro, its
+# use, whether a site remains (True: unproven).
+NOT_A_FORWARD = {
+    "arguments_by_parameter": (
+        "#define WRAP(name, call, parms, args) \\\n"
+        "static int __lock_##name##_##call parms \\\n"
+        "{ int ret; lock(); ret = __unlocked_##name##_ops.call args; unlock(); return ret; }\n",
+        "WRAP(inet, ioctl, (struct socket *sock, unsigned int cmd, \\\n"
+        "\t unsigned long arg), (sock, cmd, arg))\n", False),
+    "arguments_written_in_the_body": (
+        "#define WRAP(name, op) \\\n"
+        "static int w_##name(struct pkt *p, int c) { return name##_ops->op(p, c); }\n",
+        "WRAP(x, ioctl)\n", False),
+    "two_arguments_on_lines": (
+        "#define WRAP(name, op, parms, args) static long name##_##op parms \\\n"
+        "{ \\\n\treturn name##_tbl.op args; \\\n}\n",
+        "WRAP(t, ioctl, (struct tbl *t, long v), (t, v))\n", False),
+    "four_arguments": (
+        "#define WRAP(name, call, parms, args) \\\n"
+        "static int w_##name parms { return name##_ops.call args; }\n",
+        "WRAP(x, ioctl, (struct inode *i, struct file *f, unsigned int c, unsigned long a), "
+        "(i, f, c, a))\n", True),
+    "an_argument_not_a_parameter": (
+        "#define WRAP(name, call, parms, args) \\\n"
+        "static int w_##name parms { return name##_ops.call args; }\n",
+        "WRAP(x, ioctl, (struct pkt *p, int c), (p, c, 0))\n", True),
+    "an_argument_defined_away": (
+        "#define WRAP(name, call, parms, args) \\\n"
+        "static int w_##name parms { return name##_ops.call args; }\n"
+        "#define c a, b\n",
+        "WRAP(x, ioctl, (struct pkt *p, int c), (p, c))\n", True),
+    "an_argument_that_is_a_macro_parameter": (
+        "#define WRAP(name, op, more) \\\n"
+        "static int w_##name(struct pkt *p, int c) { return name##_ops->op(p, more); }\n",
+        "WRAP(x, ioctl, c)\n", False),
+    "no_function_defined": (
+        "#define CALL(o, op, args) ((o)->ops->op args)\n",
+        "int f(struct pkt *p, int c) { return CALL(p, ioctl, (p, c)); }\n", True),
+    "a_test_of_the_member": (
+        "#define WRAP(name, op) \\\n"
+        "static int w_##name(struct pkt *p, int c) \\\n"
+        "{ return name##_ops->op ? name##_ops->op(p, c) : -1; }\n",
+        "WRAP(x, ioctl)\n", True),
+}
+
+
+class NotAForwardTest(unittest.TestCase):
+    def test_only_a_proven_call_is_no_site(self):
+        for name, (macro, use, unproven) in NOT_A_FORWARD.items():
+            with self.subTest(spelling=name):
+                text = macro + use
+                sites = macro_forwarding.sites(text, "include/linux/w.h", [],
+                                               defined=lambda n: False)
+                self.assertEqual(bool(sites), unproven)
+
+    def test_without_the_headers_read_nothing_is_proven(self):
+        macro, use, _ = NOT_A_FORWARD["arguments_by_parameter"]
+        self.assertEqual(len(macro_forwarding.sites(macro + use, "include/linux/w.h", [])), 1)
+
+    def test_a_name_defined_in_a_header_read_is_unproven(self):
+        macro, use, _ = NOT_A_FORWARD["arguments_by_parameter"]
+        sites = macro_forwarding.sites(macro + use, "include/linux/w.h", [],
+                                       defined=lambda n: n == "cmd")
+        self.assertEqual(len(sites), 1)
+
+
+STRUCTURES = """\
+struct sock;
+struct proto { int (*ioctl)(struct sock *sk, int cmd, unsigned long arg); };
+struct wide { int (*ioctl)(struct sock *sk, struct sock *peer, int cmd, unsigned long arg); };
+struct sock { struct proto *sk_prot; struct wide *wide; };
+struct file_operations { int (*ioctl)(void *, void *, unsigned int, unsigned long); };
+struct file { struct file_operations *f_op; };
+"""
+
+# (b) through a structure: the macro's use, expanded, takes the member from
+# a structure member_types proves from the declarations.  Each: the macro,
+# the function using it, whether a site remains (True: unproven).
+THROUGH_STRUCTURES = {
+    "proto_by_pointer": ("#define SK_OP(sk, op, args) ((sk)->sk_prot->op args)\n",
+                         "int f(struct sock *sk, int cmd, unsigned long arg)\n"
+                         "{\n\treturn SK_OP(sk, ioctl, (sk, cmd, arg));\n}\n", False),
+    "four_arguments_of_another_structure": (
+        "#define SK_WIDE(s, p, op, c, a) \\\n\t((s)->wide->op((s), (p), (c), (a)))\n",
+        "int f(struct sock *sk, struct sock *peer, int cmd, unsigned long arg)\n"
+        "{\n\treturn SK_WIDE(sk, peer, ioctl, cmd, arg);\n}\n", False),
+    "file_operations": ("#define F_OP(f, op, args) ((f)->f_op->op args)\n",
+                        "int f(struct file *file, int cmd, unsigned long arg)\n"
+                        "{\n\treturn F_OP(file, ioctl, (0, file, cmd, arg));\n}\n", True),
+    "undeclared_object": ("#define SK_OP(sk, op, args) ((sk)->sk_prot->op args)\n",
+                          "int f(int cmd, unsigned long arg)\n"
+                          "{\n\treturn SK_OP(lower, ioctl, (lower, cmd, arg));\n}\n", True),
+    "pasted_object": ("#define SK_OP(name, op, args) (name##_sock.sk_prot->op args)\n",
+                      "int f(int cmd, unsigned long arg)\n"
+                      "{\n\treturn SK_OP(inet, ioctl, (0, cmd, arg));\n}\n", True),
+    "object_through_a_call": ("#define SK_OP(sk, op, args) (sock_of(sk)->sk_prot->op args)\n",
+                              "struct sock *sock_of(int);\n"
+                              "int f(int s, int cmd, unsigned long arg)\n"
+                              "{\n\treturn SK_OP(s, ioctl, (0, cmd, arg));\n}\n", True),
+}
+
+
+class ThroughStructuresTest(unittest.TestCase):
+    def setUp(self):
+        self.root = Path(tempfile.mkdtemp(prefix="macro-structures-"))
+        self.addCleanup(shutil.rmtree, self.root)
+        (self.root / "Makefile").write_text("VERSION = 2\nPATCHLEVEL = 6\nSUBLEVEL = 9\n")
+        (self.root / "include/linux").mkdir(parents=True)
+        (self.root / "include/linux/sk.h").write_text(STRUCTURES)
+        (self.root / "net/x").mkdir(parents=True)
+
+    def sites(self, macro: str, use: str, macro_in_header: bool, root=True):
+        header = "#include <linux/sk.h>\n"
+        macros = []
+        if macro_in_header:
+            (self.root / "include/linux/skop.h").write_text(macro)
+            macros = list(macro_forwarding.forwarding_macros(macro, "include/linux/skop.h"))
+            text = header + "#include <linux/skop.h>\n" + use
+        else:
+            text = header + macro + use
+        (self.root / "net/x/u.c").write_text(text)
+        return macro_forwarding.sites(text, "net/x/u.c", macros,
+                                      root=self.root if root else None)
+
+    def test_only_a_proven_structure_is_no_site(self):
+        for name, (macro, use, unproven) in THROUGH_STRUCTURES.items():
+            for in_header in (False, True):
+                with self.subTest(spelling=name, macro_in_header=in_header):
+                    self.assertEqual(bool(self.sites(macro, use, in_header)), unproven)
+
+    def test_without_the_tree_nothing_is_proven(self):
+        macro, use, _ = THROUGH_STRUCTURES["proto_by_pointer"]
+        self.assertEqual(len(self.sites(macro, use, False, root=False)), 1)
 
 
 LOWER = """\
@@ -149,37 +286,49 @@ class ConvertTest(unittest.TestCase):
         self.assertIn("->unlocked_ioctl(", header)
         self.assertNotIn("->ioctl(", header)
 
-    def test_a_macro_of_the_run_on_a_target_with_ioctl_denies_the_run(self):
-        # A lower driver may still be on .ioctl there: the call must fall
-        # back to it through the helper, which has no place before a macro.
+    def test_a_macro_of_the_run_on_a_target_with_ioctl_calls_the_fallback_helper(self):
+        # A lower driver may still be on .ioctl there: the call falls back to
+        # it through the rule's helper, written in the header before the macro
+        # (convert/macro_bodies.py), and the header is written with the run.
         result = self.convert("drivers/x/stackhelp.h", '"stackhelp.h"',
                               HEADER_SPELLINGS["call"])
-        self.assertTrue(result.failed)
-        self.assertEqual(result.changes, {})
+        self.assertFalse(result.failed)
+        header = result.changes["drivers/x/stackhelp.h"][1].decode()
+        helper = macro_bodies.MACRO_HELPER
+        self.assertIn(f"static inline int {helper}(", header)
+        self.assertIn(f"\t({helper}((lf)->f_op, (lf)->f_dentry->d_inode, (lf), (c), (a)))\n",
+                      header)
+        self.assertIn("#include <linux/smp_lock.h>", header)
         records = {h.handler: h for h in result.summary.handlers}
         for handler in ("lo_ioctl", "up_ioctl"):
-            self.assertIs(records[handler].status, HandlerStatus.FAILED)
-            self.assertIn("drivers/x/stackhelp.h:4", records[handler].reason)
-            self.assertIn("in no function definition", records[handler].reason)
+            self.assertIs(records[handler].status, HandlerStatus.CONVERTED)
+        self.assertIn(("drivers/x/stackhelp.h", 4, "forwarded-call"),
+                      {(c.file, c.line, c.kind) for c in result.summary.changes})
+
+    def ops_call_header(self, spelling: str, parms: str, args: str) -> str:
+        """The shape of 2.6.9's <linux/net.h>: a header of the run whose only
+        tie to ->ioctl is a macro naming the member by an argument, and an
+        entry a macro writes (so it is read, yet converts nothing)."""
+        return ("#define OPS_CALL(name, call, parms, args) \\\n"
+                "static int __wrap_##name##_##call parms " + spelling + "\n"
+                "#define OPS_WRAP(name) \\\n"
+                "OPS_CALL(name, ioctl, " + parms + ", \\\n"
+                "\t " + args + ")\n"
+                "#define OPS_TABLE(name) \\\n"
+                "static struct pkt_ops name##_locked_ops = { \\\n"
+                "\t.ioctl = __wrap_##name##_ioctl, \\\n"
+                "};\n")
 
     def test_a_header_only_its_own_refusal_names_is_left_as_it_was(self):
-        # The shape of 2.6.9's <linux/net.h>: a header of the run whose only
-        # tie to ->ioctl is a macro naming the member by an argument, and an
-        # entry a macro writes (so it is read, yet converts nothing).  The run
-        # is denied with the header named; it crashed with a KeyError when
-        # the denial reached that header.
+        # Four arguments (a file_operations' ioctl takes four): unproven, so
+        # the run is denied with the header named; it crashed with a KeyError
+        # when the denial reached that header.
         for spelling in ("{ return name##_ops.call args; }",
                          "{ return obj->ops->call args; }"):
             with self.subTest(spelling=spelling):
-                macro = ("#define OPS_CALL(name, call, parms, args) \\\n"
-                         "static int __wrap_##name##_##call parms " + spelling + "\n"
-                         "#define OPS_WRAP(name) \\\n"
-                         "OPS_CALL(name, ioctl, (struct pkt *obj, unsigned int cmd, \\\n"
-                         "\t unsigned long arg), (obj, cmd, arg))\n"
-                         "#define OPS_TABLE(name) \\\n"
-                         "static struct pkt_ops name##_locked_ops = { \\\n"
-                         "\t.ioctl = __wrap_##name##_ioctl, \\\n"
-                         "};\n")
+                macro = self.ops_call_header(
+                    spelling, "(struct pkt *obj, struct file *f, unsigned int cmd, "
+                    "unsigned long arg)", "(obj, f, cmd, arg)")
                 result = self.convert("drivers/x/stackhelp.h", '"stackhelp.h"', macro)
                 self.assertTrue(result.failed)
                 self.assertEqual(result.changes, {})
@@ -189,6 +338,20 @@ class ConvertTest(unittest.TestCase):
                               files["drivers/x/stackhelp.h"].reason)
                 records = {h.handler: h for h in result.summary.handlers}
                 self.assertIs(records["lo_ioctl"].status, HandlerStatus.FAILED)
+
+    def test_a_macro_call_proven_not_a_forward_denies_nothing(self):
+        # Three arguments, each a parameter of the function the expansion
+        # defines: no file_operations' ioctl (net.h's SOCKCALL_WRAP).
+        for spelling in ("{ return name##_ops.call args; }",
+                         "{ return obj->ops->call args; }"):
+            with self.subTest(spelling=spelling):
+                macro = self.ops_call_header(
+                    spelling, "(struct pkt *obj, unsigned int cmd, unsigned long arg)",
+                    "(obj, cmd, arg)")
+                result = self.convert("drivers/x/stackhelp.h", '"stackhelp.h"', macro)
+                records = {h.handler: h for h in result.summary.handlers}
+                self.assertNotIn("OPS_CALL", records)
+                self.assertIs(records["lo_ioctl"].status, HandlerStatus.CONVERTED)
 
     def test_a_header_macro_naming_the_member_by_an_argument_denies_the_run(self):
         # The header never spells "ioctl"; the upper driver's use does.

@@ -26,6 +26,13 @@ class MemberCallsTest(unittest.TestCase):
                 ("\treturn (*ops->ioctl)(inode, file, cmd, arg);", "ops->ioctl"),
                 ("\treturn fops[minor].ioctl(inode, file, cmd, arg);", "fops[minor].ioctl"),
                 ("\treturn (&fops[0])->ioctl(inode, file, cmd, arg);", "(&fops[0])->ioctl"),
+                # A subscript is part of the object whatever it holds (the
+                # adversarial red_fops_index_array was named "3].ioctl").
+                ("\treturn ria_ports[arg % 3].ioctl(inode, file, cmd, arg) * 10;",
+                 "ria_ports[arg%3].ioctl"),
+                ("\treturn (*ops[n - 1].ioctl)(inode, file, cmd, arg);", "ops[n-1].ioctl"),
+                ("\treturn a->b[x[1] + 2].c->ioctl(inode, file, cmd, arg);",
+                 "a->b[x[1]+2].c->ioctl"),
                 ("\treturn lower -> f_op -> ioctl (inode, file, cmd, arg);",
                  "lower->f_op->ioctl"),
                 ("\treturn ok ? dev->fops->ioctl(inode, file, cmd, arg) : 0;",

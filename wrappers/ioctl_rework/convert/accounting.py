@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ioctl_rework.ctext import candidates
-from ioctl_rework.ctext import ioctl_tokens, member_calls
+from ioctl_rework.ctext import ioctl_tokens, member_calls, member_types
 from ioctl_rework.ctext import spans as c_spans
 from ioctl_rework.ctext.ioctl_tokens import Token, Use
 from ioctl_rework.convert.summary import (HandlerRecord, HandlerStatus, Summary, TokenRecord)
@@ -63,8 +63,10 @@ def files_with_members(paths: list[Path], root: Path) -> list[str]:
     return sorted({os.path.relpath(os.fsdecode(n), root) for n in names})
 
 
-def account(summary: Summary, files: dict[str, tuple[bytes, bytes]]) -> Accounting:
-    """FILES: relpath -> (text before, text after) of every file read."""
+def account(summary: Summary, files: dict[str, tuple[bytes, bytes]],
+            root: Path | None = None) -> Accounting:
+    """FILES: relpath -> (text before, text after) of every file read;
+    ROOT: the tree whose headers prove a member another structure's."""
     entries = {(h.file, h.line) for h in summary.handlers}
     changed = {(c.file, c.line) for c in summary.changes}
     records, tokens = [], []
@@ -74,6 +76,7 @@ def account(summary: Summary, files: dict[str, tuple[bytes, bytes]]) -> Accounti
         old_line = line_map(old_text, new_text)
         code = c_spans.code_only(new_text)
         ours = ioctl_tokens.file_operations_types(code) | candidates.structs_holding_fops(code)
+        declarations = None
         for token in ioctl_tokens.tokens(new_text):
             line = old_line.get(token.line)
             if line is not None and ((rel, line) in entries or (rel, line) in changed):
@@ -83,6 +86,15 @@ def account(summary: Summary, files: dict[str, tuple[bytes, bytes]]) -> Accounti
                                           "kept for kernels without HAVE_UNLOCKED_IOCTL"))
                 continue
             explained = _not_an_entry(code, token, ours)
+            if explained is None and token.use in (Use.CALL, Use.READ) and \
+                    not (token.macro or token.alias or token.spliced):
+                # `disk->fops->ioctl(...)`: the file alone does not say, its headers do.
+                declarations = declarations or member_types.corpus(root, rel, new_text)
+                proven = member_types.other_structures(declarations, token.line)
+                if proven:
+                    explained = ("other-structure", f"a member of struct "
+                                 f"{', '.join(sorted(proven))} (its headers say so), "
+                                 "not a file_operations")
             if explained:
                 tokens.append(TokenRecord(rel, line or token.line, *explained))
                 continue

@@ -19,6 +19,11 @@ pointer it calls through may reach the fops of any driver, so converting
 any handler of the run could leave that call with a NULL .ioctl; no file
 of the run is written, and each says why, naming the site.
 
+A file the rule cannot read (spatch cannot parse it) is refused whole,
+unless every call, test or copy of a member named ioctl in it is proven
+to be of another structure (ctext/member_types.py: `dev->phy->ioctl(...)`
+of an atmphy_ops): then it has nothing to forward.
+
 Two kinds of site are listed and deny nothing: the VFS's own dispatch
 (vfs_dispatch.py), and a comparison of the member with a named function
 (`f_op->ioctl != tty_ioctl`) when the run leaves that function legacy
@@ -46,7 +51,7 @@ from ioctl_rework.cache import Cache, make_key
 
 from ioctl_rework.convert import accounting, vfs_dispatch
 from ioctl_rework.convert.summary import ChangeRecord, HandlerRecord, HandlerStatus
-from ioctl_rework.ctext import candidates, free_names, member_calls
+from ioctl_rework.ctext import candidates, free_names, member_calls, member_types
 from ioctl_rework.patches import tidy
 from ioctl_rework.patches.unified import apply_hunks
 from ioctl_rework.spatch import rules
@@ -145,6 +150,8 @@ def forward(texts: dict[str, tuple[bytes, bytes]], multi_kernel: bool,
         old, current = texts[rel]
         report, diff = spatch.split_report(result.stdout)
         if result.outcome is not spatch.Outcome.OK:
+            if member_types.only_other_structures(member_types.corpus(root, rel, _text(current))):
+                continue        # every use is of another structure: nothing to forward
             why = result.reason or result.outcome.value
             done.refused.append(HandlerRecord(
                 rel, 1, "?", "?", HandlerStatus.FAILED,

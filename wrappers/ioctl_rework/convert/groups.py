@@ -158,7 +158,7 @@ def _cannot_follow(group: HandlerGroup, content, mutex: bool) -> Verdict | None:
                 return Verdict(HandlerStatus.SKIPPED,
                                f"{rel}:{use.line}: uses {name} as a value (`{use.text}`), "
                                "which cannot follow the new signature; converted nowhere")
-            if defined_here and namings.passes_null(use):
+            if defined_here and namings.passes_null(use, text):
                 continue            # the rule's to judge (its null_inode_call)
             why = namings.foreign_inode(text, use)
             if why:

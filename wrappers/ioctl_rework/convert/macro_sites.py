@@ -1,5 +1,10 @@
 """Calls through ->ioctl that only a macro spells (ctext/macro_forwarding.py)
-in the files of a run, each a refused handler record: the forwarding rule
+in the files of a run.
+
+A header of the run (one the run reads and may write) whose every use of
+the member is in such macros has them rewritten as the forwarding rule
+rewrites a call in a function (macro_bodies.py), and is written with the
+run.  Every other site is a refused handler record: the forwarding rule
 reads no macro body, so such a call cannot follow the conversion.
 
 The macros are those of the headers with an ioctl member under the run's
@@ -8,17 +13,20 @@ macros are kept in a stat index (cache.stat_index, as the tree scan keeps
 its verdicts): a re-run reads only the headers that changed."""
 
 import os
+import re
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from ioctl_rework import cache as cache_mod
+from ioctl_rework.convert import accounting, macro_bodies
 from ioctl_rework.convert.sources import Sources
-from ioctl_rework.convert.summary import HandlerRecord, HandlerStatus
+from ioctl_rework.convert.summary import ChangeRecord, HandlerRecord, HandlerStatus
 from ioctl_rework.convert.tree import Tree
-from ioctl_rework.ctext import include_search, macro_forwarding
+from ioctl_rework.ctext import free_names, include_search, macro_forwarding
 from ioctl_rework.ctext import spans as c_spans
 
 # Bump when what the index stores changes.
-INDEX_FORMAT = "macro-sites/2"
+INDEX_FORMAT = "macro-sites/3"
 
 
 def refused_sites(root: Path, tree: Tree, files: set[str], sources: Sources,
@@ -50,11 +58,34 @@ def refused_sites(root: Path, tree: Tree, files: set[str], sources: Sources,
     key = cache_mod.make_key(INDEX_FORMAT, str(root.resolve()),
                              *(Path(m.__file__).read_bytes() for m in (macro_forwarding, c_spans)))
     index = cache_mod.stat_index(cache, key, stats, lambda rel: header_macros(root, rel))
-    macros = [macro_forwarding.ForwardingMacro(*fields) for rel, _ in stats for fields in index[rel]]
+    macros = [macro_forwarding.ForwardingMacro(name, file, line, parameter, tuple(parameters),
+                                               body)
+              for rel, _ in stats
+              for name, file, line, parameter, parameters, body in index[rel]]
+    defined = _defined_in(root, [rel for rel, _ in stats] + [rel for rel in texts if rel.endswith(".h")])
     return [HandlerRecord(site.file, site.line, "?", site.macro.name, HandlerStatus.FAILED,
                           site.reason)
             for rel, text in texts.items()
-            for site in macro_forwarding.sites(text, rel, macros)]
+            for site in macro_forwarding.sites(text, rel, macros, defined, root)]
+
+
+def _defined_in(root: Path, headers: list[str]):
+    """Whether a NAME is #defined in one of HEADERS: read only when a
+    macro's proof asks (macro_forwarding.not_a_forward), then kept."""
+    names: set[str] | None = None
+
+    def defined(name: str) -> bool:
+        nonlocal names
+        if names is None:
+            names = set()
+            for rel in headers:
+                try:
+                    text = (root / rel).read_bytes().decode("latin-1")
+                except OSError:
+                    continue
+                names |= macro_forwarding.code_defines(c_spans.code_only(text))
+        return name in names
+    return defined
 
 
 def header_macros(root: Path, rel: str) -> list[list]:
@@ -64,5 +95,117 @@ def header_macros(root: Path, rel: str) -> list[list]:
         data = (root / rel).read_bytes()
     except OSError:
         return []
-    return [[m.name, m.file, m.line, m.parameter]
+    return [[m.name, m.file, m.line, m.parameter, list(m.parameters), m.body]
             for m in macro_forwarding.header_macros(data, rel)]
+
+
+@dataclass
+class MacroWrites:
+    """The headers of a run whose forwarding macros were rewritten, and
+    the macros that could not be."""
+
+    texts: dict[str, tuple[bytes, bytes]] = field(default_factory=dict)  # rel -> (old, new)
+    changes: list[ChangeRecord] = field(default_factory=list)
+    refused: list[HandlerRecord] = field(default_factory=list)
+
+
+def written_headers(root: Path, files: set[str], current: dict[str, bytes], sources: Sources,
+                    legacy_target: bool, multi_kernel: bool) -> MacroWrites:
+    """The headers among FILES (CURRENT: the text of those the run changed
+    already) whose calls through ->ioctl are all in macros, rewritten
+    (macro_bodies.py).  A header with a use outside its macros, or a macro
+    that cannot be rewritten whole, is not written: the forwarding rule
+    reads it as before, and the macro's refusal says why."""
+    root = Path(root)
+    done = MacroWrites()
+    texts = {}
+    for rel in sorted(files):
+        try:
+            texts[rel] = (sources.read(rel), current.get(rel))
+        except OSError:
+            continue
+    candidates = {}
+    for rel in sorted(r for r in texts if r.endswith(".h")):
+        old, new = texts[rel]
+        text = (new or old).decode("utf-8", "surrogateescape")
+        macros = [m for m in macro_forwarding.forwarding_macros(text, rel) if m.parameter is None]
+        if macros and _only_in_macros(text, macros):
+            candidates[rel] = (old, text, macros)
+    if not candidates:
+        return done
+    includers = _includers(root, {rel: (new or old).decode("utf-8", "surrogateescape")
+                                  for rel, (old, new) in texts.items()})
+    for rel, (old, text, macros) in candidates.items():
+        used = free_names.taken(root, rel, text)
+        for including in includers.get(rel, set()) | _neighbours(root, rel):
+            if including in texts:
+                data = texts[including][1] or texts[including][0]
+            else:
+                data = (root / including).read_bytes()
+            used |= free_names.taken(root, including, data.decode("utf-8", "surrogateescape"))
+        written = macro_bodies.rewrite_header(text, macros, legacy_target, multi_kernel, used)
+        lines = {m.name: m.line for m in macros}
+        done.refused += [HandlerRecord(rel, lines[name], "?", name, HandlerStatus.FAILED,
+                                       f"macro {name} ({rel}:{lines[name]}) calls or tests "
+                                       f"->ioctl, and its body cannot be rewritten ({why}): "
+                                       "convert it by hand")
+                         for name, why in sorted(written.refused.items())]
+        if written.text is None:
+            continue
+        old_line = accounting.line_map(old.decode("utf-8", "surrogateescape"), text)
+        done.texts[rel] = (old, written.text.encode("utf-8", "surrogateescape"))
+        done.changes += [ChangeRecord(rel, old_line.get(line, line), "forwarded-call", name,
+                                      name, "the macro's call through ->ioctl forwards "
+                                      "through ->unlocked_ioctl" +
+                                      (" or falls back to ->ioctl" if legacy_target else ""))
+                         for line, name in written.sites]
+    return done
+
+
+def _only_in_macros(text: str, macros: list[macro_forwarding.ForwardingMacro]) -> bool:
+    """Whether every use of a member named ioctl in TEXT's code (an entry,
+    a call, a test) is in the body of one of MACROS."""
+    code = c_spans.code_only(text)
+    lines = code.split("\n")
+    inside = set()
+    for macro in macros:
+        line = macro.line
+        inside.add(line)
+        while line <= len(lines) and lines[line - 1].rstrip().endswith("\\"):
+            line += 1
+            inside.add(line)
+    return all(code.count("\n", 0, use.start()) + 1 in inside
+               for use in re.finditer(r"(?:->|\.)\s*ioctl\b|\bioctl\s*:", code))
+
+
+def _includers(root: Path, texts: dict[str, str]) -> dict[str, set[str]]:
+    """Header -> the files of TEXTS that include it directly."""
+    found: dict[str, set[str]] = {}
+    searches = {}
+    for rel, text in texts.items():
+        directory = os.path.dirname(rel)
+        if directory not in searches:
+            searches[directory] = include_search.search_path(root, rel)
+        for quoted, angled in include_search.INCLUDE.findall(text):
+            header = include_search.find_header(root, searches[directory], rel,
+                                                quoted or angled, bool(angled))
+            if header is not None:
+                found.setdefault(header, set()).add(rel)
+    return found
+
+
+def _neighbours(root: Path, rel: str) -> set[str]:
+    """The C files of REL's directory that name it in an #include (a file
+    of the run or not: the helper's name must be free in each)."""
+    directory = os.path.dirname(rel)
+    name = os.path.basename(rel).encode()
+    found = set()
+    for path in sorted((root / directory).iterdir()):
+        if path.suffix in (".c", ".h") and path.is_file() and path.name != name.decode():
+            try:
+                data = path.read_bytes()
+            except OSError:
+                continue
+            if name in data and b"include" in data:
+                found.add(os.path.join(directory, path.name))
+    return found

@@ -12,6 +12,7 @@ calls with three arguments, `.unlocked_ioctl` entries).  Lines inside
 import re
 from dataclasses import dataclass
 
+from ioctl_rework.ctext import null_inode
 from ioctl_rework.ctext import spans as c_spans
 
 DEFINITION, PROTOTYPE, CALL, ENTRY, COMPARE, EXPORT, OTHER = (
@@ -140,12 +141,16 @@ def _bare(expression: str) -> str:
 _NULL = re.compile(r"(?:\([\w\s]+\**\)\s*)?(?:NULL|0)")
 
 
-def passes_null(call: Naming) -> bool:
-    """Whether the legacy CALL passes NULL (or 0, cast or not) as the
-    inode: the rule reads such a call of its own file, and converts the
-    handler, dropping the argument, only when the body never uses its inode."""
-    return call.kind == CALL and len(call.args) == 4 and \
-        _NULL.fullmatch(re.sub(r"\s+", " ", call.args[0]).strip()) is not None
+def passes_null(call: Naming, text: str) -> bool:
+    """Whether the legacy CALL of TEXT passes NULL (or 0, cast or not) as
+    the inode, itself or through a local set only to NULL
+    (ctext/null_inode.py): the rule reads such a call of its own file, and
+    converts the handler, dropping the argument, only when the body never
+    uses its inode."""
+    if call.kind != CALL or len(call.args) != 4:
+        return False
+    inode = re.sub(r"\s+", " ", call.args[0]).strip()
+    return _NULL.fullmatch(inode) is not None or null_inode.null_local(text, call.line, inode)
 
 
 def foreign_inode(text: str, call: Naming) -> str | None:

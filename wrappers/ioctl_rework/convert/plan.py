@@ -29,7 +29,7 @@ from ioctl_rework.spatch import rules
 from ioctl_rework.convert import series
 from ioctl_rework.convert import verification as verify
 from ioctl_rework.convert.groups import Groups
-from ioctl_rework.convert.macro_sites import refused_sites
+from ioctl_rework.convert.macro_sites import MacroWrites, refused_sites, written_headers
 from ioctl_rework.convert.request import ConversionResult, ConvertRequest, Output
 from ioctl_rework.compat.apply import add_compat, compat_cache
 from ioctl_rework.convert.diffs import Diffs
@@ -133,7 +133,8 @@ def _stages_to_verify(request: ConvertRequest, stages: Stages, started: str) -> 
         elsewhere = set(tree.member_files) - read if request.shard is not None else set()
         forwarded = _forward(request, final, read, sources, blocked, elsewhere,
                              refused_sites(root, tree, read | set(final), sources,
-                                           request.cache))
+                                           request.cache),
+                             _macro_writes(request, read | set(final), final, sources))
     summary = Summary(root=str(root), target=str(request.options.target),
                       options=_options_json(request.options),
                       spatch_version=runner.spatch_version,
@@ -332,18 +333,45 @@ def _files_read(request: ConvertRequest, tree: Tree, mine: set[str],
     return read
 
 
+def _macro_writes(request: ConvertRequest, files: set[str], final: dict[str, FileRun],
+                  sources: Sources) -> MacroWrites:
+    """The headers among FILES whose forwarding macros are rewritten
+    (macro_sites.written_headers); none under a private mutex, where a
+    forwarded call may reach a handler holding it (the rule refuses it)."""
+    if request.options.lock is settings.LockMode.MUTEX:
+        return MacroWrites()
+    done = written_headers(request.root, files,
+                           {rel: run.new for rel, run in final.items() if run.ok}, sources,
+                           request.options.forwards_to_legacy, request.options.multi_kernel)
+    # A header that cannot be written leaves its macros' calls on .ioctl: they deny the run.
+    for rel, why in _unwritable(request, sorted(done.texts)).items():
+        del done.texts[rel]
+        done.refused += [HandlerRecord(rel, c.line, "?", c.handler, HandlerStatus.FAILED,
+                                       f"the header cannot be written ({why}): the call "
+                                       f"through ->ioctl of its macro {c.handler} cannot "
+                                       "follow the conversion")
+                         for c in done.changes if c.file == rel]
+        done.changes = [c for c in done.changes if c.file != rel]
+    return done
+
+
 def _forward(request: ConvertRequest, final: dict[str, FileRun], read: set[str],
              sources: Sources, blocked: dict[str, str],
-             elsewhere: set[str], macro_sites: list[HandlerRecord]) -> forwarding.Forwarded:
+             elsewhere: set[str], macro_sites: list[HandlerRecord],
+             macro_writes: MacroWrites) -> forwarding.Forwarded:
     """Calls through ->ioctl in the files read follow the conversion; FINAL
     gets the rewritten texts, or, when a call cannot follow, BLOCKED gets
     every file of the run (forwarding.denied).  ELSEWHERE: the files of the
-    other shards of the run, whose refused calls deny this shard too."""
+    other shards of the run, whose refused calls deny this shard too.
+    MACRO_WRITES: headers whose every call is in a macro rewritten already;
+    the rule does not read them (it cannot parse such bodies)."""
     mutex = request.options.lock is settings.LockMode.MUTEX
-    texts = _calling(read | set(final), final, sources, mutex)
+    files = (read | set(final)) - set(macro_writes.texts)
+    texts = _calling(files, final, sources, mutex)
     theirs = _calling(elsewhere - set(texts), {}, sources, mutex)
-    calling = _texts(read | set(final), final, sources, unfollowed_calls.may_call)
-    if not texts and not theirs and not macro_sites and not calling:
+    calling = _texts(files, final, sources, unfollowed_calls.may_call)
+    if not texts and not theirs and not macro_sites and not calling and \
+            not macro_writes.texts and not macro_writes.refused:
         return forwarding.Forwarded()
     # The handlers this run may convert (a held or blocked file's too: default-deny).
     converted = {d.handler for run in final.values() for d in run.decisions if d.convert}
@@ -358,8 +386,13 @@ def _forward(request: ConvertRequest, final: dict[str, FileRun], read: set[str],
                                        request.root).refused if theirs else []
     # A call only a macro spells cannot follow: refused, as the rule's refusals are;
     # so is one the rule does not see (by value: `fops.ioctl(...)`).
-    done.refused += macro_sites
-    done.refused += unfollowed_calls.unfollowed(calling, done)
+    done.refused += macro_sites + macro_writes.refused
+    done.refused += unfollowed_calls.unfollowed(calling, done, request.root)
+    done.changes += macro_writes.changes
+    for rel, (old, new) in macro_writes.texts.items():
+        # Written with the run, or denied with it: never alone.
+        final[rel] = replace(final[rel], new=new) if rel in final else \
+            FileRun(rel, (), (), old, new, None)
     denied = forwarding.denied(
         replace(done, refused=done.refused + refused_there),
         sorted(set(final) | set(done.texts) | {r.file for r in done.refused}))
@@ -417,7 +450,7 @@ def _account(request: ConvertRequest, result: ConversionResult, sources: Sources
         except OSError:
             continue            # listed as skipped by the tree scan
         texts[rel] = (old, result.changes[rel][1] if rel in result.changes else old)
-    found = accounting.account(summary, texts)
+    found = accounting.account(summary, texts, request.root)
     summary.handlers += found.records
     summary.tokens += found.tokens
     target = request.options.target

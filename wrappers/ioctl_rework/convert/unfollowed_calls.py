@@ -10,14 +10,19 @@ is none of those: left on .ioctl, it calls NULL once the fops it reaches
 is converted, and every command it forwards fails.  Each such call the
 rule did not report is refused here, as the rule's refusals are, so that
 it denies the run (forwarding.denied): no file of it is half-written.
+
+A call proven to go through another structure (ctext/member_types.py:
+`gadget->ops->ioctl(...)` of a usb_gadget_ops, read from the headers the
+file includes under the run's tree) reaches no .ioctl handler and is none.
 """
 
 import re
+from pathlib import Path
 
 from ioctl_rework.convert import accounting
 from ioctl_rework.convert.forwarding import Forwarded
 from ioctl_rework.convert.summary import HandlerRecord, HandlerStatus
-from ioctl_rework.ctext import member_calls
+from ioctl_rework.ctext import member_calls, member_types
 
 _UNREAD = "the forwarding rule could not read the file"
 # A call through the member in any spelling (`.ioctl(`, `->ioctl)(`): which texts to read.
@@ -29,10 +34,14 @@ def may_call(data: bytes) -> bool:
     return b"ioctl" in data and _CALL.search(data) is not None
 
 
-def unfollowed(texts: dict[str, tuple[bytes, bytes]], done: Forwarded) -> list[HandlerRecord]:
+def unfollowed(texts: dict[str, tuple[bytes, bytes]], done: Forwarded,
+               root: Path | None = None) -> list[HandlerRecord]:
     """The calls of TEXTS (relpath -> (text before the run, after the
     conversion)) through .ioctl that no record of DONE (a call followed,
-    refused or listed) explains at their line of the text before the run.
+    refused or listed) explains at their line of the text before the run,
+    and that are not proven to go through another structure than a
+    file_operations (its declarations read in the file and the headers it
+    includes under ROOT, the tree; None: the file alone).
     The text after the conversion is read, the one the forwarding rule
     read, not the one it wrote: the fallback it writes for a target that
     still has .ioctl calls the legacy member on purpose."""
@@ -51,11 +60,15 @@ def unfollowed(texts: dict[str, tuple[bytes, bytes]], done: Forwarded) -> list[H
         converted = _text(current)
         old_line = accounting.line_map(_text(old), converted)
         lines = converted.split("\n")
+        declarations = None
         for site in member_calls.calls_through_member(converted):
             line = old_line.get(site.line, site.line)
             if (rel, line) in explained or \
                     "->" in site.member and (rel, site.function) in reported:
                 continue
+            declarations = declarations or member_types.corpus(root, rel, converted)
+            if member_types.other_structures(declarations, site.line):
+                continue            # through another structure: it reaches no .ioctl
             found.append(HandlerRecord(
                 rel, line, "?", site.function or site.macro or "?", HandlerStatus.FAILED,
                 f"a call through .ioctl (`{lines[site.line - 1].strip()}`), which the "

@@ -32,6 +32,12 @@ class SearchPath:
     system: tuple = ()       # the tree's include directories
     asm: str = None          # where <asm/x.h> is when the tree has no include/asm
     makefiles: tuple = ()    # the files this search was read from
+    unexpanded: tuple = ()   # -I flags whose directory could not be worked out
+
+    def is_system(self, path):
+        """Whether PATH is a header of the tree's include directories."""
+        return any(path.startswith(d + "/") for d in self.system + ((self.asm,) if self.asm
+                                                                    else ()))
 
 
 def tree_top(root, rel):
@@ -51,30 +57,49 @@ def tree_top(root, rel):
     return None
 
 
-_FLAGS = re.compile(r"^(?:EXTRA_CFLAGS|EXTRA_CPPFLAGS|ccflags-[\w$()]+|subdir-ccflags-[\w$()]+|"
+_FLAGS = re.compile(r"^[ \t]*(?:EXTRA_CFLAGS|EXTRA_CPPFLAGS|ccflags-[\w$()]+|subdir-ccflags-[\w$()]+|"
                     r"CFLAGS_[\w.-]+|CPPFLAGS_[\w.-]+)\s*[:+?]?=(.*)$", re.M)
-_INCLUDE_FLAG = re.compile(r"-I\s*(\S+)")
+# The directory of -I: up to a blank outside $(...) ("$(shell pwd)/inc" is one).
+_INCLUDE_FLAG = re.compile(r"-I\s*((?:\$\((?:[^()]|\([^()]*\))*\)|\S)+)")
 
 
-_ASSIGNMENT = re.compile(r"^([A-Za-z_][\w-]*)\s*[:?]?=(.*)$", re.M)
+_ASSIGNMENT = re.compile(r"^[ \t]*([A-Za-z_][\w-]*)\s*[:?]?=(.*)$", re.M)
 _LEADING_VARIABLE = re.compile(r"^\$\([^()]*(?:\([^()]*\)[^()]*)*\)/?")
+
+
+class KbuildIncludes:
+    """The -I directories of a Makefile, and the flags this reading could
+    not expand (a variable it does not know, a directory found nowhere):
+    default-deny, what they might lead to is reported as not read."""
+
+    def __init__(self):
+        self.found = []
+        self.unexpanded = []
+
+
+# The variables kbuild sets for every Makefile, replaced below.
+_KBUILD_VARIABLES = ("src", "obj", "srctree", "objtree", "TOPDIR")
 
 
 def kbuild_includes(text, directory, top, exists=None):
     """The -I directories a kbuild Makefile's flags add, relative to the
     root (make runs at the tree's top: a plain relative directory is the
-    top's).  A variable the Makefile assigns is expanded; one it computes
-    ("fixture_dir := $(if ...,$(src),$(srctree)/$(src))") is taken for the
-    directory of the Makefile or the top, whichever EXISTS (a callable
-    that says whether a directory is there) has the rest of the path."""
+    top's), as a KbuildIncludes.  A variable the Makefile assigns is
+    expanded; one it computes ("fixture_dir := $(if ...,$(src),$(srctree)/$(src))")
+    is taken for the directory of the Makefile or the top, whichever EXISTS
+    (a callable that says whether a directory is there) has the rest of
+    the path; a flag still unexpanded is listed as such."""
     text = re.sub(r"\\\n", " ", text)
+    text = re.sub(r"\$\{(\w[\w-]*)\}", r"$(\1)", text)      # ${src}: $(src)
     variables = {name: value.strip() for name, value in _ASSIGNMENT.findall(text)}
-    found = []
+    result = KbuildIncludes()
+    found = result.found
     for value in _FLAGS.findall(text):
-        for flag in _INCLUDE_FLAG.findall(value):
+        for written in _INCLUDE_FLAG.findall(value):
+            flag = written.strip("\"'")
             for _ in range(8):      # the Makefile's own variables, a few levels deep
                 expanded = re.sub(r"\$\((\w[\w-]*)\)", lambda m: variables.get(m.group(1), m.group(0))
-                                  if m.group(1) not in ("src", "obj", "srctree", "objtree", "TOPDIR")
+                                  if m.group(1) not in _KBUILD_VARIABLES
                                   else m.group(0), flag)
                 if expanded == flag:
                     break
@@ -86,18 +111,26 @@ def kbuild_includes(text, directory, top, exists=None):
             if "$" in spelled:
                 rest = _LEADING_VARIABLE.sub("", spelled)
                 if "$" in rest or exists is None:
-                    continue                   # a variable this reading does not know
+                    result.unexpanded.append("-I" + written)
+                    continue
                 choices = ["/" + os.path.join(directory, rest), "/" + os.path.join(top, rest)]
+            placed = False
             for spelled in choices:
                 path = os.path.normpath(spelled.lstrip("/") if spelled.startswith("/")
                                         else os.path.join(top, spelled))
                 path = "" if path == "." else path
-                if path.startswith("..") or os.path.isabs(path) or path in found:
+                if path.startswith("..") or os.path.isabs(path):
                     continue
+                if path in found:
+                    placed = True
+                    break
                 if len(choices) == 1 or exists(path):
                     found.append(path)
+                    placed = True
                     break
-    return found
+            if not placed:
+                result.unexpanded.append("-I" + written)
+    return result
 
 
 def system_dirs(root, top, rel):
@@ -133,7 +166,7 @@ def search_path(root, rel):
     root = Path(root)
     top = tree_top(root, rel)
     directory = os.path.dirname(rel)
-    kbuild, makefiles = [], []
+    kbuild, makefiles, unexpanded = [], [], []
     for name in ("Makefile", "Kbuild"):
         path = os.path.join(directory, name)
         try:
@@ -141,13 +174,11 @@ def search_path(root, rel):
         except OSError:
             continue
         makefiles.append(path)
-        kbuild += [d for d in kbuild_includes(text, directory, top or "",
-                                              lambda d: (root / d).is_dir())
-                   if d not in kbuild]
-    if top is None:
-        return SearchPath(tuple(kbuild), (), None, tuple(makefiles))
-    system, asm = system_dirs(root, top, rel)
-    return SearchPath(tuple(kbuild), system, asm, tuple(makefiles))
+        flags = kbuild_includes(text, directory, top or "", lambda d: (root / d).is_dir())
+        kbuild += [d for d in flags.found if d not in kbuild]
+        unexpanded += ["%s (%s)" % (flag, path) for flag in flags.unexpanded]
+    system, asm = system_dirs(root, top, rel) if top is not None else ((), None)
+    return SearchPath(tuple(kbuild), system, asm, tuple(makefiles), tuple(unexpanded))
 
 
 def _inside(path):

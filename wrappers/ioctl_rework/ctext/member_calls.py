@@ -128,6 +128,17 @@ def _object_start(code: str, end: int) -> int:
                 break           # a call's parentheses: f(x)->ioctl ends at f
             i = j
             continue
+        if char == "]":
+            depth, j = 0, i - 1
+            while j >= 0:
+                depth += (code[j] == "]") - (code[j] == "[")
+                if depth == 0:
+                    break
+                j -= 1
+            if j < 0:
+                break
+            i = j               # a subscript, whatever it holds: fops[arg % 3]
+            continue
         if not _OBJECT_CHAR.match(char):
             break
         if char == "-" and code[i:i + 1] != ">":

@@ -13,15 +13,18 @@ import hashlib
 from pathlib import Path
 
 from ioctl_rework import cache as cache_mod
+from ioctl_rework.ctext import include_search
+from ioctl_rework.ctext.include_search import search_path
 from ioctl_rework.lockproof.model import HandlerProof, LockCalls, LockProblem, Unprovable
-from ioctl_rework.lockproof.headers import HeaderReader, included_headers, search_path
+from ioctl_rework.lockproof.headers import HeaderReader, included_headers
 
 FORMAT = "lockproof/2"
 
 
 def _prover_digest() -> str:
     digest = hashlib.sha256()
-    for path in sorted(Path(__file__).parent.glob("*.py")):
+    # The prover's modules and the header search it reads through.
+    for path in sorted(Path(__file__).parent.glob("*.py")) + [Path(include_search.__file__)]:
         digest.update(path.name.encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()
 

@@ -12,6 +12,7 @@ from ioctl_rework.lockproof.paths import WalkError
 from ioctl_rework.lockproof.source import (MAX_CONDITIONS, Definition, ImpossibleConfiguration,
                                            NeedConditions, SourceError, Unit)
 from ioctl_rework.lockproof.syntax import ParseError
+from ioctl_rework.lockproof.unread_names import unread_names
 
 _CANNOT = (SourceError, ParseError, WalkError, MacroError)
 
@@ -240,7 +241,13 @@ class _HandlerProver:
             judge.compare(old)
             if not old.ops:
                 judge.strict_ops()
-            return judge.findings + self._own_bkl(old, new)
+            # A pushdown (the handler takes the lock itself) must not run a
+            # name it did not read with the lock held: it may be a macro of
+            # a header not found that returns.  The prover checks this on
+            # its own; it does not trust the rule's auto.
+            unread = unread_names(new, self.new_unit.reads, self.lock.name) \
+                if entry_depth == 0 else []
+            return judge.findings + self._own_bkl(old, new) + unread
 
         return self._configs([(self.old_unit, old_def), (self.new_unit, new_def)], check)
 

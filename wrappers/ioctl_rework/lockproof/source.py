@@ -106,6 +106,7 @@ class Unit:
         self._system_read: set[str] = set()   # the tree's headers, read once each
         self._exits: dict[str, bool] = {}
         self._constants: constant_names.Names | None = None
+        self._functions: frozenset | None = None
         self._read(raw, headers, rel, ())
 
     @property
@@ -126,6 +127,13 @@ class Unit:
             return [e.macro for e in events]
         except SourceError:
             return [None]
+
+    def reads(self, name: str) -> bool:
+        """Whether NAME is a macro, or a function declared or defined, in
+        the file or the headers it read."""
+        if self._functions is None:
+            self._functions = frozenset(n for n, _, _ in self._declarations.declared)
+        return name in self.events or name in self._functions
 
     @property
     def noreturn(self) -> Halting:

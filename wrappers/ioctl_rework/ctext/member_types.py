@@ -1,0 +1,386 @@
+"""The structure a member named ioctl is taken from, proven from declarations.
+
+`gadget->ops->ioctl(gadget, code, value)` calls through a usb_gadget_ops,
+not a file_operations, when `gadget` is declared `struct usb_gadget *`
+and the body of struct usb_gadget, read from the file or a header it
+includes, declares `const struct usb_gadget_ops *ops`.  Such a site is no
+forwarding call: a conversion cannot leave it with a NULL member.
+
+Default-deny: the proof holds only when every step is read.  The object
+is a plain chain of names, `.`, `->` and subscripts (no cast, call or
+parenthesis); its first name has a declaration in scope (the innermost
+block, the parameters, then file scope: the file and its headers), every
+declaration found there agrees, and nothing there that may declare it
+goes unread; each struct in the chain has a body read, whose member has
+one declared type; a typedef'd name counts only when its typedef is read;
+no name of the chain is a macro.  Proven only when the last struct is not
+file_operations, is no macro, and its body declares the member ioctl.
+"""
+
+import functools
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from ioctl_rework.ctext import include_search, ioctl_tokens, spans
+
+# Qualifiers and kernel annotations a declaration may carry.
+_QUALIFIER = (r"(?:const|volatile|static|extern|register|auto|__user|__iomem|__kernel|"
+              r"__rcu|__percpu|__force|__read_mostly|__initdata|__devinitdata|__exitdata|"
+              r"__cpuinitdata|__maybe_unused|__used|__attribute_used__|__unused)")
+_SPEC = r"(struct\s+\w+|union\s+\w+|enum\s+\w+|(?:(?:unsigned|signed|short|long)\s+)*\w+)"
+_KEYWORDS = {"return", "case", "sizeof", "goto", "else", "do", "typedef", "struct", "union",
+             "enum", "if", "while", "for", "switch", "break", "continue", "default"}
+_MEMBER = re.compile(r"(?:\.|->)\s*ioctl\b")
+_DIRECTIVE = re.compile(r"^[ \t]*#(?:[^\n]*\\\n)*[^\n]*", re.M)
+_DEFINE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+(\w+)", re.M)
+_TYPEDEF = re.compile(
+    rf"(?:\A|(?<=[;{{}}]))\s*typedef\s+(?:{_QUALIFIER}\s+)*{_SPEC}\s*(?:\{{\}})?\s*"
+    rf"(?:{_QUALIFIER}\s+)*(\**)\s*(\w+)\s*;")
+_STRUCT_BODY = re.compile(r"\bstruct\s+(\w+)\s*\{")
+_IOCTL_MEMBER = re.compile(r"\(\s*\*\s*ioctl\s*\)\s*\(|[\s*]ioctl\s*(?:\[[^\]]*\]\s*)*[;,]")
+
+
+@dataclass(frozen=True)
+class Corpus:
+    """The texts a file's names are declared in: the file's own (FILE, its
+    path) and those of the headers it includes, path -> code."""
+
+    file: str
+    texts: dict
+
+    @functools.cached_property
+    def macros(self) -> frozenset:
+        return frozenset(name for text in self.texts.values() for name in _DEFINE.findall(text))
+
+    @functools.cached_property
+    def _prepared(self) -> dict:
+        return {path: _prepare(text) for path, text in self.texts.items()}
+
+    @functools.cached_property
+    def typedefs(self) -> dict:
+        """typedef name -> the set of (spec, stars) it is written as."""
+        found: dict = {}
+        for code in self._prepared.values():
+            for spec, stars, name in _TYPEDEF.findall(_flatten(code, "{}")):
+                found.setdefault(name, set()).add(" ".join(spec.split()))
+        return found
+
+    @functools.cached_property
+    def bodies(self) -> dict:
+        """struct tag -> the bodies read for it (their member declarations
+        only: nested braces emptied)."""
+        found: dict = {}
+        for code in self._prepared.values():
+            for match in _STRUCT_BODY.finditer(code):
+                close = spans.closing(code, match.end() - 1)
+                found.setdefault(match.group(1), []).append(
+                    _flatten(code[match.end():close], "{}"))
+        return found
+
+    @functools.cached_property
+    def file_scope(self) -> dict:
+        """path -> its top-level text (braces emptied)."""
+        return {path: _flatten(code, "{}")
+                for path, code in self._prepared.items()}
+
+    @property
+    def code(self) -> str:
+        return self._prepared[self.file]
+
+
+def corpus(root: Path | None, rel: str, text: str) -> Corpus:
+    """The Corpus of REL (TEXT, its text in the run) and the headers it
+    includes, found as the compiler finds them under ROOT (a tree's include
+    paths, the directory's kbuild -I); ROOT None: the file alone."""
+    texts = {rel: text}
+    if root is not None:
+        headers = include_search.read_headers(root, rel)
+        texts.update((path, header) for path, header in headers.texts.items() if path != rel)
+    return Corpus(rel, texts)
+
+
+def other_structures(corpus: Corpus, line: int) -> set[str] | None:
+    """The structures every member named ioctl on LINE (1-based) of the
+    corpus's file is proven to be taken from, none of them a
+    file_operations; None when any is not proven (or there is none)."""
+    code = corpus.code
+    lines = code.split("\n")
+    if not 0 < line <= len(lines):
+        return None
+    start = sum(len(text) + 1 for text in lines[:line - 1])
+    found = set()
+    for match in _MEMBER.finditer(lines[line - 1]):
+        structure = structure_of(corpus, start + match.start())
+        if structure is None:
+            return None
+        found.add(structure)
+    return found or None
+
+
+def only_other_structures(corpus: Corpus) -> bool:
+    """Whether every call, test or copy of a member named ioctl in the
+    corpus's file (not an initializer's entry nor an assignment to it) is
+    proven to be taken from another structure than a file_operations: a
+    member spelled through a macro, or in one's body, is not."""
+    text = corpus.texts[corpus.file]
+    for token in ioctl_tokens.tokens(text):
+        if token.use in (ioctl_tokens.Use.ENTRY, ioctl_tokens.Use.ASSIGNMENT):
+            continue
+        if token.alias or token.macro or token.spliced or \
+                not other_structures(corpus, token.line):
+            return False
+    return True
+
+
+def structure_of(corpus: Corpus, at: int) -> str | None:
+    """The struct tag the member whose `.` or `->` is at offset AT of the
+    corpus's file is proven to be taken from, when it is not
+    file_operations; else None."""
+    code = corpus.code
+    chain = _chain(code, at)
+    if chain is None:
+        return None
+    base, base_at, members = chain
+    names = {base, *members}
+    if names & corpus.macros:
+        return None
+    structure = _struct_of(corpus, _declared(corpus, base, base_at))
+    for member in members:
+        structure = _struct_of(corpus, _member_spec(corpus, structure, member))
+    if structure is None or structure == "file_operations" or structure in corpus.macros:
+        return None
+    bodies = corpus.bodies.get(structure, [])
+    if not bodies or not all(_IOCTL_MEMBER.search(body) for body in bodies):
+        return None
+    return structure
+
+
+def _chain(code: str, at: int) -> tuple[str, int, list[str]] | None:
+    """The object before the member at AT: (its first name, where that name
+    is, the members after it), when it is only names, `.`, `->` and
+    subscripts; else None (a cast, a call, a parenthesis)."""
+    members: list[str] = []
+    i = at
+    while True:
+        j = i
+        while j > 0 and code[j - 1].isspace():
+            j -= 1
+        while j > 0 and code[j - 1] == "]":
+            depth = 0
+            while j > 0:
+                j -= 1
+                depth += (code[j] == "]") - (code[j] == "[")
+                if depth == 0:
+                    break
+            if depth:
+                return None
+            while j > 0 and code[j - 1].isspace():
+                j -= 1
+        name = re.search(r"[A-Za-z_]\w*$", code[max(0, j - 200):j])
+        if name is None:
+            return None
+        begin = j - len(name.group())
+        if begin and re.match(r"\w", code[begin - 1]):
+            return None
+        k = begin
+        while k > 0 and code[k - 1].isspace():
+            k -= 1
+        if code[max(0, k - 2):k] == "->" or code[k - 1:k] == "." and code[k - 2:k - 1] != ".":
+            members.insert(0, name.group())
+            i = k - (2 if code[k - 2:k] == "->" else 1)
+            continue
+        if name.group() in _KEYWORDS:
+            return None
+        return name.group(), begin, members
+
+
+def _declared(corpus: Corpus, name: str, at: int) -> str | None:
+    """The type NAME has where it is used at offset AT of the file: the
+    declarations of the innermost scope that has any, when they agree and
+    nothing there that may declare it goes unread; None otherwise."""
+    code = corpus.code
+    inner = at
+    brace = spans.enclosing_brace(code, at)
+    while brace is not None:
+        found = _in_region(_flatten(code[brace + 1:inner], "{}"), name)
+        if found is not None:
+            return _one(found)
+        if _function_body(code, brace):
+            found = _parameters(code, brace, name)
+            if found is not None:
+                return _one(found)
+            break                # the parameters' scope ends; file scope is next
+        inner, brace = brace, spans.enclosing_brace(code, brace)
+    specs: set[str] = set()
+    for scope in corpus.file_scope.values():
+        found = _in_region(scope, name)
+        if found is not None:
+            specs |= found
+    return _one(specs) if specs else None
+
+
+def _function_body(code: str, brace: int) -> bool:
+    """Whether the `{` at BRACE opens a function's body: after `name(...)`
+    that is no statement (if, while, for, switch) nor a function-like macro
+    of a statement; or K&R declarations after one."""
+    head = code[:brace].rstrip()
+    if not head.endswith(")"):
+        return bool(re.search(r"\)\s*(?:[^;{}()]*;)+$", head)) and \
+            spans.enclosing_brace(code, brace) is None
+    open_at = _opening(head)
+    called = re.search(r"(\w+)\s*$", head[:open_at])
+    return bool(called) and called.group(1) not in _KEYWORDS and \
+        re.search(r"[;{}]\s*$", head[:called.start()]) is None
+
+
+def _opening(head: str) -> int:
+    """Where the `(` that the `)` ending HEAD closes is."""
+    depth, open_at = 0, len(head) - 1
+    while open_at > 0:
+        depth += (head[open_at] == ")") - (head[open_at] == "(")
+        if depth == 0:
+            break
+        open_at -= 1
+    return open_at
+
+
+def _parameters(code: str, brace: int, name: str) -> set | None:
+    """NAME's declarations in the parameters of the function whose body
+    opens at BRACE: None when none names it."""
+    head = code[:brace].rstrip()
+    if not head.endswith(")"):
+        # K&R declarations between `)` and `{`: not read.
+        tail = head[head.rfind(")") + 1:]
+        return {None} if re.search(rf"\b{re.escape(name)}\b", tail) else None
+    open_at = _opening(head)
+    found = set()
+    for parameter in spans.split_top_level(head[open_at + 1:-1]):
+        if not re.search(rf"\b{re.escape(name)}\b", parameter):
+            continue
+        match = re.fullmatch(
+            rf"\s*(?:{_QUALIFIER}\s+)*{_SPEC}(?:\s+{_QUALIFIER})*\s*[\s*]\s*"
+            rf"(?:\*\s*|{_QUALIFIER}\s+)*{re.escape(name)}\s*(?:\[[^\]]*\]\s*)*",
+            parameter)
+        found.add(" ".join(match.group(1).split()) if match else None)
+    return found or None
+
+
+def _in_region(region: str, name: str) -> set | None:
+    """NAME's declarations in REGION (a scope's text, nested braces
+    emptied), statement by statement: None when no statement may declare
+    it; a set holding None for one that may and is not read."""
+    word = re.compile(rf"(?<![\w.>]){re.escape(name)}\b")
+    found: set = set()
+    for piece in re.split(r"[;{}]", region):
+        if not word.search(piece):
+            continue
+        if re.match(rf"\s*[A-Z][A-Z0-9_]*\s*\(\s*{re.escape(name)}\s*[,)]", piece) or \
+                re.match(r"\s*(?:(?:const|volatile|static|register)\s+)*(?:typeof|__typeof__|"
+                         r"__typeof)\b", piece):
+            found.add(None)      # DECLARE_WAITQUEUE(name, ...), typeof(x) *name: not read
+            continue
+        flat = _flatten(piece, "()")
+        if not word.search(flat):
+            continue             # an argument or a condition: no declaration
+        declared = _declarators(flat)
+        if declared is not None:
+            spec, names = declared
+            if name in names:
+                found.add(spec)
+        elif any(_may_declare(flat[:m.start()]) for m in word.finditer(flat)):
+            found.add(None)
+    return found or None
+
+
+_PREFIX = re.compile(rf"\s*(?:{_QUALIFIER}\s+)*{_SPEC}(?:\s+{_QUALIFIER})*(?=[\s*])")
+_DECLARATOR = re.compile(rf"\s*(?:\*\s*|{_QUALIFIER}\s+)*([A-Za-z_]\w*)\s*(?:\[[^\]]*\]\s*)*"
+                         rf"(?:{_QUALIFIER}\s*)*(?:=.*)?", re.S)
+
+
+def _declarators(statement: str) -> tuple[str, list[str]] | None:
+    """(type, the names declared) when STATEMENT (parentheses emptied) is a
+    declaration: a type and declarators; else None."""
+    prefix = _PREFIX.match(statement)
+    if prefix is None or prefix.group(1).split()[0] in _KEYWORDS - {"struct", "union", "enum"}:
+        return None
+    names = []
+    for declarator in spans.split_top_level(statement[prefix.end():]):
+        match = _DECLARATOR.fullmatch(declarator)
+        if match is None:
+            return None
+        names.append(match.group(1))
+    return " ".join(prefix.group(1).split()), names
+
+
+def _may_declare(before: str) -> bool:
+    """Whether a name after BEFORE may be a declarator: after a type-like
+    word, a `*` or a comma, not after a member operator or a keyword."""
+    before = before.rstrip()
+    if before.endswith(("->", ".")):
+        return False
+    if before.endswith(","):
+        return True
+    word = re.search(r"(\w+)\s*\**\s*$", before)
+    return bool(word) and word.group(1) not in _KEYWORDS
+
+
+def _one(specs: set) -> str | None:
+    return next(iter(specs)) if len(specs) == 1 else None
+
+
+def _member_spec(corpus: Corpus, structure: str | None, member: str) -> str | None:
+    """The type MEMBER is declared with in every body read of STRUCTURE."""
+    if structure is None or structure in corpus.macros:
+        return None
+    bodies = corpus.bodies.get(structure)
+    if not bodies:
+        return None
+    specs = set()
+    for body in bodies:
+        found = _in_region(body, member)
+        if not found:
+            return None
+        specs |= found
+    return _one(specs)
+
+
+def _struct_of(corpus: Corpus, spec: str | None, depth: int = 0) -> str | None:
+    """The struct tag SPEC names, through typedefs read; None otherwise."""
+    if spec is None or depth > 8:
+        return None
+    words = spec.split()
+    if words[0] == "struct" and len(words) == 2:
+        return None if words[1] in corpus.macros else words[1]
+    if len(words) != 1 or spec in corpus.macros:
+        return None
+    targets = corpus.typedefs.get(spec, set())
+    return _struct_of(corpus, _one(targets), depth + 1) if len(targets) == 1 else None
+
+
+def _prepare(text: str) -> str:
+    """TEXT's code (comments, literals blanked) with each preprocessor line
+    made a `;`, offsets and lines kept: a directive ends a declaration."""
+    lines = spans.code_only(text).split("\n")
+    dead = spans.dead_branches(lines)
+    code = "\n".join(" " * len(line) if where else line
+                     for line, (where, _) in zip(lines, dead))
+    return _DIRECTIVE.sub(lambda m: re.sub(r"[^\n]", " ", m.group()).replace(" ", ";", 1)
+                          if m.group().strip() else m.group(), code)
+
+
+def _flatten(code: str, pair: str) -> str:
+    """CODE with the text inside each outermost PAIR ("{}", "()") removed."""
+    out, depth = [], 0
+    for char in code:
+        if char == pair[0]:
+            if depth == 0:
+                out.append(char)
+            depth += 1
+        elif char == pair[1] and depth:
+            depth -= 1
+            if depth == 0:
+                out.append(char)
+        elif depth == 0:
+            out.append(char)
+    return "".join(out)

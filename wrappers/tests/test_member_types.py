@@ -1,0 +1,269 @@
+"""ctext/member_types.py: the structure a member named ioctl is taken from,
+proven from the declarations of the file and the headers it includes.
+
+Each class has several spellings.  A proof names the structure it found,
+so a wrong one fails (usb_gadget_ops, not usb_gadget, nor "proven" at
+all); each negative is a step that cannot be read, which keeps the call
+counted as one that may reach a file_operations (None).
+"""
+
+import shutil
+import tempfile
+import unittest
+from pathlib import Path
+
+from ioctl_rework.ctext import member_types
+
+TOP = "VERSION = 2\nPATCHLEVEL = 6\nSUBLEVEL = 9\n"
+# <linux/gadget.h> of the tree: the structures the calls go through.
+GADGET_H = """#ifndef _GADGET_H
+#define _GADGET_H
+struct usb_gadget;
+struct usb_gadget_ops {
+	int	(*get_frame)(struct usb_gadget *);
+	int	(*ioctl)(struct usb_gadget *,
+				unsigned code, unsigned long param);
+};
+struct usb_gadget {
+	/* readonly to gadget driver */
+	const struct usb_gadget_ops	*ops;
+	struct usb_ep			*ep0;
+	const char			*name;
+};
+struct gadget_host {
+	int			id;
+	struct usb_gadget	*gadget, gadgets[4];
+};
+typedef struct usb_gadget_ops gadget_ops_t;
+typedef struct gadget_host *host_p;
+extern struct usb_gadget_ops shared_gadget_ops;
+extern struct file_operations shared_fops;
+#endif
+"""
+# A quoted header beside the driver.
+PHY_H = """struct atm_dev;
+struct atmphy_ops {
+	int (*start)(struct atm_dev *dev);
+	int (*ioctl)(struct atm_dev *dev,unsigned int cmd,void __user *arg);
+};
+struct atm_dev {
+	const struct atmphy_ops *phy;	/* PHY operations, may be undefined */
+	int number;
+};
+"""
+HEAD = '#include <linux/fs.h>\n#include <linux/gadget.h>\n#include "phy.h"\n\n'
+
+
+class MemberTypesCase(unittest.TestCase):
+    def setUp(self):
+        self.root = Path(tempfile.mkdtemp(prefix="member-types-"))
+        self.addCleanup(shutil.rmtree, self.root)
+        self.write({"Makefile": TOP, "include/linux/gadget.h": GADGET_H,
+                    "include/linux/fs.h": "struct file_operations {\n\tint (*ioctl) "
+                    "(struct inode *, struct file *, unsigned int, unsigned long);\n};\n",
+                    "drivers/x/phy.h": PHY_H, "drivers/x/Makefile": "obj-m += x.o\n"})
+
+    def write(self, files: dict[str, str]) -> None:
+        for rel, text in files.items():
+            path = self.root / rel
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text)
+
+    def proven(self, text: str, rel: str = "drivers/x/x.c"):
+        """What the ioctl member on the line marked `/* here */` is proven to be of."""
+        line = next(n for n, code in enumerate(text.split("\n"), 1) if "/* here */" in code)
+        self.write({rel: text})
+        return member_types.other_structures(member_types.corpus(self.root, rel, text), line)
+
+    def function(self, body: str, parameters: str = "struct usb_gadget *gadget",
+                 before: str = "") -> str:
+        return (HEAD + before + f"static int up({parameters}, unsigned code, unsigned long v)\n"
+                "{\n" + body + "\n}\n")
+
+
+class ProvenTest(MemberTypesCase):
+    def test_a_parameter_through_a_chain_of_two(self):
+        for call in ["\treturn gadget->ops->ioctl(gadget, code, v); /* here */",
+                     "\treturn gadget -> ops\n\t\t-> ioctl (gadget, code, v); /* here */",
+                     "\treturn (*gadget->ops->ioctl)(gadget, code, v); /* here */",
+                     "\tif (!gadget->ops->ioctl) /* here */\n\t\treturn -1;\n\treturn 0;",
+                     "\tint (*fn)(struct usb_gadget *, unsigned, unsigned long) = "
+                     "gadget->ops->ioctl; /* here */\n\treturn 0;"]:
+            with self.subTest(call=call):
+                self.assertEqual(self.proven(self.function(call)), {"usb_gadget_ops"})
+        for parameters in ["const struct usb_gadget *gadget", "struct usb_gadget * const gadget",
+                           "struct usb_gadget __user *gadget", "struct usb_gadget gadget[]"]:
+            with self.subTest(parameters=parameters):
+                self.assertEqual(self.proven(self.function(
+                    "\treturn gadget->ops->ioctl(0, code, v); /* here */", parameters)),
+                    {"usb_gadget_ops"})
+
+    def test_a_local_in_each_spelling(self):
+        for declaration in ["\tstruct usb_gadget *g = get();",
+                            "\tstruct usb_gadget *a, *g;",
+                            "\tconst struct usb_gadget *g;\n\tint n;",
+                            "\tstruct usb_gadget_ops const *unused = 0, *keep;\n"
+                            "\tstruct usb_gadget *g = lookup(code, v);"]:
+            with self.subTest(declaration=declaration):
+                body = declaration + "\n\treturn g->ops->ioctl(g, code, v); /* here */"
+                self.assertEqual(self.proven(self.function(body)), {"usb_gadget_ops"})
+
+    def test_a_local_of_the_inner_block(self):
+        body = ("\tif (code) {\n\t\tstruct atm_dev *gadget = find(v);\n"
+                "\t\treturn gadget->phy->ioctl(gadget, code, 0); /* here */\n\t}\n\treturn 0;")
+        self.assertEqual(self.proven(self.function(body)), {"atmphy_ops"})
+
+    def test_a_file_scope_object_and_an_extern_by_value(self):
+        for before, call in [
+                ("static struct usb_gadget_ops my_ops;\n", "my_ops.ioctl(0, code, v)"),
+                ("static struct usb_gadget_ops my_ops __read_mostly = {\n\t.get_frame = 0,\n};\n",
+                 "my_ops.ioctl(0, code, v)"),
+                ("struct atmphy_ops *phys[8];\n", "phys[code]->ioctl(0, code, 0)"),
+                ("static struct usb_gadget_ops table[4];\n", "table[code & 3].ioctl(0, code, v)"),
+                ("", "shared_gadget_ops.ioctl(0, code, v)")]:
+            with self.subTest(call=call):
+                text = self.function(f"\treturn {call}; /* here */", before=before)
+                self.assertEqual(self.proven(text),
+                                 {"atmphy_ops" if "phys" in call else "usb_gadget_ops"})
+
+    def test_a_chain_of_three_and_an_array_element(self):
+        for call in ["host->gadget->ops->ioctl(0, code, v)",
+                     "host->gadgets[code].ops->ioctl(0, code, v)",
+                     "hosts[1].gadget->ops->ioctl(0, code, v)"]:
+            with self.subTest(call=call):
+                text = self.function(f"\tstruct gadget_host *host, hosts[2];\n"
+                                     f"\treturn {call}; /* here */")
+                self.assertEqual(self.proven(text), {"usb_gadget_ops"})
+
+    def test_a_struct_of_a_quoted_header_and_one_of_the_file(self):
+        own = ("struct board {\n\tint irq;\n\tstruct atm_dev *dev;\n};\n"
+               "struct board_ops {\n\tint (*ioctl)(struct board *, int);\n};\n")
+        for parameters, call, structure in [
+                ("struct atm_dev *dev", "dev->phy->ioctl(dev, code, 0)", "atmphy_ops"),
+                ("struct board *b", "b->dev->phy->ioctl(b->dev, code, 0)", "atmphy_ops"),
+                ("struct board_ops *ops", "ops->ioctl(0, 1)", "board_ops")]:
+            with self.subTest(call=call):
+                text = self.function(f"\treturn {call}; /* here */", parameters, own)
+                self.assertEqual(self.proven(text), {structure})
+
+    def test_typedefs_that_are_read(self):
+        for parameters, call in [("gadget_ops_t *ops", "ops->ioctl(0, code, v)"),
+                                 ("host_p host", "host->gadget->ops->ioctl(0, code, v)")]:
+            with self.subTest(parameters=parameters):
+                text = self.function(f"\treturn {call}; /* here */", parameters)
+                self.assertEqual(self.proven(text), {"usb_gadget_ops"})
+
+    def test_every_member_of_the_line_is_proven(self):
+        body = "\treturn gadget->ops->ioctl ? gadget->ops->ioctl(gadget, code, v) : 0; /* here */"
+        self.assertEqual(self.proven(self.function(body)), {"usb_gadget_ops"})
+
+
+class UnprovenTest(MemberTypesCase):
+    def assert_unproven(self, text: str) -> None:
+        self.assertIsNone(self.proven(text))
+
+    def test_a_file_operations_in_every_spelling(self):
+        for parameters, call in [("struct file_operations *ops", "ops->ioctl(0, 0, code, v)"),
+                                 ("const struct file_operations *ops", "ops->ioctl(0, 0, code, v)"),
+                                 ("struct usb_gadget *gadget", "shared_fops.ioctl(0, 0, code, v)")]:
+            with self.subTest(call=call):
+                self.assert_unproven(self.function(f"\treturn {call}; /* here */", parameters))
+
+    def test_a_typedef_not_read(self):
+        for parameters in ["unknown_ops_t *ops", "struct usb_gadget *gadget"]:
+            with self.subTest(parameters=parameters):
+                self.assert_unproven(self.function(
+                    "\tunknown_ops_t *ops2 = 0;\n\treturn ops2->ioctl(0, code, v); /* here */"
+                    if "gadget" in parameters else "\treturn ops->ioctl(0, code, v); /* here */",
+                    parameters))
+
+    def test_a_name_made_another_for_file_operations(self):
+        for before in ["#define my_ops file_operations\n",
+                       "typedef struct file_operations my_ops_t;\n#define my_ops my_ops_t\n",
+                       "struct my_ops {\n\tint (*ioctl)(int);\n};\n#define my_ops file_operations\n"]:
+            with self.subTest(before=before):
+                self.assert_unproven(self.function("\treturn ops->ioctl(0, 0, code, v); /* here */",
+                                                   "struct my_ops *ops", before))
+        self.assert_unproven(self.function(
+            "\treturn ops->ioctl(0, 0, code, v); /* here */", "fops_t *ops",
+            "typedef struct file_operations fops_t;\n"))
+
+    def test_a_cast_a_call_or_a_parenthesis_in_the_chain(self):
+        for call in ["((struct usb_gadget_ops *)gadget)->ioctl(gadget, code, v)",
+                     "get_ops(gadget)->ioctl(gadget, code, v)",
+                     "(&shared_gadget_ops)->ioctl(gadget, code, v)",
+                     "(gadget->ops)->ioctl(gadget, code, v)"]:
+            with self.subTest(call=call):
+                self.assert_unproven(self.function(f"\treturn {call}; /* here */"))
+
+    def test_a_macro_in_the_chain(self):
+        for before, call in [("#define OPS (gadget->ops)\n", "OPS->ioctl(gadget, code, v)"),
+                             ("#define ops f_op\n", "gadget->ops->ioctl(gadget, code, v)"),
+                             ("#define THE_OPS shared_gadget_ops\n",
+                              "THE_OPS.ioctl(gadget, code, v)")]:
+            with self.subTest(call=call):
+                self.assert_unproven(self.function(f"\treturn {call}; /* here */", before=before))
+
+    def test_a_member_in_a_macro_body(self):
+        self.assert_unproven(HEAD + "#define CALL(g) (g)->ops->ioctl((g), 0, 0) /* here */\n")
+
+    def test_a_struct_body_not_found(self):
+        for parameters, call in [("struct unseen *u", "u->ioctl(u, code, v)"),
+                                 ("struct unseen *u", "u->ops->ioctl(0, code, v)"),
+                                 ("struct usb_gadget *gadget", "gadget->missing->ioctl(0, code, v)"),
+                                 ("struct usb_gadget *gadget", "gadget->ioctl(0, code, v)")]:
+            with self.subTest(call=call):
+                self.assert_unproven(self.function(f"\treturn {call}; /* here */", parameters))
+
+    def test_a_header_not_included_is_not_read(self):
+        text = self.function("\treturn dev->phy->ioctl(dev, code, 0); /* here */",
+                             "struct atm_dev *dev").replace('#include "phy.h"\n', "")
+        self.assert_unproven(text)
+
+    def test_a_declaration_not_read(self):
+        for body in ["\tDECLARE_GADGET(gadget, code);\n\treturn gadget->ops->ioctl(0, code, v); /* here */",
+                     "\tunsigned n = 1, gadget = f(n);\n\treturn gadget->ops->ioctl(0, code, v); /* here */",
+                     "\ttypeof(shared_fops) *gadget = &shared_fops;\n"
+                     "\treturn gadget->ops->ioctl(0, code, v); /* here */",
+                     "\t__typeof__(shared_fops) gadget[1];\n"
+                     "\treturn gadget->ops->ioctl(0, code, v); /* here */",
+                     "\tregister struct file_operations *gadget = 0;\n"
+                     "\treturn gadget->ops->ioctl(0, code, v); /* here */"]:
+            with self.subTest(body=body):
+                self.assert_unproven(self.function(body))
+
+    def test_declarations_that_disagree(self):
+        # Each alone is proven: which one the compiler sees is not known.
+        for other in ("struct usb_gadget_ops *g;", "struct atmphy_ops *g;"):
+            self.assertIsNotNone(self.proven(self.function(
+                f"\t{other}\n\treturn g->ioctl(0, code, 0); /* here */")))
+        body = ("#ifdef CONFIG_A\n\tstruct usb_gadget_ops *g;\n#else\n\tstruct atmphy_ops *g;\n"
+                "#endif\n\treturn g->ioctl(0, code, 0); /* here */")
+        self.assert_unproven(self.function(body))
+        self.assert_unproven(self.function(
+            "\treturn the_ops.ioctl(0, code, v); /* here */",
+            before="#ifdef A\nstatic struct usb_gadget_ops the_ops;\n#else\n"
+                   "static struct file_operations the_ops;\n#endif\n"))
+
+    def test_a_local_in_a_closed_block_is_not_the_one_used(self):
+        body = ("\t{\n\t\tstruct usb_gadget *h = 0;\n\t\t(void)h;\n\t}\n"
+                "\treturn h->ops->ioctl(0, code, v); /* here */")
+        self.assert_unproven(self.function(body, before="static struct file_operations *h;\n"))
+
+    def test_an_earlier_function_with_an_unbalanced_brace_lends_no_local(self):
+        # #ifdef/#else each open a brace: the earlier function never closes
+        # as braces count, and its local is no declaration of the later use.
+        before = ("static struct file_operations *the_ops;\n\n"
+                  "static void setup(int a, int b)\n{\n\tstruct usb_gadget_ops *the_ops = 0;\n"
+                  "#ifdef CONFIG_A\n\tif (a) {\n#else\n\tif (b) {\n#endif\n"
+                  "\t\t(void)the_ops;\n\t}\n}\n\n")
+        self.assert_unproven(self.function("\treturn the_ops->ioctl(0, code, v); /* here */",
+                                           before=before))
+
+    def test_one_member_of_the_line_unproven(self):
+        body = ("\treturn gadget->ops->ioctl ? lower->ioctl(0, 0, code, v) : 0; /* here */")
+        self.assert_unproven(self.function(body, before="static struct file_operations *lower;\n"))
+
+
+if __name__ == "__main__":
+    unittest.main()
