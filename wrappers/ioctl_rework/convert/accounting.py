@@ -66,7 +66,8 @@ def files_with_members(paths: list[Path], root: Path) -> list[str]:
 def account(summary: Summary, files: dict[str, tuple[bytes, bytes]],
             root: Path | None = None) -> Accounting:
     """FILES: relpath -> (text before, text after) of every file read;
-    ROOT: the tree whose headers prove a member another structure's."""
+    ROOT: the tree whose headers they include, which may prove a member
+    another structure's (None: each file alone)."""
     entries = {(h.file, h.line) for h in summary.handlers}
     changed = {(c.file, c.line) for c in summary.changes}
     records, tokens = [], []
@@ -76,7 +77,7 @@ def account(summary: Summary, files: dict[str, tuple[bytes, bytes]],
         old_line = line_map(old_text, new_text)
         code = c_spans.code_only(new_text)
         ours = ioctl_tokens.file_operations_types(code) | candidates.structs_holding_fops(code)
-        declarations = None
+        declarations = _Declarations(root, rel, new_text)
         for token in ioctl_tokens.tokens(new_text):
             line = old_line.get(token.line)
             if line is not None and ((rel, line) in entries or (rel, line) in changed):
@@ -85,12 +86,11 @@ def account(summary: Summary, files: dict[str, tuple[bytes, bytes]],
                 tokens.append(TokenRecord(rel, line or token.line, "legacy-half",
                                           "kept for kernels without HAVE_UNLOCKED_IOCTL"))
                 continue
-            explained = _not_an_entry(code, token, ours)
+            explained = _not_an_entry(code, token, ours, declarations)
             if explained is None and token.use in (Use.CALL, Use.READ) and \
                     not (token.macro or token.alias or token.spliced):
                 # `disk->fops->ioctl(...)`: the file alone does not say, its headers do.
-                declarations = declarations or member_types.corpus(root, rel, new_text)
-                proven = member_types.other_structures(declarations, token.line)
+                proven = member_types.other_structures(declarations.get(), token.line)
                 if proven:
                     explained = ("other-structure", f"a member of struct "
                                  f"{', '.join(sorted(proven))} (its headers say so), "
@@ -127,12 +127,36 @@ def line_map(old: str, new: str) -> dict[int, int]:
     return mapping
 
 
-def _not_an_entry(code: str, token: Token, ours: set[str]) -> tuple[str, str] | None:
+class _Declarations:
+    """A file's member_types.Corpus (it and the headers it includes),
+    read when a token first needs it."""
+
+    def __init__(self, root: Path | None, rel: str, text: str):
+        self._args = (root, rel, text)
+        self._corpus: member_types.Corpus | None = None
+
+    def get(self) -> member_types.Corpus:
+        if self._corpus is None:
+            self._corpus = member_types.corpus(*self._args)
+        return self._corpus
+
+
+def _not_an_entry(code: str, token: Token, ours: set[str],
+                  declarations: _Declarations) -> tuple[str, str] | None:
     """(kind, reason) when TOKEN is no entry of a file_operations."""
     if token.use is Use.ENTRY:
         if token.struct is not None and token.struct not in ours:
             return ("other-structure", f"the ioctl of a struct {token.struct}, "
                                        "not a file_operations")
+        typedef = token.holder.typedef if token.holder is not None else None
+        if token.struct is None and typedef is not None and typedef not in ours:
+            # `static snd_pcm_ops_t ops = { .ioctl = snd_pcm_lib_ioctl }`:
+            # another structure only when its typedef is read (member_types).
+            structure = member_types.other_typedef_structure(declarations.get(), typedef)
+            if structure is not None and structure not in ours:
+                return ("other-structure", f"the ioctl of a {typedef} ({token.holder.name}), "
+                                           f"a typedef of struct {structure}, "
+                                           "not a file_operations")
         return None
     if token.use in (Use.CALL, Use.READ) and member_calls.falls_back(code, token.line):
         return ("forward-fallback", "the fallback of a forwarded call to a lower driver "
@@ -152,6 +176,13 @@ def _not_an_entry(code: str, token: Token, ours: set[str]) -> tuple[str, str] | 
                                      "structure the file does not declare; no inode is "
                                      f"passed (`{token.statement}`)")
     return None
+
+
+def _object_of(statement: str) -> str | None:
+    """The object whose ioctl STATEMENT assigns: `tea->fops` of `tea->fops.ioctl = h;`."""
+    found = re.search(r"([A-Za-z_][\w.\[\]]*(?:\s*->\s*[\w.\[\]]+)*)\s*(?:\.|->)\s*ioctl\b",
+                      statement)
+    return found[1] if found else None
 
 
 def _passes_inode(statement: str) -> bool:
@@ -184,7 +215,14 @@ def _listed(rel: str, code: str, token: Token, line: int | None) -> HandlerRecor
                              "not converted; convert it by hand")
     what = {Use.ENTRY: "an .ioctl entry", Use.ASSIGNMENT: "a run-time assignment of .ioctl",
             Use.READ: "a use of the .ioctl member"}[token.use]
-    if token.use is not Use.READ:
+    if token.use is Use.ASSIGNMENT and \
+            ioctl_tokens.member_of_file_operations(code, token) is None:
+        # `tea->fops.ioctl = h;`: no spelling spatch missed; the file never
+        # says the object is a file_operations, so no pass took it for one.
+        what += (f" (to a member of {_object_of(token.statement) or token.base}, whose "
+                 "structure the file does not declare, so the run did not take it for a "
+                 "file_operations)")
+    elif token.use is not Use.READ:
         what += f" ({ioctl_tokens.spelling(token)})"
     return HandlerRecord(rel, where, token.base or "?", token.handler or value or function,
                          HandlerStatus.FAILED,

@@ -13,7 +13,7 @@ from pathlib import Path
 from ioctl_rework import children
 from ioctl_rework import cache as cache_mod
 from ioctl_rework.ctext import spans as c_spans
-from ioctl_rework.ctext import candidates, fops_holders, ioctl_tokens
+from ioctl_rework.ctext import candidates, fops_holders, ioctl_tokens, member_types
 from ioctl_rework.ctext.ioctl_tokens import Use
 from ioctl_rework.convert import accounting
 from ioctl_rework.spatch import runner as spatch
@@ -130,7 +130,7 @@ def scan(paths: list[Path], root: Path, cache: cache_mod.Cache | None = None) ->
             continue
         # The .ioctl of a tty_operations, proto_ops, ... is none of ours;
         # spatch tells them apart, but not in a file it cannot parse.
-        fops_names[rel], macros = _entries(data.decode("latin-1"))
+        fops_names[rel], macros = _entries(data.decode("latin-1"), Path(root), rel)
         fops_files.append(rel)
         if macros:
             macro_entries[rel] = macros
@@ -143,19 +143,27 @@ def scan(paths: list[Path], root: Path, cache: cache_mod.Cache | None = None) ->
                 macro_entries, {_relative(root, name) for name in members}, top)
 
 
-def _entries(text: str) -> tuple[list[FopsEntry], list[FopsEntry]]:
-    """The .ioctl entries of TEXT (the shared finder's, never-compiled ones
-    too: plan says why those are left), and those whose handler is named
-    through a macro."""
+def _entries(text: str, root: Path | None = None,
+             rel: str = "") -> tuple[list[FopsEntry], list[FopsEntry]]:
+    """The .ioctl entries of TEXT (REL under ROOT; the shared finder's,
+    never-compiled ones too: plan says why those are left), and those whose
+    handler is named through a macro.  An entry of a typedef'd structure
+    proven no file_operations (`snd_pcm_ops_t x = {`, member_types) is none."""
     code = c_spans.code_only(text)
     starts = [0]
     for line in code.split("\n"):
         starts.append(starts[-1] + len(line) + 1)
     names, macros = [], []
+    corpus = None
     for token in ioctl_tokens.tokens(text, compiled_only=False):
         if token.use not in (Use.ENTRY, Use.ASSIGNMENT):
             continue
         fops = ioctl_tokens.of_file_operations(code, token)
+        typedef = token.holder.typedef if token.holder is not None else None
+        if fops is None and typedef is not None:
+            corpus = corpus or member_types.corpus(root, rel, text)
+            if member_types.other_typedef_structure(corpus, typedef) is not None:
+                continue
         if _MACRO_NAMED.search(token.value):
             # A fops a macro defines: its "name##_fops = {" is no declaration.
             at = starts[token.line - 1]

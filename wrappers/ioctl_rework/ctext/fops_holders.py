@@ -33,6 +33,10 @@ class Holder:
     name: str               # as a person reads it: `drv.fops`, `devs[1].ops`
     outer: str | None       # the struct type of the outermost object
     is_array: bool = False  # the braces hold elements of an array, not members
+    # The type name of a declaration written without `struct`
+    # (`snd_pcm_ops_t ops = {`): a typedef or a macro this text cannot tell
+    # apart, so TYPE stays None and SHAPE UNPLACED; member_types proves it.
+    typedef: str | None = None
 
 
 @dataclass(frozen=True)
@@ -46,6 +50,11 @@ class Member:
 # The name may be pasted in a macro body (`struct proto_ops name##_ops = {`).
 _DECLARED = re.compile(r"\bstruct\s+(\w+)\s+[\w\s*]*?(\w+\s*\(\s*\w+\s*\)|\w+(?:\s*##\s*\w+)*)\s*"
                        r"(\[[^\]]*\])?\s*=\s*$")
+# "T name =", "static const T name[] =": T a typedef'd name (or a macro).
+_TYPEDEF_DECLARED = re.compile(r"(?:^|[;{}\n])\s*(?:(?:static|const|volatile|extern)\s+)*"
+                               r"(?!(?:struct|union|enum|return|case|else|do|goto|sizeof)\b)"
+                               r"([A-Za-z_]\w*)\s+(?:const\s+)?([A-Za-z_]\w*)\s*"
+                               r"(\[[^\]]*\])?\s*=\s*$")
 _COMPOUND = re.compile(r"\(\s*(?:(?:const|volatile)\s+)*struct\s+(\w+)\s*(\[[^\]]*\])?\s*\)\s*$")
 _DESIGNATOR = re.compile(r"(?:\.\s*(\w+)\s*(?:\[[^\]]*\]\s*)?=|(?<![\w.>?])(\w+)\s*:)\s*$")
 _INDEX = re.compile(r"\[\s*([^\]]*?)\s*\]\s*=\s*$")
@@ -125,6 +134,9 @@ def _object(code: str, brace: int, members: StructMembers, depth: int) -> Holder
     if declared:
         name = re.sub(r"\s+", "", declared[2])
         return Holder(declared[1], Shape.DECLARED, name, declared[1], bool(declared[3]))
+    typed = _TYPEDEF_DECLARED.search(before)
+    if typed and (typed.start() or brace <= 300):    # not a declaration cut by the window
+        return Holder(None, Shape.UNPLACED, typed[2], None, bool(typed[3]), typed[1])
     outer_brace = spans.enclosing_brace(code, brace) if depth < 16 else None
     around = _object(code, outer_brace, members, depth + 1) if outer_brace is not None else None
     compound = _COMPOUND.search(before)
@@ -145,9 +157,12 @@ def _object(code: str, brace: int, members: StructMembers, depth: int) -> Holder
         return Holder(None, Shape.UNPLACED, "", None)
     position = _position(code, outer_brace, brace)
     if around.is_array:
-        # An element of an array: of file_operations, or a table's.
-        return Holder(around.type, around.shape,
-                      f"{around.name}[{index[1] if index else position}]", around.outer)
+        # An element of an array: of file_operations, or a table's.  One of
+        # a typedef'd array is read as any braces of an unknown structure
+        # (EMBEDDED, type None: it may be a file_operations).
+        return Holder(around.type, Shape.EMBEDDED if around.typedef else around.shape,
+                      f"{around.name}[{index[1] if index else position}]", around.outer,
+                      typedef=around.typedef)
     listed = members.get(around.type or "", [])
     if around.type is not None and position < len(listed):
         known = listed[position]

@@ -77,6 +77,13 @@ class Corpus:
         return found
 
     @functools.cached_property
+    def pointer_typedefs(self) -> frozenset:
+        """The typedef names read as a pointer (`typedef struct x *x_p;`)
+        in any typedef of them."""
+        return frozenset(name for code in self._prepared.values()
+                         for _, stars, name in _TYPEDEF.findall(_flatten(code, "{}")) if stars)
+
+    @functools.cached_property
     def bodies(self) -> dict:
         """struct tag -> the bodies read for it (their member declarations
         only: nested braces emptied)."""
@@ -187,6 +194,59 @@ def contested(corpus: Corpus, line: int) -> bool:
     return False
 
 
+def typedef_structure(corpus: Corpus, name: str) -> str | None:
+    """The struct tag the type name NAME (`snd_pcm_ops_t`) is proven to be:
+    through typedefs read in the file or its headers, every one of them
+    agreeing, none a pointer, no name on the way a macro; None otherwise."""
+    if corpus.unread_flags:
+        return None         # a header forced in, or a flag not expanded, by kbuild
+    spec, seen = name, set()
+    while spec not in seen and len(seen) < 8:
+        seen.add(spec)
+        words = spec.split()
+        if any(word in corpus.macros for word in words):
+            return None
+        if words[0] == "struct" and len(words) == 2:
+            return words[1]
+        if len(words) != 1 or spec in corpus.pointer_typedefs or _unread_typedef(corpus, spec):
+            return None
+        targets = corpus.typedefs.get(spec, set())
+        if len(targets) != 1:
+            return None
+        spec = next(iter(targets))
+    return None
+
+
+def _unread_typedef(corpus: Corpus, name: str) -> bool:
+    """Whether a typedef statement of the file or its headers names NAME
+    in a form not read (`typedef struct x name, *name_p;`, a function type)."""
+    word = re.compile(rf"\b{re.escape(name)}\b")
+    for scope in corpus.file_scope.values():
+        for piece in scope.split(";"):
+            statement = re.search(r"(?:\A|\})\s*(typedef\b.*)\Z", piece, re.S)
+            if statement and word.search(statement[1]) and \
+                    _TYPEDEF.match(statement[1] + ";") is None:
+                return True     # read, a typedef of another name (`typedef name other;`)
+    return False
+
+
+def other_typedef_structure(corpus: Corpus, name: str) -> str | None:
+    """The struct tag of the type name NAME, when proven (typedef_structure)
+    no file_operations and its body read declares a member ioctl: an
+    initializer `NAME x = { .ioctl = ... }` sets no entry of a file_operations."""
+    structure = typedef_structure(corpus, name)
+    if structure is None or structure == "file_operations" or \
+            not declares_ioctl(corpus, structure):
+        return None
+    return structure
+
+
+def declares_ioctl(corpus: Corpus, structure: str) -> bool:
+    """Whether every body read of STRUCTURE declares a member ioctl (and one is read)."""
+    bodies = corpus.bodies.get(structure, [])
+    return bool(bodies) and all(_IOCTL_MEMBER.search(body) for body in bodies)
+
+
 def structure_of(corpus: Corpus, at: int) -> str | None:
     """The struct tag the member whose `.` or `->` is at offset AT of the
     corpus's file is proven to be taken from, when it is not
@@ -204,10 +264,7 @@ def structure_of(corpus: Corpus, at: int) -> str | None:
         structure = _struct_of(corpus, _member_spec(corpus, structure, member))
     if structure is None or structure == "file_operations" or structure in corpus.macros:
         return None
-    bodies = corpus.bodies.get(structure, [])
-    if not bodies or not all(_IOCTL_MEMBER.search(body) for body in bodies):
-        return None
-    return structure
+    return structure if declares_ioctl(corpus, structure) else None
 
 
 def _chain(code: str, at: int) -> tuple[str, int, list[str]] | None:
