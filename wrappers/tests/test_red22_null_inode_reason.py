@@ -87,6 +87,7 @@ class NullLocalMisreadTest(CrossFileCase):
                             "drivers/adv/Makefile": "obj-m += nd.o\n"})
                 record = self.handler(self.run_convert("--target", "2.6.11"), "nd_ioctl")
                 self.assertNotIn("passes NULL", record.reason or "")
+                self.assertNotIn("set to NULL", record.reason or "")
 
 
 
@@ -128,14 +129,17 @@ class NullLocalReadingTest(unittest.TestCase):
         "second declarator": _caller("\tstruct inode *a = NULL, *none = (struct inode *)NULL;\n", ""),
         "both branches": _caller("\tstruct inode *none;\n",
                                  "\tif (a)\n\t\tnone = NULL;\n\telse\n\t\tnone = (void *)0;\n"),
+        "the local named inode": _caller("\tstruct inode *inode = NULL;\n", "").replace(
+            "none", "inode"),
         "compared, never set otherwise": _caller("\tstruct inode *none = NULL;\n",
                                                  "\tif (none == NULL)\n\t\tx();\n"),
     }
 
     @staticmethod
     def _read(text: str) -> bool:
-        line = next(i + 1 for i, t in enumerate(text.split("\n")) if "nd_ioctl(none" in t)
-        return null_local(text, line, "none")
+        name = "inode" if "nd_ioctl(inode" in text else "none"
+        line = next(i + 1 for i, t in enumerate(text.split("\n")) if f"nd_ioctl({name}" in t)
+        return null_local(text, line, name)
 
     def test_a_local_given_anything_but_null_is_not_null(self):
         for spelling, text in self.NOT_NULL.items():

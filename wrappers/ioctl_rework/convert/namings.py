@@ -185,6 +185,6 @@ def foreign_inode(text: str, call: Naming) -> str | None:
     if len(values) == 1 and _bare(values[0]) in _file_inode_forms(filp) and \
             not re.search(rf"&\s*{inode}\b|\b{inode}\s*(\+\+|--)", body):
         return None
-    if values and _bare(values[-1]) == "NULL":
+    if null_inode.null_local(text, call.line, inode):
         return f"passes {call.args[0]} (set to NULL) as the inode of {call.args[1]}"
     return f"passes {described} ({inode} is not set only to the inode of {call.args[1]})"

@@ -127,8 +127,8 @@ def _local_null(code: str, body: tuple[int, int], call: int, name: str) -> bool:
             if after.startswith("=") and not after.startswith("=="):
                 values.append(_value(code, code.index("=", at) + 1))
             continue
-        if re.search(r"(?:\.|->)$", before):
-            continue                # a member of that name, not the local
+        if re.search(r"(?:\.|->)$|\b(?:struct|union|enum)$", before):
+            continue                # a member or a tag of that name, not the local
         if re.search(r"(?:&|\+\+|--)$", before) and not before.endswith("&&"):
             return False
         if re.search(r"[\w*]$", before) and not re.search(r"\b(?:return|else|do|case|sizeof)$", before):
