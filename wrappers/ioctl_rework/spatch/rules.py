@@ -80,8 +80,11 @@ def rules_digest(rules_dir: Path = RULES_DIR) -> str:
     packages = [path for init in rules_dir.glob("*/__init__.py") for path in init.parent.glob("*.py")]
     for path in sorted([*rules_dir.glob("*.cocci"), *rules_dir.glob("*.h"), *packages]):
         digest.update(str(path.relative_to(rules_dir)).encode() + b"\0" + path.read_bytes())
-    # The C-text helpers the rules import from the wrappers decide too.
-    digest.update(b"ioctl_rework/ctext/spans.py\0" + Path(spans.__file__).read_bytes())
+    # The C-text helpers the rules import from the wrappers decide too: all
+    # of ctext (null_inode, include_search, member_calls and what they
+    # import), so that a change to any of them is no stale cached verdict.
+    for path in sorted(Path(spans.__file__).parent.glob("*.py")):
+        digest.update(b"ioctl_rework/ctext/" + path.name.encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()
 
 
