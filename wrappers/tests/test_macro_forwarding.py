@@ -182,6 +182,72 @@ class NotAForwardTest(unittest.TestCase):
         self.assertEqual(len(sites), 1)
 
 
+# An outer macro passing ioctl bare to a macro that names the member by
+# that argument (2.6.9 net.h: SOCKOPS_WRAP -> SOCKCALL_WRAP): no obstacle
+# only where that inner call is proven no file_operations' (not_a_forward).
+# Each: the macros, the use, whether a site remains (True: unproven).
+_INNER = ("#define WRAP(name, call, parms, args) \\\n"
+          "static int __lock_##name##_##call parms \\\n"
+          "{ int ret; lock(); ret = __unlocked_##name##_ops.call args; unlock(); return ret; }\n")
+NESTED = {
+    "proven_three_arguments": (
+        _INNER + "#define OPS_WRAP(name, fam) \\\n"
+        "WRAP(name, release, (struct socket *sock), (sock)) \\\n"
+        "WRAP(name, ioctl, (struct socket *sock, unsigned int cmd, \\\n"
+        "\t unsigned long arg), (sock, cmd, arg))\n",
+        "OPS_WRAP(inet_dgram, PF_INET);\n", False),
+    "a_name_of_the_call_defined_where_it_is_used": (
+        _INNER + "#define OPS_WRAP(name) \\\n"
+        "WRAP(name, ioctl, (struct socket *sock, unsigned int cmd, unsigned long arg), "
+        "(sock, cmd, arg))\n",
+        "#define cmd c1, c2\nOPS_WRAP(inet_dgram);\n", True),
+    "four_arguments": (
+        _INNER + "#define OPS_WRAP(name) \\\n"
+        "WRAP(name, ioctl, (struct inode *i, struct file *f, unsigned int c, "
+        "unsigned long a), (i, f, c, a))\n",
+        "OPS_WRAP(x);\n", True),
+    "the_outer_parameter_in_the_arguments": (
+        _INNER + "#define OPS_WRAP(name, args) \\\n"
+        "WRAP(name, ioctl, (struct socket *sock, unsigned int cmd), args)\n",
+        "OPS_WRAP(x, (sock, cmd));\n", True),
+    "the_outer_parameter_in_the_parameter_list": (
+        _INNER + "#define OPS_WRAP(name, s) \\\n"
+        "WRAP(name, ioctl, (struct socket *s, unsigned int cmd), (s, cmd))\n",
+        "OPS_WRAP(x, sock);\n", True),
+    "inner_macro_defines_no_function": (
+        "#define CALL(o, op, args) ((o)->ops->op args)\n"
+        "#define FWD(o) CALL(o, ioctl, (o, 1))\n",
+        "int f(struct pkt *p) { return FWD(p); }\n", True),
+    "not_the_member_argument": (
+        _INNER + "#define OPS_WRAP(name) WRAP(ioctl, name, (struct pkt *p), (p))\n",
+        "OPS_WRAP(x);\n", True),
+}
+
+
+class NestedMacroTest(unittest.TestCase):
+    def test_a_bare_ioctl_passed_on_is_proven_only_with_its_call(self):
+        for name, (macros, use, unproven) in NESTED.items():
+            with self.subTest(spelling=name):
+                header = list(macro_forwarding.forwarding_macros(macros, "include/linux/w.h"))
+                sites = macro_forwarding.sites(use, "net/x.c", header, defined=lambda n: False)
+                self.assertEqual(bool(sites), unproven, [s.reason for s in sites])
+
+    def test_a_name_defined_in_a_header_read_makes_the_use_a_site(self):
+        macros, use, _ = NESTED["proven_three_arguments"]
+        header = list(macro_forwarding.forwarding_macros(macros, "include/linux/w.h"))
+        sites = macro_forwarding.sites(use, "net/x.c", header, defined=lambda n: n == "sock")
+        self.assertEqual([s.macro.name for s in sites], ["OPS_WRAP"])
+        self.assertIn("sock", sites[0].reason)
+
+    def test_the_outer_macro_is_not_rewritten_as_a_body(self):
+        macros, _, _ = NESTED["proven_three_arguments"]
+        outer = [m for m in macro_forwarding.forwarding_macros(macros, "include/linux/w.h")
+                 if m.name == "OPS_WRAP"]
+        self.assertEqual(len(outer), 1)
+        self.assertFalse(outer[0].in_body)
+        self.assertIn("cmd", outer[0].guarded)
+
+
 STRUCTURES = """\
 struct sock;
 struct proto { int (*ioctl)(struct sock *sk, int cmd, unsigned long arg); };

@@ -26,7 +26,7 @@ from ioctl_rework.ctext import free_names, include_search, macro_forwarding
 from ioctl_rework.ctext import spans as c_spans
 
 # Bump when what the index stores changes.
-INDEX_FORMAT = "macro-sites/4"
+INDEX_FORMAT = "macro-sites/5"
 
 
 def refused_sites(root: Path, tree: Tree, files: set[str], sources: Sources,
@@ -59,9 +59,9 @@ def refused_sites(root: Path, tree: Tree, files: set[str], sources: Sources,
                              *(Path(m.__file__).read_bytes() for m in (macro_forwarding, c_spans)))
     index = cache_mod.stat_index(cache, key, stats, lambda rel: header_macros(root, rel))
     macros = [macro_forwarding.ForwardingMacro(name, file, line, parameter, tuple(parameters),
-                                               body, unprovable, tuple(pasted))
+                                               body, unprovable, tuple(pasted), tuple(guarded))
               for rel, _ in stats
-              for name, file, line, parameter, parameters, body, unprovable, pasted
+              for name, file, line, parameter, parameters, body, unprovable, pasted, guarded
               in index[rel]]
     defined = _defined_in(root, [rel for rel, _ in stats] + [rel for rel in texts if rel.endswith(".h")])
     return [HandlerRecord(site.file, site.line, "?", site.macro.name, HandlerStatus.FAILED,
@@ -97,7 +97,7 @@ def header_macros(root: Path, rel: str) -> list[list]:
     except OSError:
         return []
     return [[m.name, m.file, m.line, m.parameter, list(m.parameters), m.body, m.unprovable,
-             list(m.pasted)]
+             list(m.pasted), list(m.guarded)]
             for m in macro_forwarding.header_macros(data, rel)]
 
 

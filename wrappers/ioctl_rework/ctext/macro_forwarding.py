@@ -36,13 +36,19 @@ class ForwardingMacro:
     # Parameters pasted to each other (`a##b`): a use is unprovable when
     # an argument there may be part of ioctl.
     pasted: tuple[int, ...] = ()
+    # It passes ioctl to a macro naming the member by that argument, whose
+    # call there is proven no file_operations' (not_a_forward) while none of
+    # these names is #defined where it is used (`SOCKOPS_WRAP` passing ioctl
+    # to `SOCKCALL_WRAP`, a proto_ops call of three arguments).
+    guarded: tuple[str, ...] = ()
 
     @property
     def in_body(self) -> bool:
         """Whether its own body spells the member (or may: unprovable), for
         a header's rewrite to rewrite or refuse; not one naming it by an
         argument, nor one that only pastes its parameters."""
-        return self.parameter is None and (bool(self.unprovable) or not self.pasted)
+        return self.parameter is None and not self.guarded and \
+            (bool(self.unprovable) or not self.pasted)
 
 
 @dataclass(frozen=True)
@@ -53,6 +59,12 @@ class MacroSite:
 
     @property
     def reason(self) -> str:
+        if self.macro.guarded:
+            return (f"macro {self.macro.name} ({self.macro.file}:{self.macro.line}) passes "
+                    "ioctl to a macro whose call is proven no file_operations' only while "
+                    f"none of {', '.join(self.macro.guarded)} is a macro, and here one is: "
+                    "the forwarding rule cannot rewrite it (it reads no macro body): "
+                    "convert it by hand")
         if self.macro.unprovable or self.macro.pasted:
             why = self.macro.unprovable or "pastes arguments here that may spell ioctl"
             return (f"macro {self.macro.name} ({self.macro.file}:{self.macro.line}) "
@@ -71,13 +83,17 @@ _PASTE = re.compile(r"\w*(?:\s*##\s*\w*)+")
 
 
 def _unprovable(body: str, params: tuple[str, ...], unprovable_names: set[str],
-                pasting: dict | None = None):
+                pasting: dict | None = None, members: dict | None = None,
+                guards: set | None = None):
     """(why no use of a macro with BODY and PARAMS can be proven, the
     parameters pasted to each other): the token ioctl in it other than as
     a member (`CALL_MEMBER((f)->f_op, ioctl, ...)`), a paste beside a part
     of ioctl (`x##ioctl`, `io##ctl`), a use of a macro of UNPROVABLE_NAMES,
     or a use of one of PASTING (name -> its pasted parameters) whose
-    argument there may be part of ioctl or is a parameter of this one."""
+    argument there may be part of ioctl or is a parameter of this one.
+    A bare ioctl passed to one of MEMBERS (name -> the ForwardingMacro
+    naming the member by that argument) is no obstacle where that call is
+    proven (_proven_nested): the names it relies on go into GUARDS."""
     for name, indices in (pasting or {}).items():
         for use in re.finditer(r"\b%s\s*\(" % re.escape(name), body):
             close = spans.closing(body, use.end() - 1, "()")
@@ -97,11 +113,60 @@ def _unprovable(body: str, params: tuple[str, ...], unprovable_names: set[str],
     for token in re.finditer(r"\bioctl\b", body):
         if not re.search(r"(?:->|\.)\s*$", body[:token.start()]) and \
                 not re.search(r"##\s*$", body[:token.start()]):
-            return "holds the token ioctl other than as a member", ()
+            relied = _proven_nested(body, token.start(), params, members or {})
+            if relied is None:
+                return "holds the token ioctl other than as a member", ()
+            if guards is not None:
+                guards |= relied
     used = sorted(set(re.findall(r"\b\w+\b", body)) & unprovable_names)
     if used:
         return f"expands {used[0]}, whose member cannot be proven", ()
     return "", tuple(sorted(pasted))
+
+
+def _proven_nested(body: str, at: int, params: tuple[str, ...],
+                   members: dict) -> set[str] | None:
+    """Where the ioctl at AT of BODY (a macro with PARAMS) is a whole argument
+    of a call of a macro of MEMBERS at the argument that names its member,
+    and that call is proven no file_operations' (not_a_forward, no name of
+    it #defined in what this reads): the names it relies on not being
+    macros where the outer macro is used.  Else None (unprovable).  A
+    parameter of the outer macro may stand only for an argument the inner
+    one pastes (`__lock_##name##_...`), never inside what it calls with."""
+    call = re.search(r"\b(\w+)\s*\(([^()]*(?:\([^()]*\)[^()]*)*)$", body[:at])
+    if not call or call.group(1) not in members:
+        return None
+    inner = members[call.group(1)]
+    opened = call.start(2) - 1
+    close = spans.closing(body, opened, "()")
+    if close is None:
+        return None
+    args = spans.split_top_level(body[opened + 1:close])
+    before = spans.split_top_level(body[opened + 1:at] + "x")
+    index = len(before) - 1
+    if index != inner.parameter or index >= len(args) or args[index].strip() != "ioctl":
+        return None
+    for position, argument in enumerate(args):
+        words = set(re.findall(r"\b[A-Za-z_]\w*\b", argument))
+        if words & set(params) and not (argument.strip() in params and
+                                        _only_pasted(inner.body, inner.parameters[position])):
+            return None
+    defined = code_defines(body)
+    if not not_a_forward(inner, args, lambda name: name in defined):
+        return None
+    relied = set()
+    for position, argument in enumerate(args):
+        if position != index and argument.strip() not in params:
+            relied |= set(re.findall(r"\b[A-Za-z_]\w*\b", argument))
+    return relied
+
+
+def _only_pasted(body: str, param: str) -> bool:
+    """Whether every use of PARAM in BODY is pasted (beside ##): its
+    argument names, it never expands into code."""
+    uses = list(re.finditer(r"\b%s\b" % re.escape(param), body))
+    return all(re.search(r"##\s*$", body[:u.start()]) or re.match(r"\s*##", body[u.end():])
+               for u in uses)
 
 
 def forwarding_macros(text: str, rel: str, headers_only_literal: bool = False,
@@ -117,6 +182,16 @@ def forwarding_macros(text: str, rel: str, headers_only_literal: bool = False,
     names = set(unprovable_names)
     pasting = dict(pasting or {})
     defines = list(DEFINE.finditer(code))
+    members = {}
+    for match in defines:
+        params = tuple(p.strip() for p in (match.group(3) or "").split(","))
+        body = match.group(4).replace("\\\n", " ")
+        for index, param in enumerate(params):
+            if re.fullmatch(r"[A-Za-z_]\w*", param) and \
+                    re.search(_MEMBER_USE % re.escape(param), body):
+                members[match.group(1)] = ForwardingMacro(match.group(1), rel, 0, index,
+                                                          params, body)
+                break
     for _ in range(len(defines) + 1):     # a macro using one found unprovable is one too
         before = len(names), len(pasting)
         for match in defines:
@@ -125,7 +200,8 @@ def forwarding_macros(text: str, rel: str, headers_only_literal: bool = False,
                 continue
             why, pasted = _unprovable(match.group(4).replace("\\\n", " "), params,
                                       names - {match.group(1)},
-                                      {k: v for k, v in pasting.items() if k != match.group(1)})
+                                      {k: v for k, v in pasting.items() if k != match.group(1)},
+                                      members)
             if why:
                 names.add(match.group(1))
             elif pasted:
@@ -136,10 +212,16 @@ def forwarding_macros(text: str, rel: str, headers_only_literal: bool = False,
         body = match.group(4).replace("\\\n", " ")
         line = code.count("\n", 0, match.start()) + 1
         params = tuple(p.strip() for p in (match.group(3) or "").split(","))
+        guards = set()
         why, pasted = _unprovable(body, params, names - {match.group(1)},
-                                  {k: v for k, v in pasting.items() if k != match.group(1)})
+                                  {k: v for k, v in pasting.items() if k != match.group(1)},
+                                  members, guards)
         if why or pasted:
             yield ForwardingMacro(match.group(1), rel, line, None, params, body, why, pasted)
+            continue
+        if guards:
+            yield ForwardingMacro(match.group(1), rel, line, None, params, body,
+                                  guarded=tuple(sorted(guards)))
             continue
         if not headers_only_literal and re.search(_MEMBER_USE % "ioctl", body):
             yield ForwardingMacro(match.group(1), rel, line, None, params, body)
@@ -187,7 +269,11 @@ def sites(text: str, rel: str, macros: list[ForwardingMacro],
             line = code.count("\n", 0, use.start()) + 1
             if macro.file == rel and line == macro.line:
                 continue        # its own #define
-            if macro.pasted and not macro.unprovable:
+            if macro.guarded:
+                if not any(name in code_defines(code) or defined(name)
+                           for name in macro.guarded):
+                    continue    # the call it passes ioctl to stays proven here
+            elif macro.pasted and not macro.unprovable:
                 close = spans.closing(code, use.end() - 1, "()")
                 args = spans.split_top_level(code[use.end():close]) if close is not None else []
                 if close is not None and len(args) == len(macro.parameters) and not any(
