@@ -260,6 +260,26 @@ class UnprovenTest(MemberTypesCase):
             self.assert_unproven(self.function(f"\tgrab_lower(gadget);\n\treturn gadget->ops->"
                                                "ioctl(0, code, v); /* here */", before=before))
 
+    def test_a_member_access_in_an_unread_call_declares_nothing(self):
+        # No declarator has -> or . after its name, and a macro cannot split
+        # its argument's tokens: memcpy(ops->name, ...) (a macro on i386)
+        # leaves the declaration read (2.6.9's loop.c, lo->ioctl = xfer->ioctl).
+        before = "static struct usb_gadget_ops *ops;\n"
+        for statement in ["memcpy(ops->name, src, 8);", "COPY(ops . name, src);",
+                          "zap(ops->owner, ops->name);", "again: MEMSET(ops->name, 0, 8);"]:
+            with self.subTest(statement=statement):
+                self.assertEqual(self.proven(self.function(
+                    f"\t{statement}\n\treturn ops->ioctl(0, code, v); /* here */",
+                    before=before)), {"usb_gadget_ops"})
+        # ... but the bare name beside such a use still may be declared.
+        for statement in ["zap(ops->owner, ops);", "zap(ops->owner, *ops);",
+                          "zap(ops->owner, (ops));", "zap(ops->owner, ops[1]);",
+                          "zap(ops->owner, ops = 0);", "zap(ops.x, ops...);"]:
+            with self.subTest(statement=statement):
+                self.assert_unproven(self.function(
+                    f"\t{statement}\n\treturn ops->ioctl(0, code, v); /* here */",
+                    before=before))
+
     def test_a_call_of_a_function_read_declares_nothing(self):
         # A function whose prototype is read is no macro: its argument is a use.
         before = "static struct usb_gadget_ops *ops;\nstatic void note(const void *p, int n);\n"

@@ -391,7 +391,12 @@ def _in_unread_call(piece: str, word: re.Pattern, function_read) -> bool:
     call = re.match(r"\s*([A-Za-z_]\w*)\s*\(", statement)
     if call is None or call.group(1) in _KEYWORDS - {"typedef"}:
         return False
-    return word.search(statement, call.end()) is not None and not function_read(call.group(1))
+    # The name followed by -> or . is no declarator whatever the macro makes
+    # of it (`memcpy(lo->name, ...)`): C has no declarator with a member
+    # operator after its name, and a macro cannot split its argument's tokens.
+    return any(not re.match(r"\s*(?:->|\.(?!\.))", statement[m.end():])
+               for m in word.finditer(statement, call.end())) and \
+        not function_read(call.group(1))
 
 
 def _in_region(region: str, name: str, function_read=lambda callee: False) -> set | None:
