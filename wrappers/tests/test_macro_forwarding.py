@@ -224,6 +224,40 @@ NESTED = {
 }
 
 
+# The bare token ioctl where no member operator can come before it: after
+# an operator or a word of the body (a local or a function named ioctl).
+# Each: the macros, the use, whether a site remains (True: unproven).
+BARE = {
+    "assigned_call": ("#define IOCTL(dev, arg, cmd) ({ int res = 0; \\\n"
+                      "\tres = ioctl(dev, arg, cmd); res; })\n",
+                      "int f(void *d) { int (*ioctl)(void *, void *, int) = g; "
+                      "return IOCTL(d, 0, 1); }\n", False),
+    "returned_call": ("#define CALL(d) do { return ioctl(d, 0); } while (0)\n",
+                      "int f(void *d) { CALL(d); }\n", False),
+    "negated_test": ("#define CAN(d) (!ioctl || ioctl(d, 0))\n",
+                     "int f(void *d) { return CAN(d); }\n", False),
+    "first_token_of_the_body": ("#define OP ioctl(i, f, c, a)\n",
+                                "int f(struct file *fl) { return fl->f_op->OP; }\n", True),
+    "first_token_of_an_argument": ("#define M(o, m) ((o)->m)\n"
+                                   "#define FWD(f) M((f)->f_op, ioctl((f), (f), 1, 2))\n",
+                                   "int f(struct file *fl) { return FWD(fl); }\n", True),
+    "after_a_comma": ("#define M(o, x, m) ((o)->m)\n"
+                      "#define FWD(f) M((f)->f_op, 0, ioctl(0, (f), 1, 2))\n",
+                      "int f(struct file *fl) { return FWD(fl); }\n", True),
+    "stringized": ("#define S(x) #ioctl\n", "const char *f(void) { return S(0); }\n", True),
+}
+
+
+class BareTokenTest(unittest.TestCase):
+    def test_a_bare_ioctl_no_member_operator_can_reach_is_no_obstacle(self):
+        for name, (macros, use, unproven) in BARE.items():
+            with self.subTest(spelling=name):
+                header = list(macro_forwarding.forwarding_macros(macros, "include/linux/w.h"))
+                sites = macro_forwarding.sites(use, "drivers/x.c", header,
+                                               defined=lambda n: False)
+                self.assertEqual(bool(sites), unproven, [s.reason for s in sites])
+
+
 class NestedMacroTest(unittest.TestCase):
     def test_a_bare_ioctl_passed_on_is_proven_only_with_its_call(self):
         for name, (macros, use, unproven) in NESTED.items():

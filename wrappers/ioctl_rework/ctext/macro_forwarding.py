@@ -113,6 +113,13 @@ def _unprovable(body: str, params: tuple[str, ...], unprovable_names: set[str],
     for token in re.finditer(r"\bioctl\b", body):
         if not re.search(r"(?:->|\.)\s*$", body[:token.start()]) and \
                 not re.search(r"##\s*$", body[:token.start()]):
+            before = body[:token.start()].rstrip()
+            if before and not before.endswith(("(", ",", "#")):
+                # After an operator or a word (`res = ioctl(dev, arg, cmd)`,
+                # 2.6.9 bonding.h: a local function pointer): no member
+                # operator can come before it, inside the body or at a use,
+                # and no macro takes it as an argument's first token.
+                continue
             relied = _proven_nested(body, token.start(), params, members or {})
             if relied is None:
                 return "holds the token ioctl other than as a member", ()
