@@ -217,7 +217,7 @@ def _postfix_start(code: str, at: int, floor: int) -> int:
     while True:
         j = _skip_back(code, i, floor)
         if j > floor and code[j - 1] in ")]":
-            opening = macro_forwarding.opening(code, j - 1, floor)
+            opening = spans.opening(code, j - 1, floor)
             if opening is None:
                 return i
             i = opening

@@ -346,7 +346,7 @@ def _defined_function_parameters(body: str, bound: dict[str, str]) -> set[str] |
         return None
     declarator = body[:brace].rstrip()
     if declarator.endswith(")"):
-        opening_at = opening(declarator, len(declarator) - 1)
+        opening_at = spans.opening(declarator, len(declarator) - 1)
         if opening_at is None:
             return None
         listed = declarator[opening_at + 1:-1]
@@ -384,21 +384,6 @@ def _argument_list(body: str, at: int, bound: dict[str, str]) -> str | None:
 
 def _parenthesized(text: str) -> bool:
     return text.startswith("(") and spans.closing(text, 0, "()") == len(text) - 1
-
-
-def opening(code: str, close: int, floor: int = 0) -> int | None:
-    """Where the bracket that the ) or ] at CLOSE of CODE closes opens (not
-    before FLOOR), or None."""
-    pair = {")": "(", "]": "["}[code[close]]
-    depth = 0
-    for i in range(close, floor - 1, -1):
-        if code[i] == code[close]:
-            depth += 1
-        elif code[i] == pair:
-            depth -= 1
-            if depth == 0:
-                return i
-    return None
 
 
 def expansion(macro: ForwardingMacro, args: list[str]) -> str | None:

@@ -117,25 +117,15 @@ def _object_start(code: str, end: int) -> int:
     while i > 0:
         char = code[i - 1]
         if char == ")":
-            depth, j = 0, i - 1
-            while j >= 0:
-                depth += (code[j] == ")") - (code[j] == "(")
-                if depth == 0:
-                    break
-                j -= 1
-            called = re.search(r"(\w+)\s*$", code[:j]) if j >= 0 else None
-            if j < 0 or called and called.group(1) not in _KEYWORDS:
+            j = spans.opening(code, i - 1)
+            called = re.search(r"(\w+)\s*$", code[:j]) if j is not None else None
+            if j is None or called and called.group(1) not in _KEYWORDS:
                 break           # a call's parentheses: f(x)->ioctl ends at f
             i = j
             continue
         if char == "]":
-            depth, j = 0, i - 1
-            while j >= 0:
-                depth += (code[j] == "]") - (code[j] == "[")
-                if depth == 0:
-                    break
-                j -= 1
-            if j < 0:
+            j = spans.opening(code, i - 1)
+            if j is None:
                 break
             i = j               # a subscript, whatever it holds: fops[arg % 3]
             continue

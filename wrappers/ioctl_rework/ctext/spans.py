@@ -47,6 +47,21 @@ def code_tokens(text: str) -> list[str]:
     return _TOKEN.findall(text)
 
 
+def opening(code: str, close: int, floor: int = 0) -> int | None:
+    """Where the bracket that the ) or ] at CLOSE of CODE closes opens (not
+    before FLOOR), or None."""
+    pair = {")": "(", "]": "["}[code[close]]
+    depth = 0
+    for i in range(close, floor - 1, -1):
+        if code[i] == code[close]:
+            depth += 1
+        elif code[i] == pair:
+            depth -= 1
+            if depth == 0:
+                return i
+    return None
+
+
 def closing(code: str, open_at: int, pair: str = "{}") -> int:
     depth = 0
     for i in range(open_at, len(code)):
