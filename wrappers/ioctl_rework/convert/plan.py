@@ -32,7 +32,6 @@ from ioctl_rework.convert import verification as verify
 from ioctl_rework.convert.groups import Groups
 from ioctl_rework.convert.macro_sites import MacroWrites, refused_sites, written_headers
 from ioctl_rework.convert.request import ConversionResult, ConvertRequest, Output
-from ioctl_rework.compat.apply import add_compat, compat_cache
 from ioctl_rework.convert.diffs import Diffs
 from ioctl_rework.convert.runner import FileRun, Runner, RunTask
 from ioctl_rework.convert.sources import Sources
@@ -125,6 +124,8 @@ def _stages_to_verify(request: ConvertRequest, stages: Stages, started: str) -> 
 
     compat_decisions = []
     if request.options.compat:
+        # Imported here: check and a run without --compat never load compat/.
+        from ioctl_rework.compat.apply import add_compat, compat_cache
         with stages.stage("compat", unit="files") as stage:
             final, compat_decisions = add_compat(root, final, request.options, request.jobs,
                                                  request.timeout, compat_cache(request.cache),
