@@ -15,6 +15,7 @@ Where verify rejects a pushdown auto chose, the stages up to verify run
 again with the wrapper for that handler, before anything is written.
 """
 
+import os
 import re
 import time
 from dataclasses import dataclass, replace
@@ -451,7 +452,7 @@ def _account(request: ConvertRequest, result: ConversionResult, sources: Sources
         except OSError:
             continue            # listed as skipped by the tree scan
         texts[rel] = (old, result.changes[rel][1] if rel in result.changes else old)
-    found = accounting.account(summary, texts, request.root)
+    found = accounting.account(summary, texts, request.root, _run_paths(request))
     summary.handlers += found.records
     summary.tokens += found.tokens
     target = request.options.target
@@ -459,6 +460,12 @@ def _account(request: ConvertRequest, result: ConversionResult, sources: Sources
         summary.handlers += bkl_glue.refusals(rel, old.decode("utf-8", "surrogateescape"),
                                               target)
     summary.sort()
+
+
+def _run_paths(request: ConvertRequest) -> tuple[str, ...]:
+    """The run's paths relative to its root ("." for the root itself)."""
+    return tuple(sorted({os.path.relpath(os.path.abspath(p), os.path.abspath(request.root))
+                         for p in request.paths}))
 
 
 def _unwritable(request: ConvertRequest, rels: list[str]) -> dict[str, str]:
