@@ -58,11 +58,40 @@ def refused_sites(root: Path, tree: Tree, files: set[str], sources: Sources,
               for rel, _ in stats
               for name, file, line, parameter, parameters, body, unprovable, pasted, guarded
               in index[rel]]
+    macros += _users(root, [rel for rel, _ in stats], macros)
     defined = _defined_in(root, [rel for rel, _ in stats] + [rel for rel in texts if rel.endswith(".h")])
     return [HandlerRecord(site.file, site.line, "?", site.macro.name, HandlerStatus.FAILED,
                           site.reason)
             for rel, text in texts.items()
             for site in macro_forwarding.sites(text, rel, macros, defined, root)]
+
+
+def _users(root: Path, headers: list[str], macros: list) -> list:
+    """The macros of HEADERS that expand, through any depth and across
+    headers, a macro of MACROS that spells the member or cannot be proven
+    (`STK_FWD(d)` -> `LOWER_IOCTL((d)->lower)` of another header): their
+    own bodies name no ioctl, so no header's reading alone finds them; each
+    is unprovable at its uses."""
+    names = {m.name for m in macros if m.in_body}
+    texts, found = {}, []
+    for _ in range(8):                 # each round follows one more level
+        grown = []
+        for rel in headers:
+            if rel not in texts:
+                try:
+                    texts[rel] = (root / rel).read_bytes().decode("latin-1")
+                except OSError:
+                    texts[rel] = ""
+            if not any(name in texts[rel] for name in names):
+                continue
+            grown += [m for m in macro_forwarding.forwarding_macros(
+                          texts[rel], rel, unprovable_names=names)
+                      if m.unprovable and m.name not in names]
+        if not grown:
+            break
+        found += grown
+        names |= {m.name for m in grown}
+    return found
 
 
 def _defined_in(root: Path, headers: list[str]):
