@@ -34,9 +34,26 @@ def spatch_version() -> str:
     return out.split("\n")[0].replace("spatch version ", "")
 
 
+# The unit modules whose share of the unit suite's cpu the report names.
+LOCKPROOF_MODULES = ("test_lockproof_conversions", "test_lockproof_mutants")
+
+
+def module_cpu(log: Path) -> dict[str, tuple[float, float]]:
+    """module -> (cpu, wall) seconds, as wrappers/tests/run's workers wrote
+    them (IOCTL_REWORK_TEST_CPU_LOG)."""
+    found = {}
+    if log.exists():
+        for line in log.read_text().splitlines():
+            name, cpu, wall = line.split("\t")
+            found[name] = (float(cpu), float(wall))
+    return found
+
+
 def run_check(tap: Path | None) -> dict:
     with tempfile.TemporaryDirectory(prefix="make-check-bench-") as tmp:
-        env = {**os.environ, "XDG_CACHE_HOME": str(Path(tmp) / "cache")}
+        log = Path(tmp) / "module-cpu.tsv"
+        env = {**os.environ, "XDG_CACHE_HOME": str(Path(tmp) / "cache"),
+               "IOCTL_REWORK_TEST_CPU_LOG": str(log)}
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         load_before = os.getloadavg()[0]
         start = time.monotonic()
@@ -47,6 +64,7 @@ def run_check(tap: Path | None) -> dict:
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         if tap and (Path(tmp) / "build" / "check.tap").exists():
             tap.write_bytes((Path(tmp) / "build" / "check.tap").read_bytes())
+        modules = module_cpu(log)
     lines = proc.stdout.strip().splitlines()
     return {
         "wall": wall,
@@ -55,7 +73,27 @@ def run_check(tap: Path | None) -> dict:
         "last": lines[-1] if lines else "(no output)",
         "failed": [line for line in lines if line.startswith("not ok")],
         "load": (load_before, os.getloadavg()[0]),
+        "modules": modules,
     }
+
+
+def module_table(modules: dict[str, tuple[float, float]], top: int = 8) -> list[str]:
+    """The unit modules that cost most, and the lock proof modules' share,
+    all of the same run."""
+    total = sum(cpu for cpu, _ in modules.values())
+    if not total:
+        return []
+    ranked = sorted(modules.items(), key=lambda item: -item[1][0])
+    rows = ranked[:top] + [(name, modules[name]) for name in LOCKPROOF_MODULES
+                           if name in modules and name not in dict(ranked[:top])]
+    lockproof = sum(modules[name][0] for name in LOCKPROOF_MODULES if name in modules)
+    lines = ["", f"The unit suite (wrappers/tests/run) in the same run: {len(modules)} modules, "
+             f"{total:.0f} s of cpu; the lock proof's two modules {lockproof:.0f} s "
+             f"({100 * lockproof / total:.0f}%).", "",
+             "| module | cpu (s) | share | wall (s) |", "|---|---:|---:|---:|"]
+    lines += [f"| {name} | {cpu:.0f} | {100 * cpu / total:.0f}% | {wall:.0f} |"
+              for name, (cpu, wall) in rows]
+    return lines
 
 
 def report(r: dict) -> str:
@@ -80,7 +118,7 @@ def report(r: dict) -> str:
         f"| {r['status']} |",
         "",
         f"Budget: {verdict} ({BUDGET_SECONDS} s).",
-    ]
+    ] + module_table(r["modules"])
     if r["failed"]:
         lines += ["", "Failed:", ""] + [f"- `{line}`" for line in r["failed"]]
     return "\n".join(lines) + "\n"

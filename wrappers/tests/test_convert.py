@@ -139,7 +139,8 @@ class WholeRunTest(ConvertCase):
         keys = {"file", "line", "fops", "handler", "status", "reason", "strategy",
                 "uses_inode", "returns_enoioctlcmd"}
         self.assertTrue(all(keys <= set(h) for h in data["handlers"]))
-        self.assertEqual(data["totals"]["handlers"], {"converted": 3, "skipped": 1, "failed": 0})
+        self.assertEqual(data["totals"]["handlers"],
+                         {"converted": 3, "skipped": 1, "failed": 0, "outside": 0})
         self.assertEqual(data["totals"]["fops"], 4)
         self.assertGreater(data["wall_seconds"], 0)
         self.assertTrue(all({"file", "status", "reason"} <= set(f) for f in data["files"]))

@@ -13,17 +13,13 @@ import re
 import unittest
 from pathlib import Path
 
-from ioctl_rework import lockproof, paths
+from ioctl_rework import lockproof
 from ioctl_rework.convert import modules, verification
-from ioctl_rework.convert import cli as convert
 from ioctl_rework.spatch import rules
-from ioctl_rework.cache import Cache
-from ioctl_rework.fixture import kernel, variants
 from ioctl_rework.lockproof.source import Unit
+from lockproof_fixture import DRIVERS, distinct_variants, fixture_conversion
 
 CASES = rules.RULES_DIR / "tests"
-# Beside the fixture kernel's cache (build/ in a clone): conversions take a while.
-CACHE = paths.fixture_cache().parent / "lockproof-conversions"
 
 
 def _rule_runner():
@@ -102,27 +98,11 @@ class RuleCasesTest(unittest.TestCase):
         self.assertGreaterEqual(proven, 35)     # the cases above are not vacuous
 
 
-def distinct_variants() -> list[variants.Variant]:
-    """Conversion variants that differ in what the rule writes (compat only
-    adds an entry; the pre-2.6.11 build compiles the same output)."""
-    seen, found = set(), []
-    for variant in variants.conversion_variants():
-        o = variant.options
-        key = (o.strategy, o.lock, o.target.inode_style, o.multi_kernel)
-        if key not in seen:
-            seen.add(key)
-            found.append(variant)
-    return found
-
-
 class FixtureConversionsTest(unittest.TestCase):
     def test_every_fixture_conversion_is_proven(self):
-        drivers = kernel.DRIVERS_DIR
+        drivers = DRIVERS
         for variant in distinct_variants():
-            request = convert.ConvertRequest(paths=variants.conversion_paths(drivers, variant.options),
-                                             options=variant.options, root=drivers,
-                                             cache=Cache(CACHE))
-            result = convert.convert(request)
+            result = fixture_conversion(variant.options)
             # The files of one kbuild module share its mutex (convert/modules.py).
             in_modules = modules.plan_for(variant.options.lock, drivers, set(result.changes))
             results = lockproof.prove_changes(

@@ -1,7 +1,9 @@
 """lockproof catches broken conversions: mutants of correct ones.
 
 Every correct conversion of the rule's test cases and of the fixture
-drivers (pushdown, wrapper, multi-kernel; BKL and mutex) is broken four
+drivers (pushdown, wrapper, auto, multi-kernel; BKL and mutex: each
+variant's conversion as test_lockproof_conversions proves it, at one
+target: lockproof_fixture.mutant_variants()) is broken four
 ways, each the kind of slip a conversion makes: one unlock dropped, the
 lock moved after the first statement, the lock moved after the first
 return (that path now unlocks a free lock, its test runs unlocked), and
@@ -17,15 +19,13 @@ from pathlib import Path
 
 from ioctl_rework import lockproof
 from ioctl_rework.ctext import spans as c_spans
-from ioctl_rework.convert import cli as convert
 from ioctl_rework.convert import modules, verification
-from ioctl_rework.cache import Cache
-from ioctl_rework.fixture import kernel, variants
+from ioctl_rework.fixture import variants
 from ioctl_rework.lockproof.changes import converted_handlers
 from ioctl_rework.lockproof.entries import entry_points
 from ioctl_rework.lockproof.purity import PURE_CALLS
-from test_lockproof_conversions import (CACHE, PROVER_REFUSES, distinct_variants,
-                                        listed_handlers, prove_case, rule_cases)
+from lockproof_fixture import DRIVERS, fixture_conversion, mutant_variants
+from test_lockproof_conversions import PROVER_REFUSES, listed_handlers, prove_case, rule_cases
 
 _LOCK_LINE = re.compile(r"^\s*(lock_kernel\(\)|mutex_lock\(&\w+\));\s*$")
 _UNLOCK_LINE = re.compile(r"^\s*(unlock_kernel\(\)|mutex_unlock\(&\w+\));\s*$")
@@ -123,11 +123,12 @@ class MutantsTest(unittest.TestCase):
 
     def test_mutants_of_the_fixture_conversions_are_caught(self):
         totals = {m.__name__: 0 for m in MUTATIONS}
-        drivers = kernel.DRIVERS_DIR
-        for variant in distinct_variants():
-            request = convert.ConvertRequest(paths=(drivers,), options=variant.options,
-                                             root=drivers, cache=Cache(CACHE))
-            result = convert.convert(request)
+        drivers = DRIVERS
+        # A representative variant per strategy and lock (mutant_variants()
+        # says why the others add nothing), from the other end than
+        # test_lockproof_conversions, which converts them meanwhile.
+        for variant in reversed(mutant_variants()):
+            result = fixture_conversion(variant.options)
             texts = {rel: (old.decode("latin-1"), new.decode("latin-1"))
                      for rel, (old, new) in result.changes.items()}
             converted = converted_handlers(texts)
@@ -158,10 +159,8 @@ class NegativeVariantsTest(unittest.TestCase):
     def test_the_negative_fixture_variants(self):
         verdicts = {}
         for variant in variants.negative_variants():
-            drivers = kernel.DRIVERS_DIR
-            request = convert.ConvertRequest(paths=(drivers,), options=variant.options,
-                                             root=drivers, cache=Cache(CACHE))
-            changes = dict(convert.convert(request).changes)
+            drivers = DRIVERS
+            changes = dict(fixture_conversion(variant.options, (drivers,)).changes)
             with tempfile.TemporaryDirectory() as tmp:
                 # A negative variant may break a driver the conversion left alone.
                 shutil.copytree(drivers, tmp, dirs_exist_ok=True)

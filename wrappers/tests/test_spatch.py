@@ -208,8 +208,15 @@ class BatchPlanTest(unittest.TestCase):
         self.assertEqual(spatch.batch_size(3, jobs=2), 1)
         # One batch per process for a rule whose start-up outweighs a file.
         self.assertEqual(spatch.batch_size(14, jobs=2, fewest=True), 7)
-        self.assertEqual(spatch.batch_size(3, jobs=2, fewest=True), 2)
         self.assertEqual(spatch.batch_size(1000, jobs=2, fewest=True), 20)
+        # ... and no process that its start-up would cost more than it saves.
+        for count in (1, 2, 3, spatch.FILES_PER_START):
+            self.assertEqual(spatch.batch_size(count, jobs=2, fewest=True), count)
+        self.assertEqual(spatch.batch_size(spatch.FILES_PER_START + 1, jobs=2, fewest=True),
+                         -(-(spatch.FILES_PER_START + 1) // 2))
+        self.assertEqual(spatch.batch_size(30, jobs=4, fewest=True), 8)      # 4 processes
+        self.assertEqual(spatch.batch_size(17, jobs=4, fewest=True), 6)      # 3 processes
+        self.assertEqual(spatch.batch_size(0, jobs=2, fewest=True), 1)
         planned = spatch.batches([f"f{i}.c" for i in range(100)], 13)
         self.assertEqual([len(b) for b in planned], [13] * 7 + [9])
 

@@ -22,6 +22,7 @@ import re
 import sys
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ioctl_rework import children, options, safe_write, scratch, scratch_dirs, settings
 from ioctl_rework.check import hook
@@ -30,7 +31,6 @@ from ioctl_rework.ctext.spans import LEGACY_MEMBER, ioctl_lines, unparsed_region
 from ioctl_rework.check.input import (DEFAULT_MAX_PATCH_SIZE, InputError, PatchInput,
                                      SourceKind, read_inputs, unchecked_reason)
 from ioctl_rework.check.compiled import legacy_entries
-from ioctl_rework.check.compiler import Compiled, compile_marked
 from ioctl_rework.check.judge import (FileView, anchor, cosmetic_lines, how_to_check,
                                       missing_context, unchecked_level)
 from ioctl_rework.check.result import (FORMATS, CheckReport, CheckResult, Level, Problem,
@@ -42,9 +42,12 @@ from ioctl_rework.audit.findings import Kind
 from ioctl_rework.names import quoted
 from ioctl_rework.patches.parser import MalformedPatch
 from ioctl_rework.patches.patch_set import SOURCE_SUFFIXES, FinalFile, Line, whole_file
-from ioctl_rework.verify.build import BuildError, KdirError, KernelDir
 from ioctl_rework.stages import (Stages, Verbosity, add_verbosity_arguments, times_text,
                                  verbosity_of)
+
+if TYPE_CHECKING:     # only --kdir loads verify/ and check.compiler
+    from ioctl_rework.check.compiler import Compiled
+    from ioctl_rework.verify.build import KernelDir
 
 DEFAULT_TIMEOUT = 60
 # A series adding many legacy drivers shows the first few conversions;
@@ -64,7 +67,7 @@ class CheckRequest:
     allow_unchecked: bool = False       # NOT_CHECKED is a warning, not an error
     # Each changed .c compiled with the legacy member taken out (check.compiler);
     # with --fix, each conversion built before and after too.
-    kdir: KernelDir | None = None
+    kdir: "KernelDir | None" = None
     # How the conversions shown (and --fix's) are made: for the tree's
     # version (settings.resolve); without a tree, for settings.DEFAULT_TARGET.
     conversion: settings.ConversionOptions = settings.ConversionOptions.for_target(
@@ -335,13 +338,14 @@ def _compile(unit: _Unit, request: CheckRequest, level: Level) -> None:
                                  "rebuilt from its lines, not whole; give --tree")
         return
     files = {p: unit.patch.post_images[p] for p in unit.finals}
+    from ioctl_rework.check.compiler import compile_marked
     compiled = compile_marked(request.kdir, _context_tree(request) or unit.root, files,
                               sources, request.jobs)
     for source in sources:
         _take_compiled(unit, compiled[source], level)
 
 
-def _take_compiled(unit: _Unit, compiled: Compiled, level: Level) -> None:
+def _take_compiled(unit: _Unit, compiled: "Compiled", level: Level) -> None:
     result = unit.result
     if compiled.stopped:
         view = unit.views[compiled.source]
@@ -516,9 +520,17 @@ def _request(args: argparse.Namespace) -> CheckRequest | None:
     return None
 
 
-def _kdir(args: argparse.Namespace, source: SourceKind) -> KernelDir | None:
+def _kdir_errors() -> tuple:
+    """verify's errors, once loaded: only --kdir loads verify/, and nothing
+    else raises them."""
+    build = sys.modules.get("ioctl_rework.verify.build")
+    return (build.BuildError, build.KdirError) if build is not None else ()
+
+
+def _kdir(args: argparse.Namespace, source: SourceKind) -> "KernelDir | None":
     if args.kdir is None:
         return None
+    from ioctl_rework.verify.build import KdirError, KernelDir
     kdir = KernelDir.open(args.kdir)
     if source is SourceKind.DIFF and args.tree is None:
         raise KdirError("--kdir compiles the files a patch leaves, whole: with --diff, "
@@ -537,7 +549,7 @@ def main(args: argparse.Namespace) -> int:
         return 0
     try:
         request = _request(args)
-    except (KdirError, settings.SettingsError) as err:
+    except (*_kdir_errors(), settings.SettingsError) as err:
         print(f"ioctl-rework check: {err}", file=sys.stderr)
         return 2
     if request is None:
@@ -554,7 +566,7 @@ def main(args: argparse.Namespace) -> int:
         print(f"ioctl-rework check: stopped by {stop}; its children are killed and its "
               "scratch directory removed", file=sys.stderr)
         return stop.exit_status
-    except (InputError, spatch.SpatchMissing, BuildError, KdirError) as err:
+    except (InputError, spatch.SpatchMissing, *_kdir_errors()) as err:
         print(f"ioctl-rework check: {err}", file=sys.stderr)
         return 2
     except scratch.UnsafePath as err:

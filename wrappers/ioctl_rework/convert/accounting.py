@@ -11,14 +11,17 @@ legacy half a multi-kernel driver keeps).  Anything else is listed: a
 shape the rule does not convert (an entry written by a macro, a run-time
 assignment with a conditional) as skipped, with the reason, and any other
 use (a call through a file_operations, a read of its member) as a
-failure, which makes the run's exit status 1.
+failure, which makes the run's exit status 1.  An entry of a file outside
+the run's paths (read because it names a handler name of the run) is
+listed as outside, not converted by this run, when its handler is proven
+not one the run converted; else it fails.
 """
 
 import difflib
 import os
 import re
 import subprocess
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ioctl_rework.ctext import candidates
@@ -64,12 +67,14 @@ def files_with_members(paths: list[Path], root: Path) -> list[str]:
 
 
 def account(summary: Summary, files: dict[str, tuple[bytes, bytes]],
-            root: Path | None = None) -> Accounting:
+            root: Path | None = None, paths: tuple[str, ...] | None = None) -> Accounting:
     """FILES: relpath -> (text before, text after) of every file read;
     ROOT: the tree whose headers they include, which may prove a member
-    another structure's (None: each file alone)."""
+    another structure's (None: each file alone); PATHS: the run's paths,
+    relative to ROOT (None: every file read is the run's)."""
     entries = {(h.file, h.line) for h in summary.handlers}
     changed = {(c.file, c.line) for c in summary.changes}
+    converted = {h.handler for h in summary.handlers if h.status is HandlerStatus.CONVERTED}
     records, tokens = [], []
     for rel, (old, new) in sorted(files.items()):
         old_text = old.decode("utf-8", "surrogateescape")
@@ -87,21 +92,73 @@ def account(summary: Summary, files: dict[str, tuple[bytes, bytes]],
                                           "kept for kernels without HAVE_UNLOCKED_IOCTL"))
                 continue
             explained = _not_an_entry(code, token, ours, declarations)
-            if explained is None and token.use in (Use.CALL, Use.READ) and \
+            if explained is None and token.use in (Use.CALL, Use.READ, Use.ASSIGNMENT) and \
                     not (token.macro or token.alias or token.spliced):
-                # `disk->fops->ioctl(...)`: the file alone does not say, its headers do.
+                # `disk->fops->ioctl(...)`, `sock->ops->ioctl = h;`: the file
+                # alone does not say, its headers do.
                 proven = member_types.other_structures(declarations.get(), token.line)
                 if proven:
-                    explained = ("other-structure", f"a member of struct "
-                                 f"{', '.join(sorted(proven))} (its headers say so), "
-                                 "not a file_operations")
+                    explained = ("other-structure", _other_structure(token, proven))
             if explained:
                 tokens.append(TokenRecord(rel, line or token.line, *explained))
                 continue
             record = _listed(rel, code, token, line)
+            if line is not None and paths is not None and not _inside(rel, paths):
+                record = _outside(record, token, new_text, converted, paths)
             if record not in records:       # two members of one line: one record
                 records.append(record)
     return Accounting(records, tokens)
+
+
+def _other_structure(token: Token, proven: set[str]) -> str:
+    """Why TOKEN, proven a member of PROVEN, is no entry of a file_operations."""
+    structures = ", ".join(sorted(proven))
+    if token.use is Use.ASSIGNMENT:
+        return (f"a run-time assignment to the ioctl of a struct {structures} (its "
+                f"declarations say so), not a file_operations (`{token.statement}`)")
+    return f"a member of struct {structures} (its headers say so), not a file_operations"
+
+
+def _inside(rel: str, paths: tuple[str, ...]) -> bool:
+    """Whether REL is under one of the run's PATHS (relative to the root)."""
+    return any(p in ("", ".") or rel == p or rel.startswith(p.rstrip("/") + "/")
+               for p in paths)
+
+
+def _outside(record: HandlerRecord, token: Token, text: str, converted: set[str],
+             paths: tuple[str, ...]) -> HandlerRecord:
+    """RECORD of a legacy entry in a file outside the run's PATHS (read
+    because it names a handler name of the run: a static function of the
+    same name elsewhere, net/socket.c's sock_ioctl).  The run does not
+    convert it, and says so (OUTSIDE), where its handler is provably not one
+    the run converted: a function its own file defines, or a name the run
+    converted nowhere.  A handler the file does not define, of a name the
+    run converted, may be that very function, which this legacy entry would
+    call with the old arguments: FAILED, in those words."""
+    if record.status is not HandlerStatus.FAILED or \
+            token.use not in (Use.ENTRY, Use.ASSIGNMENT):
+        return record
+    what = "an .ioctl entry" if token.use is Use.ENTRY else "a run-time assignment of .ioctl"
+    where = (f"{what} of a file outside this run's paths ({', '.join(paths)}), "
+             f"read because it names a handler name of the run (`{token.statement}`)")
+    directory = os.path.dirname(record.file) or "."
+    name = record.handler
+    if not re.fullmatch(r"[A-Za-z_]\w*", name or ""):
+        return replace(record, reason=f"{where}: its handler is no plain name, which may "
+                                      "be one this run converted: convert it by hand, or "
+                                      f"run convert over {directory} with the run's paths")
+    own = bool(c_spans.definition_spans(text, name)) and not re.search(
+        rf"^[ \t]*#[ \t]*define[ \t]+{re.escape(name)}\b", text, re.M)
+    if own or name not in converted:
+        whose = (f"its {name} is the one this file defines" if own else
+                 f"this run converted no handler named {name}")
+        return replace(record, status=HandlerStatus.OUTSIDE,
+                       reason=f"{where}; {whose}: not converted by this run; "
+                              f"run convert over {directory} to convert it")
+    return replace(record, reason=f"{where}; this file does not define {name}: it may be the "
+                                  f"{name} this run converted, which this legacy entry would "
+                                  "call with the old arguments; run convert over "
+                                  f"{directory} together with the run's paths")
 
 
 def line_map(old: str, new: str) -> dict[int, int]:

@@ -15,6 +15,7 @@ Where verify rejects a pushdown auto chose, the stages up to verify run
 again with the wrapper for that handler, before anything is written.
 """
 
+import os
 import re
 import time
 from dataclasses import dataclass, replace
@@ -31,7 +32,6 @@ from ioctl_rework.convert import verification as verify
 from ioctl_rework.convert.groups import Groups
 from ioctl_rework.convert.macro_sites import MacroWrites, refused_sites, written_headers
 from ioctl_rework.convert.request import ConversionResult, ConvertRequest, Output
-from ioctl_rework.compat.apply import add_compat, compat_cache
 from ioctl_rework.convert.diffs import Diffs
 from ioctl_rework.convert.runner import FileRun, Runner, RunTask
 from ioctl_rework.convert.sources import Sources
@@ -124,6 +124,8 @@ def _stages_to_verify(request: ConvertRequest, stages: Stages, started: str) -> 
 
     compat_decisions = []
     if request.options.compat:
+        # Imported here: check and a run without --compat never load compat/.
+        from ioctl_rework.compat.apply import add_compat, compat_cache
         with stages.stage("compat", unit="files") as stage:
             final, compat_decisions = add_compat(root, final, request.options, request.jobs,
                                                  request.timeout, compat_cache(request.cache),
@@ -450,7 +452,7 @@ def _account(request: ConvertRequest, result: ConversionResult, sources: Sources
         except OSError:
             continue            # listed as skipped by the tree scan
         texts[rel] = (old, result.changes[rel][1] if rel in result.changes else old)
-    found = accounting.account(summary, texts, request.root)
+    found = accounting.account(summary, texts, request.root, _run_paths(request))
     summary.handlers += found.records
     summary.tokens += found.tokens
     target = request.options.target
@@ -458,6 +460,12 @@ def _account(request: ConvertRequest, result: ConversionResult, sources: Sources
         summary.handlers += bkl_glue.refusals(rel, old.decode("utf-8", "surrogateescape"),
                                               target)
     summary.sort()
+
+
+def _run_paths(request: ConvertRequest) -> tuple[str, ...]:
+    """The run's paths relative to its root ("." for the root itself)."""
+    return tuple(sorted({os.path.relpath(os.path.abspath(p), os.path.abspath(request.root))
+                         for p in request.paths}))
 
 
 def _unwritable(request: ConvertRequest, rels: list[str]) -> dict[str, str]:

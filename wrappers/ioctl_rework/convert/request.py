@@ -4,7 +4,7 @@ values that pass between the stages of convert (see convert.py)."""
 import enum
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from ioctl_rework import cache as cache_mod
 from ioctl_rework import settings
@@ -13,7 +13,9 @@ from ioctl_rework.spatch import runner as spatch
 from ioctl_rework.patches.identity import Identity
 from ioctl_rework.convert import shard as shard_mod
 from ioctl_rework.convert.summary import FileStatus, HandlerStatus, Summary
-from ioctl_rework.verify.build import KernelDir
+
+if TYPE_CHECKING:     # only --kdir loads verify/
+    from ioctl_rework.verify.build import KernelDir
 
 
 class InputError(Exception):
@@ -31,7 +33,7 @@ class VerifyOptions:
     """What the verify stage checks before a rewrite is handed out (verify.py)."""
 
     prove: bool = True                  # the lock proof of every converted handler
-    kdir: KernelDir | None = None       # build before and after against this kernel
+    kdir: "KernelDir | None" = None     # build before and after against this kernel
     # Where the files around the rewritten ones are (default: the run's root);
     # check --fix runs in a scratch copy of a patch and reads them from --tree.
     context_root: Path | None = None

@@ -338,6 +338,8 @@ def _cover_blurb(summary: Summary) -> str:
         f"  .ioctl fops entries found: {totals['fops']}",
         f"  converted: {h['converted']}   skipped: {h['skipped']}   failed: {h['failed']}",
     ]
+    if h["outside"]:
+        lines.append(f"  outside the run's paths, not converted by it: {h['outside']}")
     for strategy, count in totals["strategies"].items():
         lines.append(f"  strategy {strategy}: {count}")
     for title, key in (("skipped", "skipped_by_reason"), ("failed", "failed_by_reason")):

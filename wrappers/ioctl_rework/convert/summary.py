@@ -25,6 +25,10 @@ class HandlerStatus(enum.Enum):
     CONVERTED = "converted"
     SKIPPED = "skipped"      # the rule refused it, and said why
     FAILED = "failed"        # it was to be converted, but a file could not be
+    # An entry of a file outside the run's paths, read because it names a
+    # handler name of the run: not converted by this run, and reaching
+    # nothing the run converted (accounting.py); a run over its path takes it up.
+    OUTSIDE = "outside"
 
 
 class FileStatus(enum.Enum):
@@ -292,7 +296,9 @@ def text_report(summary: Summary, stage_times: bool = True) -> str:
     totals = summary.totals()
     h, f = totals["handlers"], totals["files"]
     lines = [f"{totals['fops']} .ioctl fops entries: {h['converted']} converted, "
-             f"{h['skipped']} skipped, {h['failed']} failed",
+             f"{h['skipped']} skipped, {h['failed']} failed"
+             + (f", {h['outside']} outside the run's paths (not converted by this run)"
+                if h["outside"] else ""),
              f"files: {f['converted']} rewritten, {f['unchanged']} unchanged, "
              f"{f['failed']} failed, {f['skipped']} skipped "
              f"(+{totals['lines_added']} -{totals['lines_removed']} lines)"]
@@ -301,7 +307,7 @@ def text_report(summary: Summary, stage_times: bool = True) -> str:
         for reason, alike in totals["strategies_by_reason"].get(strategy, {}).items():
             lines.append(f"    {alike}: {reason}")
     # Every entry not converted, by where it is: file:line, fops, handler, why.
-    for status in (HandlerStatus.SKIPPED, HandlerStatus.FAILED):
+    for status in (HandlerStatus.SKIPPED, HandlerStatus.FAILED, HandlerStatus.OUTSIDE):
         for record in summary.handlers:
             if record.status is status:
                 lines.append(f"  {status.value}: {record.file}:{record.line}: {record.fops}: "

@@ -34,17 +34,15 @@ from typing import TYPE_CHECKING
 
 from ioctl_rework import cache as cache_mod
 from ioctl_rework import settings
-from ioctl_rework.verify import port as verify_port
 from ioctl_rework.convert.modules import ModulePlan
 from ioctl_rework.convert.request import ConversionResult, ConvertRequest
 from ioctl_rework.stages import Stages, Verbosity
 from ioctl_rework.convert.summary import (FileRecord, FileStatus, HandlerStatus, LinkedFiles,
                                           Summary)
-from ioctl_rework.verify.build import Builder, ObjectBuild
-from ioctl_rework.verify.diagnostics import added, describe
 
 if TYPE_CHECKING:
     from ioctl_rework import lockproof
+    from ioctl_rework.verify.build import ObjectBuild
 
 
 @dataclass(frozen=True)
@@ -185,6 +183,10 @@ def _build(request: ConvertRequest, result: ConversionResult, found: Verificatio
            reject) -> dict[str, tuple[ObjectBuild, ObjectBuild]]:
     """Build after and, where needed, before; returns each rewritten .c file's
     two builds (the legacy one may be its .i alone)."""
+    # Imported here: only --kdir builds, so only it loads verify/.
+    from ioctl_rework.verify import port as verify_port
+    from ioctl_rework.verify.build import Builder
+    from ioctl_rework.verify.diagnostics import added, describe
     context = request.verify.context_root or request.root
     cache = _cache(request, "kdir") or cache_mod.Cache(None)
     builder = Builder(request.verify.kdir, context, cache, request.jobs)

@@ -9,7 +9,8 @@ directories (`include/`, `arch/x86/include/` or `include/asm-i386/`), found
 from the tree's top Makefile (VERSION and PATCHLEVEL); outside a tree an
 angle-bracket header is not read.  Nothing above the root is read.
 
-Imports nothing of the project: the conversion rule's package imports it
+Imports nothing of the project but header_cache (which imports nothing
+either; a file is read once a run): the conversion rule's package imports it
 as well as the wrappers (spatch runs with wrappers/ on PYTHONPATH), so the
 rule decides from the same headers convert reads.
 """
@@ -18,6 +19,8 @@ import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
+
+from ioctl_rework.ctext import header_cache
 
 # The architecture whose headers are read where the tree has several.
 ARCHES = ("x86", "i386", "x86_64")
@@ -288,8 +291,9 @@ INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*(?:"([^"]+)"|<([^>]+)>)', re.M
 
 def find_header(root, search, including, name, angle):
     """The first of candidates() that is a file under ROOT, or None."""
+    root = os.fspath(root)
     return next((p for p in candidates(search, including, name, angle)
-                 if (Path(root) / p).is_file()), None)
+                 if os.path.isfile(os.path.join(root, p))), None)
 
 
 @dataclass
@@ -312,10 +316,8 @@ def read_headers(root, rel, limit=400):
     queued = {rel}
     while todo:
         path = todo.pop(0)
-        try:
-            with open(Path(root) / path, errors="replace", newline="") as handle:
-                text = handle.read()
-        except OSError:
+        text = header_cache.text(Path(root) / path)
+        if text is None:
             continue
         found.texts[path] = text
         for quoted, angled in INCLUDE.findall(text):

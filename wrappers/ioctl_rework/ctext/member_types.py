@@ -32,7 +32,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from ioctl_rework.ctext import include_search, ioctl_tokens, spans
+from ioctl_rework.ctext import header_cache, include_search, ioctl_tokens, spans
 
 # Qualifiers and kernel annotations a declaration may carry.
 _QUALIFIER = (r"(?:const|volatile|static|extern|register|auto|__user|__iomem|__kernel|"
@@ -84,8 +84,8 @@ class Corpus:
     def typedefs(self) -> dict:
         """typedef name -> the set of (spec, stars) it is written as."""
         found: dict = {}
-        for scope in self.file_scope.values():
-            for spec, stars, name in _TYPEDEF.findall(scope):
+        for code in self._prepared.values():
+            for spec, stars, name in _TYPEDEF.findall(_top_level(code)):
                 found.setdefault(name, set()).add(" ".join(spec.split()))
         return found
 
@@ -93,8 +93,8 @@ class Corpus:
     def pointer_typedefs(self) -> frozenset:
         """The typedef names read as a pointer (`typedef struct x *x_p;`)
         in any typedef of them."""
-        return frozenset(name for scope in self.file_scope.values()
-                         for _, stars, name in _TYPEDEF.findall(scope) if stars)
+        return frozenset(name for code in self._prepared.values()
+                         for _, stars, name in _TYPEDEF.findall(_top_level(code)) if stars)
 
     @functools.cached_property
     def unread_typedef_words(self) -> frozenset:
@@ -130,7 +130,7 @@ class Corpus:
     @functools.cached_property
     def file_scope(self) -> dict:
         """path -> its top-level text (braces emptied)."""
-        return {path: _flatten(code, "{}")
+        return {path: _top_level(code)
                 for path, code in self._prepared.items()}
 
     def function_read(self, name: str) -> bool:
@@ -645,6 +645,7 @@ def _struct_of(corpus: Corpus, spec: str | None, depth: int = 0) -> str | None:
     return _struct_of(corpus, _one(targets), depth + 1) if len(targets) == 1 else None
 
 
+@header_cache.by_content     # the same headers come with every file of a run
 def _prepare(text: str) -> str:
     """TEXT's code (comments, literals blanked) with each preprocessor line
     made a `;`, offsets and lines kept: a directive ends a declaration."""
@@ -654,6 +655,12 @@ def _prepare(text: str) -> str:
                      for line, (where, _) in zip(lines, dead))
     return _DIRECTIVE.sub(lambda m: re.sub(r"[^\n]", " ", m.group()).replace(" ", ";", 1)
                           if m.group().strip() else m.group(), code)
+
+
+@header_cache.by_content
+def _top_level(code: str) -> str:
+    """CODE's file scope: the text inside each outermost {} removed."""
+    return _flatten(code, "{}")
 
 
 def _flatten(code: str, pair: str) -> str:
