@@ -20,8 +20,11 @@
 // - A call is one through E->f_op->ioctl or through an expression whose
 //   type is a pointer to a file_operations (a local, a parameter, a
 //   member of a structure of the file), called or dereferenced first
-//   ((*ops->ioctl)(...)).  The .ioctl of a tty_operations and of any
-//   other structure is never touched.
+//   ((*ops->ioctl)(...)), or through one whose type is a file_operations
+//   by value (fops.ioctl(...), ports[n].ioctl(...)), which -D legacy_ioctl
+//   hands to the helper by its address: an object that has none (a
+//   call's or a conditional's value) is refused.  The .ioctl of a
+//   tty_operations and of any other structure is never touched.
 // - It is converted only when the inode it passes is the inode of the
 //   file it passes (F->f_dentry->d_inode, F->f_path.dentry->d_inode,
 //   file_inode(F)): the unlocked call passes none, and the handler below
@@ -151,6 +154,16 @@ def helper_name():
             picked.append(free_names.first_free(
                 free_names.FORWARD_HELPER, free_names.taken_by(where[0], source.read())))
     return picked[0]
+
+def has_address(value):
+    # A file_operations by value (ports[arg % 3], dev->fops, *fops) whose
+    # address the helper can take: names, members, subscripts, a
+    # dereference, parentheses; no call, conditional, assignment or comma.
+    bare, previous = value, None
+    while bare != previous:
+        previous, bare = bare, re.sub(r"\[[^\[\]]*\]", "", bare)
+    return re.fullmatch(r"[\w\s.*()>-]*", bare) is not None and \
+        re.search(r"\w\s*\(|[^-]>|-(?!>)", bare) is None
 
 def read_twice(holder):
     # -D legacy_ioctl tests both members: what holds them is read twice.
@@ -308,12 +321,17 @@ defined_at.setdefault(str(fn), int(fp[0].line))
 expression E, I, F, C, A;
 const struct file_operations *cfops;
 struct file_operations *fops;
+struct file_operations vfops;
 position p;
 @@
 (
   E->f_op->ioctl@p(I, F, C, A)
 |
   (*E->f_op->ioctl@p)(I, F, C, A)
+|
+  vfops.ioctl@p(I, F, C, A)
+|
+  (*vfops.ioctl@p)(I, F, C, A)
 |
   fops->ioctl@p(I, F, C, A)
 |
@@ -329,9 +347,14 @@ position p;
 expression E, F, C, A;
 const struct file_operations *cfops;
 struct file_operations *fops;
+struct file_operations vfops;
 position any_call.p, p2;
 @@
 (
+  vfops.ioctl@p@p2(\(F->f_dentry->d_inode\|F->f_path.dentry->d_inode\|file_inode(F)\), F, C, A)
+|
+  (*vfops.ioctl@p@p2)(\(F->f_dentry->d_inode\|F->f_path.dentry->d_inode\|file_inode(F)\), F, C, A)
+|
   E->f_op->ioctl@p@p2(\(F->f_dentry->d_inode\|F->f_path.dentry->d_inode\|file_inode(F)\), F, C, A)
 |
   (*E->f_op->ioctl@p@p2)(\(F->f_dentry->d_inode\|F->f_path.dentry->d_inode\|file_inode(F)\), F, C, A)
@@ -366,6 +389,12 @@ F << any_call.F;
 @@
 if at(p) not in own_at and at(p) not in legacy_at and own_parameters(p, I, F):
     own_at.add(at(p))
+elif at(p) not in own_at and at(p) not in legacy_at and str(F).strip() in ("NULL", "0"):
+    refused_in.add(p[0].current_element)
+    say(p, "passes %s as its inode and %s as its file, not the inode of a file: "
+           "->unlocked_ioctl takes the file alone, and the driver it reaches would get no "
+           "file (its wrapper reads the inode through the file): refused; convert it by "
+           "hand" % (I, F))
 elif at(p) not in own_at and at(p) not in legacy_at:
     refused_in.add(p[0].current_element)
     say(p, "passes %s, not the inode of %s, which ->unlocked_ioctl cannot pass on: "
@@ -377,15 +406,38 @@ p << any_call.p;
 if at(p) not in legacy_at:
     called_in.add(p[0].current_element)
 
+// -D legacy_ioctl: the helper takes a file_operations by its address.
+@ value_call depends on legacy_ioctl @
+struct file_operations vfops;
+position any_call.p, pv;
+@@
+(
+  vfops.ioctl@p@pv(...)
+|
+  (*vfops.ioctl@p@pv)(...)
+)
+
+@ script:python @
+p << value_call.pv;
+vfops << value_call.vfops;
+@@
+if at(p) not in legacy_at and not has_address(str(vfops)):
+    refused_in.add(p[0].current_element)
+    say(p, "calls the ->ioctl of the file_operations %s by value, which has no address "
+           "to hand to the forwarding helper: refused; convert it by hand" % vfops)
+
 // A test of the member: it follows the calls of its function.
 @ member_test @
 expression E;
 struct file_operations *fops;
 const struct file_operations *cfops;
+struct file_operations vfops;
 position q;
 @@
 (
   E->f_op->ioctl@q
+|
+  vfops.ioctl@q
 |
   fops->ioctl@q
 |
@@ -398,9 +450,12 @@ position q;
 expression E;
 struct file_operations *fops;
 const struct file_operations *cfops;
+struct file_operations vfops;
 position q;
 @@
 (
+  vfops.unlocked_ioctl || vfops.ioctl@q
+|
   E->f_op->unlocked_ioctl || E->f_op->ioctl@q
 |
   fops->unlocked_ioctl || fops->ioctl@q
@@ -420,9 +475,12 @@ either_at.add(at(q))
 expression E, X;
 struct file_operations *fops;
 const struct file_operations *cfops;
+struct file_operations vfops;
 position q;
 @@
 (
+  X = vfops.ioctl@q
+|
   X = E->f_op->ioctl@q
 |
   X = fops->ioctl@q
@@ -441,9 +499,12 @@ identifier D;
 type T;
 struct file_operations *fops;
 const struct file_operations *cfops;
+struct file_operations vfops;
 position q;
 @@
 (
+  T D = vfops.ioctl@q;
+|
   T D = E->f_op->ioctl@q;
 |
   T D = fops->ioctl@q;
@@ -462,9 +523,14 @@ copied_at.add(at(q))
 expression E, C, X;
 struct file_operations *fops;
 const struct file_operations *cfops;
+struct file_operations vfops;
 position q;
 @@
 (
+  C ? vfops.ioctl@q : X
+|
+  C ? X : vfops.ioctl@q
+|
   C ? E->f_op->ioctl@q : X
 |
   C ? X : E->f_op->ioctl@q
@@ -497,14 +563,30 @@ q << member_holder.q;
 if read_twice(str(E)):
     twice_at[at(q)] = str(E)
 
+@ member_value_holder depends on legacy_ioctl @
+struct file_operations vfops;
+position q;
+@@
+  vfops.ioctl@q
+
+@ script:python @
+vfops << member_value_holder.vfops;
+q << member_value_holder.q;
+@@
+if read_twice(str(vfops)):
+    twice_at[at(q)] = str(vfops)
+
 // A run-time assignment of the member (ops->ioctl = h;) is no test: the
 // conversion rule and the accounting list it.
 @ member_assigned @
 expression E, V;
 struct file_operations *fops;
+struct file_operations vfops;
 position q;
 @@
 (
+  vfops.ioctl@q = V
+|
   E->f_op->ioctl@q = V
 |
   fops->ioctl@q = V
@@ -683,9 +765,16 @@ position twice : script:python () { span(twice) in written_at };
 expression E, F, C, A;
 const struct file_operations *cfops;
 struct file_operations *fops;
+struct file_operations vfops;
 position new_call : script:python () { rewritable(new_call) };
 @@
 (
+- vfops.ioctl@new_call(...,F,C,A)
++ (int)vfops.unlocked_ioctl(F, C, A)
+|
+- (*vfops.ioctl@new_call)(...,F,C,A)
++ (int)vfops.unlocked_ioctl(F, C, A)
+|
 - E->f_op->ioctl@new_call(...,F,C,A)
 + (int)E->f_op->unlocked_ioctl(F, C, A)
 |
@@ -709,9 +798,13 @@ position new_call : script:python () { rewritable(new_call) };
 expression E;
 const struct file_operations *cfops;
 struct file_operations *fops;
+struct file_operations vfops;
 position new_test : script:python () { rewritable(new_test) };
 @@
 (
+- vfops.ioctl@new_test
++ vfops.unlocked_ioctl
+|
 - E->f_op->ioctl@new_test
 + E->f_op->unlocked_ioctl
 |
@@ -734,9 +827,16 @@ identifier named.fwd_helper;
 expression E, I, F, C, A;
 const struct file_operations *cfops;
 struct file_operations *fops;
+struct file_operations vfops;
 position fallback_call : script:python () { rewritable(fallback_call) };
 @@
 (
+- vfops.ioctl@fallback_call(I, F, C, A)
++ fwd_helper(&vfops, I, F, C, A)
+|
+- (*vfops.ioctl@fallback_call)(I, F, C, A)
++ fwd_helper(&vfops, I, F, C, A)
+|
 - E->f_op->ioctl@fallback_call(I, F, C, A)
 + fwd_helper(E->f_op, I, F, C, A)
 |
@@ -763,9 +863,19 @@ position fallback_call : script:python () { rewritable(fallback_call) };
 expression E;
 const struct file_operations *cfops;
 struct file_operations *fops;
+struct file_operations vfops;
 position fallback_test : script:python () { rewritable(fallback_test) };
 @@
 (
+- vfops.ioctl@fallback_test != NULL
++ (vfops.unlocked_ioctl || vfops.ioctl)
+|
+- vfops.ioctl@fallback_test == NULL
++ !(vfops.unlocked_ioctl || vfops.ioctl)
+|
+- vfops.ioctl@fallback_test
++ (vfops.unlocked_ioctl || vfops.ioctl)
+|
 - E->f_op->ioctl@fallback_test != NULL
 + (E->f_op->unlocked_ioctl || E->f_op->ioctl)
 |
@@ -887,9 +997,12 @@ position d : script:python () { d[0].current_element in converted_in };
 expression E;
 struct file_operations *fops;
 const struct file_operations *cfops;
+struct file_operations vfops;
 position r;
 @@
 (
+  vfops.unlocked_ioctl || vfops.ioctl@r
+|
   E->f_op->unlocked_ioctl || E->f_op->ioctl@r
 |
   fops->unlocked_ioctl || fops->ioctl@r
@@ -909,9 +1022,12 @@ either_at.add(at(r))
 expression E;
 const struct file_operations *cfops;
 struct file_operations *fops;
+struct file_operations vfops;
 position r;
 @@
 (
+  vfops.ioctl@r
+|
   E->f_op->ioctl@r
 |
   fops->ioctl@r
@@ -932,5 +1048,10 @@ if r[0].current_element in converted_in and at(r) not in either_at and \
 @ forward_context depends on context @
 position any_call.p;
 expression E;
+struct file_operations vfops;
 @@
+(
 * E->ioctl@p
+|
+* vfops.ioctl@p
+)

@@ -73,12 +73,16 @@ class Forwarded:
     listed: list[HandlerRecord] = field(default_factory=list)
 
 
-def uses_member(data: bytes, mutex: bool = False) -> bool:
+# A call through the member by value (`ports[n].ioctl(`, `(*fops.ioctl)(`).
+_VALUE_CALL = re.compile(rb"\.\s*ioctl\s*\)?\s*\(")
+
+
+def uses_member(data: bytes) -> bool:
     """Whether DATA calls or tests a member named ioctl (lower->f_op->ioctl):
-    a test alone, in a function with no call, is a site too (refused).
-    MUTEX: any call through one (fops[i].ioctl(...)) is a site too."""
+    a test alone, in a function with no call, is a site too (refused); so
+    is a call by value (fops[i].ioctl(...)), which the rule follows too."""
     return candidates.uses_ioctl_member(data) or \
-        mutex and b"ioctl" in data and bool(_mutex_sites(data))
+        b"ioctl" in data and _VALUE_CALL.search(data) is not None and bool(_mutex_sites(data))
 
 
 def _member_tests(data: bytes, sites) -> list[tuple[int, str]]:

@@ -369,8 +369,8 @@ def _forward(request: ConvertRequest, final: dict[str, FileRun], read: set[str],
     the rule does not read them (it cannot parse such bodies)."""
     mutex = request.options.lock is settings.LockMode.MUTEX
     files = (read | set(final)) - set(macro_writes.texts)
-    texts = _calling(files, final, sources, mutex)
-    theirs = _calling(elsewhere - set(texts), {}, sources, mutex)
+    texts = _calling(files, final, sources)
+    theirs = _calling(elsewhere - set(texts), {}, sources)
     calling = _texts(files, final, sources, unfollowed_calls.may_call)
     if not texts and not theirs and not macro_sites and not calling and \
             not macro_writes.texts and not macro_writes.refused:
@@ -414,11 +414,11 @@ def _forward(request: ConvertRequest, final: dict[str, FileRun], read: set[str],
     return done
 
 
-def _calling(files: set[str], final: dict[str, FileRun], sources: Sources,
-             mutex: bool) -> dict[str, tuple[bytes, bytes]]:
-    """FILES that call or test a member named ioctl: (text before the run,
-    text after the conversion in FINAL); MUTEX: forwarding.uses_member's."""
-    return _texts(files, final, sources, lambda data: forwarding.uses_member(data, mutex))
+def _calling(files: set[str], final: dict[str, FileRun],
+             sources: Sources) -> dict[str, tuple[bytes, bytes]]:
+    """FILES that call or test a member named ioctl (forwarding.uses_member):
+    (text before the run, text after the conversion in FINAL)."""
+    return _texts(files, final, sources, forwarding.uses_member)
 
 
 def _texts(files: set[str], final: dict[str, FileRun], sources: Sources,

@@ -1,13 +1,14 @@
 """Calls through a member named ioctl that the forwarding rule neither
 followed nor refused nor listed.
 
-The rule (f_op_ioctl_forwarding.cocci) matches calls through a pointer it
-knows is a file_operations (`E->f_op->ioctl(...)`, `fops->ioctl(...)`).
-A call by value through another file's fops object (`xd_core_fops.ioctl(...)`,
-`ops[1].ioctl(...)`) or through a pointer whose type it cannot tell
-(`(&fops)->ioctl(...)` of a fops declared in a header it does not read)
-is none of those: left on .ioctl, it calls NULL once the fops it reaches
-is converted, and every command it forwards fails.  Each such call the
+The rule (f_op_ioctl_forwarding.cocci) matches calls through a
+file_operations whose type the file declares, by pointer
+(`E->f_op->ioctl(...)`, `fops->ioctl(...)`) or by value (`ports[n].ioctl(...)`
+of an array the file defines).  A call through another file's fops object
+declared in a header the rule does not read (`xd_core_fops.ioctl(...)`,
+`ops[1].ioctl(...)`, `(&fops)->ioctl(...)`) is none of those: left on
+.ioctl, it calls NULL once the fops it reaches is converted, and every
+command it forwards fails.  Each such call the
 rule did not report is refused here, as the rule's refusals are, so that
 it denies the run (forwarding.denied): no file of it is half-written.
 
@@ -49,7 +50,8 @@ def unfollowed(texts: dict[str, tuple[bytes, bytes]], done: Forwarded,
     explained = {(r.file, r.line) for r in records}
     # A conversion may move a call off its line (an initializer split under
     # the lock): a call through a pointer (->ioctl) in a function the rule
-    # reported on is the rule's.  One by value (.ioctl) it never follows.
+    # reported on is the rule's.  One by value (.ioctl), which the rule follows only
+    # where the file declares its type, must be explained at its own line.
     reported = {(r.file, r.handler) for r in done.refused + done.listed} | \
         {(c.file, c.where) for c in done.changes}
     unread = {r.file for r in done.refused if r.reason and r.reason.startswith(_UNREAD)}
@@ -72,9 +74,10 @@ def unfollowed(texts: dict[str, tuple[bytes, bytes]], done: Forwarded,
             found.append(HandlerRecord(
                 rel, line, "?", site.function or site.macro or "?", HandlerStatus.FAILED,
                 f"a call through .ioctl (`{lines[site.line - 1].strip()}`), which the "
-                "forwarding rule does not follow "
-                "(it follows calls through a pointer to a file_operations, not one by value "
-                "or through a pointer of a type it cannot tell): a converted driver it "
+                "forwarding rule does not follow (it follows calls through a "
+                "file_operations, by pointer or by value, whose type the file itself "
+                "declares; this object's type it cannot tell: declared in a header it does "
+                "not read, or reached through a cast or a call): a converted driver it "
                 "reaches has no .ioctl; not converted, convert it by hand"))
         found += _contested(rel, converted, old_line, explained, root)
     return found
