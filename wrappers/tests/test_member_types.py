@@ -288,6 +288,7 @@ class UnprovenTest(MemberTypesCase):
                 ("#define DBG(fmt, args...) note(fmt, ## args)\n", "DBG(\"x\", code);"),
                 ("#define LOCK() note(0, 1)\n", "LOCK();"),
                 ("#define INNER note(0, 2)\n#define LOCK INNER\n", "LOCK;"),
+                ("extern void FASTCALL(grab_it(int n));\n", "grab_it(1);"),
                 ("", "note(0, 1);")]:
             with self.subTest(statement=statement, define=define):
                 self.assertEqual(self.proven(self.function(

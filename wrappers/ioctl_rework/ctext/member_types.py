@@ -135,9 +135,12 @@ class Corpus:
 
     def function_read(self, name: str) -> bool:
         """Whether NAME is a function whose prototype or definition is read
-        (a type before it, a parameter list after) and no macro."""
+        (a type before it, a parameter list after; 2.6's `extern void
+        FASTCALL(lock_sock(struct sock *sk));` too) and no macro."""
         return name not in self.macros and any(
-            re.search(rf"[\w*]\s*(?<![\w]){re.escape(name)}\s*\([^;{{}}]*\)\s*(?:;|\{{)", scope)
+            (re.search(rf"[\w*]\s*(?<![\w]){re.escape(name)}\s*\([^;{{}}]*\)\s*(?:;|\{{)", scope)
+             or re.search(rf"\b(?:FASTCALL|fastcall)\s*\(\s*{re.escape(name)}\s*\([^;{{}}()]*\)"
+                          rf"\s*\)\s*;", scope))
             and re.search(rf"(?:\A|[;{{}}])\s*{re.escape(name)}\s*\(", scope) is None
             for scope in self.file_scope.values())
 
