@@ -95,6 +95,60 @@ class MacroSitesTest(unittest.TestCase):
         _, read = self.run_sites(self.cache)
         self.assertEqual(read, ["drivers/x/more.h"])
 
+    def test_a_macro_of_a_header_a_header_includes_is_a_site(self):
+        # hole27: the compiler expands a macro of any header it reaches; one
+        # reached only through another header was not read, and the call it
+        # spells was left on a NULL .ioctl in silence.
+        deeper = FORWARDING.replace("STACK_PASS", "DEEP_PASS")
+        use = "\tif (cmd == 2)\n\t\treturn DEEP_PASS(up_lower, cmd, arg);\n"
+        for chain in [{"drivers/x/regs.h": '#include "deep.h"\n', "drivers/x/deep.h": deeper},
+                      {"drivers/x/regs.h": "#include <linux/deep.h>\n",
+                       "include/linux/deep.h": deeper},
+                      {"drivers/x/regs.h": "#include <linux/mid.h>\n",
+                       "include/linux/mid.h": '#include "deep.h"\n',
+                       "include/linux/deep.h": deeper}]:
+            with self.subTest(chain=sorted(chain)):
+                for rel, text in chain.items():
+                    (self.root / rel).write_text(text)
+                (self.driver / "upper.c").write_text(UPPER.replace("\tif (cmd)\n", use + "\tif (cmd)\n"))
+                records, _ = self.run_sites(Cache(None))
+                self.assertIn(("drivers/x/upper.c", 9, "DEEP_PASS", HandlerStatus.FAILED), records)
+                for rel in chain:
+                    if rel != "drivers/x/regs.h":
+                        (self.root / rel).unlink()
+
+    def test_a_macro_expanding_another_headers_forwarding_macro_is_a_site(self):
+        # hole27: STK_FWD's own body names no ioctl; LOWER_PASS, of another
+        # header (or of its own), calls through ->ioctl.  Its use was no site.
+        lower = FORWARDING.replace("STACK_PASS", "LOWER_PASS")
+        for files in [
+                {"include/linux/lower.h": lower,
+                 "drivers/x/regs.h": "#include <linux/lower.h>\n"
+                                     "#define STK_FWD(d, c, a) LOWER_PASS((d)->lower, c, a)\n"},
+                {"drivers/x/regs.h": lower + "#define STK_FWD(d, c, a) LOWER_PASS(d, c, a)\n"},
+                {"include/linux/lower.h": lower,
+                 "include/linux/mid.h": "#include <linux/lower.h>\n"
+                                        "#define MID(d, c, a) LOWER_PASS(d, c, a)\n",
+                 "drivers/x/regs.h": "#include <linux/mid.h>\n"
+                                     "#define STK_FWD(d, c, a) (MID(d, c, a))\n"}]:
+            with self.subTest(files=sorted(files)):
+                for rel, text in files.items():
+                    (self.root / rel).write_text(text)
+                (self.driver / "upper.c").write_text(UPPER.replace(
+                    "\tif (cmd)\n", "\tif (cmd == 2)\n\t\treturn STK_FWD(up, cmd, arg);\n\tif (cmd)\n"))
+                records, _ = self.run_sites(Cache(None))
+                self.assertIn(("drivers/x/upper.c", 9, "STK_FWD", HandlerStatus.FAILED), records)
+                for rel in files:
+                    if rel.startswith("include/linux/") and rel != "include/linux/ops.h":
+                        (self.root / rel).unlink()
+        # A macro expanding one that calls another member is no site.
+        (self.driver / "regs.h").write_text(
+            FORWARDING.replace("STACK_PASS", "LOWER_PASS").replace("ioctl((lf)->f_dentry->d_inode, ",
+                                                                   "flush(") +
+            "#define STK_FWD(d, c, a) LOWER_PASS(d, c, a)\n")
+        records, _ = self.run_sites(Cache(None))
+        self.assertNotIn("STK_FWD", [handler for _, _, handler, _ in records])
+
     def test_without_a_cache_every_run_reads_them(self):
         for _ in range(2):
             records, read = self.run_sites(Cache(None))

@@ -110,9 +110,10 @@ MODES = {
 }
 # `->ioctl` as a member: a call or a test of a file_operations.
 MEMBER = re.compile(r"->\s*ioctl\b")
-# The first line of the helper a target with .ioctl gets (the rule's shape).
+# The first line of the helper a target with .ioctl gets (the rule's shape),
+# its parameter list continued under its parenthesis (patches/tidy).
 FALLBACK_HELPER = ("static int forward_ioctl(const struct file_operations *fops, "
-                   "struct inode *inode,\n struct file *file, unsigned int cmd, "
+                   "struct inode *inode,\n\t\t\t struct file *file, unsigned int cmd, "
                    "unsigned long arg)\n{")
 
 

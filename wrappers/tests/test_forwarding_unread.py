@@ -53,6 +53,12 @@ UNPROVEN = {
     "a cast": "\treturn ((struct atmphy_ops *)dev->phy)->ioctl(dev,cmd,arg);",
     "a macro of the file": "#define PHY_OPS(d) ((d)->phy)\n\treturn PHY_OPS(dev)->ioctl(dev,cmd,arg);",
     "an undeclared object": "\treturn phy_table->ioctl(dev,cmd,arg);",
+    # hole27: the object declared again, unseen, in the handler's block.
+    "a macro statement not naming it": "\t{\n\tLOWER_DEV();\n\treturn dev->phy->ioctl(dev,cmd,arg);\n\t}",
+    "a qualified macro declaring it": "\t{\n\tstatic DEV_OF(dev);\n"
+                                      "\treturn dev->phy->ioctl(dev,cmd,arg);\n\t}",
+    "a declarator in parentheses": "\t{\n\tstruct lower_dev (*dev) = lower;\n"
+                                   "\treturn dev->phy->ioctl(dev,cmd,arg);\n\t}",
 }
 REL = "drivers/atm/eni.c"
 

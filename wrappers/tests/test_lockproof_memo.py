@@ -113,3 +113,15 @@ class MemoOfTreeHeadersTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class ProverSourcesTest(unittest.TestCase):
+    """A change to any module a proof's result depends on proves every file again."""
+
+    def test_the_header_reading_modules_are_in_the_prover_digest(self):
+        from ioctl_rework.lockproof import memo
+        names = {path.name for path in memo.prover_sources()}
+        self.assertIn("include_search.py", names)
+        self.assertIn("header_cache.py", names)   # how include_search reads a header's text
+        self.assertIn("memo.py", names)
+        self.assertTrue(all(path.is_file() for path in memo.prover_sources()))

@@ -260,6 +260,103 @@ class UnprovenTest(MemberTypesCase):
             self.assert_unproven(self.function(f"\tgrab_lower(gadget);\n\treturn gadget->ops->"
                                                "ioctl(0, code, v); /* here */", before=before))
 
+    def test_a_statement_macro_without_the_name_declares_it(self):
+        # hole27: a macro statement that does not name the object among its
+        # arguments may still declare it (`SETUP();` expanding to `struct
+        # file_operations *ops = ...`), bare or called, directly or through
+        # another macro, read or not (default-deny), or pasting its name.
+        before = "static struct usb_gadget_ops *ops;\n"
+        use = "\treturn ops->ioctl(0, code, v); /* here */"
+        for define, statement in [
+                ("#define SETUP() struct file_operations *ops = &shared_fops\n", "SETUP();"),
+                ("#define SETUP struct file_operations *ops = &shared_fops\n", "SETUP;"),
+                ("#define TAKE(x) struct file_operations *ops = x\n", "TAKE(&shared_fops);"),
+                ("#define INNER const struct file_operations *ops\n#define SETUP() INNER = 0\n",
+                 "SETUP();"),
+                ("#define SETUP(n) struct file_operations *n##s = 0\n", "SETUP(op);"),
+                ("", "SETUP();"), ("", "again: static SETUP;")]:
+            with self.subTest(statement=statement, define=define):
+                self.assert_unproven(self.function(f"\t{statement}\n{use}",
+                                                   before=before + define))
+        with self.subTest(spelling="the parameters' block"):
+            self.assert_unproven(self.function(
+                "\tSETUP();\n\treturn gadget->ops->ioctl(0, code, v); /* here */",
+                before="#define SETUP() struct file_operations *gadget = 0\n"))
+        # A macro read whose expansion spells neither the name nor a paste
+        # (GNU's `, ## args` pastes nothing), or a function read, is no obstacle.
+        for define, statement in [
+                ("#define DBG(fmt, args...) note(fmt, ## args)\n", "DBG(\"x\", code);"),
+                ("#define LOCK() note(0, 1)\n", "LOCK();"),
+                ("#define INNER note(0, 2)\n#define LOCK INNER\n", "LOCK;"),
+                ("extern void FASTCALL(grab_it(int n));\n", "grab_it(1);"),
+                ("", "note(0, 1);")]:
+            with self.subTest(statement=statement, define=define):
+                self.assertEqual(self.proven(self.function(
+                    f"\t{statement}\n{use}", before=before + define +
+                    "static void note(const char *p, int n);\n")), {"usb_gadget_ops"})
+
+    def test_a_macro_call_after_qualifiers_or_a_type_declares_it(self):
+        # hole27: `static DECL(ops);` (2.6's `static DEFINE_SPINLOCK(x);`
+        # shape) and `struct x PTR(ops);` are macros declaring the name.
+        before = ("static struct usb_gadget_ops *ops;\n"
+                  "#define DECL(n) struct file_operations *n = 0\n#define PTR(n) *n\n")
+        for statement in ["static DECL(ops);", "extern DECL(ops);", "const DECL(ops);",
+                          "struct file_operations PTR(ops);", "DECL() ops;",
+                          "struct file_operations PTR(ops) = 0;"]:
+            with self.subTest(statement=statement):
+                self.assert_unproven(self.function(
+                    f"\t{{\n\t{statement}\n\treturn ops->ioctl(0, code, v); /* here */\n\t}}",
+                    before=before))
+
+    def test_a_declarator_the_flat_reading_misses(self):
+        # hole27: grouping parentheses, an attribute, a declarator list after
+        # a struct body, a for-init, a function-pointer declarator before it:
+        # each declares the name, and none is read: unproven.
+        for declaration in ["struct file_operations (*ops);", "struct file_operations (*(ops));",
+                            "struct file_operations *(ops[2]);",
+                            "struct file_operations x, (*ops) = 0;",
+                            "struct file_operations __attribute__((unused)) *ops = 0;",
+                            "struct file_operations *(*get)(void), *ops = 0;",
+                            "struct file_operations { int (*ioctl)(int); } *ops = 0;",
+                            "struct { int (*ioctl)(int); } *ops = 0;"]:
+            with self.subTest(declaration=declaration):
+                self.assert_unproven(self.function(
+                    f"\t{{\n\t{declaration}\n\treturn ops->ioctl(0, 0, code, v); /* here */\n\t}}",
+                    "struct usb_gadget_ops *ops"))
+        with self.subTest(spelling="a for-init"):
+            self.assert_unproven(self.function(
+                "\tfor (struct file_operations *ops = &shared_fops; ops; ops = 0)\n"
+                "\t\treturn ops->ioctl(0, 0, code, v); /* here */\n\treturn 0;",
+                "struct usb_gadget_ops *ops"))
+        # A typed parameter list declares nothing in the scope: still proven.
+        for declaration in ["int (*hook)(struct usb_gadget_ops *ops, int n);",
+                            "void (*done)(int ops), (*more)(void);"]:
+            with self.subTest(declaration=declaration):
+                self.assertEqual(self.proven(self.function(
+                    f"\t{declaration}\n\treturn ops->ioctl(0, code, v); /* here */",
+                    "struct usb_gadget_ops *ops")), {"usb_gadget_ops"})
+
+    def test_a_typedef_not_read_along_the_chain(self):
+        # hole27: the chain's type name is typedef'd once in a form read and
+        # once in one not read (#if/#else), or again inside a block.
+        for before, body in [
+                ("#ifdef A\ntypedef struct usb_gadget_ops t;\n#else\n"
+                 "typedef struct file_operations x, t;\n#endif\n", ""),
+                ("#ifdef A\ntypedef struct usb_gadget_ops t;\n#else\n"
+                 "typedef struct file_operations t __attribute__((aligned(8)));\n#endif\n", ""),
+                ("typedef struct usb_gadget_ops t;\n",
+                 "\ttypedef struct file_operations t;\n\tt *o = &shared_fops;\n")]:
+            with self.subTest(before=before, body=body):
+                self.assert_unproven(self.function(
+                    body + "\treturn o->ioctl(0, code, v); /* here */" if body else
+                    "\treturn ops->ioctl(0, code, v); /* here */",
+                    "t *ops" if not body else "int n", before))
+        with self.subTest(spelling="a typedef only naming it as a parameter's type"):
+            self.assertEqual(self.proven(self.function(
+                "\treturn ops->ioctl(0, code, v); /* here */", "t *ops",
+                "typedef struct usb_gadget_ops t;\ntypedef int (*hook_fn)(t *ops, int);\n")),
+                {"usb_gadget_ops"})
+
     def test_a_member_access_in_an_unread_call_declares_nothing(self):
         # No declarator has -> or . after its name, and a macro cannot split
         # its argument's tokens: memcpy(ops->name, ...) (a macro on i386)

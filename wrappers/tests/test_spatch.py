@@ -215,7 +215,7 @@ class BatchPlanTest(unittest.TestCase):
         self.assertEqual(spatch.batch_size(spatch.FILES_PER_START + 1, jobs=2, fewest=True),
                          -(-(spatch.FILES_PER_START + 1) // 2))
         self.assertEqual(spatch.batch_size(30, jobs=4, fewest=True), 8)      # 4 processes
-        self.assertEqual(spatch.batch_size(17, jobs=4, fewest=True), 6)      # 3 processes
+        self.assertEqual(spatch.batch_size(11, jobs=4, fewest=True), 4)      # 3 processes
         self.assertEqual(spatch.batch_size(0, jobs=2, fewest=True), 1)
         planned = spatch.batches([f"f{i}.c" for i in range(100)], 13)
         self.assertEqual([len(b) for b in planned], [13] * 7 + [9])

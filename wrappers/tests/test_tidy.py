@@ -202,3 +202,44 @@ class LegacyHalfTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class ContinuationTest(unittest.TestCase):
+    """hole27: every new function's parameter list spatch continues with one
+    to four spaces (the forward helper's one) lines up with its parenthesis,
+    on every line of it; a list it did not add, or indented with tabs, stays."""
+
+    OLD = b"struct lower;\n\nstatic int up(int a)\n{\n\treturn a;\n}\n"
+
+    def tidied(self, added: bytes) -> list[bytes]:
+        new = self.OLD.replace(b"\nstatic int up", b"\n" + added + b"\nstatic int up")
+        return tidy.tidy(apply_hunks(self.OLD, git_diff("up.c", self.OLD, new))).split(b"\n")
+
+    def test_each_spelling_lines_up(self):
+        # "static int forward_ioctl(" is 25 columns: three tabs, one space.
+        for added, want in [
+                (b"static int forward_ioctl(const struct file_operations *fops, struct inode *inode,\n"
+                 b" struct file *file, unsigned int cmd, unsigned long arg)\n{\n\treturn 0;\n}\n",
+                 [b"\t\t\t struct file *file, unsigned int cmd, unsigned long arg)"]),
+                (b"static inline int forward_ioctl(const struct file_operations *fops,\n"
+                 b"  struct inode *inode,\n   struct file *file, unsigned int cmd,\n"
+                 b"    unsigned long arg)\n{\n\treturn 0;\n}\n",
+                 # "static inline int forward_ioctl(" is 32 columns: four tabs.
+                 [b"\t\t\t\tstruct inode *inode,", b"\t\t\t\tstruct file *file, unsigned int cmd,",
+                  b"\t\t\t\tunsigned long arg)"]),
+                (b"static long up_unlocked(struct file *file, unsigned int cmd,\n"
+                 b" unsigned long arg);\n",
+                 [b"\t\t\tunsigned long arg);"])]:
+            with self.subTest(added=added.split(b"\n")[0]):
+                lines = self.tidied(added)
+                start = lines.index(added.split(b"\n")[0])
+                self.assertEqual(lines[start + 1:start + 1 + len(want)], want)
+
+    def test_what_is_not_a_continued_new_signature_stays(self):
+        for added in [b"static int helper(int a)\n{\n return a;\n}\n",
+                      b"static int forward(int a,\n\t\t   int b)\n{\n\treturn a;\n}\n",
+                      b"int f = g(1,\n 2);\n"]:
+            with self.subTest(added=added.split(b"\n")[0]):
+                lines = self.tidied(added)
+                start = lines.index(added.split(b"\n")[0])
+                self.assertEqual(lines[start + 1], added.split(b"\n")[1])

@@ -8,7 +8,7 @@ run.  Every other site is a refused handler record: the forwarding rule
 reads no macro body, so such a call cannot follow the conversion.
 
 The macros are those of the headers with an ioctl member under the run's
-paths and of the headers the run's files include directly.  Each header's
+paths and of every header the run's files include, through any depth.  Each header's
 macros are kept in a stat index (cache.stat_index, as the tree scan keeps
 its verdicts): a re-run reads only the headers that changed."""
 
@@ -34,21 +34,16 @@ def refused_sites(root: Path, tree: Tree, files: set[str], sources: Sources,
     """The sites in FILES of a call through ->ioctl that a header's macro spells."""
     root = Path(root)
     headers = {rel for rel in tree.member_files if rel.endswith(".h")}
-    texts, searches = {}, {}
+    texts = {}
     for rel in sorted(files):
         try:
             texts[rel] = sources.read(rel).decode("utf-8", "surrogateescape")
         except OSError:
             continue
-        directory = os.path.dirname(rel)
-        if directory not in searches:       # one kbuild include path a directory
-            searches[directory] = include_search.search_path(root, rel)
-        search = searches[directory]
-        for quoted, angled in include_search.INCLUDE.findall(texts[rel]):
-            found = include_search.find_header(root, search, rel, quoted or angled,
-                                               bool(angled))
-            if found is not None:
-                headers.add(found)
+        # Every header the compiler reaches from it, not only its direct
+        # includes: a forwarding macro of a header a header includes is
+        # expanded in the file as well.
+        headers |= set(include_search.read_headers(root, rel).texts) - {rel}
     stats = []
     for rel in sorted(headers - set(texts)):
         try:
@@ -63,11 +58,40 @@ def refused_sites(root: Path, tree: Tree, files: set[str], sources: Sources,
               for rel, _ in stats
               for name, file, line, parameter, parameters, body, unprovable, pasted, guarded
               in index[rel]]
+    macros += _users(root, [rel for rel, _ in stats], macros)
     defined = _defined_in(root, [rel for rel, _ in stats] + [rel for rel in texts if rel.endswith(".h")])
     return [HandlerRecord(site.file, site.line, "?", site.macro.name, HandlerStatus.FAILED,
                           site.reason)
             for rel, text in texts.items()
             for site in macro_forwarding.sites(text, rel, macros, defined, root)]
+
+
+def _users(root: Path, headers: list[str], macros: list) -> list:
+    """The macros of HEADERS that expand, through any depth and across
+    headers, a macro of MACROS that spells the member or cannot be proven
+    (`STK_FWD(d)` -> `LOWER_IOCTL((d)->lower)` of another header): their
+    own bodies name no ioctl, so no header's reading alone finds them; each
+    is unprovable at its uses."""
+    names = {m.name for m in macros if m.in_body}
+    texts, found = {}, []
+    for _ in range(8):                 # each round follows one more level
+        grown = []
+        for rel in headers:
+            if rel not in texts:
+                try:
+                    texts[rel] = (root / rel).read_bytes().decode("latin-1")
+                except OSError:
+                    texts[rel] = ""
+            if not any(name in texts[rel] for name in names):
+                continue
+            grown += [m for m in macro_forwarding.forwarding_macros(
+                          texts[rel], rel, unprovable_names=names)
+                      if m.unprovable and m.name not in names]
+        if not grown:
+            break
+        found += grown
+        names |= {m.name for m in grown}
+    return found
 
 
 def _defined_in(root: Path, headers: list[str]):

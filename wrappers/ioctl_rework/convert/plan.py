@@ -124,12 +124,15 @@ def _stages_to_verify(request: ConvertRequest, stages: Stages, started: str) -> 
 
     compat_decisions = []
     if request.options.compat:
-        # Imported here: check and a run without --compat never load compat/.
-        from ioctl_rework.compat.apply import add_compat, compat_cache
         with stages.stage("compat", unit="files") as stage:
-            final, compat_decisions = add_compat(root, final, request.options, request.jobs,
-                                                 request.timeout, compat_cache(request.cache),
-                                                 stage)
+            # With nothing converted add_compat has nothing to add: compat/ is
+            # loaded only for a run with --compat that changed a file (a
+            # check of a patch the rule leaves alone never loads it).
+            if any(run.changed for run in final.values()):
+                from ioctl_rework.compat.apply import add_compat, compat_cache
+                final, compat_decisions = add_compat(
+                    root, final, request.options, request.jobs, request.timeout,
+                    compat_cache(request.cache), stage)
     with stages.stage("forwarding"):
         read = _files_read(request, tree, files, {rel for g in linked for rel in g})
         elsewhere = set(tree.member_files) - read if request.shard is not None else set()

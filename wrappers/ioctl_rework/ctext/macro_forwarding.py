@@ -131,6 +131,23 @@ def _unprovable(body: str, params: tuple[str, ...], unprovable_names: set[str],
     return "", tuple(sorted(pasted))
 
 
+def _open_parenthesis(code: str, at: int) -> int | None:
+    """Where the `(` that holds offset AT of CODE opens (brackets between,
+    any depth, skipped), or None: none, or AT is inside a `[`."""
+    i = at - 1
+    while i >= 0:
+        if code[i] in ")]":
+            i = spans.opening(code, i)
+            if i is None:
+                return None
+        elif code[i] == "(":
+            return i
+        elif code[i] == "[":
+            return None
+        i -= 1
+    return None
+
+
 def _proven_nested(body: str, at: int, params: tuple[str, ...],
                    members: dict) -> set[str] | None:
     """Where the ioctl at AT of BODY (a macro with PARAMS) is a whole argument
@@ -140,11 +157,11 @@ def _proven_nested(body: str, at: int, params: tuple[str, ...],
     macros where the outer macro is used.  Else None (unprovable).  A
     parameter of the outer macro may stand only for an argument the inner
     one pastes (`__lock_##name##_...`), never inside what it calls with."""
-    call = re.search(r"\b(\w+)\s*\(([^()]*(?:\([^()]*\)[^()]*)*)$", body[:at])
+    opened = _open_parenthesis(body, at)
+    call = re.search(r"\b(\w+)\s*$", body[:opened]) if opened is not None else None
     if not call or call.group(1) not in members:
         return None
     inner = members[call.group(1)]
-    opened = call.start(2) - 1
     close = spans.closing(body, opened, "()")
     if close is None:
         return None

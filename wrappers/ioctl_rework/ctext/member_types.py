@@ -12,10 +12,15 @@ parenthesis); its first name has a declaration in scope (the innermost
 block, the parameters, then file scope: the file and its headers), every
 declaration found there agrees, and nothing there that may declare it
 goes unread (a statement that is a call holding the name among its
-arguments, any position, any case, may be a macro declaring it: unread
-unless the callee is a function whose prototype or definition is read);
+arguments, any position, any case, after qualifiers too, may be a macro
+declaring it: unread unless the callee is a function whose prototype or
+definition is read; in a block, a statement made of one name alone,
+`SETUP();` or `SETUP;`, may too unless it is a function read or a macro
+whose expansion neither spells the name nor pastes; a declarator in
+grouping parentheses, after an attribute or a struct body is not read);
 each struct in the chain has a body read, whose member has
-one declared type; a typedef'd name counts only when its typedef is read;
+one declared type; a typedef'd name counts only when its typedef is read
+and no typedef of it is not (another form, an attribute, inside a block);
 no name of the chain is a macro (a #define read, or a kbuild -D/-U of
 the flags that apply to the file), and no kbuild flag that applies to the
 file forces in a header (-include, -imacros) or is not expanded.  Proven
@@ -36,9 +41,17 @@ _QUALIFIER = (r"(?:const|volatile|static|extern|register|auto|__user|__iomem|__k
 _SPEC = r"(struct\s+\w+|union\s+\w+|enum\s+\w+|(?:(?:unsigned|signed|short|long)\s+)*\w+)"
 _KEYWORDS = {"return", "case", "sizeof", "goto", "else", "do", "typedef", "struct", "union",
              "enum", "if", "while", "for", "switch", "break", "continue", "default"}
+# C's own type words: `int (*hook)(...)` is a declaration, never a call.
+_TYPE_WORDS = {"void", "char", "short", "int", "long", "float", "double", "signed",
+               "unsigned", "_Bool"}
+# The calls a conversion writes into a handler: kernel functions (or empty
+# macros) on every target, declaring nothing, whose header a scratch or
+# partial tree may not hold.
+_CONVERSION_CALLS = {"lock_kernel", "unlock_kernel", "mutex_lock", "mutex_unlock"}
 _MEMBER = re.compile(r"(?:\.|->)\s*ioctl\b")
 _DIRECTIVE = re.compile(r"^[ \t]*#(?:[^\n]*\\\n)*[^\n]*", re.M)
 _DEFINE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+(\w+)", re.M)
+_DEFINITION = re.compile(r"^[ \t]*#[ \t]*define[ \t]+(\w+)(\([^)]*\))?(.*)$", re.M)
 _TYPEDEF = re.compile(
     rf"(?:\A|(?<=[;{{}}]))\s*typedef\s+(?:{_QUALIFIER}\s+)*{_SPEC}\s*(?:\{{\}})?\s*"
     rf"(?:{_QUALIFIER}\s+)*(\**)\s*(\w+)\s*;")
@@ -84,6 +97,25 @@ class Corpus:
                          for _, stars, name in _TYPEDEF.findall(_top_level(code)) if stars)
 
     @functools.cached_property
+    def unread_typedef_words(self) -> frozenset:
+        """The words a typedef statement not read may declare (its parameter
+        lists left out): one at file scope in a form _TYPEDEF does not take,
+        or any inside braces (a block's type name hides the file's)."""
+        words = set()
+        for path, code in self._prepared.items():
+            for piece in self.file_scope[path].split(";"):
+                statement = re.search(r"(?:\A|\})\s*(typedef\b.*)\Z", piece, re.S)
+                if statement and _TYPEDEF.match(statement[1] + ";") is None:
+                    words.update(_declared_words(statement[1]))
+            depth = 0
+            for match in re.finditer(r"[{}]|\btypedef\b[^;{}]*", code):
+                if match.group() in "{}":
+                    depth += 1 if match.group() == "{" else -1
+                elif depth > 0:
+                    words.update(_declared_words(match.group()))
+        return frozenset(words)
+
+    @functools.cached_property
     def bodies(self) -> dict:
         """struct tag -> the bodies read for it (their member declarations
         only: nested braces emptied)."""
@@ -103,11 +135,55 @@ class Corpus:
 
     def function_read(self, name: str) -> bool:
         """Whether NAME is a function whose prototype or definition is read
-        (a type before it, a parameter list after) and no macro."""
+        (a type before it, a parameter list after; 2.6's `extern void
+        FASTCALL(lock_sock(struct sock *sk));` too) and no macro."""
         return name not in self.macros and any(
-            re.search(rf"[\w*]\s*(?<![\w]){re.escape(name)}\s*\([^;{{}}]*\)\s*(?:;|\{{)", scope)
+            (re.search(rf"[\w*]\s*(?<![\w]){re.escape(name)}\s*\([^;{{}}]*\)\s*(?:;|\{{)", scope)
+             or re.search(rf"\b(?:FASTCALL|fastcall)\s*\(\s*{re.escape(name)}\s*\([^;{{}}()]*\)"
+                          rf"\s*\)\s*;", scope))
             and re.search(rf"(?:\A|[;{{}}])\s*{re.escape(name)}\s*\(", scope) is None
             for scope in self.file_scope.values())
+
+    @functools.cached_property
+    def define_bodies(self) -> dict:
+        """macro name -> [(its parameters, its body)] for every #define read."""
+        found: dict = {}
+        for text in self.texts.values():
+            for match in _DEFINITION.finditer(spans.code_only(text).replace("\\\n", "  ")):
+                parameters = set(re.findall(r"\w+", match.group(2) or ""))
+                found.setdefault(match.group(1), []).append((parameters, match.group(3)))
+        return found
+
+    def macro_may_declare(self, callee: str, name: str) -> bool:
+        """Whether a statement made of CALLEE alone (`SETUP;`, `SETUP(a);`,
+        its arguments not naming NAME) may declare NAME: CALLEE is neither
+        a function nor a macro read, or its expansion (through the macros
+        it uses, any depth) spells NAME, pastes tokens (`a##b`; GNU's
+        `, ## args` pastes nothing) or uses a kbuild -D/-U name."""
+        if callee in self.flag_names:
+            return True
+        if callee not in self.define_bodies:
+            return callee not in _CONVERSION_CALLS and not self.function_read(callee)
+        words = self._expansion_words(callee)
+        return words is None or name in words or bool(words & self.flag_names)
+
+    def _expansion_words(self, macro: str) -> frozenset | None:
+        """The words MACRO's bodies and those of the macros they use spell
+        (their parameters left out); None when one pastes tokens."""
+        memo = self.__dict__.setdefault("_expansions", {})
+        if macro not in memo:
+            words, todo, seen = set(), [macro], {macro}
+            while todo and words is not None:
+                for parameters, body in self.define_bodies.get(todo.pop(), []):
+                    if "##" in re.sub(r",\s*##", ",", body):
+                        words = None
+                        break
+                    used = set(re.findall(r"[A-Za-z_]\w*", body)) - parameters
+                    words |= used
+                    todo += [word for word in used - seen if word in self.define_bodies]
+                    seen |= used
+            memo[macro] = None if words is None else frozenset(words)
+        return memo[macro]
 
     @property
     def code(self) -> str:
@@ -219,16 +295,10 @@ def typedef_structure(corpus: Corpus, name: str) -> str | None:
 
 def _unread_typedef(corpus: Corpus, name: str) -> bool:
     """Whether a typedef statement of the file or its headers names NAME
-    in a form not read (`typedef struct x name, *name_p;`, a function type)."""
-    word = re.compile(rf"\b{re.escape(name)}\b")
-    for scope in corpus.file_scope.values():
-        for piece in scope.split(";"):
-            statement = re.search(r"(?:\A|\})\s*(typedef\b.*)\Z", piece, re.S)
-            if statement and word.search(statement[1]) and \
-                    _TYPEDEF.match(statement[1] + ";") is None:
-                return True     # read, a typedef of another name (`typedef name other;`)
-    return False
-
+    in a form not read (`typedef struct x name, *name_p;`, a function type,
+    an attribute) or inside a block (a type name of the block, hiding the
+    file's)."""
+    return name in corpus.unread_typedef_words
 
 def other_typedef_structure(corpus: Corpus, name: str) -> str | None:
     """The struct tag of the type name NAME, when proven (typedef_structure)
@@ -314,7 +384,8 @@ def _declared(corpus: Corpus, name: str, at: int) -> str | None:
     inner = at
     brace = spans.enclosing_brace(code, at)
     while brace is not None:
-        found = _in_region(_flatten(code[brace + 1:inner], "{}"), name, corpus.function_read)
+        found = _in_region(_flatten(code[brace + 1:inner], "{}"), name, corpus.function_read,
+                           corpus.macro_may_declare)
         if found is not None:
             return _one(found)
         if _function_body(code, brace):
@@ -378,50 +449,127 @@ def _parameters(code: str, brace: int, name: str) -> set | None:
 
 
 _LABEL = re.compile(r"\s*(?:(?:case\b[^:]*|default|[A-Za-z_]\w*)\s*:(?!:))*")
+_LEADING_QUALIFIERS = re.compile(rf"\s*(?:{_QUALIFIER}\s+)*")
+_MEMBER_AFTER = re.compile(r"\s*(?:->|\.(?!\.))")
 
 
-def _in_unread_call(piece: str, word: re.Pattern, function_read) -> bool:
-    """Whether the statement PIECE is a call (a function-like macro may be
-    one: `grab(p)` expanding to `struct x *p = ...`) holding the name in
-    its arguments, at any position, whose callee is not a function read
-    (FUNCTION_READ(callee) false): what it declares is not read."""
+def _statement(piece: str) -> str:
+    """PIECE without its labels, a for's `for (` (its init is a statement)
+    and its leading qualifiers (`static M(x)` is M's statement)."""
     statement = piece[_LABEL.match(piece).end():]
-    if statement.lstrip().startswith("for") and re.match(r"\s*for\s*\(", statement):
-        statement = statement[statement.index("(") + 1:]      # for-init
+    if re.match(r"\s*for\s*\(", statement):
+        statement = statement[statement.index("(") + 1:]
+    return statement[_LEADING_QUALIFIERS.match(statement).end():]
+
+
+def _in_unread_call(statement: str, word: re.Pattern, function_read) -> bool:
+    """Whether STATEMENT (from _statement) is a call (a function-like macro
+    may be one: `grab(p)` or `static grab(p)` expanding to `struct x *p =
+    ...`) holding the name in its arguments, at any position, whose callee
+    is not a function read (FUNCTION_READ(callee) false): what it declares
+    is not read."""
     call = re.match(r"\s*([A-Za-z_]\w*)\s*\(", statement)
-    if call is None or call.group(1) in _KEYWORDS - {"typedef"}:
+    if call is None or call.group(1) in (_KEYWORDS | _TYPE_WORDS) - {"typedef"}:
         return False
     # The name followed by -> or . is no declarator whatever the macro makes
     # of it (`memcpy(lo->name, ...)`): C has no declarator with a member
     # operator after its name, and a macro cannot split its argument's tokens.
-    return any(not re.match(r"\s*(?:->|\.(?!\.))", statement[m.end():])
+    return any(not _MEMBER_AFTER.match(statement[m.end():])
                for m in word.finditer(statement, call.end())) and \
         not function_read(call.group(1))
 
 
-def _in_region(region: str, name: str, function_read=lambda callee: False) -> set | None:
+def _statement_macro(statement: str) -> str | None:
+    """The name a STATEMENT (from _statement) is made of alone, bare or
+    called (`SETUP;`, `SETUP(a, b);`): a macro there may declare any name."""
+    called = re.match(r"\s*([A-Za-z_]\w*)\s*", statement)
+    if called is None or called.group(1) in _KEYWORDS | _TYPE_WORDS:
+        return None
+    rest = statement[called.end():]
+    if rest.startswith("("):
+        rest = rest[spans.closing(rest, 0, "()") + 1:]
+    return called.group(1) if not rest.strip() else None
+
+
+def _hidden_declarator(statement: str, word: re.Pattern, after_body: bool = False) -> bool:
+    """Whether STATEMENT (from _statement) is shaped as a declaration whose
+    declarators spell the name where _declarators does not read them: in
+    grouping parentheses (`struct x (*o);`, `*(o[2])`), after an attribute
+    or a word not read, after a macro standing for the type (`TYPE() o;`),
+    or in the declarator list after a struct body (AFTER_BODY)."""
+    rest = statement
+    if not after_body:
+        spec = re.match(r"\s*(?:(?:struct|union|enum)\s+\w+|[A-Za-z_]\w*)", statement)
+        if spec is None or spec.group().split()[0] in _KEYWORDS - {"struct", "union", "enum"}:
+            return False
+        rest = statement[spec.end():]
+        if rest.lstrip().startswith("(") and spec.group().strip() not in _TYPE_WORDS and \
+                len(spec.group().split()) == 1:
+            at = rest.index("(")
+            rest = rest[spans.closing(rest, at, "()") + 1:]     # M(...) o: a macro type
+        if not re.match(r"\s*(?:[A-Za-z_(*])", rest):
+            return False        # an assignment, a call, a member: an expression
+    for declarator in spans.split_top_level(rest):
+        if any(not _MEMBER_AFTER.match(_declarator_part(declarator)[m.end():])
+               for m in word.finditer(_declarator_part(declarator))):
+            return True
+    return False
+
+
+def _declarator_part(declarator: str) -> str:
+    """DECLARATOR before its initializer, its parameter lists (a `(` after a
+    name, `)` or `]`, each parameter typed) emptied: where a name is
+    declared.  A list of bare names (`PTR(o)`) is a macro's arguments: kept."""
+    depth = 0
+    for i, char in enumerate(declarator):
+        depth += (char in "([") - (char in ")]")
+        if char == "=" and depth == 0:
+            declarator = declarator[:i]
+            break
+    at = 0
+    while (params := re.compile(r"[\w)\]]\s*\(").search(declarator, at)) is not None:
+        close = spans.closing(declarator, params.end() - 1, "()")
+        inside = declarator[params.end():close]
+        if all(len(re.findall(r"\w+", part)) > 1 or "*" in part or
+               part.strip() in ("", "void", "...") for part in spans.split_top_level(inside)):
+            declarator = declarator[:params.end()] + declarator[close:]
+        at = params.end()
+    return declarator
+
+
+def _in_region(region: str, name: str, function_read=lambda callee: False,
+               macro_may_declare=None) -> set | None:
     """NAME's declarations in REGION (a scope's text, nested braces
     emptied), statement by statement: None when no statement may declare
-    it; a set holding None for one that may and is not read."""
+    it; a set holding None for one that may and is not read.
+    MACRO_MAY_DECLARE(callee, name), given for a block, says whether a
+    statement made of a name alone (`SETUP();`) may declare NAME."""
     word = re.compile(rf"(?<![\w.>]){re.escape(name)}\b")
     found: set = set()
-    for piece in re.split(r"[;{}]", region):
+    pieces = re.split(r"([;{}])", region)
+    for index in range(0, len(pieces), 2):
+        piece = pieces[index]
+        statement = _statement(piece)
         if not word.search(piece):
+            callee = _statement_macro(statement)
+            if macro_may_declare and callee and macro_may_declare(callee, name):
+                found.add(None)  # SETUP(); a macro (or a name not read) declaring NAME
             continue
-        if _in_unread_call(piece, word, function_read) or \
-                re.match(r"\s*(?:(?:const|volatile|static|register)\s+)*(?:typeof|__typeof__|"
-                         r"__typeof)\b", piece):
+        after_body = index >= 2 and pieces[index - 1] == "}" and index >= 4 and \
+            re.search(r"\b(?:struct|union|enum)(?:\s+\w+)?\s*$", pieces[index - 4]) is not None
+        if _in_unread_call(statement, word, function_read) or after_body and \
+                _hidden_declarator(statement, word, True) or \
+                re.match(r"\s*(?:typeof|__typeof__|__typeof)\b", statement):
             found.add(None)      # DECLARE_WAITQUEUE(name, ...), typeof(x) *name: not read
             continue
         flat = _flatten(piece, "()")
-        if not word.search(flat):
-            continue             # an argument or a condition: no declaration
-        declared = _declarators(flat)
-        if declared is not None:
-            spec, names = declared
-            if name in names:
-                found.add(spec)
-        elif any(_may_declare(flat[:m.start()]) for m in word.finditer(flat)):
+        declared = _declarators(_flatten(statement, "()")) if word.search(flat) else None
+        if declared is not None and name in declared[1]:
+            found.add(declared[0])
+        elif _hidden_declarator(statement, word):
+            found.add(None)      # struct x (*name), TYPE() name: a declarator not read
+        elif declared is None and word.search(flat) and \
+                any(_may_declare(flat[:m.start()]) for m in word.finditer(flat)):
             found.add(None)
     return found or None
 
@@ -458,6 +606,15 @@ def _may_declare(before: str) -> bool:
     return bool(word) and word.group(1) not in _KEYWORDS
 
 
+def _declared_words(statement: str) -> set[str]:
+    """The words of a declaration STATEMENT but those of its parameter
+    lists (a parenthesis after a `)`), which declare nothing here."""
+    while (params := re.search(r"\)\s*\(", statement)) is not None:
+        close = spans.closing(statement, params.end() - 1, "()")
+        statement = statement[:params.start() + 1] + statement[close + 1:]
+    return set(re.findall(r"[A-Za-z_]\w*", statement))
+
+
 def _one(specs: set) -> str | None:
     return next(iter(specs)) if len(specs) == 1 else None
 
@@ -485,7 +642,7 @@ def _struct_of(corpus: Corpus, spec: str | None, depth: int = 0) -> str | None:
     words = spec.split()
     if words[0] == "struct" and len(words) == 2:
         return None if words[1] in corpus.macros else words[1]
-    if len(words) != 1 or spec in corpus.macros:
+    if len(words) != 1 or spec in corpus.macros or _unread_typedef(corpus, spec):
         return None
     targets = corpus.typedefs.get(spec, set())
     return _struct_of(corpus, _one(targets), depth + 1) if len(targets) == 1 else None
@@ -511,16 +668,15 @@ def _top_level(code: str) -> str:
 
 def _flatten(code: str, pair: str) -> str:
     """CODE with the text inside each outermost PAIR ("{}", "()") removed."""
-    out, depth = [], 0
-    for char in code:
-        if char == pair[0]:
+    out, depth, at = [], 0, 0
+    for match in re.finditer(re.escape(pair[0]) + "|" + re.escape(pair[1]), code):
+        if match.group() == pair[0]:
             if depth == 0:
-                out.append(char)
+                out.append(code[at:match.end()])
             depth += 1
-        elif char == pair[1] and depth:
+        elif depth:
             depth -= 1
             if depth == 0:
-                out.append(char)
-        elif depth == 0:
-            out.append(char)
+                at = match.start()
+    out.append(code[at:] if depth == 0 else "")
     return "".join(out)

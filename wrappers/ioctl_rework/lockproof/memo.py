@@ -10,6 +10,7 @@ where they are found.
 """
 
 import hashlib
+import re
 from pathlib import Path
 
 from ioctl_rework import cache as cache_mod
@@ -21,10 +22,19 @@ from ioctl_rework.lockproof.headers import HeaderReader, included_headers
 FORMAT = "lockproof/2"
 
 
+def prover_sources() -> list[Path]:
+    """The prover's modules, the header search it reads through and the
+    ctext modules that search imports (header_cache: how a header's text is
+    read), so that a change to any of them proves every file again."""
+    search = Path(include_search.__file__)
+    imported = re.findall(r"^from ioctl_rework\.ctext import (\w+)", search.read_text(), re.M)
+    return (sorted(Path(__file__).parent.glob("*.py")) + [search]
+            + [search.with_name(name + ".py") for name in sorted(set(imported))])
+
+
 def _prover_digest() -> str:
     digest = hashlib.sha256()
-    # The prover's modules and the header search it reads through.
-    for path in sorted(Path(__file__).parent.glob("*.py")) + [Path(include_search.__file__)]:
+    for path in prover_sources():
         digest.update(path.name.encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()
 

@@ -3,7 +3,8 @@
 spatch prints a new fops entry as `.unlocked_ioctl = h,` whatever the
 alignment of the entries around it, prints a GNU `ioctl: h,` line that the
 multi-kernel output keeps at column 0, continues a new function's
-parameter list with two or four spaces, and puts a lock statement that goes
+parameter list with one to four spaces (the wrapper's, the forward
+helper's, on as many lines as it takes), and puts a lock statement that goes
 before a label at column 0.  Only lines the diff adds are touched, and the
 parameter lines of a signature whose `int` became `long` (they stay lined
 up with its parenthesis), so nothing else churns; `make cocci` users get
@@ -16,8 +17,11 @@ from ioctl_rework.patches.unified import Applied
 
 _NEW_ENTRY = re.compile(rb"^(\s+)(\.(?:unlocked|compat)_ioctl) = (.*)$")
 _ALIGNED_ENTRY = re.compile(rb"^(\s+)(\.\w+)([ \t]*\t[ \t]*)=")
-_NEW_FUNCTION = re.compile(rb"^static long \w+\(")
-_CONTINUATION = re.compile(rb"^ {2,4}(?! )(.*\)[;]?)$")
+# A new function's signature (the wrapper, the forward helper; `static
+# inline` in a header) whose parameter list goes on: spatch continues it
+# with one to four spaces, on one line or more.
+_NEW_FUNCTION = re.compile(rb"^static\s+(?:inline\s+)?(?:\w+\s+)+\**\s*\w+\(")
+_CONTINUATION = re.compile(rb"^ {1,4}(?![ \t])(.*)$")
 _LOCK_STATEMENT = re.compile(rb"^(?:lock_kernel|unlock_kernel|mutex_lock|mutex_unlock)\(.*\);$")
 _LABEL = re.compile(rb"^\w+:(?!:)")
 _RETYPED = re.compile(rb"^(.*\blong\s+\**\w+\()")
@@ -68,6 +72,21 @@ def _neighbour_indent(lines: list[bytes], index: int) -> bytes | None:
     return None
 
 
+def _signature_column(lines: list[bytes], index: int, added: set[int]) -> int | None:
+    """The column after the `(` of the new function signature whose
+    parameter list lines[index] continues: the lines from the signature to
+    it are all added and the list is still open; else None."""
+    i, depth = index - 1, 0
+    while i >= 0 and i + 1 in added and i >= index - 8:
+        depth += lines[i].count(b"(") - lines[i].count(b")")
+        if _NEW_FUNCTION.match(lines[i]):
+            return _width(lines[i][:lines[i].index(b"(") + 1]) if depth > 0 else None
+        if not _CONTINUATION.match(lines[i].rstrip(b"\r")) and not lines[i][:1] == b"\t":
+            return None
+        i -= 1
+    return None
+
+
 def _realign_parameters(lines: list[bytes], index: int, removed: list[bytes]) -> None:
     """After `int h(` became `long h(` at lines[index], move the parameter
     lines that were lined up with the old parenthesis to the new one."""
@@ -111,8 +130,7 @@ def tidy(applied: Applied) -> bytes:
                 and old_lines[text][:1] in (b"\t", b" "):
             # A line spatch kept but printed again without its indentation.
             lines[i] = old_lines[text] + line[len(text):]
-        elif i and i in added and _CONTINUATION.match(text) and _NEW_FUNCTION.match(lines[i - 1]):
-            column = lines[i - 1].index(b"(") + 1
+        elif _CONTINUATION.match(text) and (column := _signature_column(lines, i, added)):
             lines[i] = _indent_to(column) + _CONTINUATION.match(text).group(1) + line[len(text):]
         elif _LOCK_STATEMENT.match(text):
             indent = _neighbour_indent(lines, i)

@@ -202,11 +202,12 @@ _EXN = re.compile(r"^EXN: (?P<what>.*) in (?P<file>.+)$", re.MULTILINE)
 MAX_BATCH = 20
 
 
-# With FEWEST: the files one more process must have to pay for its start-up.
-# The compat facts rule starts in about 0.48 s of CPU and reads a driver of
-# 6.1's drivers/char in about 0.07 s (2026-12-07): a second process for
-# fewer than about 7 files costs more than it saves, on the wall clock too.
-FILES_PER_START = 8
+# With FEWEST: the files one more process must have to pay for its start-up
+# on the wall clock of idle cores (in cpu it never does).  The compat facts
+# rule starts in 0.15 s of cpu (quiet, bench/audit.md) to 0.48 s (load 17)
+# and reads a driver of 6.1's drivers/char in about 0.07 s: a second
+# process for 4 files or fewer saves no wall time and costs a start.
+FILES_PER_START = 4
 
 
 def batch_size(count: int, jobs: int, fewest: bool = False) -> int:
