@@ -221,7 +221,7 @@ class RevertTest(unittest.TestCase):
                                           self.tmp, False, "k")))
 
     def run_with(self, builder: FakeBuilder) -> verify.Verification:
-        with mock.patch.object(verify, "Builder", builder):
+        with mock.patch("ioctl_rework.verify.build.Builder", builder):
             found = verify.verify(self.request, self.result)
         verify.apply(found, self.result)
         return found
@@ -284,7 +284,7 @@ class RevertTest(unittest.TestCase):
 
     def test_the_proof_reads_the_i_of_the_compile_that_was_judged(self):
         builder = FakeBuilder({}, {})
-        with mock.patch.object(verify, "Builder", builder):
+        with mock.patch("ioctl_rework.verify.build.Builder", builder):
             builds = verify._build(self.request, self.result, verify.Verification(),
                                    lambda rel, rejection: None)
         before, after = builds["b.c"]
@@ -295,7 +295,7 @@ class RevertTest(unittest.TestCase):
         error = Diagnostic("gcc", "b.c", 3, 1, "", "error", "expected ';'")
         builder = FakeBuilder({"b.c": [error]}, {"b.c": [error]}, failed_before=["b.c"],
                               failed_after=["b.c"])
-        with mock.patch.object(verify, "Builder", builder):
+        with mock.patch("ioctl_rework.verify.build.Builder", builder):
             builds = verify._build(self.request, self.result, verify.Verification(),
                                    lambda rel, rejection: None)
         calls = self.calls(builder)
@@ -356,7 +356,7 @@ class RevertTest(unittest.TestCase):
         self.request = ConvertRequest((self.tmp,), settings.ConversionOptions.for_target(settings.DEFAULT_TARGET),
                                       self.tmp,
                                       verify=VerifyOptions(kdir=KernelDir(self.tmp, False, "k")))
-        with mock.patch.object(verify, "Builder", builder), \
+        with mock.patch("ioctl_rework.verify.build.Builder", builder), \
                 mock.patch.object(lockproof, "prove_changes", return_value=[]) as prove:
             verify.verify(self.request, self.result)
         expander = prove.call_args.kwargs["preprocessed"]("a.c")

@@ -117,7 +117,7 @@ class CheckFixTest(unittest.TestCase):
             # --fix's builds alone (check.compiler's compile is test_check_compiler's).
             request = check.CheckRequest(check.SourceKind.DIFF, str(patch_file), fix=True,
                                          kdir=KernelDir(Path(tmp), False, "k"), compile=False)
-            with mock.patch.object(verify, "Builder", builder):
+            with mock.patch("ioctl_rework.verify.build.Builder", builder):
                 report = check.run_check(request)
         (result,) = report.results
         self.assertEqual(result.fix_diff, "")

@@ -99,7 +99,7 @@ class PortVerifyTest(unittest.TestCase):
     def run_with(self, after: list[Diagnostic], legacy_builds: bool = False):
         builder = FakeBuilder({"drv.c": [] if legacy_builds else [SMP_LOCK_MISSING]},
                               {"drv.c": after}, () if legacy_builds else ["drv.c"])
-        with mock.patch.object(verify, "Builder", builder):
+        with mock.patch("ioctl_rework.verify.build.Builder", builder):
             found = verify.verify(self.request, self.result)
         verify.apply(found, self.result)
         return self.result.summary.files[0], self.result.summary.handlers[0]
