@@ -45,10 +45,6 @@ LONG_SIGNATURE = (b"static long buzz_ioctl(struct file *file,\r\n"
 NO_MUTEX_SITE = b"""/* A fan with an optional second node. */
 #include <linux/fs.h>
 
-/* Declared: with <linux/fs.h> not found an unread name would deny the run. */
-int fan_extra(unsigned int cmd);
-int fan_set(unsigned int cmd);
-
 #ifdef CONFIG_FAN_EXTRA
 static int fan_extra_ioctl(struct inode *inode, struct file *file,
 			   unsigned int cmd, unsigned long arg)
