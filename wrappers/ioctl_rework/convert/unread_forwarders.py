@@ -28,18 +28,15 @@ from ioctl_rework.lockproof.constant_names import KERNEL as KERNEL_CONSTANTS
 from ioctl_rework.lockproof.unread_names import KERNEL_CALLS
 
 # Kernel interfaces that a driver's own file uses for registration and
-# module information, read in 2.6.9 and 6.1 (SYSCALL_DEFINEn: 6.1): functions of the kernel, or
-# macros that expand to declarations, data or a function's head (SYSCALL_DEFINEn);
-# none calls through ->ioctl.
+# module information, read in 2.6.9 and 6.1: functions of the kernel, or
+# macros that expand to declarations and data; none calls through ->ioctl.
 # Add a name only after reading its definition; never a driver's own helper.
 NOT_FORWARDING = frozenset("""
 module_init module_exit MODULE_LICENSE MODULE_AUTHOR MODULE_DESCRIPTION MODULE_VERSION
 MODULE_ALIAS MODULE_PARM_DESC MODULE_DEVICE_TABLE module_param module_param_named
 misc_register misc_deregister register_chrdev unregister_chrdev
 alloc_chrdev_region register_chrdev_region unregister_chrdev_region cdev_init cdev_add cdev_del
-request_region release_region ioremap iounmap fget fput
-SYSCALL_DEFINE0 SYSCALL_DEFINE1 SYSCALL_DEFINE2 SYSCALL_DEFINE3 SYSCALL_DEFINE4
-SYSCALL_DEFINE5 SYSCALL_DEFINE6
+request_region release_region ioremap iounmap
 """.split())
 
 # A local, a parameter or a pointer to a function declared in a body:
@@ -79,24 +76,17 @@ def sites(root: Path, files: set[str], sources: Sources) -> list[HandlerRecord]:
     """A refused record for the first unread name each of FILES (the run's
     .c and .h files) uses, where one of the headers it includes was not found."""
     root = Path(root)
-    texts = {}
-    for rel in sorted(f for f in files if f.endswith((".c", ".h"))):
-        try:
-            texts[rel] = sources.read(rel).decode("utf-8", "surrogateescape")
-        except OSError:
-            continue
-    # A function another file of the run defines or declares is read: a
-    # macro of the same name would not let that file compile.
-    of_the_run = {name for text in texts.values()
-                  for name in declared_names.text_facts(text).declared}
     found = []
-    for rel, text in texts.items():
+    for rel in sorted(f for f in files if f.endswith((".c", ".h"))):
         headers = include_search.read_headers(root, rel)
         not_found = headers.unread + headers.missing
         if not not_found:
             continue
-        known = set(KERNEL_CALLS) | KERNEL_CONSTANTS | NOT_FORWARDING | declared_names.C_WORDS | \
-            of_the_run
+        try:
+            text = sources.read(rel).decode("utf-8", "surrogateescape")
+        except OSError:
+            continue
+        known = set(KERNEL_CALLS) | KERNEL_CONSTANTS | NOT_FORWARDING | declared_names.C_WORDS
         for header_text in headers.texts.values():
             facts = declared_names.text_facts(header_text)
             known |= {name for name, _, _, _ in facts.defines} | facts.declared | \
