@@ -3,8 +3,10 @@ the names a handler uses, and the exits they hide: SmPL has no pattern for a sta
 computed goto or the body of a macro, so exits hidden there are found in
 the handler's text."""
 
+import functools
 import os
 import re
+from typing import NamedTuple
 
 from .state import (fact, facts, functions, inode_param, per_file, seen_returns,
                     written_returns)
@@ -14,8 +16,6 @@ from .conditionals import without_dead_code
 from .kernel_interfaces import CALLS as KERNEL_CALLS
 
 from ioctl_rework.ctext import include_search
-# The text facts are shared with convert (unread_forwarders.py): one reading.
-from ioctl_rework.ctext.declared_names import C_WORDS, names_used, text_facts
 
 
 # SmPL has no pattern for a statement expression, a computed goto or the
@@ -27,6 +27,19 @@ from ioctl_rework.ctext.declared_names import C_WORDS, names_used, text_facts
 # macro that returns.  The names those files define or declare are what
 # a handler may use without the wrapper (unread_name()).
 _macros = per_file({})         # file -> MacroTable
+DEFINE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+(\w+)(\(?)(.*)$", re.MULTILINE)
+CONTINUATION = re.compile(r"\\[ \t]*\r?\n")
+DIRECTIVE_LINE = re.compile(r"^[ \t]*#(?:[^\n]*\\\n)*[^\n]*", re.MULTILINE)
+# A function declared or defined at file scope: a type word or a star, then
+# the name and its parameter list.  The quantifiers are possessive: no
+# backtracking could find another match, and file_scope() leaves runs of
+# thousands of blanks (a struct's body) that a backtracking \s+ followed
+# by \s* scans quadratically (2.9 s a file of 2.6.9's drivers/char).
+DECLARED = re.compile(r"(?:\w|\*)\s++\**+\s*+(\w++)\s*+\(")
+# An object declared at file scope (a global, an extern, an array): its
+# name then "=", ";", "," or "[".  A macro that returns could not be
+# declared as one and still compile.
+DECLARED_OBJECT = re.compile(r"(?:\w|\*)\s++\**+\s*+(\w++)\s*+(?=[=;,\[])")
 MAX_HEADERS = 400
 
 
@@ -44,6 +57,26 @@ class MacroTable:
         self.words = set()     # every identifier of the headers read: names a new one avoids
 
 
+BRACE = re.compile(r"[{}]")
+NOT_NEWLINE = re.compile(r"[^\n]")
+
+
+def file_scope(code):
+    """CODE with everything inside braces blanked (lines kept), the braces
+    too but a closing one back at file scope.  Stretch by stretch between
+    braces: char by char it cost 0.3 s a file of 2.6.9 over its headers."""
+    out, depth, start = [], 0, 0
+    for brace in BRACE.finditer(code):
+        stretch = code[start:brace.start()]
+        out.append(stretch if depth == 0 else NOT_NEWLINE.sub(" ", stretch))
+        depth = depth + 1 if brace.group() == "{" else max(depth - 1, 0)
+        out.append(brace.group() if depth == 0 else " ")
+        start = brace.end()
+    stretch = code[start:]
+    out.append(stretch if depth == 0 else NOT_NEWLINE.sub(" ", stretch))
+    return "".join(out)
+
+
 def root_and_path(file):
     """(root, path relative to it) for a file spatch names: relative to the
     directory spatch runs in (convert runs it at the tree's top), or absolute."""
@@ -58,6 +91,35 @@ def read_text(root, path):
             return f.read()
     except OSError:
         return None
+
+
+ENUM_BODY = re.compile(r"\benum\b[^{;()]*\{([^{}]*)\}")
+ENUMERATOR = re.compile(r"(?:^|,)\s*([A-Za-z_]\w*)")
+
+
+class TextFacts(NamedTuple):
+    """What one file's text adds to a MacroTable."""
+    words: frozenset         # its identifiers
+    defines: tuple           # (name, function-like, identifiers of the body, body) in order
+    declared: frozenset      # functions and objects declared at its file scope
+    enumerators: frozenset
+
+
+@functools.lru_cache(maxsize=1024)
+def text_facts(raw):
+    """The facts of a file's text RAW.  They depend on the text alone, and
+    the files of one spatch process (--file-groups) include the same
+    headers: kept by text, each is read once a process, not once a file."""
+    code = CONTINUATION.sub(" ", code_only(raw))
+    defines = tuple((name, bool(paren), frozenset(IDENTIFIER.findall(body)), paren + body)
+                    for name, paren, body in DEFINE.findall(code))
+    without_directives = DIRECTIVE_LINE.sub("", code)
+    scope = file_scope(without_directives)
+    enumerators = frozenset(name for body in ENUM_BODY.findall(without_directives)
+                            for name in ENUMERATOR.findall(body))
+    return TextFacts(frozenset(IDENTIFIER.findall(code)), defines,
+                     frozenset(DECLARED.findall(scope) + DECLARED_OBJECT.findall(scope)),
+                     enumerators)
 
 
 def read_macros(file):
@@ -142,6 +204,28 @@ def hidden_exits(file, h, first, last):
         written[line] = (count + 1, inside or in_parentheses)
 
 
+# A name a handler uses that may hide an exit: one called (not a member of
+# a structure), or one standing alone as a statement (a lower-case statement
+# macro hides a return as well as an upper-case one).
+CALLED = re.compile(r"\b([A-Za-z_]\w*)\s*\(")
+STATEMENT_NAME = re.compile(r"(?:[;{}:)]|\belse\b|\bdo\b)\s*([A-Za-z_]\w*)\s*;")
+
+
+def names_used(code):
+    """(name, offset) of each name CODE calls or states alone, members aside."""
+    for match in CALLED.finditer(code):
+        before = code[:match.start()].rstrip()
+        if not before.endswith(".") and not before.endswith("->"):
+            yield match.group(1), match.start()
+    for match in STATEMENT_NAME.finditer(code):
+        yield match.group(1), match.start(1)
+
+
+C_WORDS = set("""if else while for do switch case default return break continue goto sizeof
+typeof __typeof__ __typeof __alignof__ _Alignof offsetof asm __asm__ __asm volatile
+__volatile__ defined int long short char unsigned signed void float double const struct
+union enum static register auto extern inline __inline__ __inline __attribute__
+__builtin_expect __builtin_constant_p __builtin_offsetof""".split())
 NOT_NAMES = C_WORDS
 used_names = per_file({})      # (file, handler) -> [(name, line)] that need a definition
 body_includes = per_file({})   # (file, handler) -> [(line, header, found path or None)]

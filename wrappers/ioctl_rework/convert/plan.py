@@ -24,7 +24,7 @@ from ioctl_rework import safe_write, settings
 from ioctl_rework.ctext import have_ioctl
 from ioctl_rework.ctext import spans as c_spans
 from ioctl_rework.convert import accounting, bkl_glue, file_runs, forwarding, module_runs, modules
-from ioctl_rework.convert import unfollowed_calls, unread_forwarders
+from ioctl_rework.convert import unfollowed_calls
 from ioctl_rework.convert import groups as convert_groups
 from ioctl_rework.spatch import rules
 from ioctl_rework.convert import series
@@ -375,9 +375,7 @@ def _forward(request: ConvertRequest, final: dict[str, FileRun], read: set[str],
     texts = _calling(files, final, sources)
     theirs = _calling(elsewhere - set(texts), {}, sources)
     calling = _texts(files, final, sources, unfollowed_calls.may_call)
-    # A name of a header not found may be a macro that forwards: it denies too.
-    unread = unread_forwarders.sites(request.root, read | set(final), sources)
-    if not texts and not theirs and not macro_sites and not calling and not unread and \
+    if not texts and not theirs and not macro_sites and not calling and \
             not macro_writes.texts and not macro_writes.refused:
         return forwarding.Forwarded()
     # The handlers this run may convert (a held or blocked file's too: default-deny).
@@ -395,7 +393,6 @@ def _forward(request: ConvertRequest, final: dict[str, FileRun], read: set[str],
     # so is one the rule does not see (by value: `fops.ioctl(...)`).
     done.refused += macro_sites + macro_writes.refused
     done.refused += unfollowed_calls.unfollowed(calling, done, request.root)
-    done.refused += unread
     done.changes += macro_writes.changes
     for rel, (old, new) in macro_writes.texts.items():
         # Written with the run, or denied with it: never alone.
