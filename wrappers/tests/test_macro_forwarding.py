@@ -189,6 +189,16 @@ class NotAForwardTest(unittest.TestCase):
 _INNER = ("#define WRAP(name, call, parms, args) \\\n"
           "static int __lock_##name##_##call parms \\\n"
           "{ int ret; lock(); ret = __unlocked_##name##_ops.call args; unlock(); return ret; }\n")
+# A locking wrapper macro whose argument before ioctl is two parentheses deep.
+_WRAP3_TWO_DEEP = (
+    "#define WRAP3(name, tag, call, parms, args) \\\n"
+    "static int __lock_##name##_##call parms \\\n"
+    "{ int ret; lock(); ret = __unlocked_##name##_ops.call args; unlock(); return ret; }\n"
+    "#define OPS_WRAP(name) \\\n"
+    "WRAP3(name, ((0) + (1)), ioctl, (struct socket *sock, unsigned int cmd, \\\n"
+    "\t unsigned long arg), (sock, cmd, arg))\n"
+)
+
 NESTED = {
     "proven_three_arguments": (
         _INNER + "#define OPS_WRAP(name, fam) \\\n"
@@ -221,20 +231,10 @@ NESTED = {
     # hole27: the enclosing call found through any depth of parentheses
     # before ioctl (a regex allowed one level), proven or not alike.
     "parentheses_two_deep_before_the_member": (
-        "#define WRAP3(name, tag, call, parms, args) \\\n"
-        "static int __lock_##name##_##call parms \\\n"
-        "{ int ret; lock(); ret = __unlocked_##name##_ops.call args; unlock(); return ret; }\n"
-        "#define OPS_WRAP(name) \\\n"
-        "WRAP3(name, ((0) + (1)), ioctl, (struct socket *sock, unsigned int cmd, \\\n"
-        "\t unsigned long arg), (sock, cmd, arg))\n",
+        _WRAP3_TWO_DEEP,
         "OPS_WRAP(inet_dgram);\n", False),
     "parentheses_two_deep_and_a_name_defined_where_used": (
-        "#define WRAP3(name, tag, call, parms, args) \\\n"
-        "static int __lock_##name##_##call parms \\\n"
-        "{ int ret; lock(); ret = __unlocked_##name##_ops.call args; unlock(); return ret; }\n"
-        "#define OPS_WRAP(name) \\\n"
-        "WRAP3(name, ((0) + (1)), ioctl, (struct socket *sock, unsigned int cmd, \\\n"
-        "\t unsigned long arg), (sock, cmd, arg))\n",
+        _WRAP3_TWO_DEEP,
         "#define cmd c1, c2\nOPS_WRAP(inet_dgram);\n", True),
     "not_the_member_argument": (
         _INNER + "#define OPS_WRAP(name) WRAP(ioctl, name, (struct pkt *p), (p))\n",
