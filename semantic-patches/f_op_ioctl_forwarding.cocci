@@ -941,6 +941,7 @@ identifier named.fwd_helper;
 identifier helper_goes_before.first_caller;
 @@
 +#ifdef HAVE_UNLOCKED_IOCTL
++#include <linux/version.h>
 +static int fwd_helper(const struct file_operations *fops, struct inode *inode,
 +	struct file *file, unsigned int cmd, unsigned long arg)
 +{
@@ -948,15 +949,20 @@ identifier helper_goes_before.first_caller;
 +	 * A forwarded ioctl, dispatched as the VFS dispatches one: through
 +	 * ->unlocked_ioctl, or, for a lower driver still on .ioctl, through
 +	 * it under the BKL (recursive: safe whether or not the caller holds
-+	 * it).  A function, so that each argument is evaluated once.
++	 * it).  2.6.36 removed .ioctl (HAVE_UNLOCKED_IOCTL stayed): there a
++	 * fops without ->unlocked_ioctl has no handler, -ENOTTY as the VFS
++	 * says.  A function, so that each argument is evaluated once.
 +	 */
 +	int ret;
 +
 +	if (fops->unlocked_ioctl)
 +		return (int)fops->unlocked_ioctl(file, cmd, arg);
++	ret = -ENOTTY;
++#if LINUX_VERSION_CODE < KERNEL_VERSION(2, 6, 36)
 +	lock_kernel();
 +	ret = fops->ioctl(inode, file, cmd, arg);
 +	unlock_kernel();
++#endif
 +	return ret;
 +}
 +#endif

@@ -148,6 +148,11 @@ class ConvertMacroBodiesTest(unittest.TestCase):
         (stubs / "fs.h").write_text(STUB_FS % (LEGACY_MEMBER if legacy else ""))
         (stubs / "smp_lock.h").write_text("void lock_kernel(void);\nvoid unlock_kernel(void);\n")
         (stubs / "mutex.h").write_text("")
+        # Not the host's <linux/version.h>: the kernel modelled (2.6.11, or
+        # 2.6.36 without the legacy member), for the helper's version test.
+        (stubs / "version.h").write_text(
+            "#define KERNEL_VERSION(a,b,c) (((a) << 16) + ((b) << 8) + (c))\n"
+            "#define LINUX_VERSION_CODE KERNEL_VERSION(2, 6, %d)\n" % (11 if legacy else 36))
         for source in ("mix.c", "mix_compat.c"):
             proc = subprocess.run(["gcc", "-fsyntax-only", "-Wall", "-Werror", *flags, "-I",
                                    str(stubs.parent), "-I", str(out), str(out / source)],

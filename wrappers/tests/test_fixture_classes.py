@@ -212,7 +212,8 @@ class ForwardingTest(unittest.TestCase):
         self.assertIn("!(lower->f_op->unlocked_ioctl || lower->f_op->ioctl)", code)
         self.assertIn("forward_ioctl(lower->f_op, inode, file, cmd, arg)", code)
         self.assertIn("forward_ioctl(lower->f_op, lower->f_dentry->d_inode, lower,", code)
-        self.assertIn("#ifdef HAVE_UNLOCKED_IOCTL\nstatic int forward_ioctl(", text)
+        self.assertIn("#ifdef HAVE_UNLOCKED_IOCTL\n#include <linux/version.h>\n"
+                      "static int forward_ioctl(", text)
 
     def test_auto_bkl_lower_left_legacy(self):
         """fx_stack converted for 2.6.20, which still has .ioctl, without

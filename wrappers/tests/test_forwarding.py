@@ -7,6 +7,7 @@ Drivers are written here, several spellings of the member test each."""
 import os
 import re
 import shutil
+import subprocess
 import tempfile
 import unittest
 from pathlib import Path
@@ -192,8 +193,10 @@ class ForwardingRunTest(ConvertRun):
                     self.assertIn("#ifdef HAVE_UNLOCKED_IOCTL\n\tif (!lower->f_op || "
                                   "!(lower->f_op->unlocked_ioctl || lower->f_op->ioctl))\n"
                                   "\t\treturn -ENOTTY;\n#else\n", guard)
-                    # The helper is compiled where it is used.
-                    self.assertIn("#ifdef HAVE_UNLOCKED_IOCTL\n" + FALLBACK_HELPER, guard)
+                    # The helper is compiled where it is used (its version test
+                    # reads <linux/version.h>).
+                    self.assertIn("#ifdef HAVE_UNLOCKED_IOCTL\n#include <linux/version.h>\n"
+                                  + FALLBACK_HELPER, guard)
 
     def test_the_helper_name_is_free_in_the_headers_of_the_tree(self):
         # The rule sees a scratch copy of the text alone: convert names the
@@ -534,6 +537,129 @@ class MutexForwardingTest(ConvertRun):
         self.assertFalse(result.failed, self.refusals(result))
         self.assertRegex(result.changes["fp.c"][1].decode(),
                          r"forward_ioctl\(fp_lower, \w+, file, cmd, arg\)")
+
+
+# Calls alone (no test of the member), spelled as stacking drivers spell
+# them: what the multi-kernel output of each must compile on every kernel.
+CALLERS = {
+    "ret.c": stacker("ret", """
+\treturn lower->f_op->ioctl(lower->f_dentry->d_inode, lower, cmd, arg);
+"""),
+    "assign.c": stacker("assign", """\tint err;
+
+\terr = lower->f_op->ioctl(lower->f_path.dentry->d_inode, lower, cmd, arg);
+\treturn err;
+"""),
+    "deref.c": stacker("deref", """\tconst struct file_operations *fops = lower->f_op;
+
+\treturn (*fops->ioctl)(lower->f_dentry->d_inode, lower, cmd, arg);
+"""),
+    "nested.c": stacker("nested", """
+\tif (cmd != 0) {
+\t\tint err = 0;
+
+\t\terr = lower->f_op->ioctl(lower->f_dentry->d_inode, lower, cmd, arg);
+\t\treturn err;
+\t}
+\treturn -EINVAL;
+"""),
+}
+
+# A kernel of VERSION modelled in a few headers: its file_operations with
+# or without the legacy member, HAVE_UNLOCKED_IOCTL where it is defined.
+MODEL_FS = """\
+#ifndef _MODEL_FS_H
+#define _MODEL_FS_H
+#define EINVAL\t22
+#define ENOTTY\t25
+#define NULL ((void *)0)
+%(have)s
+struct inode { unsigned int i_rdev; };
+struct dentry { struct inode *d_inode; };
+struct path { struct dentry *dentry; };
+struct file_operations;
+struct file {
+\tstruct path f_path;
+\tstruct dentry *f_dentry;
+\tconst struct file_operations *f_op;
+\tvoid *private_data;
+};
+struct module;
+struct file_operations {
+\tstruct module *owner;
+%(members)s};
+#endif
+"""
+MODEL_LEGACY = "\tint (*ioctl)(struct inode *, struct file *, unsigned int, unsigned long);\n"
+MODEL_UNLOCKED = ("\tlong (*unlocked_ioctl)(struct file *, unsigned int, unsigned long);\n"
+            "\tlong (*compat_ioctl)(struct file *, unsigned int, unsigned long);\n")
+MODELS = {
+    # version: (has .ioctl, has .unlocked_ioctl and HAVE_UNLOCKED_IOCTL)
+    (2, 6, 9): (True, False),
+    (2, 6, 20): (True, True),
+    (2, 6, 36): (False, True),
+    (2, 6, 38): (False, True),
+}
+HAVE_GCC = shutil.which("gcc") is not None
+
+
+@unittest.skipUnless(HAVE_SPATCH and HAVE_GCC, "spatch or gcc is not installed")
+class MultiKernelCompilesTest(ConvertRun):
+    """--multi-kernel output compiles on the kernels it is for: the
+    fallback helper calls ->ioctl only below 2.6.36, which removed the
+    member but kept HAVE_UNLOCKED_IOCTL (gcc -Wall -Werror on models)."""
+
+    def model(self, version: tuple[int, int, int]) -> Path:
+        legacy, unlocked = MODELS[version]
+        root = self.tmp / ("model-%d.%d.%d" % version)
+        linux = root / "linux"
+        linux.mkdir(parents=True)
+        (linux / "fs.h").write_text(MODEL_FS % {
+            "have": "#define HAVE_UNLOCKED_IOCTL 1\n#define HAVE_COMPAT_IOCTL 1"
+                    if unlocked else "",
+            "members": (MODEL_LEGACY if legacy else "") + (MODEL_UNLOCKED if unlocked else "")})
+        (linux / "module.h").write_text("#define THIS_MODULE ((struct module *)0)\n")
+        (linux / "smp_lock.h").write_text("void lock_kernel(void);\nvoid unlock_kernel(void);\n")
+        (linux / "version.h").write_text(
+            "#define LINUX_VERSION_CODE %d\n"
+            "#define KERNEL_VERSION(a,b,c) (((a) << 16) + ((b) << 8) + (c))\n"
+            % ((version[0] << 16) + (version[1] << 8) + version[2]))
+        return root
+
+    def compile(self, text: str, version: tuple[int, int, int], name: str) -> str:
+        source = self.tmp / ("built-%d.%d.%d-" % version + name)
+        source.write_text(text)
+        proc = subprocess.run(["gcc", "-fsyntax-only", "-Wall", "-Werror",
+                               "-Wno-unused-function", "-I", str(self.model(version)),
+                               str(source)], capture_output=True, text=True)
+        shutil.rmtree(self.tmp / ("model-%d.%d.%d" % version))
+        return proc.stderr if proc.returncode else ""
+
+    def test_the_inputs_compile_where_the_legacy_member_is(self):
+        # The models themselves: the drivers as written build on 2.6.9 and
+        # 2.6.20, and the legacy call is what breaks on 2.6.36.
+        for name, text in CALLERS.items():
+            for version in MODELS:
+                with self.subTest(name=name, version=version):
+                    said = self.compile(text, version, name)
+                    if MODELS[version][0]:
+                        self.assertEqual(said, "")
+                    else:
+                        self.assertIn("ioctl", said)
+
+    def test_every_target_with_the_fallback_compiles_on_every_kernel(self):
+        for target in ("2.6.11", "2.6.36", "2.6.37", "2.6.38"):
+            with self.subTest(target=target):
+                result = self.run_convert({"lower.c": LOWER, **CALLERS},
+                                          "--target", target, "--multi-kernel")
+                self.assertFalse(result.failed, [h.reason for h in result.summary.handlers
+                                                 if h.status is not HandlerStatus.CONVERTED])
+                for name in CALLERS:
+                    new = result.changes[name][1].decode()
+                    self.assertIn("#include <linux/version.h>", new, name)
+                    for version in MODELS:
+                        self.assertEqual(self.compile(new, version, name), "",
+                                         f"{target}: {name} on {version}")
 
 
 class DeniedTest(unittest.TestCase):

@@ -247,7 +247,8 @@ class OneHelperTest(unittest.TestCase):
         start = text.index(f"static int {name}(const struct file_operations")
         if multi:
             start = text.rindex("#ifdef HAVE_UNLOCKED_IOCTL", 0, start)
-            end = text.index("#endif", start) + len("#endif")
+            # The #endif after the helper's body (its version test has one).
+            end = text.index("#endif", spans.closing(text, text.index("{", start))) + len("#endif")
         else:
             end = spans.closing(text, text.index("{", start)) + 1
         return spans.code_tokens(text[start:end])

@@ -140,6 +140,31 @@ class FallbackTest(unittest.TestCase):
                 with self.subTest(line=line):
                     self.assertTrue(falls_back(text, number))
 
+    # --multi-kernel's helper: the legacy call only below 2.6.36.
+    VERSIONED = HELPER.replace(
+        "\tlock_kernel();\n",
+        "\tret = -ENOTTY;\n#if LINUX_VERSION_CODE < KERNEL_VERSION(2, 6, 36)\n\tlock_kernel();\n"
+    ).replace("\tunlock_kernel();\n", "\tunlock_kernel();\n#endif\n")
+
+    def test_the_multi_kernel_helper_in_several_layouts(self):
+        spaced = self.VERSIONED.replace("#if LINUX_VERSION_CODE < KERNEL_VERSION(2, 6, 36)",
+                                        "# if LINUX_VERSION_CODE<KERNEL_VERSION(2,6,36)")
+        spaced = spaced.replace("#endif", "#  endif")
+        for text in (self.VERSIONED, spaced, "#include <linux/version.h>\n" + self.VERSIONED):
+            number = next(n for n, line in enumerate(text.split("\n"), 1) if "->ioctl" in line)
+            with self.subTest(text=text):
+                self.assertTrue(falls_back(text, number))
+
+    def test_a_helper_guarded_otherwise_is_not_the_fallback(self):
+        # Half a version test, another version, or the call kept above it.
+        for text in (self.VERSIONED.replace("#endif\n", ""),
+                     self.VERSIONED.replace("2, 6, 36", "2, 6, 40"),
+                     self.VERSIONED.replace(" < KERNEL_VERSION", " >= KERNEL_VERSION"),
+                     self.VERSIONED.replace("\tret = -ENOTTY;\n", "")):
+            number = next(n for n, line in enumerate(text.split("\n"), 1) if "->ioctl" in line)
+            with self.subTest(text=text):
+                self.assertFalse(falls_back(text, number))
+
     def test_legacy_uses_are_not_the_fallback(self):
         without_lock = self.HELPER.replace("\tlock_kernel();\n", "")
         for text in [FUNCTION % "\tif (!lower->f_op->ioctl)\n\t\treturn -1;",

@@ -195,8 +195,12 @@ _FALLBACK_HELPER = re.compile(
     r"\s*struct\s+file\s*\*\s*(\w+)\s*,\s*unsigned\s+int\s+(\w+)\s*,\s*unsigned\s+long\s+(\w+)"
     r"\s*\)\s*\{\s*int\s+(\w+)\s*;\s*if\s*\(\s*\1\s*->\s*unlocked_ioctl\s*\)\s*return\s*"
     r"\(\s*int\s*\)\s*\1\s*->\s*unlocked_ioctl\s*\(\s*\3\s*,\s*\4\s*,\s*\5\s*\)\s*;\s*"
+    # --multi-kernel: the legacy call only below 2.6.36, which removed .ioctl.
+    r"(?P<versioned>\6\s*=\s*-\s*ENOTTY\s*;\s*\#\s*if\s+LINUX_VERSION_CODE\s*<\s*"
+    r"KERNEL_VERSION\s*\(\s*2\s*,\s*6\s*,\s*36\s*\)\s*)?"
     r"lock_kernel\s*\(\s*\)\s*;\s*\6\s*=\s*\1\s*->\s*ioctl\s*\(\s*\2\s*,\s*\3\s*,\s*\4\s*,"
-    r"\s*\5\s*\)\s*;\s*unlock_kernel\s*\(\s*\)\s*;\s*return\s+\6\s*;\s*\}\s*$")
+    r"\s*\5\s*\)\s*;\s*unlock_kernel\s*\(\s*\)\s*;\s*(?(versioned)\#\s*endif\s*)"
+    r"return\s+\6\s*;\s*\}\s*$")
 
 
 def falls_back(text: str, line: int) -> bool:
