@@ -87,8 +87,10 @@ check: deps
 # process at a time, so on two cores the two overlap (bench/make_check.md).
 # Their TAP follows the check suites' TAP, their progress is in
 # $(BUILD)/kernel.log, and the last line counts both.
+# IOCTL_REWORK_TEST_FULL: the lock proof's unit tests prove every fixture
+# variant here, a representative set in check (wrappers/tests/lockproof_fixture.py).
 test: deps
-	@mkdir -p $(BUILD); \
+	@mkdir -p $(BUILD); export IOCTL_REWORK_TEST_FULL=1; \
 	{ $(call run_suites,$(KERNEL_SUITES),kernel); } > $(BUILD)/kernel.out 2> $(BUILD)/kernel.log & kernel=$$!; \
 	$(call run_suites,$(CHECK_SUITES),check); \
 	echo "test: the check suites are done; waiting for the kernel proofs ($(BUILD)/kernel.log)" >&2; \

@@ -10,9 +10,13 @@ conversion lets the first module that asks convert it into convert's own
 cache (build/ in a clone) while the other waits, then read it warm (a
 fraction of a second); the mutants take the variants from the other end,
 so the two modules convert different variants at the same time.
+
+Which variants: all the distinct ones under `make test`, a representative
+set of them under `make check` (tier_variants()).
 """
 
 import fcntl
+import os
 from pathlib import Path
 
 from ioctl_rework import paths, settings
@@ -39,23 +43,39 @@ def distinct_variants() -> list[variants.Variant]:
     return found
 
 
-# The target of the variants whose conversions the mutants break: the one
-# the negative variants break too (kernel-fixtures/proof/negative).
-MUTANT_TARGET = max(variants.TARGETS)
+# `make test` sets it (Makefile): the modules then prove and break every
+# distinct variant; `make check` and a run by hand take REPRESENTATIVE.
+FULL_TIER_ENV = "IOCTL_REWORK_TEST_FULL"
+
+# The fast tier's variants.  Every strategy x lock once, as a Latin square
+# over the targets, so that each lock meets each class of shape the rule
+# writes: the inode spelled through f_dentry (2.6.11), f_path (2.6.20) or
+# file_inode() (3.9.0); and the multi-kernel output (#if around the old
+# entry), the one shape of its own.  The targets differ only in that
+# spelling, in the declaration that derives the inode or in an expression
+# at each use: the lock and unlock lines and the statements beside them
+# are the same, so a second target of a strategy x lock proves and breaks
+# nothing new.  auto-bkl-3.9.0 is added because the negative variants
+# break it and pushdown-bkl-3.9.0 (test_lockproof_mutants converts both
+# anyway: the conversions are shared).
+REPRESENTATIVE = ("pushdown-bkl-3.9.0", "wrapper-bkl-2.6.20", "auto-bkl-2.6.11",
+                  "pushdown-mutex-2.6.20", "wrapper-mutex-2.6.11", "auto-mutex-3.9.0",
+                  "auto-bkl-2.6.11-multi", "auto-bkl-3.9.0")
 
 
-def mutant_variants() -> list[variants.Variant]:
-    """The distinct variants whose conversions test_lockproof_mutants breaks:
-    every strategy and lock at MUTANT_TARGET, and the multi-kernel output.
-    The other targets differ from these only in how the inode is spelled
-    (f_dentry, f_path or file_inode(), the key of distinct_variants): in
-    the declaration that derives it, which no mutation moves, drops or
-    doubles, or in an expression at each use.  Their lock and unlock lines
-    and the statements beside them are the same, so their mutants break
-    nothing these do not.  test_lockproof_conversions still proves
-    every distinct variant's conversion."""
-    return [variant for variant in distinct_variants()
-            if variant.options.multi_kernel or variant.options.target == MUTANT_TARGET]
+def full_tier() -> bool:
+    return os.environ.get(FULL_TIER_ENV, "") not in ("", "0")
+
+
+def tier_variants() -> list[variants.Variant]:
+    """The distinct variants this run's tier proves and breaks: all of
+    them under `make test`, REPRESENTATIVE otherwise (the fast tier's
+    5-minute budget, bench/make_check.md: one cold conversion of the
+    fixture drivers is 20-30 s of cpu)."""
+    every = distinct_variants()
+    if full_tier():
+        return every
+    return [variant for variant in every if variant.name in REPRESENTATIVE]
 
 
 def fixture_conversion(options: settings.ConversionOptions,

@@ -2,22 +2,27 @@
 
 The rule's own test cases (semantic-patches/tests, NAME.c -> NAME.res in
 patch mode) and the fixture drivers converted with every option set the
-fixture proof boots (fixture/variants.py) must all be proven.  A handler
+fixture proof boots (fixture/variants.py) must all be proven: every
+distinct variant under `make test`, a representative set under `make
+check` (lockproof_fixture.tier_variants()).  A handler
 the prover refused or found a problem in would be reverted by convert,
 so a failure here is either a rule bug or a prover limitation to fix.
 """
 
 import importlib.machinery
 import importlib.util
+import os
 import re
 import unittest
+from unittest import mock
 from pathlib import Path
 
 from ioctl_rework import lockproof
 from ioctl_rework.convert import modules, verification
 from ioctl_rework.spatch import rules
 from ioctl_rework.lockproof.source import Unit
-from lockproof_fixture import DRIVERS, distinct_variants, fixture_conversion
+import lockproof_fixture
+from lockproof_fixture import DRIVERS, fixture_conversion, tier_variants
 
 CASES = rules.RULES_DIR / "tests"
 
@@ -99,9 +104,22 @@ class RuleCasesTest(unittest.TestCase):
 
 
 class FixtureConversionsTest(unittest.TestCase):
+    def test_the_fast_tier_has_every_strategy_and_lock_and_shape(self):
+        every = {v.name: v.options for v in lockproof_fixture.distinct_variants()}
+        chosen = [every[name] for name in lockproof_fixture.REPRESENTATIVE]   # a name gone: KeyError
+        self.assertEqual({(o.strategy, o.lock) for o in chosen},
+                         {(o.strategy, o.lock) for o in every.values()})
+        self.assertEqual({(o.lock, o.target.inode_style) for o in chosen},
+                         {(o.lock, o.target.inode_style) for o in every.values()})
+        self.assertTrue(any(o.multi_kernel for o in chosen))
+        with mock.patch.dict(os.environ, {lockproof_fixture.FULL_TIER_ENV: "1"}):
+            self.assertEqual(len(tier_variants()), len(every))
+        with mock.patch.dict(os.environ, {lockproof_fixture.FULL_TIER_ENV: ""}):
+            self.assertEqual(len(tier_variants()), len(lockproof_fixture.REPRESENTATIVE))
+
     def test_every_fixture_conversion_is_proven(self):
         drivers = DRIVERS
-        for variant in distinct_variants():
+        for variant in tier_variants():
             result = fixture_conversion(variant.options)
             # The files of one kbuild module share its mutex (convert/modules.py).
             in_modules = modules.plan_for(variant.options.lock, drivers, set(result.changes))

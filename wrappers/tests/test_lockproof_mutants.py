@@ -2,8 +2,8 @@
 
 Every correct conversion of the rule's test cases and of the fixture
 drivers (pushdown, wrapper, auto, multi-kernel; BKL and mutex: each
-variant's conversion as test_lockproof_conversions proves it, at one
-target: lockproof_fixture.mutant_variants()) is broken four
+variant's conversion as test_lockproof_conversions proves it, the same
+variants: lockproof_fixture.tier_variants()) is broken four
 ways, each the kind of slip a conversion makes: one unlock dropped, the
 lock moved after the first statement, the lock moved after the first
 return (that path now unlocks a free lock, its test runs unlocked), and
@@ -24,7 +24,7 @@ from ioctl_rework.fixture import variants
 from ioctl_rework.lockproof.changes import converted_handlers
 from ioctl_rework.lockproof.entries import entry_points
 from ioctl_rework.lockproof.purity import PURE_CALLS
-from lockproof_fixture import DRIVERS, fixture_conversion, mutant_variants
+from lockproof_fixture import DRIVERS, fixture_conversion, tier_variants
 from test_lockproof_conversions import PROVER_REFUSES, listed_handlers, prove_case, rule_cases
 
 _LOCK_LINE = re.compile(r"^\s*(lock_kernel\(\)|mutex_lock\(&\w+\));\s*$")
@@ -124,10 +124,9 @@ class MutantsTest(unittest.TestCase):
     def test_mutants_of_the_fixture_conversions_are_caught(self):
         totals = {m.__name__: 0 for m in MUTATIONS}
         drivers = DRIVERS
-        # A representative variant per strategy and lock (mutant_variants()
-        # says why the others add nothing), from the other end than
-        # test_lockproof_conversions, which converts them meanwhile.
-        for variant in reversed(mutant_variants()):
+        # The variants test_lockproof_conversions proves (tier_variants()),
+        # from the other end, as it converts them meanwhile.
+        for variant in reversed(tier_variants()):
             result = fixture_conversion(variant.options)
             texts = {rel: (old.decode("latin-1"), new.decode("latin-1"))
                      for rel, (old, new) in result.changes.items()}
