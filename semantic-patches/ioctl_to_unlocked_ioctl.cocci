@@ -34,8 +34,6 @@ virtual module_mutex_home
 
 @initialize:python@
 @@
-# The logic is the package ioctl_rule/ beside this file; whatever runs spatch
-# puts that directory on PYTHONPATH (rules.spatch_environment, make cocci).
 try:
     from ioctl_rule import (bindings, decisions, entries, handler_body, matches,
                             placement, reporting, rewriting, source, state)
@@ -305,8 +303,6 @@ fops << fops_positional.fops;
 @@
 matches.fops_positional(T, fops, h, p)
 
-// Inherited names, not script constraints: spatch compares an inherited
-// name itself, while a constraint calls Python for every identifier.
 @ inode_written @
 identifier definition.ino;
 expression E;
@@ -418,7 +414,6 @@ up@p(sem)
 sem << semaphore_up.sem; p << semaphore_up.p;
 @@
 matches.semaphore_up(sem, p)
-
 
 @ enoioctlcmd @
 position p;
@@ -593,24 +588,18 @@ lh << listed_use.lh; p << listed_use.p;
 @@
 matches.handler_use(lh, p)
 
-// (A metavariable with a script constraint gets a name no other rule
-// uses: spatch 1.1.1 then fails to parse later scripts that inherit the
-// same name.  It cannot be passed to a script either: read its text.)
 // ioctl32 conversion helpers of the time check which driver they are
 // handed: "if (file->f_op->ioctl != h) return -EFAULT;".
 @ entry_compared depends on definition || name_list @
 identifier other : script:python () { other in state.handler_names or other in state.listed };
 expression E;
+binary operator compared = {==, !=};
 position p;
 @@
 (
-  E->ioctl == other@p
+  E->ioctl compared other@p
 |
-  E->ioctl != other@p
-|
-  other@p == E->ioctl
-|
-  other@p != E->ioctl
+  other@p compared E->ioctl
 )
 
 @ script:python @
@@ -680,10 +669,8 @@ null_local << null_local_inode_call.null_local; p << null_local_inode_call.p;
 matches.null_local_inode_call(null_local, p)
 
 // ------------------------------------------------------------- decisions
-// Each script binds, per handler, the names the rewriting rules use.  A
-// script that dropped its match (include_match(False)) would drop every
-// binding made so far with it, so a handler that is not to be rewritten
-// gets NO_MATCH, a name no code contains.
+// Each script binds, per handler, the names the rewriting rules use
+// (NO_MATCH for a handler left alone: CONTRIBUTING, "Adding a rule", 4).
 
 @ script:python as_converted @
 h << definition.h; p << definition.p; filp << definition.filp;
@@ -783,9 +770,8 @@ position p : script:python () { decisions.strategy_at(p) in ("pushdown", "wrappe
 + (int)unsigned_value
   ;
 
-// Every return of the function: matched as statements, not by walking
-// the body, which fails on some real control flow.  A static local is
-// read under the lock like any other shared value.
+// Every return of the function, matched as statements (CONTRIBUTING, 6).
+// A static local is read under the lock like any other shared value.
 @ pushdown_unlock depends on patch @
 statement as_converted.unlock;
 identifier as_converted.rname;
@@ -1292,32 +1278,19 @@ parameter P1, P2, P3, P4;
 @ compare_entry depends on patch @
 identifier as_converted.ch, as_converted.newh;
 expression E;
+binary operator compared = {==, !=};
 @@
 (
   E->
 - ioctl
 + unlocked_ioctl
-  ==
-- ch
-+ newh
-|
-  E->
-- ioctl
-+ unlocked_ioctl
-  !=
+  compared
 - ch
 + newh
 |
 - ch
 + newh
-  ==
-  E->
-- ioctl
-+ unlocked_ioctl
-|
-- ch
-+ newh
-  !=
+  compared
   E->
 - ioctl
 + unlocked_ioctl
@@ -1358,21 +1331,8 @@ type T;
 @@
   fed_fn(...) {
   ... when any
-(
-- struct inode *fed_local = F->f_dentry->d_inode;
-|
-- struct inode *fed_local = F->f_path.dentry->d_inode;
-|
-- struct inode *fed_local = file_inode(F);
-|
-- struct inode *fed_local = NULL;
-|
-- struct inode *fed_local = 0;
-|
-- struct inode *fed_local = (T)NULL;
-|
-- struct inode *fed_local = (T)0;
-)
+- struct inode *fed_local = \(F->f_dentry->d_inode\|F->f_path.dentry->d_inode\|file_inode(F)\|
+-                             NULL\|0\|(T)NULL\|(T)0\);
   ... when != fed_local
   }
 
@@ -1388,21 +1348,8 @@ type T;
   ... when any
 - struct inode *fed_local;
   ... when != fed_local
-(
-- fed_local = F->f_dentry->d_inode;
-|
-- fed_local = F->f_path.dentry->d_inode;
-|
-- fed_local = file_inode(F);
-|
-- fed_local = NULL;
-|
-- fed_local = 0;
-|
-- fed_local = (T)NULL;
-|
-- fed_local = (T)0;
-)
+- fed_local = \(F->f_dentry->d_inode\|F->f_path.dentry->d_inode\|file_inode(F)\|
+-             NULL\|0\|(T)NULL\|(T)0\);
   ... when != fed_local
   }
 
@@ -1489,37 +1436,13 @@ identifier mutex_of_file.mfn_extern, mutex_of_file.mname;
 
 // ------------------------------------------------------ context, org, report
 
+// The entries fops_entry found, in any spelling: the ones of a file_operations.
 @ context_entry depends on context @
-identifier handler, fops;
-type T, CT;
+identifier fops_entry.handler;
+position fops_entry.p;
 position cq : script:python () { entries.entry_at(cq) is not None };
-expression fops_index;
 @@
-(
-T fops = { ...,
-* .ioctl = \(handler@cq\|&handler@cq\|(CT)handler@cq\),
-  ... };
-|
-T fops = { ...,
-* ioctl: \(handler@cq\|&handler@cq\|(CT)handler@cq\),
-  ... };
-|
-T fops[...] = { ..., { ...,
-* .ioctl = \(handler@cq\|&handler@cq\|(CT)handler@cq\),
-  ... }, ... };
-|
-T fops[...] = { ..., [fops_index] = { ...,
-* .ioctl = \(handler@cq\|&handler@cq\|(CT)handler@cq\),
-  ... }, ... };
-|
-T fops[...] = { ..., { ...,
-* ioctl: \(handler@cq\|&handler@cq\|(CT)handler@cq\),
-  ... }, ... };
-|
-T fops[...] = { ..., [fops_index] = { ...,
-* ioctl: \(handler@cq\|&handler@cq\|(CT)handler@cq\),
-  ... }, ... };
-)
+* handler@p@cq
 
 @ context_runtime depends on context @
 expression E;

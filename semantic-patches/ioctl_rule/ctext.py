@@ -6,8 +6,9 @@ converted."""
 import re
 
 # One copy with the wrappers: comments, strings and character constants
-# (NOT_CODE), and code_only(), which blanks them keeping lines.
-from ioctl_rework.ctext.spans import NOT_CODE, code_only  # noqa: F401
+# (NOT_CODE), code_only(), which blanks them keeping lines, and
+# closing_or_none(), the bracket that closes another.
+from ioctl_rework.ctext.spans import NOT_CODE, closing_or_none, code_only  # noqa: F401
 
 
 PREPROCESSOR = re.compile(r"\s*#")

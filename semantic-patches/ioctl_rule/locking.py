@@ -8,7 +8,7 @@ import re
 
 from .state import (calls_in, definitions, downs, facts, flags, functions, has, kept, listed,
                     per_file, poll_calls, sleeps_at, ups, variables)
-from .ctext import CASE_LABEL, DIRECTIVE, NOT_CODE
+from .ctext import CASE_LABEL, DIRECTIVE, NOT_CODE, closing_or_none
 from .source import code_text, offset_of, source_lines
 from .handler_body import parameter_names
 from .macros import macros_of
@@ -159,19 +159,6 @@ def bkl_in_callee(file, h):
 LOOP = re.compile(r"\b(while|for)\s*\(|\bdo\s*\{")
 
 
-def matching(code, start, opening, closing):
-    """The offset of the bracket closing the one at START, or None."""
-    depth = 0
-    for offset in range(start, len(code)):
-        if code[offset] == opening:
-            depth += 1
-        elif code[offset] == closing:
-            depth -= 1
-            if depth == 0:
-                return offset
-    return None
-
-
 def enclosing_loop(file, line, column):
     """(line, condition text, loop text) of the innermost loop around (LINE,
     COLUMN), or None."""
@@ -180,23 +167,23 @@ def enclosing_loop(file, line, column):
     best = None
     for match in LOOP.finditer(code, 0, at):
         if match.group(1):
-            close = matching(code, match.end() - 1, "(", ")")
+            close = closing_or_none(code, match.end() - 1, "()")
             if close is None:
                 continue
             condition = code[match.end():close]
             rest = close + 1 + len(code[close + 1:]) - len(code[close + 1:].lstrip())
-            end = matching(code, rest, "{", "}") if code[rest:rest + 1] == "{" else \
+            end = closing_or_none(code, rest) if code[rest:rest + 1] == "{" else \
                 code.find(";", close)
         else:
             brace = match.end() - 1
-            end = matching(code, brace, "{", "}")
+            end = closing_or_none(code, brace)
             if end is None:
                 continue
             tail = re.match(r"\s*while\s*\(", code[end + 1:])
             if not tail:
                 continue
             open_at = end + 1 + tail.end() - 1
-            condition = code[open_at + 1:matching(code, open_at, "(", ")") or open_at]
+            condition = code[open_at + 1:closing_or_none(code, open_at, "()") or open_at]
         if end is not None and match.start() < at <= end:
             best = (code.count("\n", 0, match.start()) + 1, condition,
                     code[match.start():end + 1])
@@ -254,7 +241,7 @@ def declared_locals(file, fn):
     text = function_text(file, fn)
     if not text:
         return set()
-    close = matching(text, 0, "(", ")") or 0
+    close = closing_or_none(text, 0, "()") or 0
     names = {m.group(1) for m in (re.search(r"([A-Za-z_]\w*)\s*(?:\[[^\]]*\]\s*)*$", piece.strip())
                                   for piece in text[1:close].split(",")) if m}
     for match in DECLARATION.finditer(text[close + 1:]):
@@ -287,13 +274,13 @@ def function_text(file, fn):
     """The parameter list and body of fn's definition in FILE ('' if none)."""
     code = code_text(file)
     for match in re.finditer(r"\b%s\s*\(" % re.escape(fn), code):
-        close = matching(code, match.end() - 1, "(", ")")
+        close = closing_or_none(code, match.end() - 1, "()")
         if close is None:
             continue
         rest = code[close + 1:].lstrip()
         if rest.startswith("{"):
             brace = close + 1 + code[close + 1:].index("{")
-            return code[match.end() - 1:(matching(code, brace, "{", "}") or brace) + 1]
+            return code[match.end() - 1:(closing_or_none(code, brace) or brace) + 1]
     return ""
 
 
@@ -322,7 +309,7 @@ def exit_condition(file, loop):
         return condition
     tests = []
     for match in re.finditer(r"\bif\s*\(", text):
-        close = matching(text, match.end() - 1, "(", ")")
+        close = closing_or_none(text, match.end() - 1, "()")
         if close is not None:
             tests.append("(%s)" % text[match.end():close])
     return " && ".join(tests) or condition

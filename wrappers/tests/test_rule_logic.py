@@ -14,8 +14,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT / "semantic-patches"), str(ROOT / "wrappers")]
 
-from ioctl_rule import (compat_entries, conditionals, ctext, decisions, entries, macros,  # noqa: E402
-                        matches, reporting, source, state)
+from ioctl_rule import (compat_entries, conditionals, ctext, decisions, entries, locking,  # noqa: E402
+                        macros, matches, reporting, source, state)
 from ioctl_rule.entries import Entry  # noqa: E402
 from ioctl_rework.ctext import spans  # noqa: E402
 from ioctl_rework.spatch import rules  # noqa: E402
@@ -118,6 +118,21 @@ class SharedWithTheWrappers(unittest.TestCase):
     def test_one_copy(self):
         self.assertIs(ctext.code_only, spans.code_only)
         self.assertIs(conditionals.dead_branches, spans.dead_branches)
+
+    def test_one_bracket_matcher(self):
+        self.assertIs(locking.closing_or_none, spans.closing_or_none)
+        for text, open_at, pair, closed in (("f(a, (b), c) x", 1, "()", 11),
+                                            ("{ { } /* x */ }", 0, "{}", 14),
+                                            ("{ { }", 2, "{}", 4)):
+            with self.subTest(text=text):
+                self.assertEqual(spans.closing_or_none(text, open_at, pair), closed)
+                self.assertEqual(spans.closing(text, open_at, pair), closed)
+        # Never closed: None for the rule's callers, which skip it; the end
+        # of the text for the wrappers', which read to it.
+        for text, pair in (("f(a, (b)", "()"), ("{ { }", "{}")):
+            with self.subTest(text=text):
+                self.assertIsNone(spans.closing_or_none(text, text.index(pair[0]), pair))
+                self.assertEqual(spans.closing(text, text.index(pair[0]), pair), len(text) - 1)
 
     def test_never_compiled_of_the_wrappers_is_the_rules(self):
         text = ("a\n#if 0\nb /* #else */\n#else\nc\n#endif\n/*\n#if 0\n*/\nd\n"

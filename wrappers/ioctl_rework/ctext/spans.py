@@ -63,6 +63,15 @@ def opening(code: str, close: int, floor: int = 0) -> int | None:
 
 
 def closing(code: str, open_at: int, pair: str = "{}") -> int:
+    """The offset of the bracket closing the one at OPEN_AT; the last offset
+    when it is never closed (the text ends inside it)."""
+    close = closing_or_none(code, open_at, pair)
+    return len(code) - 1 if close is None else close
+
+
+def closing_or_none(code: str, open_at: int, pair: str = "{}") -> int | None:
+    """The offset of the bracket closing the one at OPEN_AT, or None when it
+    is never closed (a caller that must not read to the end)."""
     depth = 0
     for i in range(open_at, len(code)):
         if code[i] == pair[0]:
@@ -71,7 +80,7 @@ def closing(code: str, open_at: int, pair: str = "{}") -> int:
             depth -= 1
             if depth == 0:
                 return i
-    return len(code) - 1
+    return None
 
 
 def _start_line(lines: list[str], line: int) -> int:
