@@ -7,11 +7,10 @@ Drivers written here, one spelling of the pointer each."""
 import os
 import re
 import shutil
-import tempfile
 import unittest
-from pathlib import Path
 
 from ioctl_rework.convert.summary import HandlerStatus
+from test_forwarding import ConvertRun, tearDownModule  # noqa: F401 (its cache goes with it)
 
 HAVE_SPATCH = shutil.which(os.environ.get("SPATCH", "spatch")) is not None
 
@@ -63,22 +62,7 @@ def driver(name: str) -> str:
 
 
 @unittest.skipUnless(HAVE_SPATCH, "spatch is not installed")
-class KeptSignatureTest(unittest.TestCase):
-
-    def setUp(self):
-        self.tmp = Path(tempfile.mkdtemp(prefix="kept-signature-"))
-        self.addCleanup(shutil.rmtree, self.tmp)
-
-    def run_convert(self, files: dict[str, str], *extra: str):
-        from test_convert import parse_args
-        from ioctl_rework.convert import cli as convert
-        tree = self.tmp / "tree"
-        shutil.rmtree(tree, ignore_errors=True)
-        tree.mkdir()
-        for name, text in files.items():
-            (tree / name).write_text(text)
-        args = parse_args(["--no-cache", "-j", "2", "-q", *extra, "--", str(tree)])
-        return convert.convert(convert.request_from_args(args))
+class KeptSignatureTest(ConvertRun):
 
     def statuses(self, result):
         return {h.handler: (h.status, h.reason) for h in result.summary.handlers}
