@@ -688,13 +688,13 @@ bindings.bind(cocci, coccinelle, rewriting.wrapper_prototype(h, p))
 
 @ script:python switch_fops @
 h << fops_entry.handler; p << fops_entry.p;
-entry; wsite; msite; wfn; wfilp; wcmd; warg; wie; wlock; wunlock;
+entry; wsite; msite; ksite; wfn; wfilp; wcmd; warg; wie; wlock; wunlock;
 @@
 bindings.bind(cocci, coccinelle, rewriting.switch_entry(h, p))
 
 @ script:python switch_runtime @
 h << fops_runtime.handler; p << fops_runtime.p;
-entry; wsite; msite; wfn; wfilp; wcmd; warg; wie; wlock; wunlock;
+entry; wsite; msite; ksite; wfn; wfilp; wcmd; warg; wie; wlock; wunlock;
 @@
 bindings.bind(cocci, coccinelle, rewriting.switch_entry(h, p))
 
@@ -849,6 +849,32 @@ symbol ret;
 +}
 +
   T fops@wq1 = I;
+
+// A handler also used with its old signature (a function pointer) keeps
+// it: its wrapper passes the inode, as the VFS did.
+@ kept_wrapper_before_fops depends on patch @
+identifier switch_fops.ksite, switch_fops.wfn;
+identifier switch_fops.wfilp, switch_fops.wcmd, switch_fops.warg;
+expression switch_fops.wie;
+statement switch_fops.wlock, switch_fops.wunlock;
+type T;
+identifier fops;
+initializer I;
+position kq1 : script:python (ksite) { rewriting.wrapper_site(kq1, ksite) };
+symbol ret;
+@@
++static long wfn(struct file *wfilp, unsigned int wcmd,
++		  unsigned long warg)
++{
++	int ret;
++
++	wlock
++	ret = ksite(wie, wfilp, wcmd, warg);
++	wunlock
++	return ret;
++}
++
+  T fops@kq1 = I;
 
 @ wrapper_before_function depends on patch @
 identifier switch_runtime.wsite, switch_runtime.wfn;

@@ -5,7 +5,7 @@ alone, and what follows from that decision."""
 import itertools
 
 from .state import (calls, compared, decisions, definitions, direct_calls, expr_uses, facts, flags,
-                    fops_entries,
+                    fops_entries, fops_scope, kept_signature,
                     has, inode_passed_to, inode_uses, kept, known_uses, listed, origin, other_defs,
                     per_file, runtime_unlocked, splits, unlocked_defs, variables, wrapper_for)
 from .ctext import IDENTIFIER, code_only
@@ -301,6 +301,10 @@ def _decide_from_facts(file, h):
         escape = early
     runtime = sorted(e.line for e in live_entries(file, h) if e.container is None)
     hidden = [(line, why) for _, name, line, why in hidden_entries(file) if name == h]
+    # Under the BKL a use of the old signature (a function pointer, say)
+    # needs the body and its signature as they are: the wrapper keeps both.
+    keeps_signature = bool(others) and not (flags.mutex or flags.pushdown or
+                                            flags.multi_kernel) and kept_wrapper_fits(file, h)
     if hidden:
         result = (None, "an initializer also names it at line %d, %s; converting the "
                   "entries spatch sees would leave that one wrong: convert it by hand"
@@ -312,7 +316,13 @@ def _decide_from_facts(file, h):
     elif "inode_written" in f:
         result = (None, "the inode parameter is written or its address taken "
                   "at line %d" % f["inode_written"])
-    elif others:
+    elif others and flags.mutex and not flags.pushdown and not flags.multi_kernel:
+        # The mutex proof needs every run of the body under the mutex; a
+        # call through the pointer (or the other use) does not take it.
+        result = (None, "also used with its old signature at line %s: a call through "
+                  "that use runs the body without the private mutex, which the wrapper "
+                  "takes only for the VFS" % ", ".join(str(n) for n in others))
+    elif others and not keeps_signature:
         result = (None, "also used with its old signature at line %s"
                   % ", ".join(str(n) for n in others))
     elif flags.mutex and "takes_bkl" in f:
@@ -347,6 +357,12 @@ def _decide_from_facts(file, h):
         result = (None, "the multi-kernel output needs the fops in the same file")
     elif flags.multi_kernel:
         result = ("multi-kernel", None)
+    elif keeps_signature:
+        # The use sees the same function; the wrapper runs the body under
+        # the BKL with the inode, as the VFS did.
+        result = ("wrapper", "also used with its old signature at line %s: the wrapper "
+                  "calls it with the inode, as the VFS did, and its signature stays"
+                  % ", ".join(str(n) for n in others))
     elif h in wrapper_for and not flags.pushdown and escape is None and \
             not (h in listed and not referenced):
         result = ("wrapper", "the proof rejected its pushdown (-D wrapper_for)")
@@ -365,8 +381,19 @@ def _decide_from_facts(file, h):
     if result[0] in ("pushdown", "wrapper", "multi-kernel") and key in definitions and \
             placement_problem(file, h, result[0]):
         result = (None, placement_problem(file, h, result[0]))
+    if result[0] == "wrapper" and keeps_signature:
+        kept_signature.add(key)
     decisions[key] = result
     return result
+
+
+def kept_wrapper_fits(file, h):
+    """Whether a wrapper that keeps h's signature has a place: every live
+    entry of h is in a fops at file scope (the wrapper goes before it)."""
+    live = live_entries(file, h)
+    return bool(live) and (file, h) in definitions and all(
+        e.container is not None and not isinstance(e.site, str)
+        and fops_scope.get((file, e.line)) is None for e in live)
 
 
 def early_declaration(file, h, f):
@@ -398,6 +425,8 @@ def split_at(p):
 def renamed(h, p, file=None):
     """Whether prototypes of and calls to h follow the new signature."""
     file = file or origin(p)
+    if (file, h) in kept_signature:
+        return False
     if h in listed:
         return decide(file, h)[0] in ("pushdown", "wrapper")
     return decisions.get((file, h), (None,))[0] in ("pushdown", "wrapper")
@@ -440,6 +469,8 @@ def details(file, h):
     out = [strategy]
     if uses_inode(file, h):
         out.append("uses inode")
+    if (file, h) in kept_signature:
+        out.append("keeps signature")
     if has(file, h, "enoioctlcmd"):
         out.append("returns -ENOIOCTLCMD")
     elif enoioctlcmd_helper(file, h):

@@ -6,7 +6,8 @@ from ioctl_rework.ctext.free_names import first_free
 
 from .bindings import NO_MATCH, Expr, Ident, Stmt
 from .state import (compared_in, current_file, decisions, definitions, flags, fops_scope,
-                    mutex_site, origin, params, splits, unlocked_defs, wrapper_names)
+                    kept_signature, mutex_site, origin, params, splits, unlocked_defs,
+                    wrapper_names)
 from .source import text_at, words_of
 from .conditionals import never_compiled
 from .macros import macros_of, named_by_used_macro
@@ -98,6 +99,7 @@ def switch_entry(h, p):
                                unlocked_defs[(file, h)])
     live = sorted(live_entries(file, h), key=lambda e: (e.line, e.column))
     wrapped = bool(live) and live[0] == entry and strategy in ("wrapper", "multi-kernel")
+    kept = (file, h) in kept_signature
     filp, cmd, arg = wrapper_parameters(file, h)
     lock, unlock = lock_statements(file)
     return {
@@ -105,7 +107,9 @@ def switch_entry(h, p):
         # it would otherwise rewrite one entry twice.
         "entry": Ident(h if strategy == "pushdown" else wrapper_name(h, file)
                        if strategy in ("wrapper", "multi-kernel") else None),
-        "wsite": Ident(h if wrapped and strategy == "wrapper" else None),
+        "wsite": Ident(h if wrapped and strategy == "wrapper" and not kept else None),
+        # The wrapper of a handler whose signature stays passes the inode.
+        "ksite": Ident(h if wrapped and strategy == "wrapper" and kept else None),
         "msite": Ident(h if wrapped and strategy == "multi-kernel" else None),
         "wfn": Ident(wrapper_name(h, file) if wrapped else None),
         "wfilp": Ident(filp), "wcmd": Ident(cmd), "warg": Ident(arg),
@@ -174,13 +178,14 @@ def converted_handler(h, p, filp):
     complex returns), the lock statements and the inode expression."""
     file = p[0].file
     strategy = decide(file, h)[0]
+    # A wrapper that keeps the handler's signature leaves its definition.
+    retyped = strategy == "pushdown" or strategy == "wrapper" and (file, h) not in kept_signature
     values = {
         "ph": Ident(h if strategy == "pushdown" else None),
-        "wh": Ident(h if strategy == "wrapper" else None),
-        "dh": Ident(h if strategy in ("pushdown", "wrapper") and uses_inode(file, h) and
+        "wh": Ident(h if strategy == "wrapper" and retyped else None),
+        "dh": Ident(h if retyped and uses_inode(file, h) and
                     not inode_only_conditional(file, h) else None),
-        "uh": Ident(h if strategy in ("pushdown", "wrapper") and
-                    inode_only_conditional(file, h) else None),
+        "uh": Ident(h if retyped and inode_only_conditional(file, h) else None),
         "rh2": Ident(h if declares_temporary(file, h) else None),
         "rname": Ident(temp_name(file)),
         "ch": Ident(h if strategy in ("pushdown", "wrapper") else None),

@@ -47,6 +47,7 @@ listed = per_file(set())          # -D handlers=...
 kept = per_file(set())            # -D keep=...: left legacy, whatever else holds
 splits = per_file({})             # (file, handler) -> (line, variable): initializer moved under the lock
 wrapper_for = per_file(set())     # -D wrapper_for=...: auto takes the wrapper for these
+kept_signature = per_file(set())  # (file, handler): a wrapper calls it with the inode, its signature kept
 facts = per_file({})              # (file, handler) -> {fact: line}
 functions = per_file({})          # file -> set of defined function names
 expr_uses = per_file({})          # (file, handler) -> set of lines where it is an expression

@@ -1,7 +1,7 @@
 /*
  * One handler serves a char fops and a block_device_operations, whose
- * .ioctl keeps the old signature: converting it would break the block
- * side, so it is refused with the line that still needs the old one.
+ * .ioctl keeps the old signature: the char side gets the wrapper that
+ * keeps it too (and passes the inode), and the block side is untouched.
  */
 #include <linux/fs.h>
 #include <linux/blkdev.h>

@@ -282,5 +282,49 @@ class ConvertRunTest(unittest.TestCase):
         self.assertEqual([c for c in result.summary.changes if c.kind == "forwarded-call"], [])
         self.assertTrue(result.failed)
 
+
+class ContestedTest(unittest.TestCase):
+    """A call the file declares of another structure, where a kbuild flag of
+    the file or a macro call may make it a file_operations (member_types.
+    contested): unproven, a failure at its file:line, never explained as
+    another structure's."""
+
+    CALL = "\treturn ops->ioctl(0, code, v);"
+
+    def setUp(self):
+        from test_member_types import MemberTypesCase
+        case = MemberTypesCase()
+        case.setUp()
+        self.addCleanup(case.doCleanups)
+        self.case = case
+
+    def account(self, text: str, makefile: str = ""):
+        rel = "drivers/x/x.c"
+        self.case.write({rel: text, "drivers/x/Makefile": "obj-m += x.o\n" + makefile})
+        data = text.encode()
+        line = next(n for n, code in enumerate(text.split("\n"), 1) if code == self.CALL)
+        return line, accounting.account(Summary("/", "2.6.9", {}, "1.1.1", 0.0),
+                                        {rel: (data, data)}, self.case.root)
+
+    def test_a_contested_call_is_unproven_and_fails(self):
+        before = "static struct usb_gadget_ops *ops;\n"
+        for makefile, body in [("ccflags-y += -Dusb_gadget_ops=file_operations\n", self.CALL),
+                               ("EXTRA_CFLAGS += -Dops=the_fops\n", self.CALL),
+                               ("CFLAGS_x.o += -Dusb_gadget_ops=file_operations\n", self.CALL),
+                               ("", "\tget_ops(ops);\n" + self.CALL)]:
+            with self.subTest(makefile=makefile, body=body):
+                line, found = self.account(self.case.function(body, before=before), makefile)
+                self.assertEqual([(r.file, r.line, r.status) for r in found.records],
+                                 [("drivers/x/x.c", line, HandlerStatus.FAILED)])
+                self.assertIn(f"drivers/x/x.c:{line}: ", found.records[0].reason)
+                self.assertIn("unproven", found.records[0].reason)
+                self.assertNotIn("other-structure", [t.kind for t in found.tokens])
+
+    def test_an_uncontested_call_stays_explained(self):
+        line, found = self.account(self.case.function(
+            self.CALL, before="static struct usb_gadget_ops *ops;\n"))
+        self.assertEqual(found.records, [])
+        self.assertEqual([(t.line, t.kind) for t in found.tokens], [(line, "other-structure")])
+
 if __name__ == "__main__":
     unittest.main()

@@ -180,6 +180,17 @@ class ConvertMacroBodiesTest(unittest.TestCase):
         self.assertIn("#include <linux/smp_lock.h>", header)
         self.compile_output(result, legacy=True)
 
+    def test_the_helper_name_is_free_in_files_outside_the_run(self):
+        # A driver of another directory includes the header and takes the
+        # next name: it compiles the helper too, so the helper skips it.
+        (self.tree / "sound/other").mkdir()
+        (self.tree / "sound/other/user.c").write_text(
+            '#include <linux/fs.h>\n#include "../mix/mix_compat.h"\n\n'
+            f"int {HELPER}2(void)\n{{\n\treturn 0;\n}}\n")
+        header = self.check_run(self.convert("2.6.11"))
+        self.assertIn(f"static inline int {HELPER}3(", header)
+        self.assertNotIn(f"{HELPER}2(", header)
+
     def test_2_6_36_forwards_through_unlocked_ioctl(self):
         result = self.convert("2.6.36")
         header = self.check_run(result)

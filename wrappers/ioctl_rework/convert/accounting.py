@@ -99,6 +99,13 @@ def account(summary: Summary, files: dict[str, tuple[bytes, bytes]],
                 proven = member_types.other_structures(declarations.get(), token.line)
                 if proven:
                     explained = ("other-structure", _other_structure(token, proven))
+            if explained and explained[0] == "other-structure" and \
+                    _contested(token, declarations):
+                # What the file says may not be what the compiler sees: no proof.
+                record = _unproven(rel, code, token, line)
+                if record not in records:
+                    records.append(record)
+                continue
             if explained:
                 tokens.append(TokenRecord(rel, line or token.line, *explained))
                 continue
@@ -108,6 +115,26 @@ def account(summary: Summary, files: dict[str, tuple[bytes, bytes]],
             if record not in records:       # two members of one line: one record
                 records.append(record)
     return Accounting(records, tokens)
+
+
+def _contested(token: Token, declarations: "_Declarations") -> bool:
+    """Whether TOKEN, a call or read the file declares of another structure,
+    is contested (member_types.contested: a kbuild flag of the file, or a
+    macro call that may declare its object); only with the tree's flags."""
+    return token.use in (Use.CALL, Use.READ) and declarations.has_tree() and \
+        member_types.contested(declarations.get(), token.line)
+
+
+def _unproven(rel: str, code: str, token: Token, line: int | None) -> HandlerRecord:
+    where = line or token.line
+    function = ioctl_tokens.enclosing_function(code, token.line) or "?"
+    return HandlerRecord(rel, where, "?", function, HandlerStatus.FAILED,
+                         f"{rel}:{where}: a call or read of a member named ioctl "
+                         f"(`{token.statement}`) whose structure is unproven: the file "
+                         "declares its object of another structure, but a kbuild flag of "
+                         "the file or a macro call that may declare the object can make it "
+                         "a file_operations, which a converted driver leaves NULL: not "
+                         "converted; convert it by hand")
 
 
 def _other_structure(token: Token, proven: set[str]) -> str:
@@ -191,6 +218,9 @@ class _Declarations:
     def __init__(self, root: Path | None, rel: str, text: str):
         self._args = (root, rel, text)
         self._corpus: member_types.Corpus | None = None
+
+    def has_tree(self) -> bool:
+        return self._args[0] is not None
 
     def get(self) -> member_types.Corpus:
         if self._corpus is None:

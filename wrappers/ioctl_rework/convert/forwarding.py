@@ -224,9 +224,11 @@ def _old_line(old: str, current: str, line: int, mapping: dict[int, int]) -> int
 
 def _helper_name(root: Path | None, rel: str, data: bytes) -> list[str]:
     """-D forward_helper=NAME: the helper's name, free in DATA (REL's text
-    after the conversion) and in the headers REL includes under ROOT."""
+    after the conversion), in the headers REL includes under ROOT, and in
+    the tree's files that include REL (a .c file #included elsewhere)."""
     text = _text(data)
-    used = free_names.taken(root, rel, text) if root is not None else free_names.words(text)
+    used = free_names.taken(root, rel, text) | free_names.taken_by_includers(root, rel) \
+        if root is not None else free_names.words(text)
     return ["-D", "forward_helper=" + free_names.first_free(free_names.FORWARD_HELPER, used)]
 
 

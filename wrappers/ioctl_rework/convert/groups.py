@@ -55,6 +55,9 @@ class HandlerGroup:
     # fops files that name it but left it for another file to define.
     elsewhere: set[str] = field(default_factory=set)
     files: list[str] = field(default_factory=list)     # every file naming it
+    # The rule's wrapper keeps its legacy signature (a use of the file
+    # needs it): nothing else follows, so no other file may name it.
+    keeps_signature: bool = False
 
     def listed_in(self, rel: str) -> bool:
         return bool(self.elsewhere) or rel not in self.decided
@@ -102,6 +105,7 @@ def build(runs: dict[str, FileRun], mentions: dict[str, set[str]], files: set[st
                 static = c_spans.is_static(_text(content, run.file), d.handler)
                 key = HandlerKey(d.handler, run.file if static else "")
                 groups.setdefault(key, HandlerGroup(key)).decided.add(run.file)
+                groups[key].keeps_signature |= d.keeps_signature
             elif not d.convert and any(w in (d.reason or "") for w in _ELSEWHERE):
                 key = HandlerKey(d.handler)
                 groups.setdefault(key, HandlerGroup(key)).elsewhere.add(run.file)
@@ -145,6 +149,15 @@ def check(groups: Groups, final: dict[str, FileRun], blocked: dict[str, str], co
 def _cannot_follow(group: HandlerGroup, content, mutex: bool) -> Verdict | None:
     """A use in the original text that no rewrite can carry over."""
     name = group.key.name
+    if group.keeps_signature:
+        named_elsewhere = sorted(set(group.files) - group.decided)
+        if named_elsewhere or len(group.decided) != 1:
+            return Verdict(HandlerStatus.SKIPPED,
+                           f"{(named_elsewhere or sorted(group.decided))[0]} names it too, "
+                           "and the wrapper that keeps its old signature (for a use of "
+                           "its own file) is proven only where nothing else names it; "
+                           "converted nowhere")
+        return None
     for rel in group.files:
         text = _text(content, rel)
         uses = namings.namings(text, name)
@@ -180,6 +193,8 @@ def _did_not_follow(group: HandlerGroup, final: dict[str, FileRun], blocked: dic
             why = blocked.get(rel) or run.reason
             return Verdict(HandlerStatus.FAILED, f"its files cannot all be rewritten "
                                                  f"({rel}: {why}); converted nowhere", rel)
+        if group.keeps_signature:
+            continue            # its old names are right: the wrapper calls it so
         text = run.new.decode("utf-8", "surrogateescape") if run else _text(content, rel)
         for use in namings.namings(text, name):
             defined = defined or use.kind == namings.DEFINITION

@@ -162,7 +162,8 @@ def written_headers(root: Path, files: set[str], current: dict[str, bytes], sour
     includers = _includers(root, {rel: (new or old).decode("utf-8", "surrogateescape")
                                   for rel, (old, new) in texts.items()})
     for rel, (old, text, macros) in candidates.items():
-        used = free_names.taken(root, rel, text)
+        # The tree's files outside the run that include it compile it too.
+        used = free_names.taken(root, rel, text) | free_names.taken_by_includers(root, rel)
         for including in includers.get(rel, set()) | _neighbours(root, rel):
             if including in texts:
                 data = texts[including][1] or texts[including][0]

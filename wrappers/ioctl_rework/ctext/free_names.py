@@ -8,6 +8,7 @@ well as the wrappers, so both pick the same name from the same text.
 
 import os
 import re
+import subprocess
 
 from ioctl_rework.ctext import include_search
 
@@ -30,6 +31,33 @@ def taken(root, rel, text: str) -> set[str]:
     for path, header in include_search.read_headers(root, rel).texts.items():
         if path != rel:
             found |= words(header)
+    return found
+
+
+def taken_by_includers(root, rel: str) -> set[str]:
+    """The names of every file of the tree under ROOT, in the run or not,
+    that may include REL (an #include naming its file name: more than the
+    compiler finds costs only a number), and of the headers each includes:
+    a name the helper takes in REL is compiled in each of them too."""
+    name = os.path.basename(rel)
+    include = re.compile(rb'^[ \t]*#[ \t]*include[ \t]*[<"](?:[^>"\n]*/)?'
+                         + re.escape(name.encode()) + rb'[>"]', re.M)
+    # grep reads the tree once, outside Python (a 2.6 tree is 200 MB).
+    proc = subprocess.run(["grep", "-r", "-l", "-Z", "-F", "--include=*.c", "--include=*.h",
+                           "--exclude-dir=.[!.]*", "--", name, str(root)],
+                          capture_output=True, env={**os.environ, "LC_ALL": "C"}, check=False)
+    found = set()
+    for path in (os.fsdecode(p) for p in proc.stdout.split(b"\0") if p):
+        other = os.path.relpath(path, root)
+        if other == rel:
+            continue
+        try:
+            with open(path, "rb") as source:
+                data = source.read()
+        except OSError:
+            continue
+        if include.search(data):
+            found |= taken(root, other, data.decode("utf-8", "surrogateescape"))
     return found
 
 

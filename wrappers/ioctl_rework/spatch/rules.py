@@ -107,6 +107,9 @@ class HandlerDecision:
     reason: str | None
     uses_inode: bool
     returns_enoioctlcmd: bool
+    # The wrapper calls the handler with its legacy signature, kept because
+    # something else of the file uses it (a function pointer of that type).
+    keeps_signature: bool = False
 
 
 # The start of every line the conversion rule prints about one entry.  The
@@ -190,5 +193,6 @@ def parse_report(stdout: str) -> list[HandlerDecision]:
             reason=refusal if refusal is not None else match["why"],
             uses_inode="uses inode" in details,
             returns_enoioctlcmd=any(d.startswith("returns -ENOIOCTLCMD") for d in details)
-            or "-ENOIOCTLCMD" in (refusal or "")))
+            or "-ENOIOCTLCMD" in (refusal or ""),
+            keeps_signature="keeps signature" in details))
     return decisions
