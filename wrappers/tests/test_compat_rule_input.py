@@ -46,7 +46,9 @@ class Blanked(unittest.TestCase):
                      "\t.unlocked_ioctl = foo_ioctl,\n};\n",
                      "static struct file_operations foo_fops = {\n\tioctl: foo_ioctl,\n};\n",
                      "static struct file_operations foo_fops = {\n"
-                     "\t.ioctl\t\t= (foo_ioctl),\n};\n"):
+                     "\t.ioctl\t\t= (foo_ioctl),\n};\n",
+                     "static struct file_operations foo_fops = {\n\t.unlocked_ioctl = "
+                     "(long (*)(struct file *, unsigned int, unsigned long))foo_ioctl,\n};\n"):
             with self.subTest(fops=fops):
                 text = HELPER + HANDLER + fops
                 self.assert_kept(text, "foo_ioctl")

@@ -31,9 +31,11 @@ _NAME_BEFORE_PARAMETERS = re.compile(r"^(?:\s*[A-Za-z_]\w*|\s*\*)*?\s*\b([A-Za-z
 # After the parameters: nothing but the kernel's attributes (`__acquires(x)`,
 # `__attribute__((x))`); another word may be the next declaration's.
 _AFTER_PARAMETERS = re.compile(r"^(?:\s*__\w*(?:\s*\((?:[^(){};=]|\([^(){};=]*\))*\))?)*\s*$")
-# Every name the entry rules can take for a handler, and more: the first
-# name after the member, in any structure.
-_ENTRY = re.compile(r"\b(?:unlocked_)?ioctl\s*[=:]\s*[(&\s]*([A-Za-z_]\w*)")
+# Where the entry rules find a handler, and more (the member in any
+# structure): every name of the value counts, a cast's too (spatch's
+# drop_cast isomorphism reads `(T)foo_ioctl` as foo_ioctl).
+_ENTRY = re.compile(r"\b(?:unlocked_)?ioctl\s*[=:]")
+_TAG = re.compile(r"\b(?:struct|union|enum)\s+\w+")
 # The last parameter's words but these: its name among them, wherever an
 # attribute puts it (`unsigned long arg __maybe_unused`).
 _C_TYPE_WORDS = frozenset({"unsigned", "signed", "long", "int", "short", "char", "void",
@@ -97,6 +99,20 @@ def function_bodies(text: str) -> list[tuple[str, frozenset[str], int, int]] | N
         start = at = end + 1
 
 
+def _value(code: str, start: int) -> str:
+    """The text from START of CODE to the first "," ";" or "}" outside
+    parentheses: an initializer's value."""
+    depth = 0
+    for at in range(start, len(code)):
+        if code[at] in "([":
+            depth += 1
+        elif code[at] in ")]":
+            depth -= 1
+        elif code[at] in ",;}" and depth <= 0:
+            return code[start:at]
+    return code[start:]
+
+
 def _alias_names(code: str, parameters: set[str]) -> set[str]:
     """Every name set from one of PARAMETERS, cast or not, and from those
     in turn: more than the rule's aliases (`p = (T)arg`, `T *q = p;`)."""
@@ -119,7 +135,9 @@ def for_rule(text: str, listed: tuple[str, ...] = ()) -> str:
     none of their last parameters nor what may become an alias of one."""
     bodies = function_bodies(text) or []
     code = c_spans.code_only(text)
-    handlers = set(listed) if listed else set(_ENTRY.findall(code))
+    handlers = set(listed) if listed else {
+        name for entry in _ENTRY.finditer(code)
+        for name in _WORD.findall(_TAG.sub(" ", _value(code, entry.end())))} - _C_TYPE_WORDS
     # A handler named through a macro of the file: every name of its text.
     macros = set()
     for define in _DIRECTIVE.finditer(code):
