@@ -62,6 +62,11 @@
 //   matches nothing stopped the rules after it.  The classifier refuses a
 //   copy_*_user() of arg it has no copy fact for, so a lost fact is an
 //   unknown, never a wrong class.
+// - The classifier gives the rule a copy of each file in which the bodies
+//   it reads nothing of are blanked (wrappers/ioctl_rework/compat/
+//   rule_input.py): those of the handlers and of every function that may
+//   add to cf_aliases, which is kept per file by name, are kept.  State
+//   that a rule keeps across functions must be kept there too.
 // Report lines: FILE:LINE: HANDLER: compat-fact: KIND DETAILS.
 
 virtual patch

@@ -1,8 +1,9 @@
 """The compat classifier: may a 32-bit process share an ioctl handler?
 
 facts.py reads what semantic-patches/ioctl_compat_facts.cocci finds in a
-handler (commands, uses of arg), callees.py joins in the functions it hands
-them to, headers.py finds the uapi headers (layout.py: where each era
+handler (commands, uses of arg; rule_input.py gives the rule each file
+without the bodies no handler can be), callees.py joins in the functions
+it hands them to, headers.py finds the uapi headers (layout.py: where each era
 keeps them), probe.py compiles the commands and types for i386 and x86_64,
 classify.py decides from the layouts (kept per file by memo.py), and era.py
 from the tree's own compat table (table.py, cexpr.py), read once a run.
@@ -20,7 +21,7 @@ from ioctl_rework.ctext import spans as c_spans
 from ioctl_rework.spatch import runner as spatch
 from ioctl_rework.cache import Cache, FileDigests, make_key
 from ioctl_rework.stages import Stage, Stages, Verbosity
-from ioctl_rework.compat import callees, classify, era, facts, memo, probe, table
+from ioctl_rework.compat import callees, classify, era, facts, memo, probe, rule_input, table
 from ioctl_rework.compat.headers import asm_dirs, include_dirs, probe_headers
 from ioctl_rework.compat.classify import Classification, CompatClass, Offender  # noqa: F401
 
@@ -123,7 +124,7 @@ def _relative(source: Path, tree: Path | None) -> str:
         return str(source)
 
 
-FACTS_FORMAT = "compat-facts-3"
+FACTS_FORMAT = "compat-facts-4"
 _HERE = "\0FILE\0"      # the file's own name in a cached rule output
 # What spatch reports on a file is kept when it says the same on every run
 # (a parse error is in the file); a timeout or crash is tried again.
@@ -143,6 +144,22 @@ def _own_facts(stdout: str, listed: tuple[str, ...]) -> str:
     wanted = set(listed)
     return "".join(line for line in stdout.splitlines(keepends=True)
                    if (found := facts.fact_handler(line)) is None or found in wanted)
+
+
+def _rule_inputs(files: list[Path], listed: tuple[str, ...], directory: Path) -> list[Path]:
+    """A copy of each of FILES in DIRECTORY (under its own name, one
+    subdirectory a file) as the facts rule needs it (compat.rule_input),
+    LISTED the callees it is asked about.  Read and written as latin-1,
+    one character a byte: every byte that is not blanked stays where it
+    was, and so do the lines and columns spatch reports."""
+    copies = []
+    for number, file in enumerate(files):
+        copy = directory / str(number) / Path(file).name
+        copy.parent.mkdir()
+        copy.write_text(rule_input.for_rule(Path(file).read_text(encoding="latin-1"),
+                                            listed), encoding="latin-1")
+        copies.append(copy)
+    return copies
 
 
 def rule_outputs(files: list[Path], jobs: int, timeout: int, cache: Cache | None,
@@ -175,16 +192,17 @@ def rule_outputs(files: list[Path], jobs: int, timeout: int, cache: Cache | None
     names = sorted({name for file in todo for name in listed.get(file, ())})
     args = ["-D", "report"] + (["-D", "callees=" + ",".join(names), "-D", "callees_only=1"]
                                if names else [])
-    # The rule's start-up (its Python) costs more than a driver: few batches.
-    runs = spatch.run_batched(facts.FACTS_RULE, [Path(f).resolve() for f in todo],
-                              args, jobs, timeout, fewest=True,
-                              done_count=stage.step if stage is not None else None) \
-        if todo else []
-    for file, run in zip(todo, runs):
+    with tempfile.TemporaryDirectory(prefix="ioctl-rework-facts-") as tmp:
+        given = _rule_inputs(todo, tuple(names), Path(tmp).resolve())
+        # The rule's start-up (its Python) costs more than a driver: few batches.
+        runs = spatch.run_batched(facts.FACTS_RULE, given, args, jobs, timeout, fewest=True,
+                                  done_count=stage.step if stage is not None else None) \
+            if todo else []
+    for file, run, copy in zip(todo, runs, given):
         own = None
         if run.outcome is spatch.Outcome.OK:
             own = _own_facts(run.stdout, listed.get(file, ())).replace(
-                str(Path(file).resolve()) + ":", _HERE + ":")
+                str(copy) + ":", _HERE + ":")
         if run.outcome in _LASTING:
             cache.put_json(keys[file], {"stdout": own})
         elif transient is not None:

@@ -58,13 +58,13 @@ def asm_dirs(tree: Path | None) -> dict[str, Path]:
 
 def _includes(header: Path) -> tuple[tuple[str, str], ...]:
     """(quote, name) of each #include of HEADER."""
-    return _read(header, header.stat().st_mtime_ns)[0]
+    return _read_includes(header, header.stat().st_mtime_ns)
 
 
 def _defined(header: Path) -> frozenset[str]:
     """The macros HEADER defines, and the structures, unions and typedefs
     it declares."""
-    return _read(header, header.stat().st_mtime_ns)[1]
+    return _read_defined(header, header.stat().st_mtime_ns)
 
 
 # Compiled once, not looked up in re's cache for each of the hundreds of
@@ -74,13 +74,19 @@ _AGGREGATE = re.compile(r"\b(?:struct|union)[ \t]+(\w+)[ \t\n]*\{")
 _TYPEDEF = re.compile(r"\btypedef\b[^;{]*?(\w+)[ \t]*;")
 
 
+# Each header read once per run (and again if it changed): the tree's
+# headers are shared by many drivers.  Its includes and its definitions
+# are two reads: most headers are only walked through for their includes,
+# and the three patterns of the definitions were most of the cost.
 @functools.lru_cache(maxsize=None)
-def _read(header: Path, _mtime: int) -> tuple[tuple, frozenset[str]]:
-    """Each header read once per run (and again if it changed): the tree's
-    headers are shared by many drivers."""
+def _read_includes(header: Path, _mtime: int) -> tuple[tuple[str, str], ...]:
+    return tuple(_INCLUDE.findall(header.read_text(errors="replace")))
+
+
+@functools.lru_cache(maxsize=None)
+def _read_defined(header: Path, _mtime: int) -> frozenset[str]:
     text = header.read_text(errors="replace")
-    return (tuple(_INCLUDE.findall(text)),
-            frozenset(_DEFINE.findall(text)) | frozenset(_AGGREGATE.findall(text))
+    return (frozenset(_DEFINE.findall(text)) | frozenset(_AGGREGATE.findall(text))
             | frozenset(_TYPEDEF.findall(text)))
 
 
