@@ -89,6 +89,38 @@ class SearchTest(KernelTestCase):
                           self.kernel, build)
         self.assertEqual(list(found.texts), ["d.c", str(generated), str(asm)])
 
+    def test_a_kernel_not_built_reads_the_asm_generic_headers_kbuild_would_wrap(self):
+        # scripts/Makefile.asm-generic writes arch/x86/include/generated/asm/X.h
+        # (#include <asm-generic/X.h>) for each mandatory-y the arch lacks and
+        # each generic-y; a tree not built has none of them.
+        write(self.kernel / "include/asm-generic/Kbuild",
+              "mandatory-y += atomic.h\nmandatory-y += own.h\nmandatory-y += bug.h\n")
+        write(self.kernel / "arch/x86/include/asm/Kbuild", "generic-y += export.h\n")
+        write(self.kernel / "include/uapi/asm-generic/Kbuild", "mandatory-y += errno.h\n")
+        for name in ("atomic.h", "own.h", "export.h", "unlisted.h"):
+            write(self.kernel / "include/asm-generic" / name, f"/* generic {name} */\n")
+        own = write(self.kernel / "arch/x86/include/asm/own.h", "/* the arch's own */\n")
+        errno = write(self.kernel / "include/uapi/asm-generic/errno.h", "#define EPERM 1\n")
+        generic = self.kernel / "include/asm-generic"
+        cases = {"<asm/atomic.h>": str(generic / "atomic.h"),     # mandatory-y
+                 "<asm/export.h>": str(generic / "export.h"),     # generic-y
+                 "<asm/own.h>": str(own),                         # the arch has it
+                 "<asm/errno.h>": str(errno)}                     # uapi mandatory-y
+        for include, path in cases.items():
+            with self.subTest(include=include):
+                found = self.read(f"#include {include}\n", self.kernel)
+                self.assertEqual(list(found.texts), ["d.c", path])
+        for include in ("<asm/unlisted.h>", "<asm/bug.h>"):     # no wrapper; no file
+            with self.subTest(include=include):
+                self.assertEqual(self.read(f"#include {include}\n", self.kernel).unread,
+                                 [include[1:-1]])
+        # Built (its generated asm directory is there): kbuild's wrappers are read instead.
+        build = self.tmp / "build"
+        wrapper = write(build / "arch/x86/include/generated/asm/atomic.h",
+                        "#include <asm-generic/atomic.h>\n")
+        found = self.read("#include <asm/atomic.h>\n", self.kernel, build)
+        self.assertEqual(list(found.texts), ["d.c", str(wrapper), str(generic / "atomic.h")])
+
     def test_a_2_6_tree_without_arch_include_reads_include_asm_i386(self):
         header = write(self.kernel / "include/asm-i386/io.h", "#define outb(v, p) 0\n")
         found = self.read("#include <asm/io.h>\n", self.kernel)

@@ -47,11 +47,15 @@ class SearchPath:
     asm: str = None          # where <asm/x.h> is when the tree has no include/asm
     makefiles: tuple = ()    # the files this search was read from
     unexpanded: tuple = ()   # -I flags whose directory could not be worked out
+    # A given kernel not built: the <asm/x.h> kbuild would generate as a
+    # wrapper of <asm-generic/x.h>, as ((asm-generic directory, names), ...).
+    generic: tuple = ()
 
     def is_system(self, path):
         """Whether PATH is a header of the tree's include directories."""
         return any(path.startswith(d + "/") for d in self.system + ((self.asm,) if self.asm
-                                                                    else ()))
+                                                                    else ())
+                   + tuple(d for d, _ in self.generic))
 
 
 def tree_top(root, rel):
@@ -299,8 +303,9 @@ def given_kernel():
 
 def kernel_dirs(source, build):
     """The include directories of the kernel SOURCE built in BUILD, absolute,
-    in kbuild's order (LINUXINCLUDE, then USERINCLUDE), and where <asm/...>
-    is in a 2.6 tree with no include/asm (include/asm-<arch>)."""
+    in kbuild's order (LINUXINCLUDE, then USERINCLUDE), where <asm/...>
+    is in a 2.6 tree with no include/asm (include/asm-<arch>), and the
+    asm-generic wrappers of a kernel not built (_generic_wrappers)."""
     arch = next((a for a in ARCHES if os.path.isdir(os.path.join(source, "arch", a, "include"))),
                 None)
     dirs = []
@@ -321,7 +326,41 @@ def kernel_dirs(source, build):
     for d in map(os.path.normpath, dirs):
         if d not in unique and os.path.isdir(d):
             unique.append(d)
-    return tuple(unique), asm
+    return tuple(unique), asm, _generic_wrappers(source, build, arch) if arch else ()
+
+
+# A Kbuild line naming a header kbuild makes a wrapper of asm-generic's.
+_WRAPPED = re.compile(r"^\s*(mandatory|generic)-y\s*\+?=\s*(\S+\.h)\s*$", re.M)
+
+
+def _kbuild_names(path, kinds):
+    try:
+        with open(path, errors="replace") as handle:
+            text = handle.read()
+    except OSError:
+        return set()
+    return {name for kind, name in _WRAPPED.findall(text) if kind in kinds}
+
+
+def _generic_wrappers(source, build, arch):
+    """Where a kernel not built (no generated asm directory) has the
+    wrappers kbuild would write (scripts/Makefile.asm-generic): each
+    mandatory-y of asm-generic the architecture lacks and each generic-y
+    of the architecture is <asm-generic/x.h>; for the kernel's asm and the
+    uapi one."""
+    found = []
+    for kernel_side, generic in (("", "include/asm-generic"),
+                                 ("uapi", "include/uapi/asm-generic")):
+        arch_asm = os.path.join(source, "arch", arch, "include", kernel_side, "asm")
+        generated = os.path.join(build, "arch", arch, "include", "generated", kernel_side, "asm")
+        if os.path.isdir(generated) or not os.path.isdir(os.path.join(source, generic)):
+            continue
+        names = _kbuild_names(os.path.join(source, generic, "Kbuild"), ("mandatory",)) \
+            | _kbuild_names(os.path.join(arch_asm, "Kbuild"), ("generic",))
+        names = tuple(sorted(n for n in names if not os.path.isfile(os.path.join(arch_asm, n))))
+        if names:
+            found.append((os.path.normpath(os.path.join(source, generic)), names))
+    return tuple(found)
 
 
 def search_path(root, rel):
@@ -340,12 +379,13 @@ def search_path(root, rel):
         flags = kbuild_includes(text, directory, top or "", lambda d: (root / d).is_dir())
         kbuild += [d for d in flags.found if d not in kbuild]
         unexpanded += ["%s (%s)" % (flag, path) for flag in flags.unexpanded]
+    generic = ()
     if top is not None:
         system, asm = system_dirs(root, top, rel)
     else:
         kernel = given_kernel()
-        system, asm = kernel_dirs(*kernel) if kernel else ((), None)
-    return SearchPath(tuple(kbuild), system, asm, tuple(makefiles), tuple(unexpanded))
+        system, asm, generic = kernel_dirs(*kernel) if kernel else ((), None, ())
+    return SearchPath(tuple(kbuild), system, asm, tuple(makefiles), tuple(unexpanded), generic)
 
 
 def _inside(directory, name):
@@ -365,6 +405,8 @@ def candidates(search, including, name, angle):
         found += [(d, name) for d in search.kbuild + search.system]
         if search.asm and name.startswith("asm/"):
             found.append((search.asm, name[4:]))
+        found += [(d, name[4:]) for d, names in search.generic
+                  if name.startswith("asm/") and name[4:] in names]
     return [p for p in (_inside(d, n) for d, n in found) if p is not None]
 
 
