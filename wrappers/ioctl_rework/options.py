@@ -77,8 +77,7 @@ def add_target_group(parser: argparse.ArgumentParser, *names: str,
             "--kernel-headers", type=Path, metavar="DIR",
             help="for a driver outside a kernel tree: the source tree of the kernel it is "
                  "built against (not built; its include/ and arch/*/include are enough), "
-                 "whose headers are read as kbuild finds them for an out-of-tree module "
-                 "(--kdir, where a subcommand has it, reads its kernel's too)")
+                 "whose headers are read as kbuild finds them for an out-of-tree module")
 
 
 # ---------------------------------------------------------------- output

@@ -1,5 +1,5 @@
 """A driver converted outside a kernel tree reads the headers of the kernel
-it is built against (--kernel-headers DIR, or --kdir's), as kbuild finds
+it is built against (--kernel-headers DIR), as kbuild finds
 them for an out-of-tree module (ctext/include_search.py: kernel_dirs).
 Before, outside a tree no <...> header was read: a macro of one that
 forwards through ->ioctl went unseen, the lower driver was converted and
