@@ -54,13 +54,17 @@ class Mode:
     tree: bool = True             # run inside the tree (its include/ readable)
 
 
+# A driver outside the tree is converted as an out-of-tree module is built:
+# against the kernel's headers (the model tree's, read, never written).
+KERNEL = ("--kernel-headers", str(vfsmodel.TREE))
+
 MODES = [
     Mode("bkl-auto", ("--target", "2.6.11"), ("2.6.11",)),
-    Mode("bkl-auto-notree", ("--target", "2.6.11"), ("2.6.11",), tree=False),
+    Mode("bkl-auto-notree", ("--target", "2.6.11", *KERNEL), ("2.6.11",), tree=False),
     Mode("bkl-wrapper", ("--target", "2.6.11", "--strategy", "wrapper"), ("2.6.11",)),
     Mode("bkl-pushdown", ("--target", "2.6.11", "--strategy", "pushdown"), ("2.6.11",)),
     Mode("mutex-auto", ("--target", "6.1"), ("6.1",)),
-    Mode("mutex-auto-notree", ("--target", "6.1"), ("6.1",), tree=False),
+    Mode("mutex-auto-notree", ("--target", "6.1", *KERNEL), ("6.1",), tree=False),
     Mode("mutex-wrapper", ("--target", "6.1", "--strategy", "wrapper"), ("6.1",)),
     Mode("mutex-pushdown", ("--target", "6.1", "--strategy", "pushdown"), ("6.1",)),
     Mode("multi-kernel", ("--target", "2.6.11", "--multi-kernel"), ("2.6.9", "2.6.11")),

@@ -31,7 +31,7 @@ def positive_int(text: str) -> int:
 
 # ---------------------------------------------------------------- target
 
-TARGET_OPTIONS = ("target", "lock", "strategy", "multi_kernel", "compat")
+TARGET_OPTIONS = ("target", "lock", "strategy", "multi_kernel", "compat", "kernel_headers")
 
 
 def add_target_group(parser: argparse.ArgumentParser, *names: str,
@@ -72,6 +72,12 @@ def add_target_group(parser: argparse.ArgumentParser, *names: str,
                  "the same for 32-bit callers (same handler, or compat_ptr); the summary "
                  "says why elsewhere (default: on for targets >= 2.6.36, without "
                  "--multi-kernel)")
+    if "kernel_headers" in names:
+        group.add_argument(
+            "--kernel-headers", type=Path, metavar="DIR",
+            help="for a driver outside a kernel tree: the source tree of the kernel it is "
+                 "built against (not built; its include/ and arch/*/include are enough), "
+                 "whose headers are read as kbuild finds them for an out-of-tree module")
 
 
 # ---------------------------------------------------------------- output

@@ -280,6 +280,47 @@ def kdir_target(kdir: Path) -> Target:
                           f"{err}") from err
 
 
+@dataclass(frozen=True)
+class KernelHeaders:
+    """The kernel a driver outside a tree is built against, whose headers
+    are read as kbuild finds them: its source tree, and the directory it
+    was built in (the source itself, or its O= directory)."""
+
+    source: Path
+    build: Path
+    given_as: str                       # the option that named it, for messages
+
+
+def kdir_source(kdir: Path) -> Path:
+    """The source tree of the kernel built in KDIR: KDIR itself or, for an
+    O= directory, its `source` link or the tree its Makefile includes."""
+    kdir = Path(os.path.abspath(kdir))
+    if (kdir / "source").is_dir():
+        return (kdir / "source").resolve()
+    try:
+        head = (kdir / "Makefile").read_text(errors="replace")[:4096]
+    except OSError:
+        return kdir
+    included = re.search(r"^include\s+([^\s$]+)/Makefile\s*$", head, re.M)
+    if included and Path(included.group(1)).is_dir():
+        return Path(os.path.abspath(included.group(1)))
+    return kdir
+
+
+def kernel_headers(headers: Path | None, kdir: Path | None) -> KernelHeaders | None:
+    """The KernelHeaders of --kernel-headers HEADERS or else --kdir KDIR;
+    SettingsError for a directory that holds no kernel headers."""
+    if headers is not None:
+        source = Path(os.path.abspath(headers))
+        if not (source / "include" / "linux").is_dir():
+            raise SettingsError(f"--kernel-headers {headers}: no include/linux in it; give "
+                                "the top of a kernel source tree")
+        return KernelHeaders(source, source, f"--kernel-headers {headers}")
+    if kdir is not None:
+        return KernelHeaders(kdir_source(kdir), Path(os.path.abspath(kdir)), f"--kdir {kdir}")
+    return None
+
+
 def find_tree(path: Path) -> KernelTree:
     """The kernel tree PATH is in: the nearest directory with MAINTAINERS
     or a top Makefile that sets VERSION."""
@@ -305,6 +346,7 @@ class Settings:
     jobs: int = 1
     cache_dir: Path | None = None       # None: --no-cache
     warnings: tuple[str, ...] = field(default=())
+    kernel: KernelHeaders | None = None  # whose headers a run outside a tree reads
 
     def cache(self, namespace: str):
         from ioctl_rework.cache import Cache
@@ -402,10 +444,15 @@ def resolve(args, tree: KernelTree, *, kdir: Path | None = None,
                                     fallback=fallback, multi_kernel=multi_kernel,
                                     converts=converts)
     conversion = conversion_from_args(args, target)
+    # --kdir's headers are not read yet: on a real kernel's headers the
+    # forwarding proof refuses every driver (module_misc_device, MODULE_LICENSE:
+    # pastes it cannot prove), so the documented --kdir port would fail whole.
+    kernel = kernel_headers(getattr(args, "kernel_headers", None), None)
     cache_dir = None
     if not getattr(args, "no_cache", False):
         from ioctl_rework.cache import default_directory
         cache_dir = getattr(args, "cache_dir", None) or default_directory()
     return Settings(tree=tree, target=target, target_from=source, conversion=conversion,
                     outputs=check_outputs(outputs), jobs=getattr(args, "jobs", None) or 1,
-                    cache_dir=cache_dir, warnings=tuple(conversion.warnings()))
+                    cache_dir=cache_dir, warnings=tuple(conversion.warnings()),
+                    kernel=kernel)

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING
 from ioctl_rework import children, options, safe_write, scratch, scratch_dirs, settings
 from ioctl_rework.check import hook
 from ioctl_rework.spatch import runner as spatch
+from ioctl_rework.ctext import include_search
 from ioctl_rework.ctext.spans import LEGACY_MEMBER, ioctl_lines, unparsed_region
 from ioctl_rework.check.input import (DEFAULT_MAX_PATCH_SIZE, InputError, PatchInput,
                                      SourceKind, read_inputs, unchecked_reason)
@@ -513,6 +514,9 @@ def _request(args: argparse.Namespace) -> CheckRequest | None:
             base = args.tree or (None if source is SourceKind.DIFF else Path.cwd())
             tree = settings.find_tree(base) if base else settings.KernelTree(None)
             run = settings.resolve(args, tree, outputs=options.output_paths(args))
+            # The rule reads the headers of --kernel-headers where a file has no tree.
+            include_search.use_kernel(run.kernel and run.kernel.source,
+                                      run.kernel and run.kernel.build)
             return CheckRequest(source, None if source is SourceKind.STAGED else value,
                                 args.tree, args.fix, run.jobs, args.timeout, args.squash,
                                 args.allow_unchecked, kdir, run.conversion,

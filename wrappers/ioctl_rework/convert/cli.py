@@ -138,7 +138,7 @@ def request_from_args(args) -> ConvertRequest:
                           timeout=args.timeout, output=mode, series_dir=args.series,
                           split=series.Split(args.split or "file"), author=author,
                           shard=args.shard, cache=run.cache("convert"),
-                          verify=VerifyOptions(kdir=kernel_dir),
+                          verify=VerifyOptions(kdir=kernel_dir), kernel=run.kernel,
                           reports=output_mod.reports(args.format, args.output, args.json,
                                                      diff_on_stdout=mode is Output.DIFF))
 

@@ -21,7 +21,7 @@ import time
 from dataclasses import dataclass, replace
 
 from ioctl_rework import safe_write, settings
-from ioctl_rework.ctext import have_ioctl
+from ioctl_rework.ctext import have_ioctl, include_search
 from ioctl_rework.ctext import spans as c_spans
 from ioctl_rework.convert import accounting, bkl_glue, file_runs, forwarding, module_runs, modules
 from ioctl_rework.convert import unfollowed_calls
@@ -67,6 +67,14 @@ class _Followed:
 def convert(request: ConvertRequest, stages: Stages | None = None) -> ConversionResult:
     """The run REQUEST asks for, each stage timed through STAGES (the
     caller's, to show progress and time the writing that follows)."""
+    if request.kernel is None:      # the kernel the caller uses, if any
+        return _convert(request, stages)
+    # Every reader of headers, the rule's Python in spatch included, reads this kernel's.
+    with include_search.kernel_used(request.kernel.source, request.kernel.build):
+        return _convert(request, stages)
+
+
+def _convert(request: ConvertRequest, stages: Stages | None) -> ConversionResult:
     stages = stages or Stages("convert", Verbosity.QUIET)
     start = time.monotonic()
     started = series.now()

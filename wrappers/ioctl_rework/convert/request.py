@@ -62,6 +62,8 @@ class ConvertRequest:
     cache: cache_mod.Cache = field(default_factory=lambda: cache_mod.Cache(None))
     verify: VerifyOptions = VerifyOptions()
     reports: tuple[Report, ...] = ()    # written by output.emit after the run
+    # Outside a tree: the kernel whose headers the run reads (--kernel-headers, --kdir).
+    kernel: settings.KernelHeaders | None = None
     # Told of every run of the rule on a file as it ends: (the file relative
     # to ROOT, spatch's arguments, what it said).  check's audit reads its
     # legacy entries from them instead of running the rule again.

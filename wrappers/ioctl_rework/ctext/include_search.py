@@ -6,8 +6,11 @@ file's kbuild Makefile adds (`EXTRA_CFLAGS += -I...`, `ccflags-y`,
 `$(src)`, `$(srctree)`), then the tree's include directories.
 `#include <x.h>`: the kbuild directories, then the tree's include
 directories (`include/`, `arch/x86/include/` or `include/asm-i386/`), found
-from the tree's top Makefile (VERSION and PATCHLEVEL); outside a tree an
-angle-bracket header is not read.  Nothing above the root is read.
+from the tree's top Makefile (VERSION and PATCHLEVEL).  Outside a tree the
+include directories are those of the kernel the run was given (KERNEL_ENV:
+convert --kdir or --kernel-headers), as kbuild finds them for an
+out-of-tree module; without one an angle-bracket header is not read.
+Nothing above the root is read but that kernel's include directories.
 
 Imports nothing of the project but header_cache (which imports nothing
 either; a file is read once a run): the conversion rule's package imports it
@@ -15,6 +18,7 @@ as well as the wrappers (spatch runs with wrappers/ on PYTHONPATH), so the
 rule decides from the same headers convert reads.
 """
 
+import contextlib
 import os
 import re
 from dataclasses import dataclass
@@ -26,21 +30,32 @@ from ioctl_rework.ctext import header_cache
 ARCHES = ("x86", "i386", "x86_64")
 
 
+# The kernel a run outside a tree is built against: "SOURCE" or
+# "SOURCE<os.pathsep>BUILD" (its O= directory), absolute.  An environment
+# variable, so that the rule's Python, in spatch's process, reads the
+# headers the wrappers read.
+KERNEL_ENV = "IOCTL_REWORK_KERNEL"
+
+
 @dataclass(frozen=True)
 class SearchPath:
     """Where a file's includes are looked for: directories relative to the
-    root, in order."""
+    root (the given kernel's, outside a tree: absolute), in order."""
 
     kbuild: tuple = ()       # the -I directories of the file's kbuild Makefile
     system: tuple = ()       # the tree's include directories
     asm: str = None          # where <asm/x.h> is when the tree has no include/asm
     makefiles: tuple = ()    # the files this search was read from
     unexpanded: tuple = ()   # -I flags whose directory could not be worked out
+    # A given kernel not built: the <asm/x.h> kbuild would generate as a
+    # wrapper of <asm-generic/x.h>, as ((asm-generic directory, names), ...).
+    generic: tuple = ()
 
     def is_system(self, path):
         """Whether PATH is a header of the tree's include directories."""
         return any(path.startswith(d + "/") for d in self.system + ((self.asm,) if self.asm
-                                                                    else ()))
+                                                                    else ())
+                   + tuple(d for d, _ in self.generic))
 
 
 def tree_top(root, rel):
@@ -250,6 +265,104 @@ def system_dirs(root, top, rel):
     return tuple(d for d in system if exists(d)), asm
 
 
+def use_kernel(source, build=None):
+    """Outside a tree, read <...> headers from the kernel source tree SOURCE
+    (with the generated headers of its O= directory BUILD), in this process
+    and the ones it starts; None: from no kernel."""
+    if source is None:
+        os.environ.pop(KERNEL_ENV, None)
+        return
+    parts = [os.path.abspath(source)] + ([os.path.abspath(build)] if build else [])
+    if any(os.pathsep in part for part in parts):
+        raise ValueError("%s: a kernel directory whose name holds %r" % (parts, os.pathsep))
+    os.environ[KERNEL_ENV] = os.pathsep.join(parts)
+
+
+@contextlib.contextmanager
+def kernel_used(source, build=None):
+    """use_kernel(SOURCE, BUILD) for the block, then the kernel used before."""
+    before = os.environ.get(KERNEL_ENV)
+    use_kernel(source, build)
+    try:
+        yield
+    finally:
+        if before is None:
+            os.environ.pop(KERNEL_ENV, None)
+        else:
+            os.environ[KERNEL_ENV] = before
+
+
+def given_kernel():
+    """The kernel (source, build) this process was given, or None."""
+    value = os.environ.get(KERNEL_ENV)
+    if not value:
+        return None
+    source, _, build = value.partition(os.pathsep)
+    return source, build or source
+
+
+def kernel_dirs(source, build):
+    """The include directories of the kernel SOURCE built in BUILD, absolute,
+    in kbuild's order (LINUXINCLUDE, then USERINCLUDE), where <asm/...>
+    is in a 2.6 tree with no include/asm (include/asm-<arch>), and the
+    asm-generic wrappers of a kernel not built (_generic_wrappers)."""
+    arch = next((a for a in ARCHES if os.path.isdir(os.path.join(source, "arch", a, "include"))),
+                None)
+    dirs = []
+    if arch:
+        dirs += [os.path.join(source, "arch", arch, "include"),
+                 os.path.join(build, "arch", arch, "include", "generated")]
+    dirs += [os.path.join(source, "include"), os.path.join(build, "include")]
+    if arch:
+        dirs += [os.path.join(source, "arch", arch, "include", "uapi"),
+                 os.path.join(build, "arch", arch, "include", "generated", "uapi")]
+    dirs += [os.path.join(source, "include", "uapi"),
+             os.path.join(build, "include", "generated", "uapi")]
+    asm = None
+    if not arch and not os.path.isdir(os.path.join(build, "include", "asm")):
+        asm = next((os.path.join(source, "include", "asm-" + a) for a in ARCHES
+                    if os.path.isdir(os.path.join(source, "include", "asm-" + a))), None)
+    unique = []
+    for d in map(os.path.normpath, dirs):
+        if d not in unique and os.path.isdir(d):
+            unique.append(d)
+    return tuple(unique), asm, _generic_wrappers(source, build, arch) if arch else ()
+
+
+# A Kbuild line naming a header kbuild makes a wrapper of asm-generic's.
+_WRAPPED = re.compile(r"^\s*(mandatory|generic)-y\s*\+?=\s*(\S+\.h)\s*$", re.M)
+
+
+def _kbuild_names(path, kinds):
+    try:
+        with open(path, errors="replace") as handle:
+            text = handle.read()
+    except OSError:
+        return set()
+    return {name for kind, name in _WRAPPED.findall(text) if kind in kinds}
+
+
+def _generic_wrappers(source, build, arch):
+    """Where a kernel not built (no generated asm directory) has the
+    wrappers kbuild would write (scripts/Makefile.asm-generic): each
+    mandatory-y of asm-generic the architecture lacks and each generic-y
+    of the architecture is <asm-generic/x.h>; for the kernel's asm and the
+    uapi one."""
+    found = []
+    for kernel_side, generic in (("", "include/asm-generic"),
+                                 ("uapi", "include/uapi/asm-generic")):
+        arch_asm = os.path.join(source, "arch", arch, "include", kernel_side, "asm")
+        generated = os.path.join(build, "arch", arch, "include", "generated", kernel_side, "asm")
+        if os.path.isdir(generated) or not os.path.isdir(os.path.join(source, generic)):
+            continue
+        names = _kbuild_names(os.path.join(source, generic, "Kbuild"), ("mandatory",)) \
+            | _kbuild_names(os.path.join(arch_asm, "Kbuild"), ("generic",))
+        names = tuple(sorted(n for n in names if not os.path.isfile(os.path.join(arch_asm, n))))
+        if names:
+            found.append((os.path.normpath(os.path.join(source, generic)), names))
+    return tuple(found)
+
+
 def search_path(root, rel):
     """The SearchPath of REL, a path relative to ROOT."""
     root = Path(root)
@@ -266,24 +379,35 @@ def search_path(root, rel):
         flags = kbuild_includes(text, directory, top or "", lambda d: (root / d).is_dir())
         kbuild += [d for d in flags.found if d not in kbuild]
         unexpanded += ["%s (%s)" % (flag, path) for flag in flags.unexpanded]
-    system, asm = system_dirs(root, top, rel) if top is not None else ((), None)
-    return SearchPath(tuple(kbuild), system, asm, tuple(makefiles), tuple(unexpanded))
+    generic = ()
+    if top is not None:
+        system, asm = system_dirs(root, top, rel)
+    else:
+        kernel = given_kernel()
+        system, asm, generic = kernel_dirs(*kernel) if kernel else ((), None, ())
+    return SearchPath(tuple(kbuild), system, asm, tuple(makefiles), tuple(unexpanded), generic)
 
 
-def _inside(path):
-    path = os.path.normpath(path)
+def _inside(directory, name):
+    """DIRECTORY/NAME if it stays inside the root or, DIRECTORY absolute (a
+    given kernel's), inside DIRECTORY; else None."""
+    path = os.path.normpath(os.path.join(directory, name))
+    if os.path.isabs(directory):
+        return path if path.startswith(os.path.normpath(directory) + "/") else None
     return None if path.startswith("..") or os.path.isabs(path) else path
 
 
 def candidates(search, including, name, angle):
     """Where `#include "NAME"` (or <NAME> when ANGLE) in INCLUDING may be,
-    in order, relative to the root."""
-    found = [] if angle else [os.path.join(os.path.dirname(including), name)]
+    in order, relative to the root (or absolute, in a given kernel)."""
+    found = [] if angle else [(os.path.dirname(including), name)]
     if search is not None:
-        found += [os.path.join(d, name) for d in search.kbuild + search.system]
+        found += [(d, name) for d in search.kbuild + search.system]
         if search.asm and name.startswith("asm/"):
-            found.append(os.path.join(search.asm, name[4:]))
-    return [p for p in map(_inside, found) if p is not None]
+            found.append((search.asm, name[4:]))
+        found += [(d, name[4:]) for d, names in search.generic
+                  if name.startswith("asm/") and name[4:] in names]
+    return [p for p in (_inside(d, n) for d, n in found) if p is not None]
 
 
 INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*(?:"([^"]+)"|<([^>]+)>)', re.MULTILINE)

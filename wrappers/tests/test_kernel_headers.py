@@ -1,0 +1,249 @@
+"""A driver converted outside a kernel tree reads the headers of the kernel
+it is built against (--kernel-headers DIR), as kbuild finds
+them for an out-of-tree module (ctext/include_search.py: kernel_dirs).
+Before, outside a tree no <...> header was read: a macro of one that
+forwards through ->ioctl went unseen, the lower driver was converted and
+the forwarded call met a NULL .ioctl (red team: red_fwd_macro, notree
+modes; issue 22)."""
+
+import argparse
+import os
+import shutil
+import tempfile
+import unittest
+from pathlib import Path
+
+from ioctl_rework import settings
+from ioctl_rework.convert import cli as convert
+from ioctl_rework.convert.summary import HandlerStatus
+from ioctl_rework.ctext import include_search
+
+from test_macro_forwarding import HEADER_SPELLINGS, LOWER, UPPER
+
+
+def write(path: Path, text: str) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    return path
+
+
+class KernelTestCase(unittest.TestCase):
+    """A scratch directory holding a lone driver directory (drv/, no kernel
+    Makefile above it) and a kernel source tree beside it (linux/)."""
+
+    def setUp(self):
+        self.tmp = Path(tempfile.mkdtemp(prefix="kernel-headers-"))
+        self.addCleanup(shutil.rmtree, self.tmp)
+        self.kernel = self.tmp / "linux"
+        write(self.kernel / "Makefile", "VERSION = 6\nPATCHLEVEL = 1\nSUBLEVEL = 0\n")
+        write(self.kernel / "include/linux/fs.h", "#ifndef FS_H\n#define FS_H\n#endif\n")
+        self.drivers = self.tmp / "drv"
+        self.drivers.mkdir()
+        self.addCleanup(os.environ.pop, include_search.KERNEL_ENV, None)
+
+
+class SearchTest(KernelTestCase):
+    def read(self, text: str, source=None, build=None):
+        write(self.drivers / "d.c", text)
+        with include_search.kernel_used(source, build):
+            return include_search.read_headers(self.drivers, "d.c")
+
+    def test_a_header_of_each_kernel_include_directory_is_read(self):
+        places = {"<linux/a.h>": "include/linux/a.h",
+                  "<asm/b.h>": "arch/x86/include/asm/b.h",
+                  "<uapi/linux/c.h>": "include/uapi/linux/c.h",
+                  "<linux/d.h>": "include/uapi/linux/d.h",
+                  "<asm/e.h>": "arch/x86/include/uapi/asm/e.h"}
+        for include, at in places.items():
+            with self.subTest(include=include):
+                header = write(self.kernel / at, "#define X 1\n")
+                found = self.read(f"#include {include}\n", self.kernel)
+                self.assertIn(str(header), found.texts)
+                self.assertEqual(found.unread, [])
+                without = self.read(f"#include {include}\n")
+                self.assertEqual((list(without.texts), without.unread),
+                                 (["d.c"], [include[1:-1]]))
+
+    def test_the_kernel_include_directory_comes_before_uapi(self):
+        write(self.kernel / "include/uapi/linux/a.h", "#define UAPI 1\n")
+        kernel_side = write(self.kernel / "include/linux/a.h", "#define KERNEL 1\n")
+        found = self.read("#include <linux/a.h>\n", self.kernel)
+        self.assertEqual(list(found.texts), ["d.c", str(kernel_side)])
+
+    def test_a_header_includes_another_of_the_kernel(self):
+        for inner in ("<asm/inner.h>", '"inner.h"'):
+            with self.subTest(inner=inner):
+                include_dir = "arch/x86/include/asm" if inner.startswith("<") else "include/linux"
+                outer = write(self.kernel / "include/linux/outer.h", f"#include {inner}\n")
+                deeper = write(self.kernel / include_dir / "inner.h", "#define INNER 1\n")
+                found = self.read("#include <linux/outer.h>\n", self.kernel)
+                self.assertEqual(list(found.texts), ["d.c", str(outer), str(deeper)])
+                deeper.unlink()
+
+    def test_an_o_directory_adds_its_generated_headers(self):
+        build = self.tmp / "build"
+        generated = write(build / "include/generated/autoconf.h", "#define CONFIG_X 1\n")
+        asm = write(build / "arch/x86/include/generated/asm/g.h", "#define G 1\n")
+        write(self.kernel / "arch/x86/include/asm/.keep", "")
+        found = self.read("#include <generated/autoconf.h>\n#include <asm/g.h>\n",
+                          self.kernel, build)
+        self.assertEqual(list(found.texts), ["d.c", str(generated), str(asm)])
+
+    def test_a_kernel_not_built_reads_the_asm_generic_headers_kbuild_would_wrap(self):
+        # scripts/Makefile.asm-generic writes arch/x86/include/generated/asm/X.h
+        # (#include <asm-generic/X.h>) for each mandatory-y the arch lacks and
+        # each generic-y; a tree not built has none of them.
+        write(self.kernel / "include/asm-generic/Kbuild",
+              "mandatory-y += atomic.h\nmandatory-y += own.h\nmandatory-y += bug.h\n")
+        write(self.kernel / "arch/x86/include/asm/Kbuild", "generic-y += export.h\n")
+        write(self.kernel / "include/uapi/asm-generic/Kbuild", "mandatory-y += errno.h\n")
+        for name in ("atomic.h", "own.h", "export.h", "unlisted.h"):
+            write(self.kernel / "include/asm-generic" / name, f"/* generic {name} */\n")
+        own = write(self.kernel / "arch/x86/include/asm/own.h", "/* the arch's own */\n")
+        errno = write(self.kernel / "include/uapi/asm-generic/errno.h", "#define EPERM 1\n")
+        generic = self.kernel / "include/asm-generic"
+        cases = {"<asm/atomic.h>": str(generic / "atomic.h"),     # mandatory-y
+                 "<asm/export.h>": str(generic / "export.h"),     # generic-y
+                 "<asm/own.h>": str(own),                         # the arch has it
+                 "<asm/errno.h>": str(errno)}                     # uapi mandatory-y
+        for include, path in cases.items():
+            with self.subTest(include=include):
+                found = self.read(f"#include {include}\n", self.kernel)
+                self.assertEqual(list(found.texts), ["d.c", path])
+        for include in ("<asm/unlisted.h>", "<asm/bug.h>"):     # no wrapper; no file
+            with self.subTest(include=include):
+                self.assertEqual(self.read(f"#include {include}\n", self.kernel).unread,
+                                 [include[1:-1]])
+        # Built (its generated asm directory is there): kbuild's wrappers are read instead.
+        build = self.tmp / "build"
+        wrapper = write(build / "arch/x86/include/generated/asm/atomic.h",
+                        "#include <asm-generic/atomic.h>\n")
+        found = self.read("#include <asm/atomic.h>\n", self.kernel, build)
+        self.assertEqual(list(found.texts), ["d.c", str(wrapper), str(generic / "atomic.h")])
+
+    def test_a_2_6_tree_without_arch_include_reads_include_asm_i386(self):
+        header = write(self.kernel / "include/asm-i386/io.h", "#define outb(v, p) 0\n")
+        found = self.read("#include <asm/io.h>\n", self.kernel)
+        self.assertEqual(list(found.texts), ["d.c", str(header)])
+
+    def test_nothing_outside_the_kernel_include_directories_is_read(self):
+        write(self.kernel / "secret.h", "#define SECRET 1\n")
+        found = self.read("#include <../secret.h>\n#include <../../drv/d.c>\n", self.kernel)
+        self.assertEqual((list(found.texts), found.unread),
+                         (["d.c"], ["../secret.h", "../../drv/d.c"]))
+
+    def test_a_driver_inside_a_tree_reads_its_own_tree(self):
+        tree = self.tmp / "tree"
+        write(tree / "Makefile", "VERSION = 2\nPATCHLEVEL = 6\n")
+        write(tree / "include/linux/a.h", "#define TREE 1\n")
+        write(self.kernel / "include/linux/a.h", "#define GIVEN 1\n")
+        write(tree / "drivers/d.c", "#include <linux/a.h>\n")
+        with include_search.kernel_used(self.kernel):
+            found = include_search.read_headers(tree, "drivers/d.c")
+        self.assertEqual(list(found.texts), ["drivers/d.c", "include/linux/a.h"])
+
+    def test_kernel_used_gives_back_the_kernel_used_before(self):
+        include_search.use_kernel(self.kernel)
+        with include_search.kernel_used(self.tmp / "other"):
+            self.assertEqual(include_search.given_kernel()[0], str(self.tmp / "other"))
+        self.assertEqual(include_search.given_kernel(), (str(self.kernel), str(self.kernel)))
+        include_search.use_kernel(None)
+        self.assertIsNone(include_search.given_kernel())
+
+
+class SettingsTest(KernelTestCase):
+    def test_kernel_headers_wants_a_kernel_source_tree(self):
+        for where in (self.drivers, self.tmp / "absent"):
+            with self.subTest(where=where):
+                with self.assertRaisesRegex(settings.SettingsError, "no include/linux"):
+                    settings.kernel_headers(where, None)
+
+    def test_an_o_directory_reads_the_source_it_was_built_from(self):
+        linked = self.tmp / "o-link"
+        linked.mkdir()
+        (linked / "source").symlink_to(self.kernel)
+        included = self.tmp / "o-make"
+        write(included / "Makefile", f"# generated\ninclude {self.kernel}/Makefile\n")
+        for build in (linked, included, self.kernel):
+            with self.subTest(build=build.name):
+                kernel = settings.kernel_headers(None, build)
+                self.assertEqual((kernel.source, kernel.build), (self.kernel.resolve(), build))
+
+    def test_kernel_headers_wins_over_kdir(self):
+        kernel = settings.kernel_headers(self.kernel, self.tmp / "elsewhere")
+        self.assertEqual((kernel.source, kernel.given_as),
+                         (self.kernel, f"--kernel-headers {self.kernel}"))
+
+
+class ConvertTest(KernelTestCase):
+    """A lower and an upper driver outside a tree; the upper forwards
+    through a macro of a header only the given kernel has."""
+
+    def convert(self, include: str, kernel: bool, upper: str = UPPER):
+        write(self.drivers / "lower.c", LOWER)
+        write(self.drivers / "upper.c", upper % include)
+        parser = argparse.ArgumentParser()
+        convert.add_arguments(parser)
+        given = ["--kernel-headers", str(self.kernel)] if kernel else []
+        args = parser.parse_args(["--target", "2.6.11", "--no-cache", *given, "--",
+                                  str(self.drivers)])
+        return convert.convert(convert.request_from_args(args))
+
+    # Where the macro is: the header included, the file that defines
+    # STACK_PASS (relative to the kernel) and what each header holds.
+    PLACES = {
+        "angle": ("<linux/stackhelp.h>", {"include/linux/stackhelp.h": "MACRO"}),
+        "asm": ("<asm/stackhelp.h>", {"arch/x86/include/asm/stackhelp.h": "MACRO"}),
+        "uapi": ("<linux/stackhelp.h>", {"include/uapi/linux/stackhelp.h": "MACRO"}),
+        "nested": ("<linux/stack.h>", {"include/linux/stack.h": "#include <asm/stackhelp.h>\n",
+                                       "arch/x86/include/asm/stackhelp.h": "MACRO"}),
+        "nested quoted": ("<linux/stack.h>", {"include/linux/stack.h": '#include "stackhelp.h"\n',
+                                              "include/linux/stackhelp.h": "MACRO"}),
+        "2.6 asm-i386": ("<asm/stackhelp.h>", {"include/asm-i386/stackhelp.h": "MACRO"}),
+    }
+
+    def place(self, headers: dict, macro: str) -> str:
+        """Writes HEADERS into the kernel; the path of the macro's header."""
+        for at, text in headers.items():
+            if text == "MACRO":
+                write(self.kernel / at, "#ifndef STACK_H\n#define STACK_H\n" + macro + "#endif\n")
+                where = str(self.kernel / at)
+            else:
+                write(self.kernel / at, text)
+        return where
+
+    def test_a_macro_of_the_given_kernel_denies_the_run_naming_itself(self):
+        for place, (include, headers) in self.PLACES.items():
+            for name, macro in HEADER_SPELLINGS.items():
+                if name == "dot_call":
+                    continue        # takes four arguments
+                with self.subTest(place=place, spelling=name):
+                    shutil.rmtree(self.kernel / "include", ignore_errors=True)
+                    shutil.rmtree(self.kernel / "arch", ignore_errors=True)
+                    write(self.kernel / "include/linux/fs.h", "")
+                    where = self.place(headers, macro)
+                    result = self.convert(include, kernel=True)
+                    self.assertEqual(result.changes, {})
+                    self.assertTrue(result.failed)
+                    records = {h.handler: h for h in result.summary.handlers}
+                    for handler in ("lo_ioctl", "up_ioctl", "STACK_PASS"):
+                        self.assertIs(records[handler].status, HandlerStatus.FAILED)
+                        self.assertIn(f"macro STACK_PASS ({where}:3)", records[handler].reason)
+
+    def test_the_kernel_is_used_for_the_run_only(self):
+        self.place(self.PLACES["angle"][1], HEADER_SPELLINGS["call"])
+        self.assertTrue(self.convert("<linux/stackhelp.h>", kernel=True).failed)
+        self.assertIsNone(include_search.given_kernel())
+
+    def test_a_run_whose_headers_hold_no_forwarding_converts_as_without_them(self):
+        quiet = UPPER.replace("return STACK_PASS(up_lower, cmd, arg);", "return -ENOTTY;")
+        write(self.kernel / "include/linux/stackhelp.h", "#define STACK_NR 3\n")
+        without = self.convert("<linux/stackhelp.h>", kernel=False, upper=quiet)
+        with_kernel = self.convert("<linux/stackhelp.h>", kernel=True, upper=quiet)
+        self.assertFalse(with_kernel.failed)
+        self.assertEqual(sorted(with_kernel.changes), ["lower.c", "upper.c"])
+        self.assertEqual(with_kernel.changes, without.changes)
+
+
+if __name__ == "__main__":
+    unittest.main()
