@@ -35,6 +35,7 @@ from ioctl_rework.convert.output import emit, write_in_place
 from ioctl_rework.convert.plan import convert
 from ioctl_rework.convert.request import (ConversionResult, ConvertRequest, InputError, Output,
                                           VerifyOptions)
+from ioctl_rework.convert import tree as tree_mod
 from ioctl_rework.convert.tree import find_root
 from ioctl_rework.stages import Stages, add_verbosity_arguments, verbosity_of
 
@@ -163,7 +164,8 @@ def main(args) -> int:
     stages = Stages("convert", verbosity_of(args))
     try:
         request = request_from_args(args)
-        for warning in request.options.warnings():
+        unread = tree_mod.unread_headers_warning(request.root, request.kernel)
+        for warning in request.options.warnings() + ([unread] if unread else []):
             print(f"convert: warning: {warning}", file=sys.stderr)
         result = convert(request, stages)
     except (InputError, shard_mod.ShardError) as err:

@@ -78,6 +78,19 @@ def is_tree_top(root: Path) -> bool:
     return _kernel_top(root) or (root / ".git").exists()
 
 
+def unread_headers_warning(root: Path, kernel) -> str | None:
+    """What a run outside a kernel tree with no kernel given (KERNEL None)
+    cannot see, said on every such run: the <...> headers its files include
+    are read from nowhere, so a forwarding macro of one goes unseen (issue 22)."""
+    if kernel is not None or _kernel_top(root):
+        return None
+    return (f"{root} is in no kernel tree and no --kernel-headers was given: the <...> "
+            "headers its drivers include are not read, so a macro of one that calls through "
+            "->ioctl (forwarding to a driver this run converts, whose .ioctl becomes NULL) is "
+            "not seen; pass the source tree of the kernel they are built against "
+            "(--kernel-headers DIR)")
+
+
 def _kernel_top(directory: Path) -> bool:
     makefile = directory / "Makefile"
     return makefile.is_file() and bool(re.search(rb"^VERSION\s*=\s*\d", _head(makefile), re.M))
