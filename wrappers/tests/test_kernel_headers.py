@@ -82,6 +82,17 @@ class SearchTest(KernelTestCase):
                 self.assertEqual(list(found.texts), ["d.c", str(outer), str(deeper)])
                 deeper.unlink()
 
+    def test_a_closure_larger_than_a_6_1_drivers_is_read_whole(self):
+        # 6.1's closure of a misc driver is 500-570 headers; 400 were read.
+        for n in range(700):
+            write(self.kernel / f"include/linux/h{n}.h", f"#include <linux/h{n + 1}.h>\n")
+        write(self.kernel / "include/linux/h700.h", "#define LAST 1\n")
+        found = self.read("#include <linux/h0.h>\n", self.kernel)
+        self.assertEqual((len(found.texts), found.cut), (702, False))
+        with include_search.kernel_used(self.kernel):
+            cut = include_search.read_headers(self.drivers, "d.c", limit=10)
+        self.assertEqual((len(cut.texts), cut.cut), (10, True))
+
     def test_an_o_directory_adds_its_generated_headers(self):
         build = self.tmp / "build"
         generated = write(build / "include/generated/autoconf.h", "#define CONFIG_X 1\n")

@@ -429,9 +429,14 @@ class Headers:
     texts: dict             # path relative to the root -> its text (the file first)
     missing: list           # quoted names found nowhere
     unread: list            # angle-bracket names found nowhere (outside a tree: all)
+    cut: bool = False       # a header found was left unread: LIMIT files were read
 
 
-def read_headers(root, rel, limit=400):
+# The closure of a 6.1 driver is 500-570 headers; read it whole.
+LIMIT = 4000
+
+
+def read_headers(root, rel, limit=LIMIT):
     """Headers of REL (relative to ROOT): REL's text and every header it
     includes, transitively, as far as LIMIT files."""
     search = search_path(root, rel)
@@ -451,7 +456,10 @@ def read_headers(root, rel, limit=400):
                 missing = found.unread if angled else found.missing
                 if name not in missing:
                     missing.append(name)
-            elif header not in queued and len(queued) < limit:
-                queued.add(header)
-                todo.append(header)
+            elif header not in queued:
+                if len(queued) < limit:
+                    queued.add(header)
+                    todo.append(header)
+                else:
+                    found.cut = True
     return found
