@@ -42,8 +42,8 @@ def sites(file):
         if _MACRO_HINT.search(text) or any("ioctl" in body for bodies in
                                           macros_of(file).texts.values() for body in bodies):
             root, rel = root_and_path(file)
-            headers = include_search.read_headers(root, rel).texts
-            _sites[file] += calls_through_macros(text, rel, headers)
+            headers = include_search.read_headers(root, rel)
+            _sites[file] += calls_through_macros(text, rel, headers.texts, not headers.cut)
     return _sites[file]
 
 

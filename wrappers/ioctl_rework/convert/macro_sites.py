@@ -22,7 +22,7 @@ from ioctl_rework.convert import accounting, macro_bodies
 from ioctl_rework.convert.sources import Sources
 from ioctl_rework.convert.summary import ChangeRecord, HandlerRecord, HandlerStatus
 from ioctl_rework.convert.tree import Tree
-from ioctl_rework.ctext import free_names, include_search, macro_forwarding
+from ioctl_rework.ctext import free_names, include_search, macro_forwarding, paste_spelling
 from ioctl_rework.ctext import spans as c_spans
 
 # Bump when what the index stores changes.
@@ -34,7 +34,7 @@ def refused_sites(root: Path, tree: Tree, files: set[str], sources: Sources,
     """The sites in FILES of a call through ->ioctl that a header's macro spells."""
     root = Path(root)
     headers = {rel for rel in tree.member_files if rel.endswith(".h")}
-    texts = {}
+    texts, reached = {}, {}
     for rel in sorted(files):
         try:
             texts[rel] = sources.read(rel).decode("utf-8", "surrogateescape")
@@ -43,7 +43,8 @@ def refused_sites(root: Path, tree: Tree, files: set[str], sources: Sources,
         # Every header the compiler reaches from it, not only its direct
         # includes: a forwarding macro of a header a header includes is
         # expanded in the file as well.
-        headers |= set(include_search.read_headers(root, rel).texts) - {rel}
+        reached[rel] = include_search.read_headers(root, rel)
+        headers |= set(reached[rel].texts) - {rel}
     stats = []
     for rel in sorted(headers - set(texts)):
         try:
@@ -60,10 +61,33 @@ def refused_sites(root: Path, tree: Tree, files: set[str], sources: Sources,
               in index[rel]]
     macros += _users(root, [rel for rel, _ in stats], macros)
     defined = _defined_in(root, [rel for rel, _ in stats] + [rel for rel in texts if rel.endswith(".h")])
-    return [HandlerRecord(site.file, site.line, "?", site.macro.name, HandlerStatus.FAILED,
-                          site.reason)
-            for rel, text in texts.items()
-            for site in macro_forwarding.sites(text, rel, macros, defined, root)]
+    refused = [HandlerRecord(site.file, site.line, "?", site.macro.name, HandlerStatus.FAILED,
+                             site.reason)
+               for rel, text in texts.items()
+               for site in macro_forwarding.sites(text, rel, macros, defined, root)]
+    return refused + _pasted_sites(texts, reached, {(r.file, r.line) for r in refused})
+
+
+def _pasted_sites(texts: dict[str, str], reached: dict, refused: set) -> list[HandlerRecord]:
+    """The uses in TEXTS of a macro that may paste a name calling through
+    ->ioctl (paste_spelling.py), read with every macro of the headers each
+    file reaches (REACHED: rel -> include_search.Headers); none at a line
+    REFUSED (file, line) holds already."""
+    found, read = [], {}
+    for rel, text in texts.items():
+        pastes = paste_spelling.pastes_of(reached[rel].texts | {rel: text},
+                                          not reached[rel].cut, read)
+        code = c_spans.code_only(text)
+        for offset, name, why in pastes.sites(code):
+            line = code.count("\n", 0, offset) + 1
+            if (rel, line) not in refused:
+                refused.add((rel, line))
+                found.append(HandlerRecord(rel, line, "?", name, HandlerStatus.FAILED,
+                                           f"macro {name} {why}: which member it calls "
+                                           "cannot be proven, and the forwarding rule cannot "
+                                           "rewrite it (it reads no macro body): convert it "
+                                           "by hand"))
+    return found
 
 
 def _users(root: Path, headers: list[str], macros: list) -> list:

@@ -90,7 +90,10 @@ def _unprovable(body: str, params: tuple[str, ...], unprovable_names: set[str],
     a member (`CALL_MEMBER((f)->f_op, ioctl, ...)`), a paste beside a part
     of ioctl (`x##ioctl`, `io##ctl`), a use of a macro of UNPROVABLE_NAMES,
     or a use of one of PASTING (name -> its pasted parameters) whose
-    argument there may be part of ioctl or is a parameter of this one.
+    argument there may be part of ioctl.  A parameter of this one passed
+    there is judged at each use, with what the use passes and every macro
+    the file reaches (paste_spelling.py): `__PASTE(__UNIQUE_ID_, prefix)`
+    spells no ioctl whatever prefix is.
     A bare ioctl passed to one of MEMBERS (name -> the ForwardingMacro
     naming the member by that argument) is no obstacle where that call is
     proven (_proven_nested): the names it relies on go into GUARDS."""
@@ -98,8 +101,8 @@ def _unprovable(body: str, params: tuple[str, ...], unprovable_names: set[str],
         for use in re.finditer(r"\b%s\s*\(" % re.escape(name), body):
             close = spans.closing(body, use.end() - 1, "()")
             args = spans.split_top_level(body[use.end():close]) if close is not None else []
-            if close is None or any(i >= len(args) or _may_paste_ioctl(args[i]) or
-                                    args[i].strip() in params for i in indices):
+            if close is None or any(i >= len(args) or _may_paste_ioctl(args[i])
+                                    for i in indices):
                 return f"pastes through {name} what may spell ioctl", ()
     pasted = set()
     for chain in _PASTE.finditer(body):

@@ -16,7 +16,7 @@ these sites from here.
 import re
 from dataclasses import dataclass
 
-from ioctl_rework.ctext import ioctl_tokens, macro_forwarding, spans
+from ioctl_rework.ctext import ioctl_tokens, macro_forwarding, paste_spelling, spans
 
 _MEMBER = re.compile(r"(\.|->)\s*ioctl\b")
 # What may end the object a member is taken of: `a->b.c[i]`, `(&fops)`.
@@ -50,11 +50,14 @@ def calls_through_member(text: str) -> list[MemberCall]:
     return [use for use, test in _member_uses(text) if not test]
 
 
-def calls_through_macros(text: str, rel: str, headers: dict[str, str]) -> list[MemberCall]:
+def calls_through_macros(text: str, rel: str, headers: dict[str, str],
+                         complete: bool = False) -> list[MemberCall]:
     """The uses in TEXT (the file REL) of a macro that calls or tests a
     member named ioctl where TEXT does not spell it: a macro of HEADERS
-    (path -> text, those REL includes), or one whose argument names the
-    member (`LOWER_OP(lower, ioctl, ...)`), each at the line of its use."""
+    (path -> text, those REL includes; COMPLETE: every one it reaches), or
+    one whose argument names the member (`LOWER_OP(lower, ioctl, ...)`),
+    or one that may paste such a name (paste_spelling.py), each at the
+    line of its use."""
     macros = [macro for path, header in sorted(headers.items()) if path != rel
               for macro in macro_forwarding.forwarding_macros(header, path)]
     code = spans.code_only(text)
@@ -66,6 +69,14 @@ def calls_through_macros(text: str, rel: str, headers: dict[str, str]) -> list[M
             (" (its argument ioctl names the member)" if macro.parameter is not None else "")
         found.append(MemberCall(site.line, ioctl_tokens.enclosing_function(code, site.line),
                                 None, member))
+    lines = {call.line for call in found}
+    for offset, name, why in paste_spelling.pastes_of(headers | {rel: text},
+                                                      complete).sites(code):
+        line = code.count("\n", 0, offset) + 1
+        if line not in lines:
+            lines.add(line)
+            found.append(MemberCall(line, ioctl_tokens.enclosing_function(code, line), None,
+                                    f"the macro {name}, which {why}"))
     return found
 
 

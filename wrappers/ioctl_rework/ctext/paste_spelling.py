@@ -1,0 +1,302 @@
+"""Whether a use of a macro may form, by token pasting (##), a name that
+calls through ->ioctl: the token ioctl itself, or the name of a macro that
+may spell it (the pasted result is rescanned for macros).
+
+Read as the preprocessor reads it: `a ## b` joins the spellings of its
+operands, never expanded first; an argument used elsewhere in a body is
+expanded before it is substituted, so `__PASTE(a, b) ___PASTE(a, b)` pastes
+what its arguments expand to (the kernel's __UNIQUE_ID and ___ADDRESSABLE
+chain).  A spelling is a regular expression: a fixed piece is itself,
+what no reading fixes (a parameter of the macro asked about, an argument
+of several tokens, an expansion not followed) is `\\w*`.  A paste is
+harmless only where its spelling cannot be "ioctl" and can be the name of
+no macro that may spell ioctl among the macros read; where the headers
+were not all read, no name can be excluded (default-deny)."""
+
+import re
+from dataclasses import dataclass
+
+from ioctl_rework.ctext import spans
+
+ANY = r"\w*"
+DIGITS = r"\d+"
+# A #define with its continuation lines; group 3 the parameters, 4 the body.
+DEFINE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+(\w+)(\(([^)]*)\))?((?:\\\n|[^\n])*)", re.M)
+_CHAIN = re.compile(r"\w*(?:\s*##\s*\w*)+")
+_IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
+# What the preprocessor replaces by a number of its own.
+_COUNTERS = {"__COUNTER__", "__LINE__"}
+# Expansion deeper than this is not followed: unprovable.
+_DEPTH = 64
+
+
+@dataclass(frozen=True)
+class Macro:
+    params: tuple[str, ...] | None     # None: an object-like macro
+    body: str                          # code only, continuations joined
+    variadic: bool = False             # its last parameter takes the rest
+
+
+@dataclass(frozen=True)
+class Argument:
+    raw: str        # the spelling pasted where the macro pastes it
+    expanded: str   # the spelling of its expansion, where it is substituted
+
+
+UNKNOWN = Argument(ANY, ANY)
+
+
+def macros_of(code: str) -> dict[str, list[Macro]]:
+    """Name -> every #define of it in CODE (comments and literals blanked)."""
+    found: dict[str, list[Macro]] = {}
+    for match in DEFINE.finditer(code):
+        params, listed = None, []
+        if match.group(2) is not None:
+            listed = [p.strip() for p in match.group(3).split(",") if p.strip()]
+            params = tuple(_parameter_name(p) for p in listed)
+        found.setdefault(match.group(1), []).append(
+            Macro(params, match.group(4).replace("\\\n", " ").strip(),
+                  bool(listed) and listed[-1].endswith("...")))
+    return found
+
+
+def pastes_of(texts: dict[str, str], complete: bool, read: dict | None = None) -> "Pastes":
+    """The Pastes of the macros of TEXTS (path -> text: a file and every
+    header it reaches).  READ (path -> its macros) keeps each file's
+    macros for the next call with the same texts."""
+    read = {} if read is None else read
+    macros: dict[str, list[Macro]] = {}
+    for path, text in texts.items():
+        if path not in read or read[path][0] != text:
+            read[path] = (text, macros_of(spans.code_only(text)))
+        for name, defs in read[path][1].items():
+            macros.setdefault(name, []).extend(defs)
+    return Pastes(macros, complete)
+
+
+def _parameter_name(param: str) -> str:
+    if param == "...":
+        return "__VA_ARGS__"
+    return param[:-3].strip() if param.endswith("...") else param
+
+
+class Pastes:
+    """The pastes of MACROS (name -> its definitions: every header a file
+    reaches and the file itself).  COMPLETE: false where a header was left
+    unread, so a pasted name may be a macro no reading saw."""
+
+    def __init__(self, macros: dict[str, list[Macro]], complete: bool):
+        self.macros = macros
+        self.complete = complete
+        self.pasting = self._closure(lambda m: "##" in m.body)
+        # A pasted name is harmless unless it names one of these.
+        self.reaching = self._closure(_may_spell_ioctl)
+        self._dangers: dict = {}
+        self._values: dict = {}
+        self._fits: dict = {}
+
+    def _closure(self, seed) -> set[str]:
+        """The macros a definition of which SEED holds, or whose body names
+        one of them, through any depth."""
+        found = {name for name, defs in self.macros.items() if any(seed(m) for m in defs)}
+        words = {name: set().union(*(set(_IDENTIFIER.findall(m.body)) for m in defs))
+                 for name, defs in self.macros.items()}
+        grown = True
+        while grown:
+            grown = False
+            for name, named in words.items():
+                if name not in found and named & found:
+                    found.add(name)
+                    grown = True
+        return found
+
+    def sites(self, code: str) -> list[tuple[int, str, str]]:
+        """(offset, macro, why) of each use in CODE of a macro that pastes
+        a name that may call through ->ioctl, with its arguments there."""
+        found = []
+        for use in re.finditer(r"\b[A-Za-z_]\w*\b", code):
+            if use.group() not in self.pasting:
+                continue
+            why = self._use(code, use.start(), use.end(), {}, 0)
+            if why:
+                found.append((use.start(), use.group(), why))
+        return found
+
+    def _use(self, text: str, start: int, end: int, env: dict, depth: int) -> str:
+        """Why the use of a macro at START..END of TEXT (a body whose
+        parameters ENV binds) may paste what calls through ->ioctl, or ""."""
+        name = text[start:end]
+        args = self._arguments(text, end, env, depth)
+        return next((why for macro in self.macros.get(name, ())
+                     for why in [self.danger(name, macro, args, depth)] if why), "")
+
+    def _arguments(self, text: str, end: int, env: dict,
+                   depth: int) -> list[Argument] | None:
+        """The arguments of a call whose name ends at END of TEXT, or None:
+        no parenthesis follows."""
+        opened = re.match(r"\s*\(", text[end:])
+        if not opened:
+            return None
+        at = end + opened.end() - 1
+        close = spans.closing_or_none(text, at, "()")
+        if close is None:
+            return [UNKNOWN] * 64      # unbalanced here: nothing is fixed
+        listed = text[at + 1:close]
+        return [self.argument(a, env, depth) for a in spans.split_top_level(listed)] \
+            if listed.strip() else []
+
+    def argument(self, text: str, env: dict, depth: int = 0) -> Argument:
+        """TEXT as an argument of a call in a body whose parameters ENV
+        binds: a parameter there was expanded already (it is beside no ##)."""
+        text = text.strip()
+        if text in env:
+            return Argument(env[text].expanded, env[text].expanded)
+        if re.fullmatch(r"\w+", text):
+            return Argument(re.escape(text), self._expanded_name(text, depth))
+        if _CHAIN.fullmatch(text):
+            spelled = self._chain(text, env)
+            return Argument(ANY, spelled if not self._names(spelled) else ANY)
+        call = re.fullmatch(r"([A-Za-z_]\w*)\s*\((.*)\)", text, re.S)
+        if call and spans.closing_or_none(text, call.start(2) - 1, "()") == len(text) - 1:
+            return Argument(ANY, self._value(call.group(1), self._arguments(
+                text, call.end(1), env, depth + 1), depth + 1))
+        return UNKNOWN
+
+    def _expanded_name(self, name: str, depth: int) -> str:
+        if name in _COUNTERS:
+            return DIGITS
+        if name not in self.macros:
+            return re.escape(name) if self.complete or name[0].isdigit() else ANY
+        return self._value(name, None, depth)
+
+    def _value(self, name: str, args: list[Argument] | None, depth: int) -> str:
+        """The spelling NAME(ARGS) expands to where it is one name (ANY
+        where it may be anything else)."""
+        if depth > _DEPTH:
+            return ANY
+        key = (name, tuple(args) if args is not None else None)
+        if key not in self._values:
+            self._values[key] = ANY            # a macro is not expanded inside itself
+            spellings = set()
+            for macro in self.macros.get(name, ()):
+                env = _bind(macro, args)
+                if env is None:
+                    spellings.add(ANY)
+                    continue
+                body = macro.body
+                if body in env:
+                    spellings.add(env[body].expanded)
+                elif _CHAIN.fullmatch(body):
+                    spelled = self._chain(body, env)
+                    spellings.add(spelled if not self._names(spelled) else ANY)
+                else:
+                    spellings.add(self.argument(body, env, depth + 1).expanded
+                                  if body and body not in env else ANY)
+            self._values[key] = spellings.pop() if len(spellings) == 1 else ANY
+        return self._values[key]
+
+    def danger(self, name: str, macro: Macro, args: list[Argument] | None,
+               depth: int = 0) -> str:
+        """Why MACRO (a definition of NAME) used with ARGS (None: no
+        parenthesis followed) may paste what calls through ->ioctl, or ""."""
+        if macro.params is not None and args is None:
+            return ""                   # a function-like macro's name alone
+        if depth > _DEPTH:
+            return f"expands {name} deeper than {_DEPTH} macros"
+        env = _bind(macro, args)
+        if env is None:
+            env = {p: UNKNOWN for p in macro.params or ()}
+        key = (name, macro, tuple(sorted(env.items())))
+        if key in self._dangers:
+            return self._dangers[key]
+        self._dangers[key] = ""         # a macro is not expanded inside itself
+        why = ""
+        for chain in _CHAIN.finditer(macro.body):
+            for pasted in _joined(chain.group()):
+                why = self._named(self._chain(pasted, env), pasted, name)
+                if why:
+                    break
+            if why:
+                break
+        if not why:
+            for use in re.finditer(r"\b[A-Za-z_]\w*\b", macro.body):
+                inner = use.group()
+                if inner in self.pasting and inner not in env and inner != name and \
+                        not _pasted_at(macro.body, use.start(), use.end()):
+                    why = self._use(macro.body, use.start(), use.end(), env, depth + 1)
+                    if why:
+                        break
+        self._dangers[key] = why
+        return why
+
+    def _chain(self, chain: str, env: dict) -> str:
+        """The spelling of the paste CHAIN in a body whose parameters ENV binds."""
+        pieces = re.split(r"\s*##\s*", chain.strip())
+        return "".join(env[p].raw if p in env else re.escape(p) if p else ANY
+                       for p in pieces)
+
+    def _named(self, spelled: str, chain: str, name: str) -> str:
+        """Why a paste spelled SPELLED (CHAIN in NAME) may call through
+        ->ioctl, or ""."""
+        if re.fullmatch(spelled, "ioctl"):
+            return f"pastes {chain.strip()} in {name}, which may spell ioctl"
+        named = self._names(spelled)
+        if named:
+            return (f"pastes {chain.strip()} in {name}, which may name {named}, "
+                    "a macro that may spell ioctl")
+        return ""
+
+    def _names(self, spelled: str) -> str:
+        """The macro that may spell ioctl whose name SPELLED may be ("a
+        macro of a header not read" where one was not), or ""."""
+        if spelled not in self._fits:
+            fits = re.compile(spelled).fullmatch
+            if not self.complete:
+                self._fits[spelled] = "a macro of a header not read"
+            else:
+                self._fits[spelled] = next((n for n in sorted(self.reaching) if fits(n)), "")
+        return self._fits[spelled]
+
+
+def _may_spell_ioctl(macro: Macro) -> bool:
+    """Whether MACRO's body names ioctl, pastes, or takes a member by a
+    parameter's name (`(l)->f_op->op(...)`: the use may pass ioctl)."""
+    if "##" in macro.body or re.search(r"\bioctl\b", macro.body):
+        return True
+    return any(re.search(r"(?:->|\.)\s*%s\b" % re.escape(p), macro.body)
+               for p in macro.params or ())
+
+
+def _joined(chain: str) -> list[str]:
+    """The pastes of CHAIN that may form a name: a piece that is no word
+    (`, ## __VA_ARGS__`, GNU's comma before no arguments; a bracket) forms
+    none with its neighbours, as pasting a punctuator to a word is no token."""
+    found, run = [], []
+    for piece in re.split(r"\s*##\s*", chain.strip()) + [""]:
+        if piece:
+            run.append(piece)
+            continue
+        if len(run) > 1:
+            found.append(" ## ".join(run))
+        run = []
+    return found
+
+
+def _pasted_at(body: str, start: int, end: int) -> bool:
+    """Whether the word at START..END of BODY is an operand of ## (its
+    spelling pasted, never expanded: the chain is read as such)."""
+    return bool(re.search(r"##\s*$", body[:start]) or re.match(r"\s*##", body[end:]))
+
+
+def _bind(macro: Macro, args: list[Argument] | None) -> dict | None:
+    """Parameter -> Argument of MACRO called with ARGS, or None where they
+    do not match its parameters (a variadic call: nothing is fixed)."""
+    if macro.params is None:
+        return {}
+    params = macro.params
+    if args is not None and macro.variadic and len(params) - 1 <= len(args) != len(params):
+        # What the variadic parameter holds is not followed.
+        return dict(zip(params[:-1], args)) | {params[-1]: UNKNOWN}
+    if args is None or len(args) != len(params):
+        return None
+    return dict(zip(params, args))

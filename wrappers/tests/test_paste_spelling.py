@@ -1,0 +1,170 @@
+"""Whether a macro's token paste may form a name that calls through ->ioctl
+(ctext/paste_spelling.py), read as the preprocessor reads it: an operand of
+## is its spelling, an argument used elsewhere is expanded first, and the
+pasted name is rescanned.  Before, any macro that handed a parameter to a
+pasting macro (__PASTE, __UNIQUE_ID, ___ADDRESSABLE) was unprovable, and
+every macro built on those too: with a real kernel's headers every driver
+using module_init(), MODULE_LICENSE() or EXPORT_SYMBOL was refused (issue 22)."""
+
+import argparse
+import unittest
+
+from ioctl_rework.convert import cli as convert
+from ioctl_rework.convert.summary import HandlerStatus
+from ioctl_rework.ctext import member_calls, paste_spelling
+
+from test_kernel_headers import KernelTestCase, write
+from test_macro_forwarding import LOWER, UPPER
+
+# The kernel's chain, each macro in the header 6.1 has it in.
+KERNEL_HEADERS = {
+    "include/linux/compiler_types.h": "#define ___PASTE(a,b) a##b\n"
+                                      "#define __PASTE(a,b) ___PASTE(a,b)\n",
+    "include/linux/compiler-gcc.h":
+        "#define __UNIQUE_ID(prefix) __PASTE(__PASTE(__UNIQUE_ID_, prefix), __COUNTER__)\n",
+    "include/linux/compiler.h":
+        "#define ___ADDRESSABLE(sym, __attrs) \\\n"
+        "\tstatic void * __used __attrs \\\n"
+        "\t\t__UNIQUE_ID(__PASTE(__addressable_,sym)) = (void *)&sym;\n",
+    "include/linux/module.h":
+        "#include <linux/compiler_types.h>\n#include <linux/compiler-gcc.h>\n"
+        "#include <linux/compiler.h>\n"
+        "#define module_init(initfn) \\\n"
+        "\tint init_module(void) __attribute__((alias(#initfn))); \\\n"
+        "\t___ADDRESSABLE(init_module, __initdata);\n"
+        "#define __MODULE_INFO(tag, name, info) \\\n"
+        "\tstatic const char __UNIQUE_ID(name)[] = #tag \"=\" info\n"
+        "#define MODULE_LICENSE(_license) __MODULE_INFO(license, license, _license)\n"
+        "#define EXPORT_SYMBOL(sym) extern const char __kstrtab_##sym[]; \\\n"
+        "\t___ADDRESSABLE(sym, )\n"
+        "#define pr_drv(fmt, ...) printk(fmt, ## __VA_ARGS__)\n",
+}
+KERNEL = "".join(KERNEL_HEADERS.values())
+FORWARDING = "#define STACK_PASS(lf, c, a) ((lf)->f_op->ioctl((lf)->f_dentry->d_inode, lf, c, a))\n"
+
+# Uses whose pastes cannot spell ioctl nor name a macro that may: the
+# text added to the kernel's macros, and the use.
+CANNOT = {
+    "module_init": ("", "module_init(drv_init);"),
+    "license": ("", 'MODULE_LICENSE("GPL");'),
+    "fixed prefix __UNIQUE_ID_": ("", "int __UNIQUE_ID(ioctl);"),
+    "fixed prefix, name of a part": ("", "int __UNIQUE_ID(io);"),
+    "fixed suffix": ("#define OPS(x) x ## _fops\n", "OPS(io);"),
+    "fixed suffix through __PASTE": ("#define OPS(x) __PASTE(x, _fops)\n", "OPS(io);"),
+    "__COUNTER__ after a prefix of ioctl": ("", "int __PASTE(ioct, __COUNTER__);"),
+    "exported": ("", "EXPORT_SYMBOL(ioctl);"),
+    "GNU comma": ("", 'pr_drv("%d", ioctl);'),
+    "a name no macro has": ("", "int __PASTE(drv_, member);"),
+}
+# Uses whose pastes may: the text added, the use.
+CAN = {
+    "io ## ctl": ("", "__PASTE(io, ctl)(0, f, 0, 0);"),
+    "raw halves": ("", "___PASTE(i, octl)(0, f, 0, 0);"),
+    "x ## ctl, x a parameter": ("#define OP(x) __PASTE(x, ctl)\n", "OP(io)(0, f, 0, 0);"),
+    "i ## x, x a parameter": ("#define OP(x) __PASTE(i, x)\n", "OP(octl)(0, f, 0, 0);"),
+    "three levels deep": ("#define L1(x) __PASTE(i, x)\n#define L2(y) L1(y)\n"
+                          "#define L3(z) L2(z)\n", "L3(octl)(0, f, 0, 0);"),
+    "an argument expanded first": ("#define IO io\n", "__PASTE(IO, ctl)(0, f, 0, 0);"),
+    "a macro defined as ioctl": ("#define drv_member ioctl\n",
+                                 "f->f_op->__PASTE(drv_, member)(0, f, 0, 0);"),
+    "a forwarding macro": (FORWARDING, "__PASTE(STACK_, PASS)(f, 1, 0);"),
+    "a macro naming the member by an argument":
+        ("#define LOWER_OP(l, op) ((l)->f_op->op(0, l, 0, 0))\n",
+         "__PASTE(LOWER_, OP)(f, ioctl);"),
+    "a forwarding macro, three levels deep":
+        (FORWARDING + "#define PICK(x) __PASTE(STACK_, x)\n#define PICK2(y) PICK(y)\n"
+         "#define PICK3(z) PICK2(z)\n", "PICK3(PASS)(f, 1, 0);"),
+    "a macro __UNIQUE_ID pastes halfway": ("#define __UNIQUE_ID_drv STACK_PASS\n" + FORWARDING,
+                                           "int __UNIQUE_ID(drv);"),
+}
+
+
+def sites(macros: str, use: str, complete: bool = True) -> list:
+    text = macros + "void f(struct file *f)\n{\n\t" + use + "\n}\n"
+    pastes = paste_spelling.pastes_of({"k.h": KERNEL, "d.c": text}, complete)
+    return pastes.sites(text)
+
+
+class SpellingTest(unittest.TestCase):
+    def test_a_paste_that_cannot_spell_ioctl_is_no_site(self):
+        for spelling, (macros, use) in CANNOT.items():
+            with self.subTest(spelling=spelling):
+                self.assertEqual(sites(macros, use), [])
+
+    def test_a_paste_that_may_spell_ioctl_is_a_site_at_its_use(self):
+        for spelling, (macros, use) in CAN.items():
+            with self.subTest(spelling=spelling):
+                found = sites(macros, use)
+                self.assertTrue(found)
+                line = (macros + "void f(struct file *f)\n{\n").count("\n") + 1
+                text = macros + "void f(struct file *f)\n{\n\t" + use
+                self.assertIn(line, [text.count("\n", 0, at) + 1 for at, _, _ in found])
+                self.assertRegex(found[0][2], r"may (spell ioctl|name \w+)")
+
+    def test_where_a_header_was_not_read_a_pasted_name_may_be_its_macro(self):
+        for use in ("int __PASTE(drv_, member);", "module_init(drv_init);"):
+            with self.subTest(use=use):
+                self.assertEqual(sites("", use, complete=True), [])
+                # An argument may be such a macro too (`drv_` expanding to io).
+                (found,) = sites("", use, complete=False)
+                self.assertRegex(found[2], "may (spell ioctl|name a macro of a header not read)")
+
+    def test_a_use_with_other_arguments_is_judged_by_them(self):
+        self.assertEqual(sites("#define OP(x) __PASTE(x, ctl)\n", "OP(drv_)(0, f, 0, 0);"), [])
+        self.assertEqual(sites("#define IO drv\n", "__PASTE(IO, ctl)(0, f, 0, 0);"), [])
+
+
+class MutexSitesTest(unittest.TestCase):
+    """The rule's -D mutex reads the same sites (member_calls)."""
+
+    def test_a_pasted_forwarding_call_is_a_call_through_a_macro(self):
+        headers = {"include/linux/k.h": KERNEL + FORWARDING}
+        for use, found in (("return __PASTE(STACK_, PASS)(f, 1, 0);", True),
+                           ("return __PASTE(drv_, PASS);", False)):
+            with self.subTest(use=use):
+                text = "module_init(drv_init);\nint f(struct file *f)\n{\n\t" + use + "\n}\n"
+                calls = member_calls.calls_through_macros(text, "d.c", headers, True)
+                self.assertEqual([(c.line, c.function) for c in calls],
+                                 [(4, "f")] if found else [])
+
+
+class ConvertTest(KernelTestCase):
+    """A lower and an upper driver outside a tree, built against a kernel
+    whose headers hold the kernel's pasting chain."""
+
+    def convert(self, upper: str, kernel: bool):
+        for at, text in KERNEL_HEADERS.items():
+            write(self.kernel / at, text)
+        write(self.drivers / "lower.c", LOWER + "#include <linux/module.h>\n"
+              "module_init(lo_init);\nMODULE_LICENSE(\"GPL\");\nEXPORT_SYMBOL(lo_ioctl);\n")
+        write(self.drivers / "upper.c", upper)
+        parser = argparse.ArgumentParser()
+        convert.add_arguments(parser)
+        given = ["--kernel-headers", str(self.kernel)] if kernel else []
+        args = parser.parse_args(["--target", "2.6.11", "--no-cache", *given, "--",
+                                  str(self.drivers)])
+        return convert.convert(convert.request_from_args(args))
+
+    def test_the_kernel_chain_converts_as_without_the_kernel(self):
+        quiet = UPPER.replace("return STACK_PASS(up_lower, cmd, arg);", "return -ENOTTY;") \
+            % "<linux/module.h>"
+        without = self.convert(quiet, kernel=False)
+        with_kernel = self.convert(quiet, kernel=True)
+        self.assertFalse(with_kernel.failed)
+        self.assertEqual(sorted(with_kernel.changes), ["lower.c", "upper.c"])
+        self.assertEqual(with_kernel.changes, without.changes)
+
+    def test_a_pasted_forwarding_macro_of_the_kernel_is_refused(self):
+        write(self.kernel / "include/linux/stackhelp.h", FORWARDING)
+        pasted = UPPER.replace("STACK_PASS(", "__PASTE(STACK_, PASS)(") % \
+            "<linux/module.h>\n#include <linux/stackhelp.h>"
+        result = self.convert(pasted, kernel=True)
+        self.assertTrue(result.failed)
+        records = [h for h in result.summary.handlers if h.handler == "__PASTE"]
+        self.assertTrue(records)
+        self.assertIs(records[0].status, HandlerStatus.FAILED)
+        self.assertIn("may name STACK_PASS", records[0].reason)
+
+
+if __name__ == "__main__":
+    unittest.main()
