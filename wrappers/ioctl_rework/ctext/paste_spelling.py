@@ -13,6 +13,7 @@ harmless only where its spelling cannot be "ioctl" and can be the name of
 no macro that may spell ioctl among the macros read; where the headers
 were not all read, no name can be excluded (default-deny)."""
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -88,9 +89,15 @@ class Pastes:
     def __init__(self, macros: dict[str, list[Macro]], complete: bool):
         self.macros = macros
         self.complete = complete
-        self.pasting = self._closure(lambda m: "##" in m.body)
+        self._users: dict[str, set[str]] = {}     # name -> the macros naming it
+        for name, defs in macros.items():
+            for macro in defs:
+                for word in _words(macro):
+                    self._users.setdefault(word, set()).add(name)
+        self.pasting = self._closure(_pastes)
         # A pasted name is harmless unless it names one of these.
         self.reaching = self._closure(_may_spell_ioctl)
+        self._reaching_sorted = sorted(self.reaching)
         self._dangers: dict = {}
         self._values: dict = {}
         self._fits: dict = {}
@@ -98,16 +105,13 @@ class Pastes:
     def _closure(self, seed) -> set[str]:
         """The macros a definition of which SEED holds, or whose body names
         one of them, through any depth."""
-        found = {name for name, defs in self.macros.items() if any(seed(m) for m in defs)}
-        words = {name: set().union(*(set(_IDENTIFIER.findall(m.body)) for m in defs))
-                 for name, defs in self.macros.items()}
-        grown = True
-        while grown:
-            grown = False
-            for name, named in words.items():
-                if name not in found and named & found:
-                    found.add(name)
-                    grown = True
+        todo = [name for name, defs in self.macros.items() if any(seed(m) for m in defs)]
+        found = set(todo)
+        while todo:
+            for user in self._users.get(todo.pop(), ()):
+                if user not in found:
+                    found.add(user)
+                    todo.append(user)
         return found
 
     def sites(self, code: str) -> list[tuple[int, str, str]]:
@@ -254,10 +258,23 @@ class Pastes:
             if not self.complete:
                 self._fits[spelled] = "a macro of a header not read"
             else:
-                self._fits[spelled] = next((n for n in sorted(self.reaching) if fits(n)), "")
+                fixed = spelled.split("\\")[0]      # the name's start, as written
+                self._fits[spelled] = next((n for n in self._reaching_sorted
+                                            if n.startswith(fixed) and fits(n)), "")
         return self._fits[spelled]
 
 
+@functools.lru_cache(maxsize=None)
+def _words(macro: Macro) -> frozenset[str]:
+    return frozenset(_IDENTIFIER.findall(macro.body))
+
+
+@functools.lru_cache(maxsize=None)
+def _pastes(macro: Macro) -> bool:
+    return "##" in macro.body
+
+
+@functools.lru_cache(maxsize=None)
 def _may_spell_ioctl(macro: Macro) -> bool:
     """Whether MACRO's body names ioctl, pastes, or takes a member by a
     parameter's name (`(l)->f_op->op(...)`: the use may pass ioctl)."""
