@@ -44,7 +44,10 @@
 //   its condition, a return, an expression statement; the smallest one,
 //   one holding two of them, never an else if) is written twice: under
 //   #ifdef HAVE_UNLOCKED_IOCTL with the unlocked call and test, and under
-//   #else as it was.  A call or test in no such statement (a declaration's
+//   #else as it was.  With -D legacy_ioctl one that holds a test is split
+//   again in the HAVE_UNLOCKED_IOCTL half: below 2.6.36 it tests either
+//   member, from 2.6.36 (no .ioctl, HAVE_UNLOCKED_IOCTL kept) ->unlocked_ioctl
+//   alone.  A call or test in no such statement (a declaration's
 //   initializer, a loop's condition), or one spatch did not write twice,
 //   refuses its function.
 // - A function with one refused call or test converts none of its calls
@@ -95,6 +98,7 @@ converted_at = set()     # calls converted
 converted_in = set()     # functions whose forwarding calls were converted
 called_in = set()        # functions with a call through the member
 written_at = set()       # multi-kernel: statements written twice
+versioned_at = set()     # multi-kernel -D legacy_ioctl: those holding a test (split at 2.6.36)
 refused_in = set()       # functions with a call that could not be
 
 legacy_at = set()        # calls a multi-kernel driver keeps for old kernels
@@ -117,6 +121,15 @@ def own_parameters(p, inode, file):
     """The call passes the calling handler's own inode and file (own_inode.py)."""
     with open(p[0].file, errors="replace", newline="") as source:
         return is_own_inode(source.read(), p[0].current_element, str(inode), str(file))
+
+# The #else of the 2.6.36 split written_twice makes: no .ioctl member there.
+MODERN_SPLIT = re.compile(r"LINUX_VERSION_CODE\s*<\s*KERNEL_VERSION\s*\(\s*2\s*,\s*6\s*,\s*36\s*\)$")
+
+def modern_half(p):
+    with open(p[0].file, errors="replace", newline="") as source:
+        text = source.read()
+    return any(b.kind == "if" and b.in_else and not b.after_elif and MODERN_SPLIT.match(b.condition)
+               for b in open_branches(text, int(p[0].line)))
 
 def legacy_half(file, line):
     """Whether LINE of FILE is compiled only without HAVE_UNLOCKED_IOCTL."""
@@ -250,7 +263,8 @@ def written_twice(keys):
 @@
 for table in (own_at, tests_at, converted_at, converted_in, called_in, refused_in,
               legacy_at, written_at, holders, calls_at, assigned_at, else_at,
-              fallback_at, defined_at, either_at, twice_at, copied_at, chosen_at):
+              fallback_at, defined_at, either_at, twice_at, copied_at, chosen_at,
+              versioned_at):
     table.clear()
 del where[:]
 del helper_site[:]
@@ -716,6 +730,8 @@ for line, column, function in sorted(tests_at):
     if function in converted_in:
         tested = "tests ->unlocked_ioctl or ->ioctl" if "legacy_ioctl" in flags \
             else "tests ->unlocked_ioctl"
+        if "legacy_ioctl" in flags and "multi_kernel" in flags:
+            tested += " (->unlocked_ioctl alone from 2.6.36, which has no ->ioctl)"
         if "multi_kernel" in flags:
             what = tested + " under #ifdef HAVE_UNLOCKED_IOCTL, the legacy ->ioctl under #else"
         else:
@@ -724,15 +740,64 @@ for line, column, function in sorted(tests_at):
 if "multi_kernel" in flags:
     written_at.update(written_twice({innermost(site) for site in sites()
                                      if site[2] in converted_in}))
+if "multi_kernel" in flags and "legacy_ioctl" in flags:
+    # 2.6.36 .. 2.6.38 define HAVE_UNLOCKED_IOCTL and have no .ioctl: a
+    # statement that tests either member is split again at 2.6.36, where
+    # its test is of ->unlocked_ioctl alone (what the helper calls there).
+    versioned_at.update(key for key in written_at
+                        for line, column, function in tests_at
+                        if function in converted_in and
+                        holders[key][0] <= (int(line), int(column)) < holders[key][1])
 
 // ------------------------------------------------------------- rewrites
 
 @ written_twice depends on patch && multi_kernel @
 expression C;
 statement S1, S2;
-position twice : script:python () { span(twice) in written_at };
+position twice : script:python () { span(twice) in written_at - versioned_at };
+position thrice : script:python () { span(thrice) in versioned_at };
 @@
 (
++#ifdef HAVE_UNLOCKED_IOCTL
++#if LINUX_VERSION_CODE < KERNEL_VERSION(2, 6, 36)
+  if (C@thrice) S1 else S2
++#else
++ if (C) S1 else S2
++#endif
++#else
++ if (C) S1 else S2
++#endif
+|
++#ifdef HAVE_UNLOCKED_IOCTL
++#if LINUX_VERSION_CODE < KERNEL_VERSION(2, 6, 36)
+  if (C@thrice) S1
++#else
++ if (C) S1
++#endif
++#else
++ if (C) S1
++#endif
+|
++#ifdef HAVE_UNLOCKED_IOCTL
++#if LINUX_VERSION_CODE < KERNEL_VERSION(2, 6, 36)
+  return C@thrice;
++#else
++ return C;
++#endif
++#else
++ return C;
++#endif
+|
++#ifdef HAVE_UNLOCKED_IOCTL
++#if LINUX_VERSION_CODE < KERNEL_VERSION(2, 6, 36)
+  C@thrice;
++#else
++ C;
++#endif
++#else
++ C;
++#endif
+|
 +#ifdef HAVE_UNLOCKED_IOCTL
   if (C@twice) S1 else S2
 +#else
@@ -854,6 +919,29 @@ position fallback_call : script:python () { rewritable(fallback_call) };
 |
 - (*cfops->ioctl@fallback_call)(I, F, C, A)
 + fwd_helper(cfops, I, F, C, A)
+)
+
+// Multi-kernel, 2.6.36 on (the #else of the split written_twice made):
+// no .ioctl to test, and the helper calls ->unlocked_ioctl alone.
+@ forward_test_modern depends on patch && legacy_ioctl && multi_kernel @
+expression E;
+const struct file_operations *cfops;
+struct file_operations *fops;
+struct file_operations vfops;
+position modern_test : script:python () { rewritable(modern_test) and modern_half(modern_test) };
+@@
+(
+- vfops.ioctl@modern_test
++ vfops.unlocked_ioctl
+|
+- E->f_op->ioctl@modern_test
++ E->f_op->unlocked_ioctl
+|
+- fops->ioctl@modern_test
++ fops->unlocked_ioctl
+|
+- cfops->ioctl@modern_test
++ cfops->unlocked_ioctl
 )
 
 // A test answers as the helper does: "has one" is either member, "has

@@ -89,9 +89,60 @@ int mix_compat_get(struct file *file)
 }
 """ % ((HELPER,) * 3)
 
+# Member tests a macro spells, other than HEADER's !T in an ||: != NULL in
+# an &&, == NULL in a ternary, a bare T in an if.
+HEADER_TESTS = """\
+#ifndef __MIX_COMPAT_H
+#define __MIX_COMPAT_H
+
+#include <linux/fs.h>
+
+#define DEFINE_MIX_QUERY(name) \\
+static int mix_query_##name(struct file *file, unsigned int cmd) \\
+{ \\
+	if (file->f_op && file->f_op->ioctl != NULL) \\
+		return file->f_op->ioctl(file->f_dentry->d_inode, file, cmd, 0); \\
+	return -ENOTTY; \\
+}
+
+#define DEFINE_MIX_PROBE(name) \\
+static int mix_probe_##name(struct file *file, unsigned int cmd) \\
+{ \\
+	return file->f_op->ioctl == NULL ? -ENOTTY : \\
+		file->f_op->ioctl(file->f_dentry->d_inode, file, cmd, 0); \\
+}
+
+#define DEFINE_MIX_TRY(name) \\
+static int mix_try_##name(struct file *file, unsigned int cmd) \\
+{ \\
+	int err = -ENOTTY; \\
+	if (file->f_op->ioctl) \\
+		err = file->f_op->ioctl(file->f_dentry->d_inode, file, cmd, 0); \\
+	return err; \\
+}
+
+#endif /* __MIX_COMPAT_H */
+"""
+
+COMPAT_TESTS = """\
+#include <linux/fs.h>
+#include "mix_compat.h"
+
+DEFINE_MIX_QUERY(level)
+DEFINE_MIX_PROBE(level)
+DEFINE_MIX_TRY(level)
+
+int mix_compat_get(struct file *file)
+{
+	return mix_query_level(file, MIX_GET) + mix_probe_level(file, MIX_GET) +
+		mix_try_level(file, MIX_GET);
+}
+"""
+
 STUB_FS = """\
 #ifndef _STUB_FS_H
 #define _STUB_FS_H
+#define NULL	((void *)0)
 #define ENOTTY	25
 #define MIX_SET	1
 #define MIX_GET	2
@@ -209,6 +260,29 @@ class ConvertMacroBodiesTest(unittest.TestCase):
         for flags in (["-DHAVE_UNLOCKED_IOCTL"], []):
             with self.subTest(flags=flags):
                 self.compile_output(result, True, *flags)
+
+    def test_multi_kernel_member_tests_compile_on_every_kernel(self):
+        # 2.6.36 .. 2.6.38 define HAVE_UNLOCKED_IOCTL and have no .ioctl:
+        # a macro's test of either member is only below 2.6.36, from there
+        # it tests ->unlocked_ioctl alone (calls still through the helper).
+        spellings = {"HEADER": (HEADER, COMPAT), "HEADER_TESTS": (HEADER_TESTS, COMPAT_TESTS)}
+        for name, (header_text, compat) in spellings.items():
+            (self.tree / "sound/mix/mix_compat.h").write_text(header_text)
+            (self.tree / "sound/mix/mix_compat.c").write_text(compat)
+            for target in ("2.6.11", "2.6.36", "2.6.37", "2.6.38"):
+                with self.subTest(header=name, target=target):
+                    result = self.convert(target, "--multi-kernel")
+                    header = self.check_run(result)
+                    # compile_output builds under self.tmp by name: one per run.
+                    self.tmp = Path(tempfile.mkdtemp(prefix="build-", dir=self.tree.parent))
+                    for legacy, flags in ((True, []), (True, ["-DHAVE_UNLOCKED_IOCTL"]),
+                                          (False, ["-DHAVE_UNLOCKED_IOCTL"])):
+                        self.compile_output(result, legacy, *flags)
+                    macros = header_text.count("#define DEFINE_")
+                    self.assertEqual(header.count(
+                        "#if LINUX_VERSION_CODE < KERNEL_VERSION(2, 6, 36)\n#define"), macros,
+                        header)
+                    self.assertEqual(header.count("->unlocked_ioctl || "), macros)
 
     def test_a_header_that_cannot_be_written_denies_the_run(self):
         # convert's own test of a file it may not write in place (a symlink

@@ -186,13 +186,19 @@ class ForwardingRunTest(ConvertRun):
                         self.assertIn("or ->ioctl under the BKL", change.reason)
                         self.assertNotIn("warning", change.reason)
                 if mode == "multi-kernel":
-                    # The legacy half keeps the old text, and its layout.
+                    # The legacy half keeps the old text, and its layout (after
+                    # a blank line spatch writes where the copies end).
                     guard = result.changes["guard.c"][1].decode()
-                    self.assertIn("#else\n\tif (!lower->f_op || !lower->f_op->ioctl)\n"
-                                  "\t\treturn -ENOTTY;\n#endif\n", guard)
-                    self.assertIn("#ifdef HAVE_UNLOCKED_IOCTL\n\tif (!lower->f_op || "
+                    self.assertRegex(guard, r"#else\n(\t\n)?\tif \(!lower->f_op \|\| "
+                                     r"!lower->f_op->ioctl\)\n\t\treturn -ENOTTY;\n#endif\n")
+                    # Below 2.6.36 either member, from 2.6.36 (no .ioctl) the new one.
+                    self.assertIn("#ifdef HAVE_UNLOCKED_IOCTL\n"
+                                  "#if LINUX_VERSION_CODE < KERNEL_VERSION(2, 6, 36)\n"
+                                  "\tif (!lower->f_op || "
                                   "!(lower->f_op->unlocked_ioctl || lower->f_op->ioctl))\n"
-                                  "\t\treturn -ENOTTY;\n#else\n", guard)
+                                  "\t\treturn -ENOTTY;\n#else\n"
+                                  "\tif (!lower->f_op || !lower->f_op->unlocked_ioctl) "
+                                  "return -ENOTTY;\n#endif\n#else\n", guard)
                     # The helper is compiled where it is used (its version test
                     # reads <linux/version.h>).
                     self.assertIn("#ifdef HAVE_UNLOCKED_IOCTL\n#include <linux/version.h>\n"
@@ -584,6 +590,7 @@ struct file {
 \tconst struct file_operations *f_op;
 \tvoid *private_data;
 };
+static inline struct inode *file_inode(struct file *f) { return f->f_path.dentry->d_inode; }
 struct module;
 struct file_operations {
 \tstruct module *owner;
@@ -660,6 +667,73 @@ class MultiKernelCompilesTest(ConvertRun):
                     for version in MODELS:
                         self.assertEqual(self.compile(new, version, name), "",
                                          f"{target}: {name} on {version}")
+
+
+    def test_every_member_test_compiles_and_answers_on_every_kernel(self):
+        # The member tests of STACKERS (negated in an ||, in an && with
+        # != NULL, a ternary, == NULL through a local fops): below 2.6.36
+        # "has a handler" is either member, from 2.6.36 (no .ioctl, yet
+        # HAVE_UNLOCKED_IOCTL) ->unlocked_ioctl alone.  Run on each model
+        # against a lower fops with ->unlocked_ioctl (7), with .ioctl (8)
+        # where the kernel has it, and with neither (-ENOTTY).
+        for target in ("2.6.11", "2.6.36", "2.6.37", "2.6.38"):
+            with self.subTest(target=target):
+                result = self.run_convert({"lower.c": LOWER, **STACKERS},
+                                          "--target", target, "--multi-kernel")
+                self.assertFalse(result.failed, [h.reason for h in result.summary.handlers
+                                                 if h.status is not HandlerStatus.CONVERTED])
+                for name in STACKERS:
+                    new = result.changes[name][1].decode()
+                    for version in MODELS:
+                        self.assertEqual(self.compile(new, version, name), "",
+                                         f"{target}: {name} on {version}")
+                        self.assertEqual(self.answers(new, version, name[:-2]),
+                                         self.kernel_answers(version),
+                                         f"{target}: {name} on {version}")
+
+    @staticmethod
+    def kernel_answers(version: tuple[int, int, int]) -> list[int]:
+        legacy, unlocked = MODELS[version]
+        return ([7] if unlocked else []) + ([8] if legacy else []) + [-25]
+
+    def answers(self, text: str, version: tuple[int, int, int], name: str) -> list[int]:
+        """What the handler NAME_ioctl of TEXT returns on the model of
+        VERSION for each lower fops of kernel_answers, in that order."""
+        legacy, unlocked = MODELS[version]
+        lowers = ([".unlocked_ioctl = lower_unlocked"] if unlocked else []) + \
+            ([".ioctl = lower_legacy"] if legacy else []) + [".owner = 0"]
+        entry = (f"{name}_fops.unlocked_ioctl(&top, 1, 0)" if unlocked else
+                 f"{name}_fops.ioctl(&node, &top, 1, 0)")
+        harness = text + f"""
+#include <stdio.h>
+void lock_kernel(void) {{}}
+void unlock_kernel(void) {{}}
+static long lower_unlocked(struct file *f, unsigned int c, unsigned long a) {{ return 7; }}
+static int lower_legacy(struct inode *i, struct file *f, unsigned int c, unsigned long a)
+{{ return 8; }}
+static const struct file_operations lowers[] = {{ {{ {" }, { ".join(lowers)} }} }};
+int main(void)
+{{
+\tunsigned int n;
+\tstruct inode node;
+\tstruct dentry d = {{ &node }};
+\tfor (n = 0; n < sizeof(lowers) / sizeof(lowers[0]); n++) {{
+\t\tstruct file lower = {{ {{ &d }}, &d, &lowers[n], 0 }};
+\t\tstruct file top = {{ {{ &d }}, &d, 0, &lower }};
+\t\tprintf("%d\\n", (int){entry});
+\t}}
+\treturn 0;
+}}
+"""
+        source = self.tmp / ("run-%d.%d.%d-" % version + name + ".c")
+        source.write_text(harness)
+        binary = self.tmp / ("run-%d.%d.%d-" % version + name)
+        built = subprocess.run(["gcc", "-w", "-I", str(self.model(version)), "-o", str(binary),
+                                str(source)], capture_output=True, text=True)
+        shutil.rmtree(self.tmp / ("model-%d.%d.%d" % version))
+        self.assertEqual(built.returncode, 0, built.stderr)
+        ran = subprocess.run([str(binary)], capture_output=True, text=True, timeout=30)
+        return [int(word) for word in ran.stdout.split()]
 
 
 class DeniedTest(unittest.TestCase):

@@ -444,9 +444,26 @@ class Decide(FileCase):
                 self.assertEqual(self.decide(file), (None, why))
 
     def test_other_use_with_the_old_signature(self):
-        file, line = self.handler()
-        state.expr_uses[(file, "foo_ioctl")] |= {6, 2}
-        self.assertEqual(self.decide(file), (None, "also used with its old signature at line 2, 6"))
+        # Under the BKL the wrapper keeps the signature, so the other use
+        # sees the same function (red_mx_init_ptr); every other mode refuses.
+        used = "also used with its old signature at line 2, 6"
+        cases = [({}, ("wrapper", used + ": the wrapper calls it with the inode, as the "
+                       "VFS did, and its signature stays")),
+                 ({"wrapper": True}, ("wrapper", used + ": the wrapper calls it with the "
+                                      "inode, as the VFS did, and its signature stays")),
+                 ({"pushdown": True}, (None, used)),
+                 ({"multi_kernel": True}, (None, used)),
+                 ({"mutex": True}, (None, used + ": a call through that use runs the body "
+                                    "without the private mutex, which the wrapper takes "
+                                    "only for the VFS"))]
+        for flags, expected in cases:
+            with self.subTest(flags=flags):
+                state.forget_previous_file()
+                for name in ("wrapper", "pushdown", "multi_kernel", "mutex"):
+                    setattr(state.flags, name, flags.get(name, False))
+                file, line = self.handler()
+                state.expr_uses[(file, "foo_ioctl")] |= {6, 2}
+                self.assertEqual(self.decide(file), expected)
 
     def test_kept_and_unused(self):
         file, _ = self.handler()

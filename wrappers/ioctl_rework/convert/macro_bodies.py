@@ -10,7 +10,10 @@ Here each such body is rewritten by text, with the rule's semantics:
   HAVE_UNLOCKED_IOCTL half of --multi-kernel): the call becomes the rule's
   fallback helper, HELPER(E->f_op, I, F, C, A), defined once in the header
   before the first macro that calls it (with <linux/smp_lock.h>), and a
-  test of the member tests either member;
+  test of the member tests either member (with --multi-kernel only below
+  2.6.36: 2.6.36 .. 2.6.38 define HAVE_UNLOCKED_IOCTL but have no .ioctl, so
+  a macro with a test is written once more for them, its test of
+  ->unlocked_ioctl alone, as the rule splits a statement);
 - 2.6.36 on: (int)E->f_op->unlocked_ioctl(F, C, A), and a test of the
   member tests ->unlocked_ioctl;
 - on every target only a call passing the inode of the file it passes.
@@ -108,6 +111,13 @@ def rewrite_header(text: str, macros: list[ForwardingMacro], legacy_target: bool
         done.sites += [(line + n, name) for n in lines]
         old = text[match.start():match.end()]
         new = text[match.start():match.start(4)] + body
+        if multi_kernel and legacy_target:
+            modern, _ = _rewrite_body(text, code, match.start(4), match.end(4),
+                                      legacy_target, helper, either_member=False)
+            if modern != body:
+                # <linux/version.h>: in the helper's block, before this macro.
+                new = (f"#if LINUX_VERSION_CODE < KERNEL_VERSION(2, 6, 36)\n{new}\n#else\n"
+                       f"{text[match.start():match.start(4)] + modern}\n#endif")
         if multi_kernel:
             new = f"#ifdef HAVE_UNLOCKED_IOCTL\n{new}\n#else\n{old}\n#endif"
         edits.append((match.start(), match.end(), new))
@@ -138,9 +148,11 @@ def rewrite_header(text: str, macros: list[ForwardingMacro], legacy_target: bool
 
 
 def _rewrite_body(text: str, code: str, start: int, end: int, legacy_target: bool,
-                  helper: str) -> tuple[str, list[int]]:
+                  helper: str, either_member: bool = True) -> tuple[str, list[int]]:
     """The macro body TEXT[START:END] rewritten, and the lines (from the
-    #define's, 0-based) of its rewritten sites; Refused when not whole."""
+    #define's, 0-based) of its rewritten sites; Refused when not whole.
+    EITHER_MEMBER false: a test of ->unlocked_ioctl alone where calls still go
+    through the helper (2.6.36 on in --multi-kernel output)."""
     uses = [m for m in _MEMBER.finditer(code, start, end)]
     edits, lines, calls, tests = [], [], 0, []
     for use in uses:
@@ -190,7 +202,7 @@ def _rewrite_body(text: str, code: str, start: int, end: int, legacy_target: boo
                               "meaning a converted lower driver changes")
             span_end = use.end() + (compared.end() if compared else 0)
             either = f"({obj}->f_op->unlocked_ioctl || {obj}->f_op->ioctl)"
-            if not legacy_target:
+            if not legacy_target or not either_member:
                 new = f"{obj}->f_op->unlocked_ioctl"
                 if compared:
                     new += f" {compared.group(1)} NULL"
