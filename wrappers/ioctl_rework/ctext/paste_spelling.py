@@ -18,11 +18,10 @@ import re
 from dataclasses import dataclass
 
 from ioctl_rework.ctext import spans
+from ioctl_rework.ctext.macro_forwarding import DEFINE
 
 ANY = r"\w*"
 DIGITS = r"\d+"
-# A #define with its continuation lines; group 3 the parameters, 4 the body.
-DEFINE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+(\w+)(\(([^)]*)\))?((?:\\\n|[^\n])*)", re.M)
 _CHAIN = re.compile(r"\w*(?:\s*##\s*\w*)+")
 _IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
 # What the preprocessor replaces by a number of its own.
