@@ -105,7 +105,9 @@ test: deps
 adversarial: deps
 	@mkdir -p $(BUILD); nice $(PYTHON) bench/adversarial/measure.py --output $(BUILD)/adversarial.txt
 
-# Convert a copy of the fixture drivers: the summary, where the series is, one patch.
+# Convert a copy of the fixture drivers against their kernel's headers (the shimmed
+# linux-source-6.1, extracted once: fixture/headers_tree.py), as an out-of-tree module is
+# built: the summary, where the series is, one patch.
 # A machine without a git identity gets a demo one, so the series can be made.
 demo: deps
 	@out=$$(mktemp -d /tmp/ioctl-rework-demo.XXXXXX); \
@@ -113,7 +115,8 @@ demo: deps
 	git var GIT_AUTHOR_IDENT >/dev/null 2>&1 || \
 		export GIT_AUTHOR_NAME="ioctl-rework demo" GIT_AUTHOR_EMAIL="demo@example.invalid" \
 			GIT_COMMITTER_NAME="ioctl-rework demo" GIT_COMMITTER_EMAIL="demo@example.invalid"; \
-	wrappers/ioctl-rework convert --target 6.1 --json $$out/summary.json \
+	headers=$$(PYTHONPATH=wrappers $(PYTHON) -m ioctl_rework.fixture.headers_tree) || exit 2; \
+	wrappers/ioctl-rework convert --target 6.1 --kernel-headers $$headers --json $$out/summary.json \
 		--series $$out/series $$out/drivers; status=$$?; \
 	echo; echo "series: $$out/series   summary: $$out/summary.json"; \
 	first=$$(ls $$out/series/*.patch | grep -v 0000-cover-letter | head -1); \
