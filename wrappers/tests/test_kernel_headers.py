@@ -29,6 +29,15 @@ def write(path: Path, text: str) -> Path:
     return path
 
 
+def convert_outside_tree(drivers: Path, kernel: Path | None):
+    """convert DRIVERS at 2.6.11, uncached, with --kernel-headers KERNEL when given."""
+    parser = argparse.ArgumentParser()
+    convert.add_arguments(parser)
+    given = ["--kernel-headers", str(kernel)] if kernel else []
+    args = parser.parse_args(["--target", "2.6.11", "--no-cache", *given, "--", str(drivers)])
+    return convert.convert(convert.request_from_args(args))
+
+
 class KernelTestCase(unittest.TestCase):
     """A scratch directory holding a lone driver directory (drv/, no kernel
     Makefile above it) and a kernel source tree beside it (linux/)."""
@@ -195,12 +204,7 @@ class ConvertTest(KernelTestCase):
     def convert(self, include: str, kernel: bool, upper: str = UPPER):
         write(self.drivers / "lower.c", LOWER)
         write(self.drivers / "upper.c", upper % include)
-        parser = argparse.ArgumentParser()
-        convert.add_arguments(parser)
-        given = ["--kernel-headers", str(self.kernel)] if kernel else []
-        args = parser.parse_args(["--target", "2.6.11", "--no-cache", *given, "--",
-                                  str(self.drivers)])
-        return convert.convert(convert.request_from_args(args))
+        return convert_outside_tree(self.drivers, self.kernel if kernel else None)
 
     # Where the macro is: the header included, the file that defines
     # STACK_PASS (relative to the kernel) and what each header holds.

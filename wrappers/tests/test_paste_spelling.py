@@ -6,14 +6,12 @@ pasting macro (__PASTE, __UNIQUE_ID, ___ADDRESSABLE) was unprovable, and
 every macro built on those too: with a real kernel's headers every driver
 using module_init(), MODULE_LICENSE() or EXPORT_SYMBOL was refused (issue 22)."""
 
-import argparse
 import unittest
 
-from ioctl_rework.convert import cli as convert
 from ioctl_rework.convert.summary import HandlerStatus
 from ioctl_rework.ctext import member_calls, paste_spelling
 
-from test_kernel_headers import KernelTestCase, write
+from test_kernel_headers import KernelTestCase, convert_outside_tree, write
 from test_macro_forwarding import LOWER, UPPER
 
 # The kernel's chain, each macro in the header 6.1 has it in.
@@ -138,12 +136,7 @@ class ConvertTest(KernelTestCase):
         write(self.drivers / "lower.c", LOWER + "#include <linux/module.h>\n"
               "module_init(lo_init);\nMODULE_LICENSE(\"GPL\");\nEXPORT_SYMBOL(lo_ioctl);\n")
         write(self.drivers / "upper.c", upper)
-        parser = argparse.ArgumentParser()
-        convert.add_arguments(parser)
-        given = ["--kernel-headers", str(self.kernel)] if kernel else []
-        args = parser.parse_args(["--target", "2.6.11", "--no-cache", *given, "--",
-                                  str(self.drivers)])
-        return convert.convert(convert.request_from_args(args))
+        return convert_outside_tree(self.drivers, self.kernel if kernel else None)
 
     def test_the_kernel_chain_converts_as_without_the_kernel(self):
         quiet = UPPER.replace("return STACK_PASS(up_lower, cmd, arg);", "return -ENOTTY;") \
