@@ -654,20 +654,25 @@ class MultiKernelCompilesTest(ConvertRun):
                     else:
                         self.assertIn("ioctl", said)
 
+    def converted_multi_kernel(self, files: dict[str, str], target: str) -> dict[str, str]:
+        """FILES beside LOWER converted --multi-kernel for TARGET, every
+        handler converted: the new text of each file."""
+        result = self.run_convert({"lower.c": LOWER, **files},
+                                  "--target", target, "--multi-kernel")
+        self.assertFalse(result.failed, [h.reason for h in result.summary.handlers
+                                         if h.status is not HandlerStatus.CONVERTED])
+        return {name: new.decode() for name, (_, new) in result.changes.items()}
+
     def test_every_target_with_the_fallback_compiles_on_every_kernel(self):
         for target in ("2.6.11", "2.6.36", "2.6.37", "2.6.38"):
             with self.subTest(target=target):
-                result = self.run_convert({"lower.c": LOWER, **CALLERS},
-                                          "--target", target, "--multi-kernel")
-                self.assertFalse(result.failed, [h.reason for h in result.summary.handlers
-                                                 if h.status is not HandlerStatus.CONVERTED])
+                changes = self.converted_multi_kernel(CALLERS, target)
                 for name in CALLERS:
-                    new = result.changes[name][1].decode()
+                    new = changes[name]
                     self.assertIn("#include <linux/version.h>", new, name)
                     for version in MODELS:
                         self.assertEqual(self.compile(new, version, name), "",
                                          f"{target}: {name} on {version}")
-
 
     def test_every_member_test_compiles_and_answers_on_every_kernel(self):
         # The member tests of STACKERS (negated in an ||, in an && with
@@ -678,12 +683,9 @@ class MultiKernelCompilesTest(ConvertRun):
         # where the kernel has it, and with neither (-ENOTTY).
         for target in ("2.6.11", "2.6.36", "2.6.37", "2.6.38"):
             with self.subTest(target=target):
-                result = self.run_convert({"lower.c": LOWER, **STACKERS},
-                                          "--target", target, "--multi-kernel")
-                self.assertFalse(result.failed, [h.reason for h in result.summary.handlers
-                                                 if h.status is not HandlerStatus.CONVERTED])
+                changes = self.converted_multi_kernel(STACKERS, target)
                 for name in STACKERS:
-                    new = result.changes[name][1].decode()
+                    new = changes[name]
                     for version in MODELS:
                         self.assertEqual(self.compile(new, version, name), "",
                                          f"{target}: {name} on {version}")
