@@ -444,10 +444,10 @@ def resolve(args, tree: KernelTree, *, kdir: Path | None = None,
                                     fallback=fallback, multi_kernel=multi_kernel,
                                     converts=converts)
     conversion = conversion_from_args(args, target)
-    # --kdir's headers are not read yet: on a real kernel's headers the
-    # forwarding proof refuses every driver (module_misc_device, MODULE_LICENSE:
-    # pastes it cannot prove), so the documented --kdir port would fail whole.
-    kernel = kernel_headers(getattr(args, "kernel_headers", None), None)
+    # The kernel a driver outside a tree is built against is the one whose
+    # headers it includes: --kdir's, unless --kernel-headers names them.
+    kdir = kdir if kdir is not None else getattr(args, "kdir", None)
+    kernel = kernel_headers(getattr(args, "kernel_headers", None), kdir)
     cache_dir = None
     if not getattr(args, "no_cache", False):
         from ioctl_rework.cache import default_directory

@@ -29,13 +29,22 @@ def write(path: Path, text: str) -> Path:
     return path
 
 
-def convert_outside_tree(drivers: Path, kernel: Path | None):
-    """convert DRIVERS at 2.6.11, uncached, with --kernel-headers KERNEL when given."""
+def convert_outside_tree(drivers: Path, kernel: Path | None, option="--kernel-headers"):
+    """convert DRIVERS at 2.6.11, uncached, with OPTION KERNEL when given
+    (--kdir: KERNEL built there)."""
     parser = argparse.ArgumentParser()
     convert.add_arguments(parser)
-    given = ["--kernel-headers", str(kernel)] if kernel else []
+    given = [option, str(kernel)] if kernel else []
     args = parser.parse_args(["--target", "2.6.11", "--no-cache", *given, "--", str(drivers)])
     return convert.convert(convert.request_from_args(args))
+
+
+def prepared(kdir: Path) -> Path:
+    """KDIR with what --kdir wants of a configured and prepared build (empty files)."""
+    for name in (".config", "include/generated/autoconf.h", "include/config/auto.conf",
+                 "scripts/basic/fixdep"):
+        write(kdir / name, "")
+    return kdir
 
 
 class KernelTestCase(unittest.TestCase):
@@ -196,6 +205,27 @@ class SettingsTest(KernelTestCase):
         self.assertEqual((kernel.source, kernel.given_as),
                          (self.kernel, f"--kernel-headers {self.kernel}"))
 
+    def resolved(self, *given):
+        parser = argparse.ArgumentParser()
+        convert.add_arguments(parser)
+        args = parser.parse_args(["--target", "2.6.11", *given, "--", str(self.drivers)])
+        return settings.resolve(args, settings.KernelTree(None))
+
+    def test_a_run_given_kdir_reads_its_kernels_headers(self):
+        # The kernel built in place, and an O= directory of each kind.
+        linked = self.tmp / "o-link"
+        linked.mkdir()
+        (linked / "source").symlink_to(self.kernel)
+        included = self.tmp / "o-make"
+        write(included / "Makefile", f"# generated\ninclude {self.kernel}/Makefile\n")
+        for build in (self.kernel, linked, included):
+            with self.subTest(build=build.name):
+                kernel = self.resolved("--kdir", str(build)).kernel
+                self.assertEqual((kernel.source, kernel.build, kernel.given_as),
+                                 (self.kernel.resolve(), build, f"--kdir {build}"))
+        kernel = self.resolved("--kdir", str(linked), "--kernel-headers", str(self.kernel)).kernel
+        self.assertEqual((kernel.source, kernel.build), (self.kernel, self.kernel))
+
 
 class ConvertTest(KernelTestCase):
     """A lower and an upper driver outside a tree; the upper forwards
@@ -246,6 +276,28 @@ class ConvertTest(KernelTestCase):
                     for handler in ("lo_ioctl", "up_ioctl", "STACK_PASS"):
                         self.assertIs(records[handler].status, HandlerStatus.FAILED)
                         self.assertIn(f"macro STACK_PASS ({where}:3)", records[handler].reason)
+
+    def test_a_macro_of_the_kdir_kernel_denies_the_run(self):
+        # --kdir without --kernel-headers: the kernel built in place, and one
+        # built in an O= directory whose generated headers hold the macro.
+        built = prepared(self.tmp / "o-build")
+        (built / "source").symlink_to(self.kernel)
+        write(built / "Makefile", f"include {self.kernel}/Makefile\n")
+        cases = {"in place": (prepared(self.kernel), "include/linux/stackhelp.h", self.kernel),
+                 "O= generated": (built, "include/generated/uapi/linux/stackhelp.h", built)}
+        for case, (kdir, at, holder) in cases.items():
+            for name in ("call", "pointer_call", "test_beside"):
+                with self.subTest(case=case, spelling=name):
+                    write(holder / at, "#define STACK_H\n" + HEADER_SPELLINGS[name])
+                    write(self.drivers / "lower.c", LOWER)
+                    write(self.drivers / "upper.c", UPPER % "<linux/stackhelp.h>")
+                    result = convert_outside_tree(self.drivers, kdir, "--kdir")
+                    self.assertEqual(result.changes, {})
+                    records = {h.handler: h for h in result.summary.handlers}
+                    self.assertIs(records["up_ioctl"].status, HandlerStatus.FAILED)
+                    self.assertIn(f"macro STACK_PASS ({holder / at}:2)",
+                                  records["up_ioctl"].reason)
+                    (holder / at).unlink()
 
     def test_the_kernel_is_used_for_the_run_only(self):
         self.place(self.PLACES["angle"][1], HEADER_SPELLINGS["call"])

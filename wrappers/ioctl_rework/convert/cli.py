@@ -93,7 +93,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "before and after (make M=, C=2 with sparse) and put back the "
                              "files of a handler that gain an error, a warning or a sparse "
                              "context imbalance; the lock proof then reads the preprocessed "
-                             "file")
+                             "file; for a driver outside a tree, KDIR's kernel is the one "
+                             "whose headers are read (as --kernel-headers, which wins)")
     options.add_cache_group(parser)
     parser.add_argument("--clear-cache", action="store_true",
                         help="delete the cache (then convert PATHs, if any)")
