@@ -14,12 +14,14 @@ import shutil
 import tempfile
 import unittest
 from pathlib import Path
+from unittest import mock
 
 from ioctl_rework import settings
 from ioctl_rework.convert import cli as convert
 from ioctl_rework.convert.summary import HandlerStatus
 from ioctl_rework.ctext import include_search
 
+from test_cli import run_main
 from test_macro_forwarding import HEADER_SPELLINGS, LOWER, UPPER
 
 
@@ -31,10 +33,10 @@ def write(path: Path, text: str) -> Path:
 
 def convert_outside_tree(drivers: Path, kernel: Path | None, option="--kernel-headers"):
     """convert DRIVERS at 2.6.11, uncached, with OPTION KERNEL when given
-    (--kdir: KERNEL built there)."""
+    (--kdir: KERNEL built there), else --no-kernel-headers."""
     parser = argparse.ArgumentParser()
     convert.add_arguments(parser)
-    given = [option, str(kernel)] if kernel else []
+    given = [option, str(kernel)] if kernel else ["--no-kernel-headers"]
     args = parser.parse_args(["--target", "2.6.11", "--no-cache", *given, "--", str(drivers)])
     return convert.convert(convert.request_from_args(args))
 
@@ -318,11 +320,14 @@ if __name__ == "__main__":
     unittest.main()
 
 
-class UnreadHeadersWarningTest(KernelTestCase):
+class UnreadHeadersTest(KernelTestCase):
     """Outside a tree with no kernel given, a forwarding macro of a <...>
-    header is not seen (issue 22, still open): every such run says so."""
+    header would go unseen (issue 22): such a run is refused before any
+    work unless told to go on without a kernel (--no-kernel-headers), and
+    then it warns."""
 
     def run_main(self, paths, *given):
+        """(exit status, stderr) of convert PATHS; the diff goes to out.diff."""
         write(self.drivers / "lower.c", LOWER)
         parser = argparse.ArgumentParser()
         convert.add_arguments(parser)
@@ -331,20 +336,99 @@ class UnreadHeadersWarningTest(KernelTestCase):
                                   *map(str, paths)])
         err = io.StringIO()
         with contextlib.redirect_stderr(err):
-            convert.main(args)
-        return err.getvalue()
+            status = convert.main(args)
+        return status, err.getvalue()
 
-    def test_a_run_outside_a_tree_without_a_kernel_says_what_it_did_not_read(self):
-        for paths in ([self.drivers], [self.drivers / "lower.c"]):
-            with self.subTest(paths=paths):
-                said = self.run_main(paths)
+    def outside(self):
+        """Places outside a kernel tree: a directory, a file, a git work tree, a subdirectory."""
+        repo = self.tmp / "repo"
+        write(repo / "drivers/lower.c", LOWER)
+        (repo / ".git").mkdir()
+        return {"directory": [self.drivers], "file": [self.drivers / "lower.c"],
+                "git work tree": [repo], "subdirectory of one": [repo / "drivers"]}
+
+    def test_a_run_outside_a_tree_without_a_kernel_is_refused_before_any_work(self):
+        for place, paths in self.outside().items():
+            with self.subTest(place=place):
+                status, said = self.run_main(paths)
+                self.assertEqual(status, 2)
+                self.assertIn("ioctl-rework convert: error: ", said)
+                for option in ("--kernel-headers DIR", "--kdir KDIR", "--no-kernel-headers"):
+                    self.assertIn(option, said)
+                self.assertFalse((self.tmp / "out.diff").exists())
+
+    def test_no_kernel_headers_runs_and_says_what_it_did_not_read(self):
+        for place, paths in self.outside().items():
+            with self.subTest(place=place):
+                status, said = self.run_main(paths, "--no-kernel-headers")
+                self.assertEqual(status, 0, said)
                 self.assertIn("convert: warning: ", said)
                 self.assertIn("no --kernel-headers was given", said)
-                self.assertIn("--kernel-headers DIR", said)
+                self.assertIn("lower.c", (self.tmp / "out.diff").read_text())
+                (self.tmp / "out.diff").unlink()
 
-    def test_a_kernel_given_or_a_tree_is_not_warned(self):
-        self.assertNotIn("--kernel-headers was given",
-                         self.run_main([self.drivers], "--kernel-headers", str(self.kernel)))
+    def test_no_kernel_headers_with_a_kernel_is_refused(self):
+        status, said = self.run_main([self.drivers], "--no-kernel-headers", "--kdir",
+                                     str(prepared(self.kernel)))
+        self.assertEqual(status, 2)
+        self.assertIn("--no-kernel-headers and --kdir", said)
+        parser = argparse.ArgumentParser()
+        convert.add_arguments(parser)
+        with contextlib.redirect_stderr(io.StringIO()), self.assertRaises(SystemExit):
+            parser.parse_args(["--no-kernel-headers", "--kernel-headers", str(self.kernel),
+                               str(self.drivers)])
+
+    def test_a_kernel_given_or_a_tree_is_neither_refused_nor_warned(self):
         inside = self.kernel / "drivers" / "char"
         write(inside / "lower.c", LOWER)
-        self.assertNotIn("--kernel-headers was given", self.run_main([inside]))
+        for given, paths in ((["--kernel-headers", str(self.kernel)], [self.drivers]),
+                             (["--kdir", str(prepared(self.kernel))], [self.drivers]),
+                             ([], [inside])):
+            with self.subTest(given=given, paths=paths):
+                status, said = self.run_main(paths, *given)
+                self.assertEqual(status, 0, said)
+                self.assertNotIn("no kernel was given", said)
+                self.assertNotIn("--kernel-headers was given", said)
+
+
+class DeniedBeforeAnyWorkTest(KernelTestCase):
+    """convert and check outside a tree with no kernel given: exit 2, the
+    options named, nothing run; a kernel given or the risk taken runs."""
+
+    def setUp(self):
+        super().setUp()
+        write(self.drivers / "lower.c", LOWER)
+        self.patch = write(self.tmp / "add.patch", "--- /dev/null\n+++ b/drv/lower.c\n"
+                           f"@@ -0,0 +1,{LOWER.count(chr(10))} @@\n"
+                           + "".join("+" + line + "\n" for line in LOWER.splitlines()))
+        self.repo = self.tmp / "repo"
+        write(self.repo / "drv/lower.c", LOWER)
+        (self.repo / ".git").mkdir()
+
+    def refusals(self):
+        return {"convert a directory": ["convert", "--target", "2.6.11", str(self.drivers)],
+                "convert a file": ["convert", "--target", "2.6.11", str(self.drivers / "lower.c")],
+                "convert a git work tree": ["convert", "--target", "2.6.11", str(self.repo)],
+                "check a bare patch": ["check", "--diff", str(self.patch)],
+                "check a git work tree": ["check", "--git", "HEAD", "--tree", str(self.repo)]}
+
+    def test_each_run_is_refused_naming_the_options(self):
+        for target in ("ioctl_rework.convert.cli.convert", "ioctl_rework.check.cli.run_check"):
+            patcher = mock.patch(target, side_effect=AssertionError(f"{target} ran"))
+            patcher.start()
+            self.addCleanup(patcher.stop)
+        for name, argv in self.refusals().items():
+            with self.subTest(name):
+                status, out, err = run_main(argv)
+                self.assertEqual((status, out), (2, ""), err)
+                for option in ("--kernel-headers DIR", "--kdir KDIR", "--no-kernel-headers"):
+                    self.assertIn(option, err)
+
+    def test_check_runs_with_a_kernel_or_the_risk_taken(self):
+        for given, warned in ((["--no-kernel-headers"], True),
+                              (["--kernel-headers", str(self.kernel)], False)):
+            with self.subTest(given=given):
+                status, out, err = run_main(["check", "--diff", str(self.patch), *given])
+                self.assertEqual(status, 1, err)
+                self.assertIn("LEGACY_IOCTL", out)
+                self.assertEqual("check: warning: " in err, warned, err)
