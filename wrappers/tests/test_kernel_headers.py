@@ -191,13 +191,18 @@ class SettingsTest(KernelTestCase):
                 with self.assertRaisesRegex(settings.SettingsError, "no include/linux"):
                     settings.kernel_headers(where, None)
 
-    def test_an_o_directory_reads_the_source_it_was_built_from(self):
+    def o_directories(self):
+        """The kernel built in O= directories: one with a source link, one
+        whose Makefile includes the source's."""
         linked = self.tmp / "o-link"
         linked.mkdir()
         (linked / "source").symlink_to(self.kernel)
         included = self.tmp / "o-make"
         write(included / "Makefile", f"# generated\ninclude {self.kernel}/Makefile\n")
-        for build in (linked, included, self.kernel):
+        return linked, included
+
+    def test_an_o_directory_reads_the_source_it_was_built_from(self):
+        for build in (*self.o_directories(), self.kernel):
             with self.subTest(build=build.name):
                 kernel = settings.kernel_headers(None, build)
                 self.assertEqual((kernel.source, kernel.build), (self.kernel.resolve(), build))
@@ -215,11 +220,7 @@ class SettingsTest(KernelTestCase):
 
     def test_a_run_given_kdir_reads_its_kernels_headers(self):
         # The kernel built in place, and an O= directory of each kind.
-        linked = self.tmp / "o-link"
-        linked.mkdir()
-        (linked / "source").symlink_to(self.kernel)
-        included = self.tmp / "o-make"
-        write(included / "Makefile", f"# generated\ninclude {self.kernel}/Makefile\n")
+        linked, included = self.o_directories()
         for build in (self.kernel, linked, included):
             with self.subTest(build=build.name):
                 kernel = self.resolved("--kdir", str(build)).kernel
