@@ -771,8 +771,9 @@ def run_check(ws: Workspace, args: list[str], extra_env: dict | None = None,
     if "<" in args:
         at = args.index("<")
         stdin, args = Path(args[at + 1]).read_bytes(), args[:at]
-    return subprocess.run([sys.executable, str(ENTRY), "check", "--no-kernel-headers",
-                           *args], cwd=ws.tree,
+    # The workspace is no kernel tree: without a kernel named (--kdir), no headers.
+    kernel = [] if {"--kdir", "--kernel-headers"} & set(args) else ["--no-kernel-headers"]
+    return subprocess.run([sys.executable, str(ENTRY), "check", *kernel, *args], cwd=ws.tree,
                           env={**ws.env, **(extra_env or {})}, input=stdin,
                           capture_output=True, check=False, timeout=timeout)
 
