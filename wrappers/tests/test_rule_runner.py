@@ -5,9 +5,11 @@ import importlib.machinery
 import importlib.util
 import re
 import shutil
+import subprocess
 import tempfile
 import unittest
 from pathlib import Path
+from unittest import mock
 
 from ioctl_rework.spatch import rules
 
@@ -107,6 +109,113 @@ class NamingTest(unittest.TestCase):
         [(ok, _, why)] = RUNNER.run_check(report)
         self.assertFalse(ok)
         self.assertIn("line 1: expected", why)
+
+
+@unittest.skipUnless(HAVE_SPATCH, "spatch is not installed")
+class BatchTest(unittest.TestCase):
+    """Checks of one rule, mode and options share a spatch process; each is
+    still judged, and reported, alone."""
+
+    # Cases of the default rule without options, their expected outputs
+    # as the repository keeps them.
+    NAMES = ("ioctl_null", "goto_unwind", "ret_two_handlers")
+
+    def setUp(self):
+        self.dir = Path(tempfile.mkdtemp(prefix="rule-runner-"))
+        self.addCleanup(shutil.rmtree, self.dir)
+        for name in self.NAMES:
+            shutil.copy(CASES / f"{name}.c", self.dir)
+            shutil.copy(CASES / f"{name}.res", self.dir)
+
+    def run_all(self):
+        """{description: (passed, diagnostic)}, and the spatch commands run."""
+        commands, real = [], subprocess.run
+
+        def spy(command, *args, **kwargs):
+            commands.append(command)
+            return real(command, *args, **kwargs)
+
+        found = [c for name in self.NAMES for c in RUNNER.checks(self.dir / f"{name}.c")[0]]
+        results = {}
+        with mock.patch.object(RUNNER.subprocess, "run", spy):
+            for batch in RUNNER.batches(found):
+                for outcome in RUNNER.run_batch(batch).values():
+                    results.update({name: (ok, why) for ok, name, why in outcome})
+        return results, commands
+
+    def test_the_inputs_share_one_process_and_their_expected_outputs_another(self):
+        results, commands = self.run_all()
+        self.assertEqual(results, {f"{n}{what}": (True, "") for n in self.NAMES
+                                   for what in ("", " idempotent")})
+        self.assertEqual(len(commands), 2)
+        self.assertTrue(all("--file-groups" in command for command in commands))
+
+    def test_a_wrong_expectation_fails_alone_with_its_first_difference(self):
+        with open(self.dir / "goto_unwind.res", "a") as res:
+            res.write("/* not what the rule writes */\n")
+        results, _ = self.run_all()
+        ok, why = results["goto_unwind"]
+        self.assertFalse(ok)
+        self.assertIn("lengths differ", why)
+        self.assertNotIn("passes alone", why)
+        self.assertEqual({name for name, (ok, _) in results.items() if not ok}, {"goto_unwind"})
+
+    def test_a_check_that_passes_alone_but_not_in_its_batch_fails(self):
+        # What a rule that keeps one file's state for the next would print.
+        real = RUNNER.run_batched
+
+        def leaking(rule, mode, options, texts, beside):
+            outputs = real(rule, mode, options, texts, beside)
+            outputs["ret_two_handlers.c"] += "/* the file before it */\n"
+            return outputs
+
+        with mock.patch.object(RUNNER, "run_batched", leaking):
+            results, _ = self.run_all()
+        failed = {name: why for name, (ok, why) in results.items() if not ok}
+        self.assertEqual(set(failed), {"ret_two_handlers", "ret_two_handlers idempotent"})
+        self.assertIn("passes alone, not in one spatch process", failed["ret_two_handlers"])
+        self.assertIn("ioctl_null.c", failed["ret_two_handlers"])
+
+    def test_a_batch_whose_rule_failed_on_a_file_runs_each_check_alone(self):
+        # spatch goes on after a rule's failure on one file and exits 0.
+        failed = subprocess.CompletedProcess([], 0, "", 'EXN: Failure("Python failure") in x.c\n')
+        real_run, real_batched, said = subprocess.run, RUNNER.run_batched, []
+
+        def run(command, *args, **kwargs):
+            return failed if "--file-groups" in command else real_run(command, *args, **kwargs)
+
+        def batched(*args, **kwargs):
+            said.append(real_batched(*args, **kwargs))
+            return said[-1]
+
+        with mock.patch.object(RUNNER, "run_batched", batched), \
+                mock.patch.object(RUNNER.subprocess, "run", run):
+            results, _ = self.run_all()
+        self.assertEqual(said, [None, None])
+        self.assertEqual(results, {f"{n}{what}": (True, "") for n in self.NAMES
+                                   for what in ("", " idempotent")})
+
+    def test_report_lines_go_to_the_file_they_name(self):
+        bulb = SOURCE.replace("lamp", "bulb")
+        outputs = RUNNER.run_batched(RUNNER.RULES / RUNNER.DEFAULT_RULE, "report",
+                                     ("-D", "pushdown"), {"lamp.c": SOURCE, "bulb.c": bulb},
+                                     beside=False)
+        self.assertEqual(outputs, {
+            "lamp.c": "lamp.c:17: lamp_fops: .ioctl = lamp_ioctl: convert (pushdown)\n",
+            "bulb.c": "bulb.c:17: bulb_fops: .ioctl = bulb_ioctl: convert (pushdown)\n"})
+
+    def test_batches_keep_rule_mode_and_options_apart_and_stay_small(self):
+        rule = RUNNER.RULES / RUNNER.DEFAULT_RULE
+        source = self.dir / "ioctl_null.c"
+        make = lambda mode, options, n: [RUNNER.Check(source, source, rule, mode, options,
+                                                      f"{mode}{options}{i}") for i in range(n)]
+        todo = (make("patch", (), RUNNER.BATCH_SIZE + 1) + make("patch", ("-D", "mutex"), 2)
+                + make("report", (), 2) + make("context", (), 2))
+        cut = RUNNER.batches(todo)
+        self.assertEqual(sorted(len(b) for b in cut), [1, 1, 1, 2, 2, RUNNER.BATCH_SIZE])
+        for batch in cut:
+            self.assertEqual(len({(c.rule, c.mode, c.options) for c in batch}), 1)
+        self.assertEqual(sorted(c.name for b in cut for c in b), sorted(c.name for c in todo))
 
 
 class NoCopiedInputTest(unittest.TestCase):
