@@ -21,7 +21,8 @@ from ioctl_rework.ctext import spans as c_spans
 from ioctl_rework.spatch import runner as spatch
 from ioctl_rework.cache import Cache, FileDigests, make_key
 from ioctl_rework.stages import Stage, Stages, Verbosity
-from ioctl_rework.compat import callees, classify, era, facts, memo, probe, rule_input, table
+from ioctl_rework.compat import (callees, classify, encoded_types, era, facts, memo, probe,
+                                  rule_input, table)
 from ioctl_rework.compat.headers import asm_dirs, include_dirs, probe_headers
 from ioctl_rework.compat.classify import Classification, CompatClass, Offender  # noqa: F401
 
@@ -101,10 +102,17 @@ def file_layouts(source: Path, stdout: str, tree: Path | None, cache: Cache | No
         if local:
             (Path(tmp) / probe.LOCAL_HEADER).write_text(local)
             headers = (*headers, Path(tmp) / probe.LOCAL_HEADER)
-        probed = probe.probe(items, headers, dirs, cache, asm, digests) if items else {}
-        # The types the commands encode cross too: probed in a second round.
+        # The types the commands encode cross too: those their #define
+        # names go in the same compile, the rest in a second round.
+        guessed = [probe.ProbeItem("type", t) for t in encoded_types.guess(
+            [item.text for item in items if item.kind == "cmd"], headers)]
+        probed = probe.probe(items + guessed, headers, dirs, cache, asm, digests) \
+            if items else {}
         encoded = [probe.ProbeItem("type", v.size_type) for r in probed.values()
                    for v in list(r.commands.values())[:1] if v.size_type]
+        kept = {*items, *encoded}
+        probed = {item: result for item, result in probed.items() if item in kept}
+        encoded = [item for item in dict.fromkeys(encoded) if item not in probed]
         if encoded:
             probed.update(probe.probe(encoded, headers, dirs, cache, asm, digests))
     layouts = memo.FileLayouts(

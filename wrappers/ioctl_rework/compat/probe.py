@@ -203,6 +203,7 @@ def _compile(items: list[ProbeItem], headers: tuple[Path, ...],
     dropped: list[str] = []
     with tempfile.TemporaryDirectory(prefix="ioctl-rework-probe-") as tmp:
         work = Path(tmp)
+        stubs = _stubs(work)
         for _ in range(ATTEMPTS + len(items)):
             source = _source(items, headers)
             (work / "probe.c").write_text(source)
@@ -212,7 +213,7 @@ def _compile(items: list[ProbeItem], headers: tuple[Path, ...],
                 proc = subprocess.run(
                     ["gcc", flag, *_output_options(items, abi), "-w", "-save-temps=obj",
                      "-MMD", "-MF", f"{abi}.d", "probe.c", *own_asm, *(f"-I{d}" for d in include_dirs),
-                     f"-I{_stubs(work)}"],
+                     f"-I{stubs}"],
                     cwd=work, capture_output=True, text=True)
                 if proc.returncode != 0:
                     stderr = proc.stderr
@@ -280,13 +281,17 @@ def _reads(work: Path) -> tuple[str, ...]:
     """The files both compiles read (their -MMD lists), as real paths:
     the asm/ links resolved; the probe's own files left out, and the
     driver's local definitions, whose text the cache key holds."""
-    found = set()
+    # Each name resolved once (the two lists are mostly the same headers).
+    names = set()
     for abi in ABIS:
         text = (work / f"{abi}.d").read_text(errors="replace").replace("\\\n", " ")
-        for name in text.partition(":")[2].split():
-            path = (work / name).resolve()
-            if work.resolve() not in path.parents and path.name != LOCAL_HEADER:
-                found.add(str(path))
+        names.update(text.partition(":")[2].split())
+    own = work.resolve()
+    found = set()
+    for name in names:
+        path = (work / name).resolve()
+        if own not in path.parents and path.name != LOCAL_HEADER:
+            found.add(str(path))
     return tuple(sorted(found))
 
 
