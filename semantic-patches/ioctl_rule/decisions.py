@@ -19,7 +19,7 @@ from .handler_body import (impure_declaration, needs_temporary, parameter_names,
 from .locking import (bkl_in_callee, is_handler, mutex_name, outside_the_mutex,
                       polls_shared_state, reachable, shadowed_lock, waits_for_another_call)
 from .placement import placement_problem
-from . import forwarded_calls
+from . import forwarded_calls, unseen_inode
 
 
 def strategy_at(p):
@@ -303,8 +303,10 @@ def _decide_from_facts(file, h):
     hidden = [(line, why) for _, name, line, why in hidden_entries(file) if name == h]
     # Under the BKL a use of the old signature (a function pointer, say)
     # needs the body and its signature as they are: the wrapper keeps both.
-    keeps_signature = bool(others) and not (flags.mutex or flags.pushdown or
-                                            flags.multi_kernel) and kept_wrapper_fits(file, h)
+    # So does an inode named where spatch did not parse (unseen_inode.py).
+    hidden_inode = unseen_inode.unseen_use(file, h)
+    keeps_signature = bool(others or hidden_inode) and not (
+        flags.mutex or flags.pushdown or flags.multi_kernel) and kept_wrapper_fits(file, h)
     if hidden:
         result = (None, "an initializer also names it at line %d, %s; converting the "
                   "entries spatch sees would leave that one wrong: convert it by hand"
@@ -325,6 +327,11 @@ def _decide_from_facts(file, h):
     elif others and not keeps_signature:
         result = (None, "also used with its old signature at line %s"
                   % ", ".join(str(n) for n in others))
+    elif hidden_inode and not keeps_signature:
+        result = (None, "its inode is named at line %d, in code spatch did not parse (an "
+                  "#if branch it passed over, which a kbuild -D or a config option may "
+                  "compile): a new signature would leave that inode undeclared; convert it "
+                  "by hand" % hidden_inode)
     elif flags.mutex and "takes_bkl" in f:
         result = (None, "it takes the BKL itself at line %d and the private "
                   "mutex is not recursive" % f["takes_bkl"])
@@ -360,9 +367,12 @@ def _decide_from_facts(file, h):
     elif keeps_signature:
         # The use sees the same function; the wrapper runs the body under
         # the BKL with the inode, as the VFS did.
-        result = ("wrapper", "also used with its old signature at line %s: the wrapper "
-                  "calls it with the inode, as the VFS did, and its signature stays"
-                  % ", ".join(str(n) for n in others))
+        result = ("wrapper", ("also used with its old signature at line %s"
+                              % ", ".join(str(n) for n in others) if others else
+                              "its inode is named at line %d, in code spatch did not parse"
+                              % hidden_inode) +
+                  ": the wrapper calls it with the inode, as the VFS did, and its "
+                  "signature stays")
     elif h in wrapper_for and not flags.pushdown and escape is None and \
             not (h in listed and not referenced):
         result = ("wrapper", "the proof rejected its pushdown (-D wrapper_for)")
@@ -433,7 +443,7 @@ def renamed(h, p, file=None):
 
 
 def uses_inode(file, h):
-    if has(file, h, "inode_in_macro"):
+    if has(file, h, "inode_in_macro") or unseen_inode.unseen_use(file, h):
         return True
     return bool(inode_use_lines(file, h))
 
