@@ -8,7 +8,11 @@ build the Makefile makes.  Now such a handler keeps its signature behind
 the wrapper, which passes it the inode (semantic-patches/ioctl_rule/
 unseen_inode.py), or is refused where that wrapper is not taken.  The
 output is compiled with gcc -fsyntax-only -Wall -Werror against model
-headers, with the Makefile's flags and without."""
+headers, with the Makefile's flags and without.
+
+KbuildDefinesTest: a name such a flag defines, named in the handler's
+code, is not the file's own default the rule read (ioctl_rule/
+kbuild_defines.py): the same wrapper, or a refusal."""
 
 import os
 import shutil
@@ -91,6 +95,54 @@ SEEN = {
                "\tif (((struct fl_dev *)file->private_data)->inode == NULL ||\n"
                "\t    sizeof(struct inode) == 0) {\n#endif\n"),
 }
+
+# A handler whose code names what a kbuild flag defines: the file's own
+# default (#ifndef NAME ... #define NAME ...) is not what the compiler
+# sees.  (Makefile lines, gcc flags ({dir}: the driver's directory), other
+# files of the directory, text before the handler, its body.)
+FLAGGED_DRIVER = """#include <linux/fs.h>
+#include <linux/module.h>
+#include <linux/kdev_t.h>
+
+int fl_up(struct file *file);
+{prelude}
+static int fl_ioctl(struct inode *inode, struct file *file,
+\t\t    unsigned int cmd, unsigned long arg)
+{{
+{body}}}
+
+static struct file_operations fl_fops = {{
+\t.owner\t\t= THIS_MODULE,
+\t.ioctl\t\t= fl_ioctl,
+}};
+"""
+ENTER_DEFAULT = "\n#ifndef FL_ENTER\n#define FL_ENTER(f) do { } while (0)\n#endif\n"
+ENTER_BODY = "\tint err;\n\n\tFL_ENTER(file);\n\terr = fl_up(file);\n\treturn err;\n"
+ENTER_RETURNS = "FL_ENTER(f)=do { if (!fl_up(f)) return -ENODEV; } while (0)"
+UNIT_DEFAULT = "\n#ifndef FL_UNIT\n#define FL_UNIT() 0\n#endif\n"
+UNIT_BODY = "\tif (FL_UNIT() > 3)\n\t\treturn -ENODEV;\n\treturn fl_up(file);\n"
+FLAGGED = {
+    # A return the flag hides: pushdown would leave the BKL held.
+    "return": ("ccflags-y += '-D%s'" % ENTER_RETURNS, ["-D" + ENTER_RETURNS], {},
+               ENTER_DEFAULT, ENTER_BODY),
+    # The same through a macro of the file that names the flag's name.
+    "through_macro": ('EXTRA_CFLAGS += "-D%s"' % ENTER_RETURNS, ["-D" + ENTER_RETURNS], {},
+                      ENTER_DEFAULT + "#define fl_enter(f) FL_ENTER(f)\n",
+                      ENTER_BODY.replace("FL_ENTER(", "fl_enter(")),
+    # An inode the flag names: a new signature leaves it undeclared.
+    "inode": ("CFLAGS_fl.o := '-DFL_UNIT()=MINOR(inode->i_rdev)'",
+              ["-DFL_UNIT()=MINOR(inode->i_rdev)"], {}, UNIT_DEFAULT, UNIT_BODY),
+    # A header forced in, which the rule does not read.
+    "forced": ("ccflags-y += -include $(src)/fl_config.h", ["-include", "{dir}/fl_config.h"],
+               {"fl_config.h": "#define FL_ENTER(f) \\\n\tdo { if (!fl_up(f)) return -ENODEV; } "
+                               "while (0)\n"},
+               ENTER_DEFAULT, ENTER_BODY),
+}
+# A flag's name only in #if lines: the rule decides as before.
+DIRECTIVE_ONLY = ("ccflags-y += -DFL_LEVEL=2", ["-DFL_LEVEL=2"], {}, "",
+                  "\tint err = 0;\n\n\tif (fl_up(file))\n\t\terr = -EBUSY;\n"
+                  "#if FL_LEVEL > 1\n\tif (cmd == 7)\n\t\terr = -EINVAL;\n#endif\n"
+                  "\treturn err;\n")
 
 MODEL_KDEV = "#define MINOR(dev) ((unsigned int)(dev) & 0xff)\n"
 MODEL_ERRNO = "#define EBUSY\t16\n#define ENODEV\t19\n"
@@ -209,6 +261,91 @@ class UnseenInodeTest(ModelRun):
                 self.assertNotIn("spatch did not parse", record.reason or "")
                 self.assertNotIn("static int fl_ioctl(struct inode *inode", new)
 
+
+
+@unittest.skipUnless(HAVE_TOOLS, "spatch or gcc is not installed")
+class KbuildDefinesTest(ModelRun):
+    """A name a kbuild flag of the directory's Makefile defines (or one a
+    header the flags force in may), named in a handler's code: the rule
+    read the file's own default, not what the compiler sees, and took
+    pushdown (a return the flag hides left the BKL held, in silence) or
+    dropped an inode the flag names (`'inode' undeclared`).  Now the
+    handler keeps its signature behind the wrapper, or is refused
+    (semantic-patches/ioctl_rule/kbuild_defines.py)."""
+
+    def convert_flagged(self, case, *extra):
+        makefile, _, others, prelude, body = case
+        return self.convert_files(makefile, {
+            "fl.c": FLAGGED_DRIVER.format(prelude=prelude, body=body), **others}, *extra)
+
+    def test_the_inputs_build_with_their_flags(self):
+        for name, case in {**FLAGGED, "directive_only": DIRECTIVE_ONLY}.items():
+            with self.subTest(name=name):
+                driver = self.tmp / "drivers" / "fl"
+                driver.mkdir(parents=True, exist_ok=True)
+                for other, text in case[2].items():
+                    (driver / other).write_text(text)
+                text = FLAGGED_DRIVER.format(prelude=case[3], body=case[4])
+                self.assertEqual(self.compile_errors(text, case[1]), "")
+
+    def test_a_flagged_name_keeps_the_signature_behind_the_wrapper(self):
+        for strategy in ("auto", "wrapper"):
+            for name, case in FLAGGED.items():
+                with self.subTest(strategy=strategy, name=name):
+                    result = self.convert_flagged(case, "--target", "2.6.20",
+                                                  "--strategy", strategy)
+                    record = result.summary.handlers[0]
+                    self.assertEqual((record.status, record.strategy),
+                                     (HandlerStatus.CONVERTED, "wrapper"), record)
+                    self.assertIn("kbuild flag of its Makefile", record.reason or "")
+                    (_, new), = result.changes.values()
+                    new = new.decode()
+                    self.assertIn("static int fl_ioctl(struct inode *inode, struct file *file,",
+                                  new)
+                    self.assertIn("\tlock_kernel();\n\tret = fl_ioctl("
+                                  "file->f_path.dentry->d_inode, file, cmd, arg);\n"
+                                  "\tunlock_kernel();\n", new)
+                    self.assertEqual(self.compile_errors(new, case[1]), "", name)
+
+    def test_where_that_wrapper_is_not_taken_the_handler_is_refused(self):
+        modes = (("--target", "2.6.20", "--strategy", "pushdown"),
+                 ("--target", "2.6.20", "--multi-kernel"),
+                 ("--target", "2.6.39", "--no-compat"))
+        for extra, name in zip(modes, ("return", "inode", "forced")):
+            with self.subTest(mode=extra, name=name):
+                result = self.convert_flagged(FLAGGED[name], *extra)
+                record = result.summary.handlers[0]
+                self.assertIsNot(record.status, HandlerStatus.CONVERTED, record)
+                self.assertIn("kbuild flag of its Makefile", record.reason or "")
+                self.assertFalse(result.changes)
+
+    def test_a_parent_makefile_flag_is_part_of_the_cached_run(self):
+        # subdir-ccflags of the directory above apply too; adding one
+        # changes the decision even where the rule's run was cached.
+        from test_convert import parse_args
+        from ioctl_rework.convert import cli as convert
+        tree = self.tmp / "tree"
+        (tree / "drivers" / "fl").mkdir(parents=True)
+        (tree / "drivers" / "fl" / "Makefile").write_text("obj-m += fl.o\n")
+        (tree / "drivers" / "fl" / "fl.c").write_text(FLAGGED_DRIVER.format(
+            prelude=ENTER_DEFAULT, body=ENTER_BODY))
+        parent = tree / "drivers" / "Makefile"
+        strategies = []
+        for flags in ("", "subdir-ccflags-y += '-D%s'\n" % ENTER_RETURNS):
+            parent.write_text("obj-y += fl/\n" + flags)
+            args = parse_args(["--cache-dir", str(self.tmp / "cache"), "-q", "--target", "2.6.20",
+                               "--", str(tree)])
+            record, = convert.convert(convert.request_from_args(args)).summary.handlers
+            strategies.append((record.strategy, "kbuild flag" in (record.reason or "")))
+        self.assertEqual(strategies, [("pushdown", False), ("wrapper", True)])
+
+    def test_a_name_only_in_if_lines_converts_as_before(self):
+        result = self.convert_flagged(DIRECTIVE_ONLY, "--target", "2.6.20")
+        record = result.summary.handlers[0]
+        self.assertEqual((record.status, record.strategy),
+                         (HandlerStatus.CONVERTED, "pushdown"), record)
+        (_, new), = result.changes.values()
+        self.assertEqual(self.compile_errors(new.decode(), DIRECTIVE_ONLY[1]), "")
 
 
 if __name__ == "__main__":
