@@ -19,7 +19,7 @@ from .handler_body import (impure_declaration, needs_temporary, parameter_names,
 from .locking import (bkl_in_callee, is_handler, mutex_name, outside_the_mutex,
                       polls_shared_state, reachable, shadowed_lock, waits_for_another_call)
 from .placement import placement_problem
-from . import forwarded_calls
+from . import forwarded_calls, kbuild_defines, unseen_inode
 
 
 def strategy_at(p):
@@ -274,6 +274,8 @@ def _decide_from_facts(file, h):
         escape = "%s at line %d may be a macro that returns, from %s, which " \
                  "was not found" % (f["unknown_macro_name"], f["unknown_macro"],
                                     ", ".join(macros_of(file).missing))
+    elif kbuild_defines.hidden_by_flags(file, h):
+        escape = kbuild_defines.hidden_by_flags(file, h)
     elif body_include_exit(file, h):
         escape = "its body %s (line %d)" % body_include_exit(file, h)[::-1]
     elif unread:
@@ -303,8 +305,12 @@ def _decide_from_facts(file, h):
     hidden = [(line, why) for _, name, line, why in hidden_entries(file) if name == h]
     # Under the BKL a use of the old signature (a function pointer, say)
     # needs the body and its signature as they are: the wrapper keeps both.
-    keeps_signature = bool(others) and not (flags.mutex or flags.pushdown or
-                                            flags.multi_kernel) and kept_wrapper_fits(file, h)
+    # So does an inode named where spatch did not parse (unseen_inode.py),
+    # or one a kbuild flag's name may stand for (kbuild_defines.py).
+    hidden_inode = unseen_inode.unseen_use(file, h)
+    flagged = kbuild_defines.hidden_by_flags(file, h)
+    keeps_signature = bool(others or hidden_inode or flagged) and not (
+        flags.mutex or flags.pushdown or flags.multi_kernel) and kept_wrapper_fits(file, h)
     if hidden:
         result = (None, "an initializer also names it at line %d, %s; converting the "
                   "entries spatch sees would leave that one wrong: convert it by hand"
@@ -325,6 +331,14 @@ def _decide_from_facts(file, h):
     elif others and not keeps_signature:
         result = (None, "also used with its old signature at line %s"
                   % ", ".join(str(n) for n in others))
+    elif flagged and not keeps_signature:
+        result = (None, "%s: it may return or name the inode, which a new signature would "
+                  "leave undeclared; convert it by hand" % flagged)
+    elif hidden_inode and not keeps_signature:
+        result = (None, "its inode is named at line %d, in code spatch did not parse (an "
+                  "#if branch it passed over, which a kbuild -D or a config option may "
+                  "compile): a new signature would leave that inode undeclared; convert it "
+                  "by hand" % hidden_inode)
     elif flags.mutex and "takes_bkl" in f:
         result = (None, "it takes the BKL itself at line %d and the private "
                   "mutex is not recursive" % f["takes_bkl"])
@@ -360,9 +374,12 @@ def _decide_from_facts(file, h):
     elif keeps_signature:
         # The use sees the same function; the wrapper runs the body under
         # the BKL with the inode, as the VFS did.
-        result = ("wrapper", "also used with its old signature at line %s: the wrapper "
-                  "calls it with the inode, as the VFS did, and its signature stays"
-                  % ", ".join(str(n) for n in others))
+        result = ("wrapper", ("also used with its old signature at line %s"
+                              % ", ".join(str(n) for n in others) if others else
+                              "its inode is named at line %d, in code spatch did not parse"
+                              % hidden_inode if hidden_inode else flagged) +
+                  ": the wrapper calls it with the inode, as the VFS did, and its "
+                  "signature stays")
     elif h in wrapper_for and not flags.pushdown and escape is None and \
             not (h in listed and not referenced):
         result = ("wrapper", "the proof rejected its pushdown (-D wrapper_for)")
@@ -433,7 +450,8 @@ def renamed(h, p, file=None):
 
 
 def uses_inode(file, h):
-    if has(file, h, "inode_in_macro"):
+    if has(file, h, "inode_in_macro") or unseen_inode.unseen_use(file, h) or \
+            kbuild_defines.hidden_by_flags(file, h):
         return True
     return bool(inode_use_lines(file, h))
 

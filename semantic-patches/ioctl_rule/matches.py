@@ -14,6 +14,7 @@ from .entries import MACRO_CALL, container_of, is_fops_type, local_to, new_entry
 from .handler_body import (PURE_CALLS, at_top_block, first_statement_of, handler_at, inode_at,
                            record_variable)
 from .macros import hidden_exits, inode_in_macros
+from . import kbuild_defines, unseen_inode
 
 from ioctl_rework.ctext import null_inode
 
@@ -133,6 +134,10 @@ def definition(h, ino, filp, cmd, arg, tc, ta, p):
                  int(p[0].current_element_line_end))
     inode_in_macros(p[0].file, h, int(p[0].current_element_line),
                     int(p[0].current_element_line_end))
+    unseen_inode.record(p[0].file, h, ino, int(p[0].current_element_line),
+                        int(p[0].current_element_line_end))
+    kbuild_defines.record(p[0].file, h, int(p[0].current_element_line),
+                          int(p[0].current_element_line_end))
 
 
 def any_function(f, p):

@@ -61,11 +61,15 @@ class RuleCache:
 def headers_digest(root: Path, rel: str, data: bytes) -> str:
     """What the rule reads besides REL (include_search.read_headers: the
     headers found as the compiler finds them, the kbuild Makefiles that
-    place them, and the names it could not find): a return hidden in one
-    decides the strategy, so a change to one is a change to REL's run."""
+    place them, and the names it could not find; the Makefiles whose flags
+    apply to REL, include_search.kbuild_flags): a return hidden in one, or
+    a -D naming what REL's code names, decides the strategy, so a change
+    to one is a change to REL's run."""
     digest = hashlib.sha256()
     found = include_search.read_headers(root, rel)
-    for path in sorted(set(found.texts) - {rel}) + list(found.search.makefiles):
+    flags = include_search.kbuild_flags(root, rel)
+    for path in sorted(set(found.texts) - {rel}) + list(found.search.makefiles) + \
+            [m for m in flags.makefiles if m not in found.search.makefiles]:
         try:
             content = (Path(root) / path).read_bytes()
         except OSError:

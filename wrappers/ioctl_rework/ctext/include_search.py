@@ -154,6 +154,7 @@ class KbuildFlags:
     named: tuple = ()        # identifiers of -D/-U flags
     forced: tuple = ()       # -include, -imacros, -iquote ... flags, as written
     unexpanded: tuple = ()   # flags (with their Makefile) not expanded
+    makefiles: tuple = ()    # the Makefiles and Kbuild files read
 
 
 # A flag's words: $(...) and quotes kept whole.
@@ -199,7 +200,7 @@ def kbuild_flags(root, rel):
     top = tree_top(root, rel) or ""
     directory = os.path.dirname(rel)
     obj = os.path.splitext(os.path.basename(rel))[0] + ".o"
-    named, forced, unexpanded = [], [], []
+    named, forced, unexpanded, makefiles = [], [], [], []
     here = directory
     while True:
         for name in ("Makefile", "Kbuild"):
@@ -208,6 +209,7 @@ def kbuild_flags(root, rel):
                 text = (root / path).read_text(errors="replace")
             except OSError:
                 continue
+            makefiles.append(path)
             text, variables = _read_makefile(text)
             for variable, value in _FLAGS.findall(text):
                 if not _applies(variable, obj, here != directory):
@@ -234,7 +236,7 @@ def kbuild_flags(root, rel):
         if here in ("", top) or here == os.path.dirname(here):
             break
         here = os.path.dirname(here)
-    return KbuildFlags(tuple(named), tuple(forced), tuple(unexpanded))
+    return KbuildFlags(tuple(named), tuple(forced), tuple(unexpanded), tuple(makefiles))
 
 
 def system_dirs(root, top, rel):
