@@ -222,6 +222,20 @@ CALLED = {
         ("#define OP(x) __PASTE(x, ctl)\n#define DO(n, p) int n##_done; p(n)\n",
          "DO(io, OP)(0, f, 0, 0);"),
 }
+# A name in a body followed by no parenthesis there is still a call where
+# a parameter follows (its argument may open one) or the body ends (the
+# text after the use may).
+OP_CTL = "#define OP(x) __PASTE(x, ctl)\n"
+FOLLOWED = {
+    "a called parameter, then a parameter":
+        (FORWARDING + "#define J(p, a) int drv_##p; p a\n", "J(STACK_PASS, (f, 1, 0));"),
+    "a pasting macro, then a parameter": (OP_CTL + "#define J(a) OP a\n", "J((io))(0, f, 0, 0);"),
+    "an object-like macro naming a pasting one": (OP_CTL + "#define GETOP OP\n",
+                                                  "GETOP(io)(0, f, 0, 0);"),
+    "an object-like macro naming __PASTE": ("#define GETP __PASTE\n", "GETP(io, ctl)(0, f, 0, 0);"),
+    "a function-like macro ending with __PASTE":
+        ("#define GETP(x) __PASTE\n", "GETP(1)(io, ctl)(0, f, 0, 0);"),
+}
 # The same shapes given what expands to no such macro (2.6.9's
 # MODULE_DESCRIPTION(DRIVER_DESC), __initcall(drv_init) with drv_init
 # defined as init_module).
@@ -232,6 +246,8 @@ NOT_CALLED = {
         ("#define drv_init init_module\n"
          "#define __initcall(fn) static int (*__initcall_##fn)(void) = fn\n",
          "__initcall(drv_init);"),
+    "a type, then a parameter":
+        ("#define DECL(type, name) static type name; int name##_set\n", "DECL(int, count);"),
     "a pasting macro calls its parameter, given a function":
         ("#define DO(n, p) int n##_done; p(n)\n", "DO(io, drv_fn)(0, f, 0, 0);"),
     "the checking macro given a function":
@@ -287,6 +303,13 @@ class CalledParameterTest(unittest.TestCase):
                 found = sites(macros, use)
                 self.assertTrue(found)
                 self.assertRegex(found[0][2], r"may (spell ioctl|name \w+|be \w+)")
+
+    def test_a_name_followed_by_a_parameter_or_the_end_of_a_body_is_called(self):
+        for spelling, (macros, use) in FOLLOWED.items():
+            with self.subTest(spelling=spelling):
+                found = sites(macros, use)
+                self.assertTrue(found)
+                self.assertRegex(found[0][2], r"may (spell ioctl|be STACK_PASS)")
 
     def test_a_parameter_given_no_such_macro_is_no_site(self):
         for spelling, (macros, use) in NOT_CALLED.items():

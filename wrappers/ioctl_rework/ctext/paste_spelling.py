@@ -160,6 +160,8 @@ class Pastes:
         parameters ENV binds) may paste what calls through ->ioctl, or ""."""
         name = text[start:end]
         args = self._arguments(text, end, env, depth)
+        if args is None and depth > 0 and _followed_by_a_parameter(text, end, env):
+            args = [UNKNOWN] * 64      # what follows the use, or an argument, may call it
         return next((why for macro in self.macros.get(name, ())
                      for why in [self.danger(name, macro, args, depth)] if why), "")
 
@@ -381,7 +383,7 @@ class Pastes:
                     env[param].tail == NOTHING:
                 continue
             args = self._arguments(macro.body, use.end(), env, depth + 1)
-            if args is None and macro.body[use.end():].strip():
+            if args is None and not _followed_by_a_parameter(macro.body, use.end(), env):
                 continue                # followed by no parenthesis: not called
             for named in self._candidates(env[param].tail):
                 if named not in self.macros or self._spells(named, args, depth + 1):
@@ -437,6 +439,15 @@ def _translated(code: str) -> tuple[str, list[int]]:
     splices = [m.start() - 2 * n for n, m in enumerate(re.finditer(r"\\\n", code))]
     code = code.replace("\\\n", "").replace("%:%:", "  ##").replace("%:", " #")
     return code, splices
+
+
+def _followed_by_a_parameter(body: str, end: int, env: dict) -> bool:
+    """Whether what follows END of BODY may still open a call's
+    parentheses: the text after the use (BODY ends there) or a parameter
+    whose argument may begin with one."""
+    rest = body[end:].lstrip()
+    word = _IDENTIFIER.match(rest)
+    return not rest or bool(word and word.group() in env)
 
 
 def _joined(chain: str) -> list[str]:
