@@ -218,6 +218,10 @@ CALLED = {
         (FORWARDING + "#define param_check_cb(name, p) name(f, 1, 0)\n"
          "#define mod_param(name, type) param_check_##type(name, 0)\n",
          "mod_param(STACK_PASS, cb);"),
+    "a call that ends with the forwarding macro":
+        (FORWARDING + "#define ID(x) x\n#define param_check_cb(name, p) name(f, 1, 0)\n"
+         "#define mod_param(name, type) param_check_##type(name, 0)\n",
+         "mod_param(ID(STACK_PASS), cb);"),
     "a pasting macro calls its parameter":
         ("#define OP(x) __PASTE(x, ctl)\n#define DO(n, p) int n##_done; p(n)\n",
          "DO(io, OP)(0, f, 0, 0);"),
@@ -246,6 +250,13 @@ NOT_CALLED = {
         ("#define drv_init init_module\n"
          "#define __initcall(fn) static int (*__initcall_##fn)(void) = fn\n",
          "__initcall(drv_init);"),
+    "a stringizing call (2.6.9's MODULE_ALIAS_LDISC)":
+        ("#define __stringify_1(x) #x\n#define __stringify(x) __stringify_1(x)\n"
+         "#define ALIAS_LDISC(l) MODULE_LICENSE(\"tty-ldisc-\" __stringify(l))\n",
+         "ALIAS_LDISC(STACK_PASS);"),
+    "a function's call": ("#define param_check_cb(name, p) name(f, 1, 0)\n"
+                          "#define mod_param(name, type) param_check_##type(name, 0)\n",
+                          "mod_param(drv_lookup(STACK_PASS), cb);"),
     "a type, then a parameter":
         ("#define DECL(type, name) static type name; int name##_set\n", "DECL(int, count);"),
     "a pasting macro calls its parameter, given a function":

@@ -120,7 +120,6 @@ class Pastes:
         self._spelled: dict = {}
         self._open: dict = {}       # key being answered -> the cuts before it
         self._cut: set = set()      # keys being answered read inside
-        self._tails: dict = {}
 
     def _closure(self, seed) -> set[str]:
         """The macros a definition of which SEED holds, or whose body names
@@ -186,39 +185,59 @@ class Pastes:
         text = text.strip()
         if text in env:
             return Argument(env[text].expanded, env[text].expanded, env[text].tail)
+        tail = self._tail(text, env, depth)
         if re.fullmatch(r"\w+", text):
-            return Argument(re.escape(text), self._expanded_name(text, depth),
-                            self._tail_name(text, depth))
+            return Argument(re.escape(text), self._expanded_name(text, depth), tail)
         if _CHAIN.fullmatch(text):
             spelled = self._chain(text, env)
-            return Argument(ANY, spelled if not self._names(spelled) else ANY, spelled)
+            return Argument(ANY, spelled if not self._names(spelled) else ANY, tail)
         call = re.fullmatch(r"([A-Za-z_]\w*)\s*\((.*)\)", text, re.S)
         if call and spans.closing_or_none(text, call.start(2) - 1, "()") == len(text) - 1:
             return Argument(ANY, self._value(call.group(1), self._arguments(
-                text, call.end(1), env, depth + 1), depth + 1),
-                ANY if call.group(1) in self.macros or not self.complete else NOTHING)
-        last = re.search(r"(?:\w+\s*##\s*)*\w+$", text)
-        # Several tokens: only a last name is rescanned with what follows.
-        return Argument(ANY, ANY, self.argument(last.group(), env, depth).tail
-                        if last else NOTHING)
+                text, call.end(1), env, depth + 1), depth + 1), tail)
+        return Argument(ANY, ANY, tail)
 
-    def _tail_name(self, name: str, depth: int) -> str:
-        """What NAME, an argument, may end with once expanded: itself where
-        it is a function-like macro (expanded only with what follows), what
-        its body ends with where it is object-like."""
-        if name in _COUNTERS or name[0].isdigit():
-            return NOTHING
-        if name not in self.macros:
-            return re.escape(name) if self.complete else ANY
+    def _tail(self, text: str, env: dict, depth: int) -> str:
+        """The name TEXT (in a body whose parameters ENV binds) may end with
+        once expanded, rescanned with what follows it: a name, a paste, or
+        what a macro call there ends with; NOTHING where it ends otherwise
+        (a literal, a bracket, a function's call)."""
+        text = text.strip()
         if depth > _DEPTH:
             return ANY
-        if name not in self._tails:
-            self._tails[name] = ANY             # a macro is not expanded inside itself
-            tails = {re.escape(name) if m.params is not None
-                     else self.argument(m.body, {}, depth + 1).tail
-                     for m in self.macros[name]}
-            self._tails[name] = tails.pop() if len(tails) == 1 else ANY
-        return self._tails[name]
+        if text in env:
+            return env[text].tail
+        pasted = re.search(r"(?:\w+\s*##\s*)+\w+$", text)
+        if pasted:
+            return self._chain(pasted.group(), env)
+        word = re.search(r"\w+$", text)
+        if word:
+            before = text[:word.start()].rstrip()
+            if before.endswith("#") and not before.endswith("##"):
+                return NOTHING                  # stringized
+            return env[word.group()].tail if word.group() in env else self._tail_name(word.group())
+        if not text.endswith(")"):
+            return NOTHING
+        opened = spans.opening(text, len(text) - 1)
+        called = re.search(r"([A-Za-z_]\w*)\s*$", text[:opened]) if opened is not None else None
+        if opened is None or called and called.group(1) in env:
+            return ANY
+        if not called or called.group(1) not in self.macros:
+            return NOTHING if self.complete or not called else ANY
+        args = self._arguments(text, called.end(1), env, depth + 1)
+        tails = set()
+        for macro in self.macros[called.group(1)]:
+            inner = _bind(macro, args)
+            tails.add(ANY if inner is None or macro.params is None
+                      else self._tail(macro.body, inner, depth + 1))
+        return tails.pop() if len(tails) == 1 else ANY
+
+    def _tail_name(self, name: str) -> str:
+        """What NAME may end with once expanded: itself where it may be a
+        macro (one that may call through ->ioctl is a candidate of it)."""
+        if name in _COUNTERS or name[0].isdigit():
+            return NOTHING
+        return re.escape(name) if self.complete or name in self.macros else ANY
 
     def _expanded_name(self, name: str, depth: int) -> str:
         if name in _COUNTERS:
