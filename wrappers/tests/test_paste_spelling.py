@@ -297,6 +297,42 @@ CYCLES = {
 }
 
 
+# An argument of several tokens pasted: ## joins only its token beside it
+# (2.6.9's e1000_ethtool.c: REG_PATTERN_TEST(RA + ((i << 1) << 2), ...)
+# pastes E1000_##R, which is E1000_RA), and its other tokens are rescanned
+# after the pasted one.
+E1000 = ("#define E1000_CALL(a, op) ((a)->op(a))\n"
+         "#define REG_TEST(R) { value = E1000_##R; }\n")
+SEVERAL_TOKENS_CAN = {
+    "its last token, then parentheses":
+        (FORWARDING + "#define P(R) E1000_##R (f, 1, 0)\n", "P(RA + STACK_PASS);"),
+    "its last token, parentheses after the use":
+        (FORWARDING + "#define P(R) E1000_##R\n", "P(RA + STACK_PASS)(f, 1, 0);"),
+    "its first token pasted last": ("#define P(R) R##ctl\n", "P(4 + io)(0, f, 0, 0);"),
+    "its last token pasted first": ("#define P(R) io##R\n", "P(ctl + 4)(0, f, 0, 0);"),
+}
+SEVERAL_TOKENS_CANNOT = {
+    "the e1000 register test": (E1000, "REG_TEST(RA + ((i << 1) << 2));"),
+    "the e1000 register test, a cast": (E1000, "REG_TEST(RA + (u32)(i << 3));"),
+    "its last token pasted first": (E1000.replace("E1000_##R", "R##_E1000"),
+                                    "REG_TEST((i << 3) + RA);"),
+}
+
+
+class SeveralTokensTest(unittest.TestCase):
+    def test_the_token_beside_the_paste_is_pasted_and_the_rest_rescanned(self):
+        for spelling, (macros, use) in SEVERAL_TOKENS_CAN.items():
+            with self.subTest(spelling=spelling):
+                found = sites(macros, use)
+                self.assertTrue(found)
+                self.assertRegex(found[0][2], r"may (spell ioctl|end with STACK_PASS)")
+
+    def test_tokens_away_from_the_paste_name_no_macro(self):
+        for spelling, (macros, use) in SEVERAL_TOKENS_CANNOT.items():
+            with self.subTest(spelling=spelling):
+                self.assertEqual(sites(macros, use), [])
+
+
 class CycleTest(unittest.TestCase):
     def test_a_macro_cut_off_inside_another_is_expanded_where_asked_first(self):
         for spelling, (macros, first, then) in CYCLES.items():

@@ -46,6 +46,10 @@ class Argument:
     # The name its expansion may end with, rescanned with what follows it
     # where substituted (`p(f, 1, 0)` given STACK_PASS calls it).
     tail: str = ANY
+    # Of several tokens: the first and the last, the only ones a ## joins
+    # (`E1000_##R` given `RA + 4` pastes E1000_RA); None: one token, RAW.
+    first: str | None = None
+    last: str | None = None
 
 
 UNKNOWN = Argument(ANY, ANY)
@@ -191,11 +195,13 @@ class Pastes:
         if _CHAIN.fullmatch(text):
             spelled = self._chain(text, env)
             return Argument(ANY, spelled if not self._names(spelled) else ANY, tail)
+        tokens = re.findall(r"\w+|\S", text)
+        first, last = (_edge(tokens[0], env), _edge(tokens[-1], env)) if tokens else (None, None)
         call = re.fullmatch(r"([A-Za-z_]\w*)\s*\((.*)\)", text, re.S)
         if call and spans.closing_or_none(text, call.start(2) - 1, "()") == len(text) - 1:
             return Argument(ANY, self._value(call.group(1), self._arguments(
-                text, call.end(1), env, depth + 1), depth + 1), tail)
-        return Argument(ANY, ANY, tail)
+                text, call.end(1), env, depth + 1), depth + 1), tail, first, last)
+        return Argument(ANY, ANY, tail, first, last)
 
     def _tail(self, text: str, env: dict, depth: int) -> str:
         """The name TEXT (in a body whose parameters ENV binds) may end with
@@ -302,8 +308,8 @@ class Pastes:
     def _chain(self, chain: str, env: dict) -> str:
         """The spelling of the paste CHAIN in a body whose parameters ENV binds."""
         pieces = re.split(r"\s*##\s*", chain.strip())
-        return "".join(env[p].raw if p in env else re.escape(p) if p else ANY
-                       for p in pieces)
+        return "".join(_pasted_spelling(env[p], i, len(pieces)) if p in env
+                       else re.escape(p) if p else ANY for i, p in enumerate(pieces))
 
     def _pasted(self, name: str, macro: Macro, env: dict, depth: int) -> str:
         """Why a paste in the body of MACRO (a definition of NAME, its
@@ -317,6 +323,16 @@ class Pastes:
                 args = self._arguments(macro.body, chain.end(), env, depth + 1) \
                     if index == len(runs) - 1 else None
                 why = self._named(self._chain(pasted, env), pasted, name, args, depth)
+                ending = re.split(r"\s*##\s*", pasted.strip())[-1]
+                if not why and index == len(runs) - 1 and ending in env and \
+                        env[ending].first is not None:
+                    # Its other tokens follow the pasted one, the last rescanned
+                    # with those arguments (`E1000_##R (f, 1, 0)`, R `RA + FWD`).
+                    why = next((f"pastes {pasted.strip()} in {name}, whose argument may end "
+                                f"with {named}, a macro that may spell ioctl"
+                                for named in self._candidates(env[ending].tail)
+                                if named not in self.macros or
+                                self._spells(named, args, depth + 1)), "")
                 if why:
                     return why
         return ""
@@ -467,6 +483,25 @@ def _followed_by_a_parameter(body: str, end: int, env: dict) -> bool:
     rest = body[end:].lstrip()
     word = _IDENTIFIER.match(rest)
     return not rest or bool(word and word.group() in env)
+
+
+def _edge(token: str, env: dict) -> str:
+    """The spelling TOKEN, the first or last of an argument, gives a paste
+    (a parameter there was expanded already; a punctuator: unknown)."""
+    if not re.fullmatch(r"\w+", token):
+        return ANY
+    return env[token].expanded if token in env else re.escape(token)
+
+
+def _pasted_spelling(argument: Argument, index: int, pieces: int) -> str:
+    """What ARGUMENT, the piece at INDEX of a paste of PIECES pieces, gives
+    the pasted name: its last token where it begins the paste, its first
+    where it ends it, all of it in the middle."""
+    if index == 0 and argument.last is not None:
+        return argument.last
+    if index == pieces - 1 and argument.first is not None:
+        return argument.first
+    return argument.raw
 
 
 def _joined(chain: str) -> list[str]:
