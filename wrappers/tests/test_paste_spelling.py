@@ -310,12 +310,24 @@ SEVERAL_TOKENS_CAN = {
         (FORWARDING + "#define P(R) E1000_##R\n", "P(RA + STACK_PASS)(f, 1, 0);"),
     "its first token pasted last": ("#define P(R) R##ctl\n", "P(4 + io)(0, f, 0, 0);"),
     "its last token pasted first": ("#define P(R) io##R\n", "P(ctl + 4)(0, f, 0, 0);"),
+    "handed on expanded, an object-like macro first":
+        ("#define IO io\n#define P(R) R##ctl\n#define Q(R) P(R)\n", "Q(4 + IO)(0, f, 0, 0);"),
 }
 SEVERAL_TOKENS_CANNOT = {
     "the e1000 register test": (E1000, "REG_TEST(RA + ((i << 1) << 2));"),
     "the e1000 register test, a cast": (E1000, "REG_TEST(RA + (u32)(i << 3));"),
     "its last token pasted first": (E1000.replace("E1000_##R", "R##_E1000"),
                                     "REG_TEST((i << 3) + RA);"),
+    # Handed on expanded: the first token of what it expands to is pasted.
+    "handed to the macro that pastes it": (
+        E1000 + "#define E1000_WRITE_REG(a, reg, v) writel(v, (a)->hw_addr + E1000_##reg)\n"
+        "#define REG_PATTERN_TEST(R, W) { E1000_WRITE_REG(&adapter->hw, R, W); }\n",
+        "REG_PATTERN_TEST(RA + ((i << 1) << 2), 0xFFFFFFFF);"),
+    "handed on, an object-like macro first": (
+        E1000 + "#define RA_BASE RA\n"
+        "#define E1000_WRITE_REG(a, reg, v) writel(v, (a)->hw_addr + E1000_##reg)\n"
+        "#define REG_PATTERN_TEST(R, W) { E1000_WRITE_REG(&adapter->hw, R, W); }\n",
+        "REG_PATTERN_TEST(RA_BASE + 8, 0xFFFFFFFF);"),
 }
 
 

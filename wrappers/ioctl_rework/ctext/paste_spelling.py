@@ -50,6 +50,9 @@ class Argument:
     # (`E1000_##R` given `RA + 4` pastes E1000_RA); None: one token, RAW.
     first: str | None = None
     last: str | None = None
+    # The same once expanded: what a macro it is handed to pastes.
+    expanded_first: str | None = None
+    expanded_last: str | None = None
 
 
 UNKNOWN = Argument(ANY, ANY)
@@ -188,7 +191,9 @@ class Pastes:
         binds: a parameter there was expanded already (it is beside no ##)."""
         text = text.strip()
         if text in env:
-            return Argument(env[text].expanded, env[text].expanded, env[text].tail)
+            given = env[text]
+            return Argument(given.expanded, given.expanded, given.tail,
+                            given.expanded_first, given.expanded_last)
         tail = self._tail(text, env, depth)
         if re.fullmatch(r"\w+", text):
             return Argument(re.escape(text), self._expanded_name(text, depth), tail)
@@ -196,12 +201,23 @@ class Pastes:
             spelled = self._chain(text, env)
             return Argument(ANY, spelled if not self._names(spelled) else ANY, tail)
         tokens = re.findall(r"\w+|\S", text)
-        first, last = (_edge(tokens[0], env), _edge(tokens[-1], env)) if tokens else (None, None)
+        edges = (_edge(tokens[0], env), _edge(tokens[-1], env),
+                 self._expanded_edge(tokens[0], env, depth),
+                 self._expanded_edge(tokens[-1], env, depth)) if tokens else ()
         call = re.fullmatch(r"([A-Za-z_]\w*)\s*\((.*)\)", text, re.S)
         if call and spans.closing_or_none(text, call.start(2) - 1, "()") == len(text) - 1:
-            return Argument(ANY, self._value(call.group(1), self._arguments(
-                text, call.end(1), env, depth + 1), depth + 1), tail, first, last)
-        return Argument(ANY, ANY, tail, first, last)
+            value = self._value(call.group(1), self._arguments(
+                text, call.end(1), env, depth + 1), depth + 1)
+            # Expanded, it is one name where VALUE fixes one: both its edges.
+            return Argument(ANY, value, tail, *edges[:2], value, value)
+        return Argument(ANY, ANY, tail, *edges)
+
+    def _expanded_edge(self, token: str, env: dict, depth: int) -> str:
+        """The spelling TOKEN, the first or last of an argument, has once
+        the argument is expanded (a macro: what it expands to, if a name)."""
+        if token in env:
+            return env[token].expanded
+        return self._expanded_name(token, depth) if re.fullmatch(r"\w+", token) else ANY
 
     def _tail(self, text: str, env: dict, depth: int) -> str:
         """The name TEXT (in a body whose parameters ENV binds) may end with
