@@ -200,6 +200,203 @@ class ModuleParam26Test(unittest.TestCase):
         self.assertTrue(found)
         self.assertIn("a macro of a header not read", found[0][2])
 
+# A parameter rescanned with the parentheses after it: the argument is
+# expanded first, but a name of a function-like macro it ends with is
+# expanded only there (`p(f, 1, 0)` given STACK_PASS forwards).
+LOWER_OP = "#define LOWER_OP(l, op) ((l)->f_op->op(0, l, 0, 0))\n"
+CALLED = {
+    "p(...) given a forwarding macro": (FORWARDING + "#define APPLY(p) p(f, 1, 0)\n",
+                                        "__PASTE(AP, PLY)(STACK_PASS);"),
+    "p(...) given the member":
+        (LOWER_OP + "#define APPLY(p, a, b) p(a, b)\n", "__PASTE(AP, PLY)(LOWER_OP, f, ioctl);"),
+    "p ending the body, parentheses after the use":
+        (FORWARDING + "#define ID(p) p\n", "__PASTE(I, D)(STACK_PASS)(f, 1, 0);"),
+    "an object-like macro naming the forwarding one":
+        (FORWARDING + "#define DRV_FWD STACK_PASS\n#define APPLY(p) p(f, 1, 0)\n",
+         "__PASTE(AP, PLY)(DRV_FWD);"),
+    "the checking macro of a module parameter calls its name":
+        (FORWARDING + "#define param_check_cb(name, p) name(f, 1, 0)\n"
+         "#define mod_param(name, type) param_check_##type(name, 0)\n",
+         "mod_param(STACK_PASS, cb);"),
+    "a call that ends with the forwarding macro":
+        (FORWARDING + "#define ID(x) x\n#define param_check_cb(name, p) name(f, 1, 0)\n"
+         "#define mod_param(name, type) param_check_##type(name, 0)\n",
+         "mod_param(ID(STACK_PASS), cb);"),
+    "a pasting macro calls its parameter":
+        ("#define OP(x) __PASTE(x, ctl)\n#define DO(n, p) int n##_done; p(n)\n",
+         "DO(io, OP)(0, f, 0, 0);"),
+}
+# A name in a body followed by no parenthesis there is still a call where
+# a parameter follows (its argument may open one) or the body ends (the
+# text after the use may).
+OP_CTL = "#define OP(x) __PASTE(x, ctl)\n"
+FOLLOWED = {
+    "a called parameter, then a parameter":
+        (FORWARDING + "#define J(p, a) int drv_##p; p a\n", "J(STACK_PASS, (f, 1, 0));"),
+    "a pasting macro, then a parameter": (OP_CTL + "#define J(a) OP a\n", "J((io))(0, f, 0, 0);"),
+    "an object-like macro naming a pasting one": (OP_CTL + "#define GETOP OP\n",
+                                                  "GETOP(io)(0, f, 0, 0);"),
+    "an object-like macro naming __PASTE": ("#define GETP __PASTE\n", "GETP(io, ctl)(0, f, 0, 0);"),
+    "a function-like macro ending with __PASTE":
+        ("#define GETP(x) __PASTE\n", "GETP(1)(io, ctl)(0, f, 0, 0);"),
+}
+# The same shapes given what expands to no such macro (2.6.9's
+# MODULE_DESCRIPTION(DRIVER_DESC), __initcall(drv_init) with drv_init
+# defined as init_module).
+NOT_CALLED = {
+    "a string macro ending __MODULE_INFO": ("#define DRV_DESC \"x\"\n", "MODULE_LICENSE(DRV_DESC);"),
+    "an empty argument": ("", "MODULE_LICENSE();"),
+    "a name defined as a function":
+        ("#define drv_init init_module\n"
+         "#define __initcall(fn) static int (*__initcall_##fn)(void) = fn\n",
+         "__initcall(drv_init);"),
+    "a stringizing call (2.6.9's MODULE_ALIAS_LDISC)":
+        ("#define __stringify_1(x) #x\n#define __stringify(x) __stringify_1(x)\n"
+         "#define ALIAS_LDISC(l) MODULE_LICENSE(\"tty-ldisc-\" __stringify(l))\n",
+         "ALIAS_LDISC(STACK_PASS);"),
+    "a function's call": ("#define param_check_cb(name, p) name(f, 1, 0)\n"
+                          "#define mod_param(name, type) param_check_##type(name, 0)\n",
+                          "mod_param(drv_lookup(STACK_PASS), cb);"),
+    "a type, then a parameter":
+        ("#define DECL(type, name) static type name; int name##_set\n", "DECL(int, count);"),
+    "a pasting macro calls its parameter, given a function":
+        ("#define DO(n, p) int n##_done; p(n)\n", "DO(io, drv_fn)(0, f, 0, 0);"),
+    "the checking macro given a function":
+        ("#define param_check_cb(name, p) name(f, 1, 0)\n"
+         "#define mod_param(name, type) param_check_##type(name, 0)\n",
+         "mod_param(drv_fn, cb);"),
+}
+# A #define as the preprocessor reads it: splices first (they may split a
+# name, a ## or the head), comments as one space, digraphs as what they
+# spell.
+TRANSLATED = {
+    "## split by a splice": "#define SPL(x) io #\\\n# x\n",
+    "a name split by a splice": "#define SPL(x) i\\\no ## x\n",
+    "the head split by a splice": "#define SPL\\\n(x) io ## x\n",
+    "a comment over two lines": "#define SPL(x) io ## /* the\n\tother half */ x\n",
+    "%:%: for ##": "#define SPL(x) io %:%: x\n",
+    "%:define": "%:define SPL(x) io ## x\n",
+    "%:  define, %:%:": "%:  define SPL(x) \\\n\tio%:%:x\n",
+}
+
+
+# Macros that name each other: inside one's expansion the other is cut
+# off (a macro is not expanded inside itself), but that answer holds only
+# there; asked first, the other expands the first.  Each: the macros, the
+# use asked first, the use whose answer must not be the cut one.
+CYCLES = {
+    "two object-like macros": (
+        FORWARDING + "#define DRV_A DRV_B STACK_PASS(f, 0, 0)\n#define DRV_B DRV_A\n"
+        "#define DRV(x) DRV_##x\n", "DRV(A);", "__PASTE(DRV_, B);"),
+    "three object-like macros": (
+        FORWARDING + "#define DRV_A DRV_B STACK_PASS(f, 0, 0)\n#define DRV_B DRV_C\n"
+        "#define DRV_C DRV_A\n#define DRV(x) DRV_##x\n", "DRV(A);", "__PASTE(DRV_, C);"),
+    "two pasting macros": (
+        "#define DRV_A DRV_B __PASTE(io, ctl)(0, f, 0, 0)\n#define DRV_B DRV_A\n",
+        "DRV_A;", "DRV_B;"),
+}
+
+
+# An argument of several tokens pasted: ## joins only its token beside it
+# (2.6.9's e1000_ethtool.c: REG_PATTERN_TEST(RA + ((i << 1) << 2), ...)
+# pastes E1000_##R, which is E1000_RA), and its other tokens are rescanned
+# after the pasted one.
+E1000 = ("#define E1000_CALL(a, op) ((a)->op(a))\n"
+         "#define REG_TEST(R) { value = E1000_##R; }\n")
+SEVERAL_TOKENS_CAN = {
+    "its last token, then parentheses":
+        (FORWARDING + "#define P(R) E1000_##R (f, 1, 0)\n", "P(RA + STACK_PASS);"),
+    "its last token, parentheses after the use":
+        (FORWARDING + "#define P(R) E1000_##R\n", "P(RA + STACK_PASS)(f, 1, 0);"),
+    "its first token pasted last": ("#define P(R) R##ctl\n", "P(4 + io)(0, f, 0, 0);"),
+    "its last token pasted first": ("#define P(R) io##R\n", "P(ctl + 4)(0, f, 0, 0);"),
+    "handed on expanded, an object-like macro first":
+        ("#define IO io\n#define P(R) R##ctl\n#define Q(R) P(R)\n", "Q(4 + IO)(0, f, 0, 0);"),
+}
+SEVERAL_TOKENS_CANNOT = {
+    "the e1000 register test": (E1000, "REG_TEST(RA + ((i << 1) << 2));"),
+    "the e1000 register test, a cast": (E1000, "REG_TEST(RA + (u32)(i << 3));"),
+    "its last token pasted first": (E1000.replace("E1000_##R", "R##_E1000"),
+                                    "REG_TEST((i << 3) + RA);"),
+    # Handed on expanded: the first token of what it expands to is pasted.
+    "handed to the macro that pastes it": (
+        E1000 + "#define E1000_WRITE_REG(a, reg, v) writel(v, (a)->hw_addr + E1000_##reg)\n"
+        "#define REG_PATTERN_TEST(R, W) { E1000_WRITE_REG(&adapter->hw, R, W); }\n",
+        "REG_PATTERN_TEST(RA + ((i << 1) << 2), 0xFFFFFFFF);"),
+    "handed on, an object-like macro first": (
+        E1000 + "#define RA_BASE RA\n"
+        "#define E1000_WRITE_REG(a, reg, v) writel(v, (a)->hw_addr + E1000_##reg)\n"
+        "#define REG_PATTERN_TEST(R, W) { E1000_WRITE_REG(&adapter->hw, R, W); }\n",
+        "REG_PATTERN_TEST(RA_BASE + 8, 0xFFFFFFFF);"),
+}
+
+
+class SeveralTokensTest(unittest.TestCase):
+    def test_the_token_beside_the_paste_is_pasted_and_the_rest_rescanned(self):
+        for spelling, (macros, use) in SEVERAL_TOKENS_CAN.items():
+            with self.subTest(spelling=spelling):
+                found = sites(macros, use)
+                self.assertTrue(found)
+                self.assertRegex(found[0][2], r"may (spell ioctl|end with STACK_PASS)")
+
+    def test_tokens_away_from_the_paste_name_no_macro(self):
+        for spelling, (macros, use) in SEVERAL_TOKENS_CANNOT.items():
+            with self.subTest(spelling=spelling):
+                self.assertEqual(sites(macros, use), [])
+
+
+class CycleTest(unittest.TestCase):
+    def test_a_macro_cut_off_inside_another_is_expanded_where_asked_first(self):
+        for spelling, (macros, first, then) in CYCLES.items():
+            with self.subTest(spelling=spelling):
+                found = sites(macros, first + "\n\t" + then)
+                line = (macros + "void f(struct file *f)\n{\n\t" + first).count("\n") + 2
+                text = macros + "void f(struct file *f)\n{\n\t" + first + "\n\t" + then
+                self.assertIn(line, [text.count("\n", 0, at) + 1 for at, _, _ in found])
+
+
+class CalledParameterTest(unittest.TestCase):
+    def test_a_parameter_given_a_macro_that_may_call_ioctl_is_a_site(self):
+        for spelling, (macros, use) in CALLED.items():
+            with self.subTest(spelling=spelling):
+                found = sites(macros, use)
+                self.assertTrue(found)
+                self.assertRegex(found[0][2], r"may (spell ioctl|name \w+|be \w+)")
+
+    def test_a_name_followed_by_a_parameter_or_the_end_of_a_body_is_called(self):
+        for spelling, (macros, use) in FOLLOWED.items():
+            with self.subTest(spelling=spelling):
+                found = sites(macros, use)
+                self.assertTrue(found)
+                self.assertRegex(found[0][2], r"may (spell ioctl|be STACK_PASS)")
+
+    def test_a_parameter_given_no_such_macro_is_no_site(self):
+        for spelling, (macros, use) in NOT_CALLED.items():
+            with self.subTest(spelling=spelling):
+                self.assertEqual(sites(FORWARDING + macros, use), [])
+
+
+class TranslationTest(unittest.TestCase):
+    def test_a_define_is_read_after_splices_comments_and_digraphs(self):
+        for spelling, macros in TRANSLATED.items():
+            with self.subTest(spelling=spelling):
+                found = sites(macros, "SPL(ctl)(0, f, 0, 0);")
+                self.assertTrue(found)
+                self.assertRegex(found[0][2], "pastes io ## x in SPL, which may spell ioctl")
+
+    def test_a_site_after_a_splice_is_at_the_line_written(self):
+        macros = "#define DRV_OPS(x) \\\n\tx ## _fops\n"
+        for use, line in (("__PASTE(io, ctl)(0, f, 0, 0);", 5),
+                          ("__PASTE(io, \\\nctl)(0, f, 0, 0);\n\t__PASTE(io, ctl)(0, f, 0, 0);", 7),
+                          ("int a; \\\n__PASTE(io, ctl)(0, f, 0, 0);", 6),
+                          ("int a; \\\n\\\nb;\n\t__PASTE(io, ctl)(0, f, 0, 0);", 8)):
+            with self.subTest(use=use):
+                text = macros + "void f(struct file *f)\n{\n\t" + use + "\n}\n"
+                pastes = paste_spelling.pastes_of({"k.h": KERNEL, "d.c": text}, True)
+                lines = [text.count("\n", 0, at) + 1 for at, _, _ in pastes.sites(text)]
+                self.assertEqual(lines[-1], line)
+
+
 class MutexSitesTest(unittest.TestCase):
     """The rule's -D mutex reads the same sites (member_calls)."""
 

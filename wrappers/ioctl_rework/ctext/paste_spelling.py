@@ -22,6 +22,7 @@ from ioctl_rework.ctext import spans
 from ioctl_rework.ctext.macro_forwarding import DEFINE
 
 ANY = r"\w*"
+NOTHING = r"(?!)"
 DIGITS = r"\d+"
 _CHAIN = re.compile(r"\w*(?:\s*##\s*\w*)+")
 _IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
@@ -42,21 +43,34 @@ class Macro:
 class Argument:
     raw: str        # the spelling pasted where the macro pastes it
     expanded: str   # the spelling of its expansion, where it is substituted
+    # The name its expansion may end with, rescanned with what follows it
+    # where substituted (`p(f, 1, 0)` given STACK_PASS calls it).
+    tail: str = ANY
+    # Of several tokens: the first and the last, the only ones a ## joins
+    # (`E1000_##R` given `RA + 4` pastes E1000_RA); None: one token, RAW.
+    first: str | None = None
+    last: str | None = None
+    # The same once expanded: what a macro it is handed to pastes.
+    expanded_first: str | None = None
+    expanded_last: str | None = None
 
 
 UNKNOWN = Argument(ANY, ANY)
+# `M()` or `M("GPL")` (literals are blanked): one argument, no name.
+EMPTY = Argument("", "", NOTHING)
 
 
 def macros_of(code: str) -> dict[str, list[Macro]]:
     """Name -> every #define of it in CODE (comments and literals blanked)."""
     found: dict[str, list[Macro]] = {}
+    code, _ = _translated(code)
     for match in DEFINE.finditer(code):
         params, listed = None, []
         if match.group(2) is not None:
             listed = [p.strip() for p in match.group(3).split(",") if p.strip()]
             params = tuple(_parameter_name(p) for p in listed)
         found.setdefault(match.group(1), []).append(
-            Macro(params, match.group(4).replace("\\\n", " ").strip(),
+            Macro(params, match.group(4).strip(),
                   bool(listed) and listed[-1].endswith("...")))
     return found
 
@@ -69,10 +83,19 @@ def pastes_of(texts: dict[str, str], complete: bool, read: dict | None = None) -
     macros: dict[str, list[Macro]] = {}
     for path, text in texts.items():
         if path not in read or read[path][0] != text:
-            read[path] = (text, macros_of(spans.code_only(text)))
+            read[path] = (text, macros_of(_code_of(text)))
         for name, defs in read[path][1].items():
             macros.setdefault(name, []).extend(defs)
     return Pastes(macros, complete)
+
+
+def _code_of(text: str) -> str:
+    """TEXT's code as the preprocessor reads its directives: splices
+    removed first, then each comment one space (a comment over several
+    lines does not end a #define), literals blanked."""
+    text = spans.NOT_CODE.sub(lambda m: " " if m.group()[0] == "/" else m.group(),
+                              text.replace("\\\n", ""))
+    return spans.code_only(text)
 
 
 def _parameter_name(param: str) -> str:
@@ -102,6 +125,8 @@ class Pastes:
         self._values: dict = {}
         self._fits: dict = {}
         self._spelled: dict = {}
+        self._open: dict = {}       # key being answered -> the cuts before it
+        self._cut: set = set()      # keys being answered read inside
 
     def _closure(self, seed) -> set[str]:
         """The macros a definition of which SEED holds, or whose body names
@@ -119,6 +144,7 @@ class Pastes:
         """(offset, macro, why) of each use in CODE of a macro that pastes
         a name that may call through ->ioctl, with its arguments there."""
         found = []
+        code, splices = _translated(code)
         # A #define's own text expands nothing: its uses are the sites.
         directives = [(d.start(), d.end()) for d in DEFINE.finditer(code)]
         starts = [start for start, _ in directives]
@@ -130,7 +156,9 @@ class Pastes:
                 continue
             why = self._use(code, use.start(), use.end(), {}, 0)
             if why:
-                found.append((use.start(), use.group(), why))
+                # Where it was written: two characters for each splice before.
+                at = use.start() + 2 * bisect.bisect_right(splices, use.start())
+                found.append((at, use.group(), why))
         return found
 
     def _use(self, text: str, start: int, end: int, env: dict, depth: int) -> str:
@@ -138,6 +166,8 @@ class Pastes:
         parameters ENV binds) may paste what calls through ->ioctl, or ""."""
         name = text[start:end]
         args = self._arguments(text, end, env, depth)
+        if args is None and depth > 0 and _followed_by_a_parameter(text, end, env):
+            args = [UNKNOWN] * 64      # what follows the use, or an argument, may call it
         return next((why for macro in self.macros.get(name, ())
                      for why in [self.danger(name, macro, args, depth)] if why), "")
 
@@ -161,17 +191,75 @@ class Pastes:
         binds: a parameter there was expanded already (it is beside no ##)."""
         text = text.strip()
         if text in env:
-            return Argument(env[text].expanded, env[text].expanded)
+            given = env[text]
+            return Argument(given.expanded, given.expanded, given.tail,
+                            given.expanded_first, given.expanded_last)
+        tail = self._tail(text, env, depth)
         if re.fullmatch(r"\w+", text):
-            return Argument(re.escape(text), self._expanded_name(text, depth))
+            return Argument(re.escape(text), self._expanded_name(text, depth), tail)
         if _CHAIN.fullmatch(text):
             spelled = self._chain(text, env)
-            return Argument(ANY, spelled if not self._names(spelled) else ANY)
+            return Argument(ANY, spelled if not self._names(spelled) else ANY, tail)
+        tokens = re.findall(r"\w+|\S", text)
+        edges = (_edge(tokens[0], env), _edge(tokens[-1], env),
+                 self._expanded_edge(tokens[0], env, depth),
+                 self._expanded_edge(tokens[-1], env, depth)) if tokens else ()
         call = re.fullmatch(r"([A-Za-z_]\w*)\s*\((.*)\)", text, re.S)
         if call and spans.closing_or_none(text, call.start(2) - 1, "()") == len(text) - 1:
-            return Argument(ANY, self._value(call.group(1), self._arguments(
-                text, call.end(1), env, depth + 1), depth + 1))
-        return UNKNOWN
+            value = self._value(call.group(1), self._arguments(
+                text, call.end(1), env, depth + 1), depth + 1)
+            # Expanded, it is one name where VALUE fixes one: both its edges.
+            return Argument(ANY, value, tail, *edges[:2], value, value)
+        return Argument(ANY, ANY, tail, *edges)
+
+    def _expanded_edge(self, token: str, env: dict, depth: int) -> str:
+        """The spelling TOKEN, the first or last of an argument, has once
+        the argument is expanded (a macro: what it expands to, if a name)."""
+        if token in env:
+            return env[token].expanded
+        return self._expanded_name(token, depth) if re.fullmatch(r"\w+", token) else ANY
+
+    def _tail(self, text: str, env: dict, depth: int) -> str:
+        """The name TEXT (in a body whose parameters ENV binds) may end with
+        once expanded, rescanned with what follows it: a name, a paste, or
+        what a macro call there ends with; NOTHING where it ends otherwise
+        (a literal, a bracket, a function's call)."""
+        text = text.strip()
+        if depth > _DEPTH:
+            return ANY
+        if text in env:
+            return env[text].tail
+        pasted = re.search(r"(?:\w+\s*##\s*)+\w+$", text)
+        if pasted:
+            return self._chain(pasted.group(), env)
+        word = re.search(r"\w+$", text)
+        if word:
+            before = text[:word.start()].rstrip()
+            if before.endswith("#") and not before.endswith("##"):
+                return NOTHING                  # stringized
+            return env[word.group()].tail if word.group() in env else self._tail_name(word.group())
+        if not text.endswith(")"):
+            return NOTHING
+        opened = spans.opening(text, len(text) - 1)
+        called = re.search(r"([A-Za-z_]\w*)\s*$", text[:opened]) if opened is not None else None
+        if opened is None or called and called.group(1) in env:
+            return ANY
+        if not called or called.group(1) not in self.macros:
+            return NOTHING if self.complete or not called else ANY
+        args = self._arguments(text, called.end(1), env, depth + 1)
+        tails = set()
+        for macro in self.macros[called.group(1)]:
+            inner = _bind(macro, args)
+            tails.add(ANY if inner is None or macro.params is None
+                      else self._tail(macro.body, inner, depth + 1))
+        return tails.pop() if len(tails) == 1 else ANY
+
+    def _tail_name(self, name: str) -> str:
+        """What NAME may end with once expanded: itself where it may be a
+        macro (one that may call through ->ioctl is a candidate of it)."""
+        if name in _COUNTERS or name[0].isdigit():
+            return NOTHING
+        return re.escape(name) if self.complete or name in self.macros else ANY
 
     def _expanded_name(self, name: str, depth: int) -> str:
         if name in _COUNTERS:
@@ -218,10 +306,11 @@ class Pastes:
         if env is None:
             env = {p: UNKNOWN for p in macro.params or ()}
         key = (name, macro, tuple(sorted(env.items())))
-        if key in self._dangers:
-            return self._dangers[key]
-        self._dangers[key] = ""         # a macro is not expanded inside itself
-        why = self._pasted(name, macro, env, depth)
+        recalled = self._recall(self._dangers, key, "")
+        if recalled is not None:
+            return recalled
+        why = self._pasted(name, macro, env, depth) or \
+            self._called_parameter(name, macro, env, depth)
         if not why:
             for use in re.finditer(r"\b[A-Za-z_]\w*\b", macro.body):
                 inner = use.group()
@@ -230,14 +319,13 @@ class Pastes:
                     why = self._use(macro.body, use.start(), use.end(), env, depth + 1)
                     if why:
                         break
-        self._dangers[key] = why
-        return why
+        return self._keep(self._dangers, key, why)
 
     def _chain(self, chain: str, env: dict) -> str:
         """The spelling of the paste CHAIN in a body whose parameters ENV binds."""
         pieces = re.split(r"\s*##\s*", chain.strip())
-        return "".join(env[p].raw if p in env else re.escape(p) if p else ANY
-                       for p in pieces)
+        return "".join(_pasted_spelling(env[p], i, len(pieces)) if p in env
+                       else re.escape(p) if p else ANY for i, p in enumerate(pieces))
 
     def _pasted(self, name: str, macro: Macro, env: dict, depth: int) -> str:
         """Why a paste in the body of MACRO (a definition of NAME, its
@@ -251,6 +339,16 @@ class Pastes:
                 args = self._arguments(macro.body, chain.end(), env, depth + 1) \
                     if index == len(runs) - 1 else None
                 why = self._named(self._chain(pasted, env), pasted, name, args, depth)
+                ending = re.split(r"\s*##\s*", pasted.strip())[-1]
+                if not why and index == len(runs) - 1 and ending in env and \
+                        env[ending].first is not None:
+                    # Its other tokens follow the pasted one, the last rescanned
+                    # with those arguments (`E1000_##R (f, 1, 0)`, R `RA + FWD`).
+                    why = next((f"pastes {pasted.strip()} in {name}, whose argument may end "
+                                f"with {named}, a macro that may spell ioctl"
+                                for named in self._candidates(env[ending].tail)
+                                if named not in self.macros or
+                                self._spells(named, args, depth + 1)), "")
                 if why:
                     return why
         return ""
@@ -277,9 +375,9 @@ class Pastes:
         if depth > _DEPTH:
             return True
         key = (name, tuple(args) if args is not None else None)
-        if key in self._spelled:
-            return self._spelled[key]
-        self._spelled[key] = False      # a macro is not expanded inside itself
+        recalled = self._recall(self._spelled, key, False)
+        if recalled is not None:
+            return recalled
         found = False
         for macro in self.macros.get(name, ()):
             env = _bind(macro, args)
@@ -289,6 +387,7 @@ class Pastes:
                 re.search(r"(?:->|\.)\s*%s\b" % re.escape(p), macro.body)
                 and (re.fullmatch(env[p].expanded, "ioctl") or re.fullmatch(env[p].raw, "ioctl"))
                 for p in env) or bool(self._pasted(name, macro, env, depth))
+            found = found or bool(self._called_parameter(name, macro, env, depth))
             if not found:
                 for use in _IDENTIFIER.finditer(macro.body):
                     inner = use.group()
@@ -300,8 +399,48 @@ class Pastes:
                         break
             if found:
                 break
-        self._spelled[key] = found
-        return found
+        return self._keep(self._spelled, key, found)
+
+    def _recall(self, cache: dict, key, inside):
+        """CACHE's answer for KEY; INSIDE where KEY is being answered (a
+        macro is not expanded inside itself); None where it is to be
+        answered now."""
+        if key in cache:
+            return cache[key]
+        if (id(cache), key) in self._open:
+            self._cut.add((id(cache), key))
+            return inside
+        self._open[(id(cache), key)] = self._cut
+        self._cut = set()
+        return None
+
+    def _keep(self, cache: dict, key, answer):
+        """ANSWER for KEY, kept in CACHE unless it read INSIDE for a key
+        still being answered: that key, asked first, expands what it cut."""
+        cut = self._cut - {(id(cache), key)}
+        self._cut = self._open.pop((id(cache), key)) | cut
+        if not cut:
+            cache[key] = answer
+        return answer
+
+    def _called_parameter(self, name: str, macro: Macro, env: dict, depth: int) -> str:
+        """Why a parameter of MACRO (a definition of NAME, its parameters
+        bound by ENV) rescanned with the parentheses after it (in the body,
+        or after the use where it ends the body) may name a macro that may
+        call through ->ioctl there, or ""."""
+        for use in _IDENTIFIER.finditer(macro.body):
+            param = use.group()
+            if param not in env or _pasted_at(macro.body, use.start(), use.end()) or \
+                    env[param].tail == NOTHING:
+                continue
+            args = self._arguments(macro.body, use.end(), env, depth + 1)
+            if args is None and not _followed_by_a_parameter(macro.body, use.end(), env):
+                continue                # followed by no parenthesis: not called
+            for named in self._candidates(env[param].tail):
+                if named not in self.macros or self._spells(named, args, depth + 1):
+                    return (f"calls its parameter {param} in {name}, which may be "
+                            f"{named}, a macro that may spell ioctl")
+        return ""
 
     def _names(self, spelled: str) -> str:
         """The first macro that may spell ioctl whose name SPELLED may be
@@ -334,12 +473,51 @@ def _pastes(macro: Macro) -> bool:
 
 @functools.lru_cache(maxsize=None)
 def _may_spell_ioctl(macro: Macro) -> bool:
-    """Whether MACRO's body names ioctl, pastes, or takes a member by a
-    parameter's name (`(l)->f_op->op(...)`: the use may pass ioctl)."""
+    """Whether MACRO's body names ioctl, pastes, takes a member by a
+    parameter's name (`(l)->f_op->op(...)`: the use may pass ioctl), or
+    calls a parameter (`p(f, 1, 0)`: the use may pass a forwarding macro)."""
     if "##" in macro.body or re.search(r"\bioctl\b", macro.body):
         return True
-    return any(re.search(r"(?:->|\.)\s*%s\b" % re.escape(p), macro.body)
+    return any(re.search(r"(?:->|\.)\s*%s\b" % re.escape(p), macro.body) or
+               re.search(r"\b%s\s*(?:\(|$)" % re.escape(p), macro.body)
                for p in macro.params or ())
+
+
+def _translated(code: str) -> tuple[str, list[int]]:
+    """CODE as the preprocessor tokenizes it: line splices removed (a
+    name or a ## may be split by one) and the digraphs %:%: and %: spelled
+    ## and #, with where each splice was in the result."""
+    splices = [m.start() - 2 * n for n, m in enumerate(re.finditer(r"\\\n", code))]
+    code = code.replace("\\\n", "").replace("%:%:", "  ##").replace("%:", " #")
+    return code, splices
+
+
+def _followed_by_a_parameter(body: str, end: int, env: dict) -> bool:
+    """Whether what follows END of BODY may still open a call's
+    parentheses: the text after the use (BODY ends there) or a parameter
+    whose argument may begin with one."""
+    rest = body[end:].lstrip()
+    word = _IDENTIFIER.match(rest)
+    return not rest or bool(word and word.group() in env)
+
+
+def _edge(token: str, env: dict) -> str:
+    """The spelling TOKEN, the first or last of an argument, gives a paste
+    (a parameter there was expanded already; a punctuator: unknown)."""
+    if not re.fullmatch(r"\w+", token):
+        return ANY
+    return env[token].expanded if token in env else re.escape(token)
+
+
+def _pasted_spelling(argument: Argument, index: int, pieces: int) -> str:
+    """What ARGUMENT, the piece at INDEX of a paste of PIECES pieces, gives
+    the pasted name: its last token where it begins the paste, its first
+    where it ends it, all of it in the middle."""
+    if index == 0 and argument.last is not None:
+        return argument.last
+    if index == pieces - 1 and argument.first is not None:
+        return argument.first
+    return argument.raw
 
 
 def _joined(chain: str) -> list[str]:
@@ -376,6 +554,8 @@ def _bind(macro: Macro, args: list[Argument] | None) -> dict | None:
     if macro.params is None:
         return {}
     params = macro.params
+    if args == [] and len(params) == 1:
+        args = [EMPTY]
     if args is not None and macro.variadic and len(params) - 1 <= len(args) != len(params):
         # What the variadic parameter holds is not followed.
         return dict(zip(params[:-1], args)) | {params[-1]: UNKNOWN}
