@@ -15,6 +15,7 @@ import unittest
 
 from ioctl_rework.convert.summary import HandlerStatus
 from test_convert_crossfile import HAVE_SPATCH, CrossFileCase
+from tiers import cover
 
 CORE = """#include <linux/fs.h>
 #include "xd.h"
@@ -76,24 +77,23 @@ class UnfollowedCallTest(CrossFileCase):
                     "drivers/adv/Makefile": "obj-m += xd.o\nxd-objs := xd_core.o xd_front.o\n"})
 
     def test_a_call_by_value_leaves_every_file_unwritten_and_names_its_site(self):
-        for strategy in ("auto", "wrapper"):
-            for spelling in BY_VALUE:
-                with self.subTest(strategy=strategy, spelling=spelling):
-                    self.write_tree(spelling)
-                    result = self.run_convert("--strategy", strategy)
-                    self.assertEqual(result.changes, {})
-                    site = [h for h in result.summary.handlers
-                            if h.file == "drivers/adv/xd_front.c" and h.line == 9]
-                    self.assertEqual(len(site), 1, result.summary.handlers)
-                    self.assertEqual((site[0].fops, site[0].handler, site[0].status),
-                                     ("?", "xd_front_ioctl", HandlerStatus.FAILED))
-                    self.assertRegex(site[0].reason, r"^a call through \.ioctl \(`[^`]*"
-                                     + re.escape(SPELLINGS[spelling][1]) + r"\(inode, file, "
-                                     r"cmd, arg\);`\), which the forwarding rule does not follow")
-                    core = self.handler(result, "xd_core_ioctl")
-                    self.assertEqual(core.status, HandlerStatus.FAILED)
-                    self.assertIn("drivers/adv/xd_front.c:9 (xd_front_ioctl)", core.reason)
-                    self.assertTrue(result.failed)
+        for strategy, spelling in cover(("auto", "wrapper"), BY_VALUE):
+            with self.subTest(strategy=strategy, spelling=spelling):
+                self.write_tree(spelling)
+                result = self.run_convert("--strategy", strategy)
+                self.assertEqual(result.changes, {})
+                site = [h for h in result.summary.handlers
+                        if h.file == "drivers/adv/xd_front.c" and h.line == 9]
+                self.assertEqual(len(site), 1, result.summary.handlers)
+                self.assertEqual((site[0].fops, site[0].handler, site[0].status),
+                                 ("?", "xd_front_ioctl", HandlerStatus.FAILED))
+                self.assertRegex(site[0].reason, r"^a call through \.ioctl \(`[^`]*"
+                                 + re.escape(SPELLINGS[spelling][1]) + r"\(inode, file, "
+                                 r"cmd, arg\);`\), which the forwarding rule does not follow")
+                core = self.handler(result, "xd_core_ioctl")
+                self.assertEqual(core.status, HandlerStatus.FAILED)
+                self.assertIn("drivers/adv/xd_front.c:9 (xd_front_ioctl)", core.reason)
+                self.assertTrue(result.failed)
 
     def test_no_spelling_is_half_written(self):
         for spelling in SPELLINGS:
