@@ -170,38 +170,38 @@ class OtherStructureCallTest(CrossFileCase):
                     "drivers/char/Makefile": "obj-m += wctl.o\n"})
 
     def test_the_fops_converts(self):
-        for quoted in (False, True):
-            for calls in WIDGET_CALLS:
-                with self.subTest(calls=calls, quoted=quoted):
-                    self.write_tree(calls, "const struct widget_ops", quoted)
-                    result = self.run_convert()
-                    self.assertFalse(result.failed, result.summary.handlers)
-                    record = self.handler(result, "wctl_ioctl")
-                    self.assertEqual(record.status, HandlerStatus.CONVERTED, record.reason)
-                    self.assertEqual([h for h in result.summary.handlers if h.fops == "?"], [])
-                    new = self.new(result, "drivers/char/wctl.c")
-                    self.assertRegex(new, r"\.unlocked_ioctl\s*= wctl_ioctl,")
-                    self.assertNotRegex(new, r"\.ioctl\s*=")
-                    if calls == "an inode passed":
-                        # Accounted for in the run's words: no file_operations.
-                        self.assertIn(("drivers/char/wctl.c", "other-structure"),
-                                      {(t.file, t.kind) for t in result.summary.tokens
-                                       if "struct widget_ops" in t.reason})
-                    # The other structure's call is left as it is.
-                    self.assertEqual(new.count("->ioctl") + new.count(".ioctl("),
-                                     WIDGET_CALLS[calls].count("->ioctl")
-                                     + WIDGET_CALLS[calls].count(".ioctl("))
+        # Each call spelling once, the header included both ways (make test: all).
+        for quoted, calls in cover((False, True), WIDGET_CALLS):
+            with self.subTest(calls=calls, quoted=quoted):
+                self.write_tree(calls, "const struct widget_ops", quoted)
+                result = self.run_convert()
+                self.assertFalse(result.failed, result.summary.handlers)
+                record = self.handler(result, "wctl_ioctl")
+                self.assertEqual(record.status, HandlerStatus.CONVERTED, record.reason)
+                self.assertEqual([h for h in result.summary.handlers if h.fops == "?"], [])
+                new = self.new(result, "drivers/char/wctl.c")
+                self.assertRegex(new, r"\.unlocked_ioctl\s*= wctl_ioctl,")
+                self.assertNotRegex(new, r"\.ioctl\s*=")
+                if calls == "an inode passed":
+                    # Accounted for in the run's words: no file_operations.
+                    self.assertIn(("drivers/char/wctl.c", "other-structure"),
+                                  {(t.file, t.kind) for t in result.summary.tokens
+                                   if "struct widget_ops" in t.reason})
+                # The other structure's call is left as it is.
+                self.assertEqual(new.count("->ioctl") + new.count(".ioctl("),
+                                 WIDGET_CALLS[calls].count("->ioctl")
+                                 + WIDGET_CALLS[calls].count(".ioctl("))
 
     def test_a_member_that_is_a_file_operations_still_denies_the_run(self):
-        for ops in ("const struct file_operations", "struct undeclared_ops"):
-            for calls in ("a local", "a file-scope pointer"):
-                with self.subTest(calls=calls, ops=ops):
-                    self.write_tree(calls, ops, False)
-                    result = self.run_convert()
-                    self.assertTrue(result.failed)
-                    self.assertEqual(result.changes, {})
-                    self.assertNotEqual(self.handler(result, "wctl_ioctl").status,
-                                        HandlerStatus.CONVERTED)
+        for ops, calls in cover(("const struct file_operations", "struct undeclared_ops"),
+                                ("a local", "a file-scope pointer")):
+            with self.subTest(calls=calls, ops=ops):
+                self.write_tree(calls, ops, False)
+                result = self.run_convert()
+                self.assertTrue(result.failed)
+                self.assertEqual(result.changes, {})
+                self.assertNotEqual(self.handler(result, "wctl_ioctl").status,
+                                    HandlerStatus.CONVERTED)
 
 
 if __name__ == "__main__":
