@@ -16,7 +16,6 @@ set of them under `make check` (tier_variants()).
 """
 
 import fcntl
-import os
 from pathlib import Path
 
 from ioctl_rework import paths, settings
@@ -24,6 +23,9 @@ from ioctl_rework.cache import Cache, make_key
 from ioctl_rework.convert.plan import convert
 from ioctl_rework.convert.request import ConversionResult, ConvertRequest
 from ioctl_rework.fixture import kernel, variants
+# Under `make test` the modules prove and break every distinct variant;
+# `make check` and a run by hand take REPRESENTATIVE (the tiers of every module).
+from tiers import FULL_TIER_ENV, full_tier  # noqa: F401 (FULL_TIER_ENV: the tests set it)
 
 # Beside the fixture kernel's cache (build/ in a clone): conversions take a while.
 CACHE = paths.fixture_cache().parent / "lockproof-conversions"
@@ -43,10 +45,6 @@ def distinct_variants() -> list[variants.Variant]:
     return found
 
 
-# `make test` sets it (Makefile): the modules then prove and break every
-# distinct variant; `make check` and a run by hand take REPRESENTATIVE.
-FULL_TIER_ENV = "IOCTL_REWORK_TEST_FULL"
-
 # The fast tier's variants.  Every strategy x lock once, as a Latin square
 # over the targets, so that each lock meets each class of shape the rule
 # writes: the inode spelled through f_dentry (2.6.11), f_path (2.6.20) or
@@ -61,10 +59,6 @@ FULL_TIER_ENV = "IOCTL_REWORK_TEST_FULL"
 REPRESENTATIVE = ("pushdown-bkl-3.9.0", "wrapper-bkl-2.6.20", "auto-bkl-2.6.11",
                   "pushdown-mutex-2.6.20", "wrapper-mutex-2.6.11", "auto-mutex-3.9.0",
                   "auto-bkl-2.6.11-multi", "auto-bkl-3.9.0")
-
-
-def full_tier() -> bool:
-    return os.environ.get(FULL_TIER_ENV, "") not in ("", "0")
 
 
 def tier_variants() -> list[variants.Variant]:

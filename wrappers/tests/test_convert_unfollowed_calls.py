@@ -15,6 +15,7 @@ import unittest
 
 from ioctl_rework.convert.summary import HandlerStatus
 from test_convert_crossfile import HAVE_SPATCH, CrossFileCase
+from tiers import cover
 
 CORE = """#include <linux/fs.h>
 #include "xd.h"
@@ -76,24 +77,23 @@ class UnfollowedCallTest(CrossFileCase):
                     "drivers/adv/Makefile": "obj-m += xd.o\nxd-objs := xd_core.o xd_front.o\n"})
 
     def test_a_call_by_value_leaves_every_file_unwritten_and_names_its_site(self):
-        for strategy in ("auto", "wrapper"):
-            for spelling in BY_VALUE:
-                with self.subTest(strategy=strategy, spelling=spelling):
-                    self.write_tree(spelling)
-                    result = self.run_convert("--strategy", strategy)
-                    self.assertEqual(result.changes, {})
-                    site = [h for h in result.summary.handlers
-                            if h.file == "drivers/adv/xd_front.c" and h.line == 9]
-                    self.assertEqual(len(site), 1, result.summary.handlers)
-                    self.assertEqual((site[0].fops, site[0].handler, site[0].status),
-                                     ("?", "xd_front_ioctl", HandlerStatus.FAILED))
-                    self.assertRegex(site[0].reason, r"^a call through \.ioctl \(`[^`]*"
-                                     + re.escape(SPELLINGS[spelling][1]) + r"\(inode, file, "
-                                     r"cmd, arg\);`\), which the forwarding rule does not follow")
-                    core = self.handler(result, "xd_core_ioctl")
-                    self.assertEqual(core.status, HandlerStatus.FAILED)
-                    self.assertIn("drivers/adv/xd_front.c:9 (xd_front_ioctl)", core.reason)
-                    self.assertTrue(result.failed)
+        for strategy, spelling in cover(("auto", "wrapper"), BY_VALUE):
+            with self.subTest(strategy=strategy, spelling=spelling):
+                self.write_tree(spelling)
+                result = self.run_convert("--strategy", strategy)
+                self.assertEqual(result.changes, {})
+                site = [h for h in result.summary.handlers
+                        if h.file == "drivers/adv/xd_front.c" and h.line == 9]
+                self.assertEqual(len(site), 1, result.summary.handlers)
+                self.assertEqual((site[0].fops, site[0].handler, site[0].status),
+                                 ("?", "xd_front_ioctl", HandlerStatus.FAILED))
+                self.assertRegex(site[0].reason, r"^a call through \.ioctl \(`[^`]*"
+                                 + re.escape(SPELLINGS[spelling][1]) + r"\(inode, file, "
+                                 r"cmd, arg\);`\), which the forwarding rule does not follow")
+                core = self.handler(result, "xd_core_ioctl")
+                self.assertEqual(core.status, HandlerStatus.FAILED)
+                self.assertIn("drivers/adv/xd_front.c:9 (xd_front_ioctl)", core.reason)
+                self.assertTrue(result.failed)
 
     def test_no_spelling_is_half_written(self):
         for spelling in SPELLINGS:
@@ -170,38 +170,38 @@ class OtherStructureCallTest(CrossFileCase):
                     "drivers/char/Makefile": "obj-m += wctl.o\n"})
 
     def test_the_fops_converts(self):
-        for quoted in (False, True):
-            for calls in WIDGET_CALLS:
-                with self.subTest(calls=calls, quoted=quoted):
-                    self.write_tree(calls, "const struct widget_ops", quoted)
-                    result = self.run_convert()
-                    self.assertFalse(result.failed, result.summary.handlers)
-                    record = self.handler(result, "wctl_ioctl")
-                    self.assertEqual(record.status, HandlerStatus.CONVERTED, record.reason)
-                    self.assertEqual([h for h in result.summary.handlers if h.fops == "?"], [])
-                    new = self.new(result, "drivers/char/wctl.c")
-                    self.assertRegex(new, r"\.unlocked_ioctl\s*= wctl_ioctl,")
-                    self.assertNotRegex(new, r"\.ioctl\s*=")
-                    if calls == "an inode passed":
-                        # Accounted for in the run's words: no file_operations.
-                        self.assertIn(("drivers/char/wctl.c", "other-structure"),
-                                      {(t.file, t.kind) for t in result.summary.tokens
-                                       if "struct widget_ops" in t.reason})
-                    # The other structure's call is left as it is.
-                    self.assertEqual(new.count("->ioctl") + new.count(".ioctl("),
-                                     WIDGET_CALLS[calls].count("->ioctl")
-                                     + WIDGET_CALLS[calls].count(".ioctl("))
+        # Each call spelling once, the header included both ways (make test: all).
+        for quoted, calls in cover((False, True), WIDGET_CALLS):
+            with self.subTest(calls=calls, quoted=quoted):
+                self.write_tree(calls, "const struct widget_ops", quoted)
+                result = self.run_convert()
+                self.assertFalse(result.failed, result.summary.handlers)
+                record = self.handler(result, "wctl_ioctl")
+                self.assertEqual(record.status, HandlerStatus.CONVERTED, record.reason)
+                self.assertEqual([h for h in result.summary.handlers if h.fops == "?"], [])
+                new = self.new(result, "drivers/char/wctl.c")
+                self.assertRegex(new, r"\.unlocked_ioctl\s*= wctl_ioctl,")
+                self.assertNotRegex(new, r"\.ioctl\s*=")
+                if calls == "an inode passed":
+                    # Accounted for in the run's words: no file_operations.
+                    self.assertIn(("drivers/char/wctl.c", "other-structure"),
+                                  {(t.file, t.kind) for t in result.summary.tokens
+                                   if "struct widget_ops" in t.reason})
+                # The other structure's call is left as it is.
+                self.assertEqual(new.count("->ioctl") + new.count(".ioctl("),
+                                 WIDGET_CALLS[calls].count("->ioctl")
+                                 + WIDGET_CALLS[calls].count(".ioctl("))
 
     def test_a_member_that_is_a_file_operations_still_denies_the_run(self):
-        for ops in ("const struct file_operations", "struct undeclared_ops"):
-            for calls in ("a local", "a file-scope pointer"):
-                with self.subTest(calls=calls, ops=ops):
-                    self.write_tree(calls, ops, False)
-                    result = self.run_convert()
-                    self.assertTrue(result.failed)
-                    self.assertEqual(result.changes, {})
-                    self.assertNotEqual(self.handler(result, "wctl_ioctl").status,
-                                        HandlerStatus.CONVERTED)
+        for ops, calls in cover(("const struct file_operations", "struct undeclared_ops"),
+                                ("a local", "a file-scope pointer")):
+            with self.subTest(calls=calls, ops=ops):
+                self.write_tree(calls, ops, False)
+                result = self.run_convert()
+                self.assertTrue(result.failed)
+                self.assertEqual(result.changes, {})
+                self.assertNotEqual(self.handler(result, "wctl_ioctl").status,
+                                    HandlerStatus.CONVERTED)
 
 
 if __name__ == "__main__":

@@ -15,6 +15,7 @@ from pathlib import Path
 from ioctl_rework.convert import forwarding
 from ioctl_rework.convert.summary import HandlerRecord, HandlerStatus
 from ioctl_rework.ctext import spans
+from tiers import cover
 
 HAVE_SPATCH = shutil.which(os.environ.get("SPATCH", "spatch")) is not None
 
@@ -376,30 +377,28 @@ class RefusedRecordsTest(ConvertRun):
         return [h for h in handlers if h.fops == "?"]
 
     def test_a_copy_of_the_member_is_no_test(self):
-        for strategy in ("auto", "wrapper"):
-            for name, text in COPIES.items():
-                with self.subTest(strategy=strategy, driver=name):
-                    (site,) = self.records({name: text}, "--target", "2.6.11",
-                                           "--strategy", strategy)
-                    self.assertIn("copies ->ioctl into a variable", site.reason)
-                    self.assertNotIn("tests ->ioctl", site.reason)
-                    self.assertRegex(text.split("\n")[site.line - 1], r"= \w+->(f_op->)?ioctl;")
+        for strategy, (name, text) in cover(("auto", "wrapper"), COPIES.items()):
+            with self.subTest(strategy=strategy, driver=name):
+                (site,) = self.records({name: text}, "--target", "2.6.11",
+                                       "--strategy", strategy)
+                self.assertIn("copies ->ioctl into a variable", site.reason)
+                self.assertNotIn("tests ->ioctl", site.reason)
+                self.assertRegex(text.split("\n")[site.line - 1], r"= \w+->(f_op->)?ioctl;")
 
     def test_two_members_of_one_line_are_one_record_at_that_line(self):
-        for strategy in ("auto", "wrapper"):
-            for name, text in CHOICES.items():
-                with self.subTest(strategy=strategy, driver=name):
-                    sites = self.records({name: text}, "--target", "2.6.11",
-                                         "--strategy", strategy)
-                    self.assertEqual(len({(h.line, h.handler, h.reason) for h in sites}),
-                                     len(sites))
-                    self.assertTrue(sites)
-                    for site in sites:
-                        self.assertIn("lower->f_op->ioctl ?" if name == "pick.c" else
-                                      "lower->f_op->ioctl != NULL ?",
-                                      text.split("\n")[site.line - 1], site)
-                        self.assertIn("chooses ->ioctl by a conditional", site.reason)
-                        self.assertNotIn("tests ->ioctl", site.reason)
+        for strategy, (name, text) in cover(("auto", "wrapper"), CHOICES.items()):
+            with self.subTest(strategy=strategy, driver=name):
+                sites = self.records({name: text}, "--target", "2.6.11",
+                                     "--strategy", strategy)
+                self.assertEqual(len({(h.line, h.handler, h.reason) for h in sites}),
+                                 len(sites))
+                self.assertTrue(sites)
+                for site in sites:
+                    self.assertIn("lower->f_op->ioctl ?" if name == "pick.c" else
+                                  "lower->f_op->ioctl != NULL ?",
+                                  text.split("\n")[site.line - 1], site)
+                    self.assertIn("chooses ->ioctl by a conditional", site.reason)
+                    self.assertNotIn("tests ->ioctl", site.reason)
 
     def test_under_the_mutex_a_file_with_no_call_lists_no_test_beside_one(self):
         # The conditional's call is none member_calls reads: the rule refuses

@@ -12,6 +12,7 @@ import unittest
 from pathlib import Path
 
 from ioctl_rework.convert.summary import HandlerStatus
+from tiers import cover
 
 HAVE_SPATCH = shutil.which(os.environ.get("SPATCH", "spatch")) is not None
 
@@ -50,22 +51,22 @@ class InodeCompiledOutTest(unittest.TestCase):
             return convert.convert(convert.request_from_args(args))
 
     def test_uses_only_under_an_if_name_the_inode_expression(self):
-        for strategy in ("auto", "wrapper"):
-            for ino, filp in (("inode", "file"), ("ip", "filp")):
-                for uses in ONLY_CONDITIONAL:
-                    with self.subTest(strategy=strategy, ino=ino, uses=uses):
-                        result = self.convert(DRIVER.format(ino=ino, filp=filp,
-                                                            uses=uses.format(ino=ino)),
-                                              "--strategy", strategy)
-                        record = result.summary.handlers[0]
-                        self.assertEqual(record.status, HandlerStatus.CONVERTED, record)
-                        added = [line for line in result.diff.splitlines()
-                                 if line.startswith("+")]
-                        self.assertFalse([line for line in added if "struct inode *" in line],
-                                         result.diff)
-                        self.assertFalse([line for line in added
-                                          if re.search(r"\b%s\b" % ino, line)], result.diff)
-                        self.assertIn("%s->f_path.dentry->d_inode" % filp, result.diff)
+        for strategy, (ino, filp), uses in cover(("auto", "wrapper"),
+                                                 (("inode", "file"), ("ip", "filp")),
+                                                 ONLY_CONDITIONAL):
+            with self.subTest(strategy=strategy, ino=ino, uses=uses):
+                result = self.convert(DRIVER.format(ino=ino, filp=filp,
+                                                    uses=uses.format(ino=ino)),
+                                      "--strategy", strategy)
+                record = result.summary.handlers[0]
+                self.assertEqual(record.status, HandlerStatus.CONVERTED, record)
+                added = [line for line in result.diff.splitlines()
+                         if line.startswith("+")]
+                self.assertFalse([line for line in added if "struct inode *" in line],
+                                 result.diff)
+                self.assertFalse([line for line in added
+                                  if re.search(r"\b%s\b" % ino, line)], result.diff)
+                self.assertIn("%s->f_path.dentry->d_inode" % filp, result.diff)
 
     def test_a_use_outside_the_if_keeps_the_local(self):
         uses = ONLY_CONDITIONAL[0] + "\tic_log(iminor({ino}));\n"
