@@ -321,6 +321,28 @@ def sites(text: str, rel: str, macros: list[ForwardingMacro],
                                                                   close, macro, args):
                     continue
             found.append(MacroSite(rel, line, macro))
+        if macro.parameters:
+            found += _named_uncalled(code, rel, macro)
+    return found
+
+
+# A line where a macro's name is tested or undefined, never expanded into a call.
+_TESTED = re.compile(r"^[ \t]*#[ \t]*(?:ifn?def|undef|if|elif)\b.*$", re.M)
+
+
+def _named_uncalled(code: str, rel: str, macro: ForwardingMacro) -> list[MacroSite]:
+    """The sites where CODE names the function-like MACRO without calling it:
+    an argument of another macro (`APPLY(STACK_PASS)`, whose body writes
+    `p(lf, cmd, arg)`) or a body (`#define FWD STACK_PASS`) may call it once
+    substituted, and which call that is no reading of the use proves."""
+    tested = [(m.start(), m.end()) for m in _TESTED.finditer(code)]
+    found = []
+    for use in re.finditer(r"\b%s\b(?!\s*\()" % re.escape(macro.name), code):
+        line = code.count("\n", 0, use.start()) + 1
+        if (macro.file == rel and line == macro.line) or \
+                any(start <= use.start() < end for start, end in tested):
+            continue
+        found.append(MacroSite(rel, line, macro))
     return found
 
 
