@@ -8,7 +8,8 @@ as KDIR (`make fixture-build` makes it), one command after the other:
   make        make -C KDIR M=COPY OBJECTS: the objects the run rewrites,
               built once from the legacy text (what a maintainer would do)
   make C=2    the same with sparse
-  plain       ioctl-rework convert COPY, empty cache (the proof included)
+  plain       ioctl-rework convert --kernel-headers SOURCE COPY (KDIR's source
+              tree: the headers --kdir reads too), empty cache (the proof included)
   kdir        ioctl-rework convert --kdir KDIR COPY, empty cache
   plain again the same as plain, cache warm (a re-run over the same tree)
   kdir again  the same as kdir, cache warm (the legacy builds come from it)
@@ -37,7 +38,7 @@ ENTRY = ROOT / "wrappers" / "ioctl-rework"
 DRIVERS = ROOT / "kernel-fixtures" / "drivers"
 sys.path.insert(0, str(ROOT / "wrappers"))
 
-from ioctl_rework import paths  # noqa: E402
+from ioctl_rework import paths, settings  # noqa: E402
 
 
 def _cpu() -> float:
@@ -82,13 +83,15 @@ def main() -> int:
                 sys.exit(f"convert {' '.join(more)} wrote no summary")
             return seconds
 
-        plain = convert("plain-cache")
+        # The headers --kdir reads, so that kdir - plain is the builds alone.
+        headers = ("--kernel-headers", str(settings.kdir_source(args.kdir)))
+        plain = convert("plain-cache", *headers)
         summary = json.loads((work / "run.json").read_text())
         objects = [f["file"][:-2] + ".o" for f in summary["files"]
                    if f["status"] == "converted" and f["file"].endswith(".c")]
         kdir = convert("kdir-cache", "--kdir", str(args.kdir))
         kept = json.loads((work / "run.json").read_text())["totals"]["handlers"]
-        plain_again = convert("plain-cache")
+        plain_again = convert("plain-cache", *headers)
         kdir_again = convert("kdir-cache", "--kdir", str(args.kdir))
         make = ["make", "-C", str(args.kdir), f"-j{args.jobs}"]
         plain_make = timed([*make, f"M={fresh_copy(work / 'make')}", *objects])

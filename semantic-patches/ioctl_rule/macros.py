@@ -40,7 +40,9 @@ DECLARED = re.compile(r"(?:\w|\*)\s++\**+\s*+(\w++)\s*+\(")
 # name then "=", ";", "," or "[".  A macro that returns could not be
 # declared as one and still compile.
 DECLARED_OBJECT = re.compile(r"(?:\w|\*)\s++\**+\s*+(\w++)\s*+(?=[=;,\[])")
-MAX_HEADERS = 400
+# What stands for the headers a cut closure left unread, among the missing
+# ones: a name defined there is unread, and the reason says why.
+CUT = "the headers past the first %d of the include closure (its read limit)"
 
 
 class MacroTable:
@@ -125,8 +127,11 @@ def text_facts(raw):
 def read_macros(file):
     table = MacroTable()
     root, rel = root_and_path(file)
-    headers = include_search.read_headers(root, rel, MAX_HEADERS)
+    # The closure convert and its proof read, with the same limit.
+    headers = include_search.read_headers(root, rel)
     table.search, table.missing, table.unread = headers.search, headers.missing, headers.unread
+    if headers.cut:
+        table.missing = [CUT % include_search.LIMIT] + table.missing
     for path, raw in headers.texts.items():
         found = text_facts(raw)
         if path != rel:

@@ -73,11 +73,21 @@ def add_target_group(parser: argparse.ArgumentParser, *names: str,
                  "says why elsewhere (default: on for targets >= 2.6.36, without "
                  "--multi-kernel)")
     if "kernel_headers" in names:
-        group.add_argument(
+        # Outside a tree a run is refused without one of the two: a macro of
+        # a header not read may forward through ->ioctl unseen (issue 22).
+        kernel = group.add_mutually_exclusive_group()
+        kernel.add_argument(
             "--kernel-headers", type=Path, metavar="DIR",
             help="for a driver outside a kernel tree: the source tree of the kernel it is "
                  "built against (not built; its include/ and arch/*/include are enough), "
-                 "whose headers are read as kbuild finds them for an out-of-tree module")
+                 "whose headers are read as kbuild finds them for an out-of-tree module "
+                 "(--kdir KDIR reads its kernel's the same way); outside a tree a run "
+                 "needs one of them or --no-kernel-headers")
+        kernel.add_argument(
+            "--no-kernel-headers", action="store_true",
+            help="outside a kernel tree, run without any kernel's headers: accept that a "
+                 "macro of a <...> header that calls through ->ioctl is not seen (the run "
+                 "warns); without this, --kernel-headers or --kdir, such a run is refused")
 
 
 # ---------------------------------------------------------------- output

@@ -321,6 +321,27 @@ def kernel_headers(headers: Path | None, kdir: Path | None) -> KernelHeaders | N
     return None
 
 
+def unread_headers_warning(where) -> str:
+    """What a run outside a kernel tree with no kernel given cannot see:
+    the <...> headers its files include, where a macro may forward
+    through ->ioctl (issue 22)."""
+    return (f"{where} is in no kernel tree and no --kernel-headers was given: the <...> "
+            "headers its drivers include are not read, so a macro of one that calls through "
+            "->ioctl (forwarding to a driver this run converts, whose .ioctl becomes NULL) is "
+            "not seen; pass the kernel they are built against (--kernel-headers DIR, its "
+            "source tree, or --kdir KDIR) instead of --no-kernel-headers")
+
+
+def unread_headers_refusal(where) -> str:
+    """Why such a run is refused before any work (default-deny: what it
+    cannot read it cannot prove safe), naming the options that let it run."""
+    return (f"{where} is in no kernel tree and no kernel was given, so the <...> headers its "
+            "drivers include would not be read and a macro of one that calls through ->ioctl "
+            "would go unseen: pass the kernel they are built against, --kernel-headers DIR "
+            "(its source tree) or --kdir KDIR (its build), or --no-kernel-headers to run "
+            "without its headers and accept that risk")
+
+
 def find_tree(path: Path) -> KernelTree:
     """The kernel tree PATH is in: the nearest directory with MAINTAINERS
     or a top Makefile that sets VERSION."""
@@ -347,6 +368,8 @@ class Settings:
     cache_dir: Path | None = None       # None: --no-cache
     warnings: tuple[str, ...] = field(default=())
     kernel: KernelHeaders | None = None  # whose headers a run outside a tree reads
+    # --no-kernel-headers: outside a tree, run without a kernel's headers.
+    unread_headers_accepted: bool = False
 
     def cache(self, namespace: str):
         from ioctl_rework.cache import Cache
@@ -444,10 +467,14 @@ def resolve(args, tree: KernelTree, *, kdir: Path | None = None,
                                     fallback=fallback, multi_kernel=multi_kernel,
                                     converts=converts)
     conversion = conversion_from_args(args, target)
-    # --kdir's headers are not read yet: on a real kernel's headers the
-    # forwarding proof refuses every driver (module_misc_device, MODULE_LICENSE:
-    # pastes it cannot prove), so the documented --kdir port would fail whole.
-    kernel = kernel_headers(getattr(args, "kernel_headers", None), None)
+    # The kernel a driver outside a tree is built against is the one whose
+    # headers it includes: --kdir's, unless --kernel-headers names them.
+    kdir = kdir if kdir is not None else getattr(args, "kdir", None)
+    accepted = bool(getattr(args, "no_kernel_headers", False))
+    if accepted and kdir is not None:
+        raise SettingsError(f"--no-kernel-headers and --kdir {kdir}: the headers of KDIR's "
+                            "kernel are read; give one of the two")
+    kernel = kernel_headers(getattr(args, "kernel_headers", None), kdir)
     cache_dir = None
     if not getattr(args, "no_cache", False):
         from ioctl_rework.cache import default_directory
@@ -455,4 +482,4 @@ def resolve(args, tree: KernelTree, *, kdir: Path | None = None,
     return Settings(tree=tree, target=target, target_from=source, conversion=conversion,
                     outputs=check_outputs(outputs), jobs=getattr(args, "jobs", None) or 1,
                     cache_dir=cache_dir, warnings=tuple(conversion.warnings()),
-                    kernel=kernel)
+                    kernel=kernel, unread_headers_accepted=accepted)

@@ -48,7 +48,8 @@ class FailClosedTestCase(RepoTestCase):
 
 class UncheckedIsAnErrorTest(FailClosedTestCase):
     def run_with(self, fake: Path, *args: str) -> subprocess.CompletedProcess:
-        return subprocess.run([sys.executable, str(ENTRY), "check", *args], cwd=self.repo.path,
+        return subprocess.run([sys.executable, str(ENTRY), "check", "--no-kernel-headers",
+                               *args], cwd=self.repo.path,
                               env={**self.repo.env, "SPATCH": str(fake)}, text=True,
                               capture_output=True, check=False, timeout=300)
 
@@ -202,13 +203,15 @@ class EmptyInputTest(unittest.TestCase):
                 with self.subTest(repr(text)):
                     path = Path(tmp) / "empty.patch"
                     path.write_text(text)
-                    status, out, err = run_main(["check", "--diff", str(path)])
+                    status, out, err = run_main(["check", "--no-kernel-headers",
+                                                 "--diff", str(path)])
                     self.assertEqual((status, out), (2, ""))
                     self.assertEqual(err, f"ioctl-rework check: {path}: the patch is empty; "
                                           "there is nothing to check\n")
 
     def test_empty_stdin_is_an_error(self):
-        proc = subprocess.run([sys.executable, str(ENTRY), "check", "--diff", "-"], input="",
+        proc = subprocess.run([sys.executable, str(ENTRY), "check", "--no-kernel-headers",
+                               "--diff", "-"], input="",
                               capture_output=True, text=True, check=False)
         self.assertEqual(proc.returncode, 2)
         self.assertIn("stdin: the patch is empty", proc.stderr)
@@ -226,7 +229,8 @@ class NoTracebackTest(unittest.TestCase):
 
     def test_a_directory_given_as_the_patch(self):
         with tempfile.TemporaryDirectory() as tmp:
-            self.assertOneLine(*run_main(["check", "--diff", tmp]), "cannot read the patch")
+            self.assertOneLine(*run_main(["check", "--no-kernel-headers",
+                                          "--diff", tmp]), "cannot read the patch")
 
     def test_a_tree_file_that_cannot_be_read(self):
         with GitRepo() as repo:
@@ -242,7 +246,8 @@ class NoTracebackTest(unittest.TestCase):
                     raise PermissionError(13, "Permission denied")
                 return real(root, name, where)
             with mock.patch.object(scratch, "read_inside", unreadable):
-                result = run_main(["check", "--diff", str(patch), "--tree", str(repo.path)])
+                result = run_main(["check", "--no-kernel-headers",
+                                   "--diff", str(patch), "--tree", str(repo.path)])
         self.assertOneLine(*result, "drivers/misc/thermo.c: cannot read it: Permission denied")
 
     def test_a_symlinked_c_file_in_the_tree(self):
@@ -259,7 +264,8 @@ class NoTracebackTest(unittest.TestCase):
                                    "--label", "b/drivers/misc/thermo.c", str(old), str(new)],
                                   capture_output=True, text=True, check=False).stdout
             patch.write_text(diff)
-            status, out, err = run_main(["check", "--diff", str(patch), "--tree", str(repo.path)])
+            status, out, err = run_main(["check", "--no-kernel-headers",
+                                         "--diff", str(patch), "--tree", str(repo.path)])
         self.assertEqual(status, 1, out + err)
         self.assertEqual(types(out), ["ERROR:LEGACY_IOCTL"])
         self.assertIn("FILE: drivers/misc/thermo.c:27:\n+\t\tpr_debug", out)
@@ -291,7 +297,7 @@ class NoTracebackTest(unittest.TestCase):
 
     def test_the_last_line_of_defence_is_one_line(self):
         with mock.patch("ioctl_rework.check.cli.run_check", side_effect=KeyError("surprise")):
-            status, out, err = run_main(["check", "--git", "HEAD"])
+            status, out, err = run_main(["check", "--no-kernel-headers", "--git", "HEAD"])
         self.assertOneLine(status, out, err, "ioctl-rework check: error: KeyError: 'surprise'",
                            "IOCTL_REWORK_DEBUG=1")
 

@@ -771,7 +771,9 @@ def run_check(ws: Workspace, args: list[str], extra_env: dict | None = None,
     if "<" in args:
         at = args.index("<")
         stdin, args = Path(args[at + 1]).read_bytes(), args[:at]
-    return subprocess.run([sys.executable, str(ENTRY), "check", *args], cwd=ws.tree,
+    # The workspace is no kernel tree: without a kernel named (--kdir), no headers.
+    kernel = [] if {"--kdir", "--kernel-headers"} & set(args) else ["--no-kernel-headers"]
+    return subprocess.run([sys.executable, str(ENTRY), "check", *kernel, *args], cwd=ws.tree,
                           env={**ws.env, **(extra_env or {})}, input=stdin,
                           capture_output=True, check=False, timeout=timeout)
 
@@ -826,7 +828,8 @@ class BoundedTest(unittest.TestCase):
                      "print(time.monotonic() - start,"
                      " resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n")
             proc = subprocess.run([sys.executable, "-c", probe, sys.executable, str(ENTRY),
-                                   "check", "--diff", str(DATA / "claims_line_100m.patch")],
+                                   "check", "--no-kernel-headers",
+"--diff", str(DATA / "claims_line_100m.patch")],
                                   cwd=ws.tree, env=ws.env, capture_output=True, text=True,
                                   check=True, timeout=600)
         seconds, kilobytes = proc.stdout.split()
@@ -851,7 +854,8 @@ class SignalTest(unittest.TestCase):
                             "echo 'spatch version 1.1.1'; exit 0;; esac\n"
                             f"echo $$ >> {pids}\nsleep 600 &\necho $! >> {pids}\nwait\n")
             fake.chmod(0o755)
-            proc = subprocess.Popen([sys.executable, str(ENTRY), "check", "--git", "HEAD"],
+            proc = subprocess.Popen([sys.executable, str(ENTRY), "check", "--no-kernel-headers",
+                                     "--git", "HEAD"],
                                     cwd=ws.tree, env={**ws.env, "SPATCH": str(fake)},
                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE)
             deadline = time.monotonic() + 300

@@ -25,6 +25,10 @@ GIT_ENV = {
 }
 
 
+# The options that say which kernel's headers check reads outside a tree.
+KERNEL_OPTIONS = ("--kernel-headers", "--kdir", "--no-kernel-headers")
+
+
 class GitRepo:
     """A throwaway repository; `with GitRepo() as repo:` removes it afterwards."""
 
@@ -66,7 +70,12 @@ class GitRepo:
         return self.git("rev-parse", "HEAD").stdout.strip()
 
     def run_cli(self, *args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
-        """`ioctl-rework ARGS` in the repository, as a user would run it."""
+        """`ioctl-rework ARGS` in the repository, as a user would run it.  The
+        repository is no kernel tree: check runs there without a kernel's
+        headers (--no-kernel-headers) unless ARGS name a kernel; the tests of
+        that refusal are test_kernel_headers'."""
+        if args[:1] == ("check",) and not set(args) & set(KERNEL_OPTIONS):
+            args = ("check", "--no-kernel-headers", *args[1:])
         return subprocess.run([sys.executable, str(ENTRY), *args], cwd=self.path,
                               env=self.env, text=True, input=stdin, capture_output=True,
                               check=False, timeout=600)

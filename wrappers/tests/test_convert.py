@@ -80,7 +80,9 @@ class ConvertCase(unittest.TestCase):
         shutil.rmtree(self.tmp)
 
     def run_convert(self, *argv: str, paths=None) -> convert.ConversionResult:
-        args = parse_args(["--cache-dir", str(self.cache), *argv, "--",
+        # Copies outside the tree read no kernel's headers: these tests are
+        # not about them (test_kernel_headers is).
+        args = parse_args(["--cache-dir", str(self.cache), "--no-kernel-headers", *argv, "--",
                            *map(str, paths or [self.tree])])
         request = convert.request_from_args(args)
         result = convert.convert(request)

@@ -68,7 +68,7 @@ class ModuleMutexTest(unittest.TestCase):
                 Path(tmp, name).parent.mkdir(parents=True, exist_ok=True)
                 Path(tmp, name).write_text(text)
             args = parse_args(["--cache-dir", str(self.cache), "--no-compat", "--target",
-                               "2.6.39", *extra, "--", tmp])
+                               "2.6.39", "--no-kernel-headers", *extra, "--", tmp])
             return convert.convert(convert.request_from_args(args))
 
     def new(self, result, rel: str) -> str:
@@ -162,7 +162,7 @@ class ModuleMutexTest(unittest.TestCase):
                 Path(tmp, name).write_text(text)
             Path(tmp, "fb.c").chmod(0o444)
             args = parse_args(["--no-cache", "--no-compat", "--target", "2.6.39", "--in-place",
-                               "--", tmp])
+                               "--no-kernel-headers", "--", tmp])
             request = convert.request_from_args(args)
             result = convert.convert(request)
             convert.write_in_place(result, request.root)

@@ -83,7 +83,7 @@ class HelperRunTest(unittest.TestCase):
         self.addCleanup(shutil.rmtree, tree)
         shutil.copy(HELPER_DRIVER, tree / "helper.c")
         proc = subprocess.run([sys.executable, str(CLI), "convert", "--no-cache",
-                               "--target", "2.6.20", "helper.c"],
+                               "--target", "2.6.20", "--no-kernel-headers", "helper.c"],
                               cwd=tree, capture_output=True, text=True, timeout=300)
         self.assertEqual(proc.returncode, 0, proc.stderr)
         self.assertIn("3 .ioctl fops entries: 3 converted, 0 skipped, 0 failed", proc.stderr)
@@ -100,7 +100,7 @@ class OutputModeTest(unittest.TestCase):
 
     def convert(self, *argv: str) -> subprocess.CompletedProcess:
         proc = subprocess.run([sys.executable, str(CLI), "convert", "--no-cache",
-                               "--target", "2.6.20", *argv, "mixer.c"],
+                               "--target", "2.6.20", "--no-kernel-headers", *argv, "mixer.c"],
                               cwd=self.tree, capture_output=True, text=True, timeout=300)
         self.assertEqual(proc.returncode, 0, proc.stderr)
         return proc

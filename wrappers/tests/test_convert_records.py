@@ -47,7 +47,8 @@ class RemovedEntryTest(unittest.TestCase):
         for layout in LAYOUTS:
             with self.subTest(layout=layout), tempfile.TemporaryDirectory() as tmp:
                 (Path(tmp) / "dd.c").write_text(HANDLERS + layout)
-                args = parse_args(["--no-cache", "--target", "2.6.20", "--", tmp])
+                args = parse_args(["--no-cache", "--target", "2.6.20", "--no-kernel-headers",
+                                   "--", tmp])
                 result = convert.convert(convert.request_from_args(args))
                 self.assertEqual(result.summary.handlers, [])
                 kinds = [c.kind for c in result.summary.changes]

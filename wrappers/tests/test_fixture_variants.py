@@ -87,6 +87,39 @@ class MatrixTest(unittest.TestCase):
                     variants.negative_variants()
 
 
+class KernelHeadersTest(unittest.TestCase):
+    """The kernel proofs convert the fixture drivers, which are built against
+    the shimmed 6.1, against its headers (fixture/headers_tree.py), as
+    convert wants of any run outside a tree; their stamp is in the key."""
+
+    def prepare(self, variant, stamp: str):
+        """(kernel headers convert_directory was given, the stored key) of
+        preparing VARIANT with headers made from STAMP (both mocked)."""
+        with tempfile.TemporaryDirectory() as tmp:
+            headers = Path(tmp) / "headers" / "linux-source-6.1"
+            headers.mkdir(parents=True)
+            (headers.parent / ".stamp").write_text(stamp)
+            given = []
+            with mock.patch.object(variants.headers_tree, "headers_tree", return_value=headers), \
+                    mock.patch.object(variants, "convert_directory",
+                                      side_effect=lambda *a: given.append(a[4]) or []), \
+                    mock.patch.object(variants, "compat_drivers", return_value=[]), \
+                    mock.patch.object(variants, "break_directory"):
+                variants.prepare(variant, Path(tmp) / "work")
+            stored = (Path(tmp) / "work" / variant.name / "stamp.json").read_text()
+            return given, headers, stored
+
+    def test_every_conversion_variant_reads_the_fixture_kernels_headers(self):
+        for variant in variants.conversion_variants()[:3] + variants.negative_variants()[:1]:
+            with self.subTest(variant=variant.name):
+                given, headers, _ = self.prepare(variant, "one\n")
+                self.assertEqual([(k.source, k.build) for k in given], [(headers, headers)])
+
+    def test_other_headers_are_another_conversion(self):
+        variant = variants.conversion_variants()[0]
+        self.assertNotEqual(self.prepare(variant, "one\n")[2], self.prepare(variant, "two\n")[2])
+
+
 class BreakTest(unittest.TestCase):
     def test_negative_patch_applies_to_a_converted_driver(self):
         patch = variants.NEGATIVE_DIR / "dropped-unlock.patch"

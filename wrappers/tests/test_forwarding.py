@@ -141,7 +141,9 @@ class ConvertRun(unittest.TestCase):
         tree.mkdir()
         for name, text in files.items():
             (tree / name).write_text(text)
-        args = parse_args(["--cache-dir", str(CACHE), "-j", "2", "-q", *extra, "--", str(tree)])
+        # Forwarding in the files of the run, not in a kernel's headers.
+        args = parse_args(["--cache-dir", str(CACHE), "-j", "2", "-q", "--no-kernel-headers",
+                           *extra, "--", str(tree)])
         return convert.convert(convert.request_from_args(args))
 
 

@@ -145,6 +145,30 @@ class EntryPointTest(unittest.TestCase):
 
 
 class CommandLineTest(unittest.TestCase):
+    def test_the_kernel_options_given_go_into_the_hooks_command(self):
+        # Outside a kernel tree check needs one of them: the hook, run by git,
+        # is given none but these.
+        for given, command in ((("--no-kernel-headers",), "check --staged --no-kernel-headers\n"),
+                               (("--kernel-headers", "linux"),
+                                "check --staged --kernel-headers {repo}/linux\n"),
+                               (("--kdir", "/b w"), "check --staged --kdir '/b w'\n")):
+            with self.subTest(given=given), GitRepo() as repo:
+                installed = repo.run_cli("check", "--install-hook", *given)
+                self.assertEqual(installed.returncode, 0, installed.stderr)
+                text = (repo.path / ".git" / "hooks" / "pre-commit").read_text()
+                self.assertTrue(text.endswith(" " + command.format(repo=repo.path)), text)
+
+    def test_a_hook_outside_a_kernel_tree_with_no_kernel_refuses_naming_the_options(self):
+        with GitRepo() as repo:
+            repo.commit("base", {"README": "a tree\n"})
+            hook.install(repo.path)
+            repo.write("drivers/x.c", "int x;\n")
+            repo.git("add", "-A")
+            commit = repo.git("commit", "-q", "-m", "x", check=False)
+            self.assertNotEqual(commit.returncode, 0)
+            self.assertIn("--no-kernel-headers", commit.stderr)
+            self.assertEqual(repo.git("rev-list", "--count", "HEAD").stdout.strip(), "1")
+
     def test_install_hook_option(self):
         with GitRepo() as repo:
             first = repo.run_cli("check", "--install-hook")

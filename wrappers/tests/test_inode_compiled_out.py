@@ -45,8 +45,8 @@ class InodeCompiledOutTest(unittest.TestCase):
         from ioctl_rework.convert import cli as convert
         with tempfile.TemporaryDirectory() as tmp:
             Path(tmp, "ic.c").write_text(source)
-            args = parse_args(["--no-cache", "--no-compat", "--target", "2.6.20", *extra,
-                               "--", os.path.join(tmp, "ic.c")])
+            args = parse_args(["--no-cache", "--no-compat", "--target", "2.6.20",
+                               "--no-kernel-headers", *extra, "--", os.path.join(tmp, "ic.c")])
             return convert.convert(convert.request_from_args(args))
 
     def test_uses_only_under_an_if_name_the_inode_expression(self):

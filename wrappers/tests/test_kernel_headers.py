@@ -14,12 +14,14 @@ import shutil
 import tempfile
 import unittest
 from pathlib import Path
+from unittest import mock
 
 from ioctl_rework import settings
 from ioctl_rework.convert import cli as convert
 from ioctl_rework.convert.summary import HandlerStatus
 from ioctl_rework.ctext import include_search
 
+from test_cli import run_main
 from test_macro_forwarding import HEADER_SPELLINGS, LOWER, UPPER
 
 
@@ -29,13 +31,22 @@ def write(path: Path, text: str) -> Path:
     return path
 
 
-def convert_outside_tree(drivers: Path, kernel: Path | None):
-    """convert DRIVERS at 2.6.11, uncached, with --kernel-headers KERNEL when given."""
+def convert_outside_tree(drivers: Path, kernel: Path | None, option="--kernel-headers"):
+    """convert DRIVERS at 2.6.11, uncached, with OPTION KERNEL when given
+    (--kdir: KERNEL built there), else --no-kernel-headers."""
     parser = argparse.ArgumentParser()
     convert.add_arguments(parser)
-    given = ["--kernel-headers", str(kernel)] if kernel else []
+    given = [option, str(kernel)] if kernel else ["--no-kernel-headers"]
     args = parser.parse_args(["--target", "2.6.11", "--no-cache", *given, "--", str(drivers)])
     return convert.convert(convert.request_from_args(args))
+
+
+def prepared(kdir: Path) -> Path:
+    """KDIR with what --kdir wants of a configured and prepared build (empty files)."""
+    for name in (".config", "include/generated/autoconf.h", "include/config/auto.conf",
+                 "scripts/basic/fixdep"):
+        write(kdir / name, "")
+    return kdir
 
 
 class KernelTestCase(unittest.TestCase):
@@ -180,13 +191,18 @@ class SettingsTest(KernelTestCase):
                 with self.assertRaisesRegex(settings.SettingsError, "no include/linux"):
                     settings.kernel_headers(where, None)
 
-    def test_an_o_directory_reads_the_source_it_was_built_from(self):
+    def o_directories(self):
+        """The kernel built in O= directories: one with a source link, one
+        whose Makefile includes the source's."""
         linked = self.tmp / "o-link"
         linked.mkdir()
         (linked / "source").symlink_to(self.kernel)
         included = self.tmp / "o-make"
         write(included / "Makefile", f"# generated\ninclude {self.kernel}/Makefile\n")
-        for build in (linked, included, self.kernel):
+        return linked, included
+
+    def test_an_o_directory_reads_the_source_it_was_built_from(self):
+        for build in (*self.o_directories(), self.kernel):
             with self.subTest(build=build.name):
                 kernel = settings.kernel_headers(None, build)
                 self.assertEqual((kernel.source, kernel.build), (self.kernel.resolve(), build))
@@ -195,6 +211,23 @@ class SettingsTest(KernelTestCase):
         kernel = settings.kernel_headers(self.kernel, self.tmp / "elsewhere")
         self.assertEqual((kernel.source, kernel.given_as),
                          (self.kernel, f"--kernel-headers {self.kernel}"))
+
+    def resolved(self, *given):
+        parser = argparse.ArgumentParser()
+        convert.add_arguments(parser)
+        args = parser.parse_args(["--target", "2.6.11", *given, "--", str(self.drivers)])
+        return settings.resolve(args, settings.KernelTree(None))
+
+    def test_a_run_given_kdir_reads_its_kernels_headers(self):
+        # The kernel built in place, and an O= directory of each kind.
+        linked, included = self.o_directories()
+        for build in (self.kernel, linked, included):
+            with self.subTest(build=build.name):
+                kernel = self.resolved("--kdir", str(build)).kernel
+                self.assertEqual((kernel.source, kernel.build, kernel.given_as),
+                                 (self.kernel.resolve(), build, f"--kdir {build}"))
+        kernel = self.resolved("--kdir", str(linked), "--kernel-headers", str(self.kernel)).kernel
+        self.assertEqual((kernel.source, kernel.build), (self.kernel, self.kernel))
 
 
 class ConvertTest(KernelTestCase):
@@ -247,6 +280,28 @@ class ConvertTest(KernelTestCase):
                         self.assertIs(records[handler].status, HandlerStatus.FAILED)
                         self.assertIn(f"macro STACK_PASS ({where}:3)", records[handler].reason)
 
+    def test_a_macro_of_the_kdir_kernel_denies_the_run(self):
+        # --kdir without --kernel-headers: the kernel built in place, and one
+        # built in an O= directory whose generated headers hold the macro.
+        built = prepared(self.tmp / "o-build")
+        (built / "source").symlink_to(self.kernel)
+        write(built / "Makefile", f"include {self.kernel}/Makefile\n")
+        cases = {"in place": (prepared(self.kernel), "include/linux/stackhelp.h", self.kernel),
+                 "O= generated": (built, "include/generated/uapi/linux/stackhelp.h", built)}
+        for case, (kdir, at, holder) in cases.items():
+            for name in ("call", "pointer_call", "test_beside"):
+                with self.subTest(case=case, spelling=name):
+                    write(holder / at, "#define STACK_H\n" + HEADER_SPELLINGS[name])
+                    write(self.drivers / "lower.c", LOWER)
+                    write(self.drivers / "upper.c", UPPER % "<linux/stackhelp.h>")
+                    result = convert_outside_tree(self.drivers, kdir, "--kdir")
+                    self.assertEqual(result.changes, {})
+                    records = {h.handler: h for h in result.summary.handlers}
+                    self.assertIs(records["up_ioctl"].status, HandlerStatus.FAILED)
+                    self.assertIn(f"macro STACK_PASS ({holder / at}:2)",
+                                  records["up_ioctl"].reason)
+                    (holder / at).unlink()
+
     def test_the_kernel_is_used_for_the_run_only(self):
         self.place(self.PLACES["angle"][1], HEADER_SPELLINGS["call"])
         self.assertTrue(self.convert("<linux/stackhelp.h>", kernel=True).failed)
@@ -266,11 +321,14 @@ if __name__ == "__main__":
     unittest.main()
 
 
-class UnreadHeadersWarningTest(KernelTestCase):
+class UnreadHeadersTest(KernelTestCase):
     """Outside a tree with no kernel given, a forwarding macro of a <...>
-    header is not seen (issue 22, still open): every such run says so."""
+    header would go unseen (issue 22): such a run is refused before any
+    work unless told to go on without a kernel (--no-kernel-headers), and
+    then it warns."""
 
     def run_main(self, paths, *given):
+        """(exit status, stderr) of convert PATHS; the diff goes to out.diff."""
         write(self.drivers / "lower.c", LOWER)
         parser = argparse.ArgumentParser()
         convert.add_arguments(parser)
@@ -279,20 +337,99 @@ class UnreadHeadersWarningTest(KernelTestCase):
                                   *map(str, paths)])
         err = io.StringIO()
         with contextlib.redirect_stderr(err):
-            convert.main(args)
-        return err.getvalue()
+            status = convert.main(args)
+        return status, err.getvalue()
 
-    def test_a_run_outside_a_tree_without_a_kernel_says_what_it_did_not_read(self):
-        for paths in ([self.drivers], [self.drivers / "lower.c"]):
-            with self.subTest(paths=paths):
-                said = self.run_main(paths)
+    def outside(self):
+        """Places outside a kernel tree: a directory, a file, a git work tree, a subdirectory."""
+        repo = self.tmp / "repo"
+        write(repo / "drivers/lower.c", LOWER)
+        (repo / ".git").mkdir()
+        return {"directory": [self.drivers], "file": [self.drivers / "lower.c"],
+                "git work tree": [repo], "subdirectory of one": [repo / "drivers"]}
+
+    def test_a_run_outside_a_tree_without_a_kernel_is_refused_before_any_work(self):
+        for place, paths in self.outside().items():
+            with self.subTest(place=place):
+                status, said = self.run_main(paths)
+                self.assertEqual(status, 2)
+                self.assertIn("ioctl-rework convert: error: ", said)
+                for option in ("--kernel-headers DIR", "--kdir KDIR", "--no-kernel-headers"):
+                    self.assertIn(option, said)
+                self.assertFalse((self.tmp / "out.diff").exists())
+
+    def test_no_kernel_headers_runs_and_says_what_it_did_not_read(self):
+        for place, paths in self.outside().items():
+            with self.subTest(place=place):
+                status, said = self.run_main(paths, "--no-kernel-headers")
+                self.assertEqual(status, 0, said)
                 self.assertIn("convert: warning: ", said)
                 self.assertIn("no --kernel-headers was given", said)
-                self.assertIn("--kernel-headers DIR", said)
+                self.assertIn("lower.c", (self.tmp / "out.diff").read_text())
+                (self.tmp / "out.diff").unlink()
 
-    def test_a_kernel_given_or_a_tree_is_not_warned(self):
-        self.assertNotIn("--kernel-headers was given",
-                         self.run_main([self.drivers], "--kernel-headers", str(self.kernel)))
+    def test_no_kernel_headers_with_a_kernel_is_refused(self):
+        status, said = self.run_main([self.drivers], "--no-kernel-headers", "--kdir",
+                                     str(prepared(self.kernel)))
+        self.assertEqual(status, 2)
+        self.assertIn("--no-kernel-headers and --kdir", said)
+        parser = argparse.ArgumentParser()
+        convert.add_arguments(parser)
+        with contextlib.redirect_stderr(io.StringIO()), self.assertRaises(SystemExit):
+            parser.parse_args(["--no-kernel-headers", "--kernel-headers", str(self.kernel),
+                               str(self.drivers)])
+
+    def test_a_kernel_given_or_a_tree_is_neither_refused_nor_warned(self):
         inside = self.kernel / "drivers" / "char"
         write(inside / "lower.c", LOWER)
-        self.assertNotIn("--kernel-headers was given", self.run_main([inside]))
+        for given, paths in ((["--kernel-headers", str(self.kernel)], [self.drivers]),
+                             (["--kdir", str(prepared(self.kernel))], [self.drivers]),
+                             ([], [inside])):
+            with self.subTest(given=given, paths=paths):
+                status, said = self.run_main(paths, *given)
+                self.assertEqual(status, 0, said)
+                self.assertNotIn("no kernel was given", said)
+                self.assertNotIn("--kernel-headers was given", said)
+
+
+class DeniedBeforeAnyWorkTest(KernelTestCase):
+    """convert and check outside a tree with no kernel given: exit 2, the
+    options named, nothing run; a kernel given or the risk taken runs."""
+
+    def setUp(self):
+        super().setUp()
+        write(self.drivers / "lower.c", LOWER)
+        self.patch = write(self.tmp / "add.patch", "--- /dev/null\n+++ b/drv/lower.c\n"
+                           f"@@ -0,0 +1,{LOWER.count(chr(10))} @@\n"
+                           + "".join("+" + line + "\n" for line in LOWER.splitlines()))
+        self.repo = self.tmp / "repo"
+        write(self.repo / "drv/lower.c", LOWER)
+        (self.repo / ".git").mkdir()
+
+    def refusals(self):
+        return {"convert a directory": ["convert", "--target", "2.6.11", str(self.drivers)],
+                "convert a file": ["convert", "--target", "2.6.11", str(self.drivers / "lower.c")],
+                "convert a git work tree": ["convert", "--target", "2.6.11", str(self.repo)],
+                "check a bare patch": ["check", "--diff", str(self.patch)],
+                "check a git work tree": ["check", "--git", "HEAD", "--tree", str(self.repo)]}
+
+    def test_each_run_is_refused_naming_the_options(self):
+        for target in ("ioctl_rework.convert.cli.convert", "ioctl_rework.check.cli.run_check"):
+            patcher = mock.patch(target, side_effect=AssertionError(f"{target} ran"))
+            patcher.start()
+            self.addCleanup(patcher.stop)
+        for name, argv in self.refusals().items():
+            with self.subTest(name):
+                status, out, err = run_main(argv)
+                self.assertEqual((status, out), (2, ""), err)
+                for option in ("--kernel-headers DIR", "--kdir KDIR", "--no-kernel-headers"):
+                    self.assertIn(option, err)
+
+    def test_check_runs_with_a_kernel_or_the_risk_taken(self):
+        for given, warned in ((["--no-kernel-headers"], True),
+                              (["--kernel-headers", str(self.kernel)], False)):
+            with self.subTest(given=given):
+                status, out, err = run_main(["check", "--diff", str(self.patch), *given])
+                self.assertEqual(status, 1, err)
+                self.assertIn("LEGACY_IOCTL", out)
+                self.assertEqual("check: warning: " in err, warned, err)

@@ -54,8 +54,8 @@ class MutexCallsTest(unittest.TestCase):
         from ioctl_rework.convert import cli as convert
         with tempfile.TemporaryDirectory() as tmp:
             Path(tmp, "cg.c").write_text(source)
-            args = parse_args(["--no-cache", "--target", "2.6.39", *extra, "--",
-                               os.path.join(tmp, "cg.c")])
+            args = parse_args(["--no-cache", "--target", "2.6.39", "--no-kernel-headers", *extra,
+                               "--", os.path.join(tmp, "cg.c")])
             return convert.convert(convert.request_from_args(args))
 
     def records(self, result):

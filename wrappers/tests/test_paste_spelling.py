@@ -53,6 +53,20 @@ CANNOT = {
     "exported": ("", "EXPORT_SYMBOL(ioctl);"),
     "GNU comma": ("", 'pr_drv("%d", ioctl);'),
     "a name no macro has": ("", "int __PASTE(drv_, member);"),
+    # A #define's own text is no use of what it names (2.6.9's mwavedd.c:
+    # its parameter attr_name is also a function-like macro of sysfs.h, so
+    # read as a use, the head pasted any name).
+    "a #define's head and body": (
+        "#define attr_name(_attr) (_attr).attr.name\n"
+        "#define mw_show_fn(attr_name, field) \\\n"
+        "static int mw_show_##attr_name(struct mw *p) { return p->field; }\n"
+        "#define mw_rd_attr(attr_name, field)\t\\\n"
+        "\tmw_show_fn(attr_name, field)\n", "mw_rd_attr(dma, dma_chan);"),
+    "a #  define, its continued body": (
+        "#define attr_name(_attr) (_attr).attr.name\n"
+        "#define mw_show_fn(attr_name, m) int mw_show_##attr_name(struct mw *p) { return p->m; }\n"
+        "#  define mw_rd(attr_name, m) \\\n\t\\\n\tmw_show_fn(attr_name, m)\n",
+        "mw_rd(irq, irq_line);"),
 }
 # Uses whose pastes may: the text added, the use.
 CAN = {
@@ -76,6 +90,59 @@ CAN = {
                                            "int __UNIQUE_ID(drv);"),
 }
 
+
+# The 2.6 kernels' module parameters (include/linux/moduleparam.h of that
+# era, in its shape): module_param pastes the type into the name of a
+# checking macro, which pastes the parameter's name again.  Every 2.6
+# driver with a parameter uses it; judged by the definition alone
+# (param_check_int hands a parameter to a pasting macro) every one was
+# refused (the whole 2.6.9 tree converted 0 handlers).
+MODULEPARAM_26 = (
+    "#define __param_check(name, p, type) \\\n"
+    "\tstatic inline type *__check_##name(void) { return(p); }\n"
+    "#define param_check_int(name, p) __param_check(name, p, int)\n"
+    "#define param_check_bool(name, p) __param_check(name, p, int)\n"
+    "#define param_check_charp(name, p) __param_check(name, p, char *)\n"
+    "#define module_param_call(name, set, get, arg, perm) \\\n"
+    "\tstatic char __param_str_##name[] = #name; \\\n"
+    "\tstatic struct kernel_param const __param_##name = "
+    "{ __param_str_##name, perm, set, get, arg }\n"
+    "#define __module_cat(a, b) ___module_cat(a, b)\n"
+    "#define ___module_cat(a, b) __mod_ ## a ## b\n"
+    "#define __MODULE_INFO(tag, name, info) \\\n"
+    "\tstatic const char __module_cat(name, __LINE__)[] = #tag \"=\" info\n"
+    "#define __MODULE_PARM_TYPE(name, _type) __MODULE_INFO(parmtype, name##type, #name \":\" _type)\n"
+    "#define module_param_named(name, value, type, perm) \\\n"
+    "\tparam_check_##type(name, &(value)); \\\n"
+    "\tmodule_param_call(name, param_set_##type, param_get_##type, &value, perm); \\\n"
+    "\t__MODULE_PARM_TYPE(name, #type)\n"
+    "#define module_param(name, type, perm) module_param_named(name, name, type, perm)\n"
+    "#define DRM(x) i810_##x\n"
+    "#define LOWER_OP(l, op) ((l)->f_op->op(0, l, 0, 0))\n"
+    "#define PICK(t, m) LOWER_##t(f, m)\n"
+    "#define PICK_OPEN(t) LOWER_##t\n"
+    "#define check_x(a) __PASTE(i, a)\n"
+    "#define CHECK(t, a) check_##t(a)\n"
+)
+# Uses of them whose pasted names are checking macros that cannot spell
+# ioctl with the arguments given: no site.
+CANNOT_26 = (
+    "module_param(nowayout, int, 0);",
+    "module_param(ioctl, int, 0);",            # a variable named ioctl: no member
+    "module_param_named(debug, drv_debug, bool, 0644);",
+    "module_param(name, charp, 0);",
+    "int DRM(ioctl)(struct inode *i, struct file *f, unsigned int c, unsigned long a);",
+    "PICK(OP, read);",                          # LOWER_OP given read
+    "CHECK(x, ctx);",                           # check_x pastes i ## ctx
+)
+# The same macros given what makes the checking macro spell ioctl.
+CAN_26 = (
+    "PICK(OP, ioctl);",                         # LOWER_OP given ioctl
+    "PICK_OPEN(OP)(f, ioctl);",                 # its arguments written after the use
+    "CHECK(x, octl)(0, f, 0, 0);",              # check_x pastes i ## octl
+    "module_param(nowayout, fwd, 0);",          # param_check_fwd forwards
+)
+FORWARDING_CHECK = "#define param_check_fwd(name, p) STACK_PASS(f, 0, 0)\n"
 
 def sites(macros: str, use: str, complete: bool = True) -> list:
     text = macros + "void f(struct file *f)\n{\n\t" + use + "\n}\n"
@@ -111,6 +178,27 @@ class SpellingTest(unittest.TestCase):
         self.assertEqual(sites("#define OP(x) __PASTE(x, ctl)\n", "OP(drv_)(0, f, 0, 0);"), [])
         self.assertEqual(sites("#define IO drv\n", "__PASTE(IO, ctl)(0, f, 0, 0);"), [])
 
+
+class ModuleParam26Test(unittest.TestCase):
+    """A paste naming a macro that may spell ioctl in general is judged by
+    the arguments the body gives it there."""
+
+    def test_a_checking_macro_given_harmless_arguments_is_no_site(self):
+        for use in CANNOT_26:
+            with self.subTest(use=use):
+                self.assertEqual(sites(MODULEPARAM_26 + FORWARDING + FORWARDING_CHECK, use), [])
+
+    def test_a_checking_macro_given_ioctl_is_a_site(self):
+        for use in CAN_26:
+            with self.subTest(use=use):
+                found = sites(MODULEPARAM_26 + FORWARDING + FORWARDING_CHECK, use)
+                self.assertTrue(found)
+                self.assertRegex(found[0][2], r"may (spell ioctl|name \w+)")
+
+    def test_a_checking_macro_of_a_header_not_read_may_be_anything(self):
+        found = sites(MODULEPARAM_26, "module_param(nowayout, int, 0);", complete=False)
+        self.assertTrue(found)
+        self.assertIn("a macro of a header not read", found[0][2])
 
 class MutexSitesTest(unittest.TestCase):
     """The rule's -D mutex reads the same sites (member_calls)."""

@@ -17,7 +17,7 @@ sys.path[:0] = [str(ROOT / "semantic-patches"), str(ROOT / "wrappers")]
 from ioctl_rule import (compat_entries, conditionals, ctext, decisions, entries, locking,  # noqa: E402
                         macros, matches, reporting, source, state)
 from ioctl_rule.entries import Entry  # noqa: E402
-from ioctl_rework.ctext import spans  # noqa: E402
+from ioctl_rework.ctext import include_search, spans  # noqa: E402
 from ioctl_rework.spatch import rules  # noqa: E402
 
 FLAGS = dict(vars(state.flags))
@@ -229,6 +229,48 @@ class MacroTables(FileCase):
         self.write('#include "loop.h"\n#define LOOPED return 1\n', "loop.h")
         table = macros.read_macros(self.write('#include "loop.h"\n'))
         self.assertEqual(table.texts["LOOPED"], [" return 1"])
+
+
+class MacroTableClosure(FileCase):
+    """The rule's macro table reads the include closure convert and the
+    proof read (include_search.LIMIT headers), not a shorter one of its own
+    (400 before: a 6.1 driver's closure is 500-570), and says where the
+    limit cut it."""
+
+    LAST = "#define LAST_BAIL(x) do { if (x) return -EIO; } while (0)\nint last_fn(void);\n"
+
+    def closure(self, count, shape):
+        """COUNT headers included as SHAPE (a chain, or a fan from the
+        file), the last defining LAST; the table of the file."""
+        names = ["h%04d.h" % n for n in range(count)]
+        for n, name in enumerate(names):
+            last = n == count - 1
+            nested = "" if shape == "fan" or last else '#include "%s"\n' % names[n + 1]
+            self.write("#define H%d %d\n" % (n, n) + nested + (self.LAST if last else ""),
+                       name)
+        top = "".join('#include "%s"\n' % name for name in names) if shape == "fan" \
+            else '#include "%s"\n' % names[0]
+        return macros.read_macros(self.write(top))
+
+    def test_a_closure_past_400_headers_is_read_whole(self):
+        for shape in ("chain", "fan"):
+            for count in (401, 600, include_search.LIMIT - 1):
+                with self.subTest(shape=shape, count=count):
+                    state.forget_previous_file()
+                    table = self.closure(count, shape)
+                    self.assertIn("LAST_BAIL", table.returning)
+                    self.assertIn("last_fn", table.declared)
+                    self.assertEqual(table.missing, [])
+
+    def test_a_closure_the_limit_cuts_says_so_among_the_missing(self):
+        for shape in ("chain", "fan"):
+            with self.subTest(shape=shape):
+                state.forget_previous_file()
+                table = self.closure(include_search.LIMIT + 3, shape)
+                self.assertNotIn("LAST_BAIL", table.bodies)
+                self.assertEqual(table.missing, [macros.CUT % include_search.LIMIT])
+                self.assertIn("past the first %d of the include closure" % include_search.LIMIT,
+                              decisions.unread_headers(str(self.dir / "drv.c")))
 
 
 class HiddenExits(FileCase):

@@ -18,6 +18,7 @@ error unless --allow-unchecked.  A signal stops every child at once
 """
 
 import argparse
+import os
 import re
 import sys
 from dataclasses import dataclass, field, replace
@@ -75,6 +76,8 @@ class CheckRequest:
         settings.DEFAULT_TARGET)
     max_patch_size: int = DEFAULT_MAX_PATCH_SIZE
     compile: bool = True                # with KDIR: compile (False: --fix's builds only)
+    # Outside a tree with --no-kernel-headers: what the run did not read, said after it.
+    unread_headers: str | None = None
 
 
 @dataclass
@@ -438,11 +441,14 @@ examples:
   ioctl-rework check --git origin/master..HEAD     each commit of a range
   ioctl-rework check --git HEAD                    one commit
   ioctl-rework check --diff 0001-foo.patch --tree ~/linux
-  git diff | ioctl-rework check --diff -
+  git diff | ioctl-rework check --diff - --kernel-headers ~/linux
+      a patch with no kernel tree: the headers of the kernel it is for (or --kdir
+      KDIR; --no-kernel-headers checks without them, at the risk it warns of)
   ioctl-rework check --install-hook                check --staged before every commit
 
 exit status: 1 when a patch adds an ERROR (code it could not check counts,
-unless --allow-unchecked), 0 otherwise, 2 when the input cannot be used.
+unless --allow-unchecked), 0 otherwise, 2 when the input cannot be used (and
+outside a kernel tree without --kernel-headers, --kdir or --no-kernel-headers).
 """
 
 
@@ -460,7 +466,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     source.add_argument("--staged", action="store_true",
                         help="check the staged changes (what `git commit` would commit)")
     source.add_argument("--install-hook", action="store_true",
-                        help="install a git pre-commit hook that runs `check --staged`")
+                        help="install a git pre-commit hook that runs `check --staged` "
+                             "(with the --kernel-headers, --kdir or --no-kernel-headers given "
+                             "here: outside a kernel tree it needs one)")
     parser.add_argument("--squash", action="store_true",
                         help="with --git A..B: check the range as one diff, as it leaves "
                              "the tree, instead of commit by commit")
@@ -514,13 +522,21 @@ def _request(args: argparse.Namespace) -> CheckRequest | None:
             base = args.tree or (None if source is SourceKind.DIFF else Path.cwd())
             tree = settings.find_tree(base) if base else settings.KernelTree(None)
             run = settings.resolve(args, tree, outputs=options.output_paths(args))
+            # Outside a tree, a macro of a header not read may forward through
+            # ->ioctl unseen: refused unless a kernel is given or the risk taken.
+            unread = None
+            if tree.root is None and run.kernel is None:
+                where = base or args.diff
+                if not run.unread_headers_accepted:
+                    raise settings.SettingsError(settings.unread_headers_refusal(where))
+                unread = settings.unread_headers_warning(where)
             # The rule reads the headers of --kernel-headers where a file has no tree.
             include_search.use_kernel(run.kernel and run.kernel.source,
                                       run.kernel and run.kernel.build)
             return CheckRequest(source, None if source is SourceKind.STAGED else value,
                                 args.tree, args.fix, run.jobs, args.timeout, args.squash,
                                 args.allow_unchecked, kdir, run.conversion,
-                                args.max_patch_size)
+                                args.max_patch_size, unread_headers=unread)
     return None
 
 
@@ -542,10 +558,20 @@ def _kdir(args: argparse.Namespace, source: SourceKind) -> "KernelDir | None":
     return kdir
 
 
+def _kernel_options(args: argparse.Namespace) -> tuple[str, ...]:
+    """The options naming the kernel whose headers check reads outside a
+    tree, as given (directories made absolute): a hook runs with them."""
+    if args.kernel_headers is not None:
+        return ("--kernel-headers", os.path.abspath(args.kernel_headers))
+    if args.kdir is not None:
+        return ("--kdir", os.path.abspath(args.kdir))
+    return ("--no-kernel-headers",) if args.no_kernel_headers else ()
+
+
 def main(args: argparse.Namespace) -> int:
     if args.install_hook:
         try:
-            installed = hook.install(args.tree or Path.cwd())
+            installed = hook.install(args.tree or Path.cwd(), _kernel_options(args))
         except hook.HookError as err:
             print(f"ioctl-rework check: {err}", file=sys.stderr)
             return 2
@@ -584,6 +610,8 @@ def main(args: argparse.Namespace) -> int:
     except safe_write.WriteError as err:
         print(f"ioctl-rework check: {err}", file=sys.stderr)
         return 2
+    if request.unread_headers:
+        print(f"check: warning: {request.unread_headers}", file=sys.stderr)
     # The gate's output stays checkpatch's: the stage times with -v only.
     if stages.verbosity >= Verbosity.VERBOSE:
         print(f"check: {times_text(report.stage_seconds)}", file=sys.stderr)

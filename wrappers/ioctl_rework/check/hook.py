@@ -103,17 +103,19 @@ class Installed:
         return text + "\nbypass it once with `git commit --no-verify`"
 
 
-def check_command() -> str:
-    return f"{entry_point().shell()} check --staged"
+def check_command(kernel: tuple[str, ...] = ()) -> str:
+    """The hook's command; KERNEL, the options that name the kernel whose
+    headers check reads outside a kernel tree (--kernel-headers DIR, ...)."""
+    return " ".join([f"{entry_point().shell()} check --staged", *map(shlex.quote, kernel)])
 
 
-def hook_text(chained: Path | None) -> str:
+def hook_text(chained: Path | None, kernel: tuple[str, ...] = ()) -> str:
     lines = ["#!/bin/sh", MARKER,
              "# Refuses a commit whose staged changes add legacy .ioctl code;",
              "# bypass once with `git commit --no-verify`."]
     if chained:
         lines += [f'{shlex.quote(str(chained))} "$@" || exit $?']
-    lines += [f"exec {check_command()}", ""]
+    lines += [f"exec {check_command(kernel)}", ""]
     return "\n".join(lines)
 
 
@@ -127,13 +129,14 @@ def hooks_dir(repo: Path) -> Path:
     return path if path.is_absolute() else (repo / path)
 
 
-def install(repo: Path) -> Installed:
+def install(repo: Path, kernel: tuple[str, ...] = ()) -> Installed:
+    """The hook installed in REPO, running check with the options KERNEL."""
     hooks = hooks_dir(repo)
     hook = hooks / HOOK_NAME
     chained = None
     if hook.is_symlink():
         raise HookError(f"{hook} is a symlink (a hook manager?); not touching it. "
-                        f"Add this line to the hook it runs:\n  {check_command()}")
+                        f"Add this line to the hook it runs:\n  {check_command(kernel)}")
     if hook.exists():
         text = hook.read_text(errors="replace")
         if MARKER in text:
@@ -142,13 +145,13 @@ def install(repo: Path) -> Installed:
         if not os.access(hook, os.X_OK) or not hook.is_file():
             raise HookError(f"{hook} exists but is not an executable file; git would not "
                             f"run it, and neither would a chain. Fix it or add this line "
-                            f"to it:\n  {check_command()}")
+                            f"to it:\n  {check_command(kernel)}")
         if chained.exists() or chained.is_symlink():
             raise HookError(f"{hook} exists and {chained} too; not overwriting either. "
-                            f"Add this line to {hook}:\n  {check_command()}")
+                            f"Add this line to {hook}:\n  {check_command(kernel)}")
     hooks.mkdir(parents=True, exist_ok=True)
     temp = hooks / f".{HOOK_NAME}.ioctl-rework.tmp"
-    temp.write_text(hook_text(chained))
+    temp.write_text(hook_text(chained, kernel))
     temp.chmod(0o755)
     if chained:
         # Two renames: the old hook is never gone, and ours never half-written.

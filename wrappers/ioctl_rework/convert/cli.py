@@ -49,7 +49,9 @@ examples:
   ioctl-rework convert drivers/char/ds1620.c          print the diff
   ioctl-rework convert --in-place drivers/char        rewrite the files
   ioctl-rework convert --series out --split maintainer --json out.json /src/linux
-  ioctl-rework convert --target 2.6.20 ~/old-driver   a driver outside a tree
+  ioctl-rework convert --target 2.6.20 --kernel-headers ~/linux-2.6.20 ~/old-driver
+      a driver outside a tree, against the headers of its kernel (or --kdir KDIR;
+      --no-kernel-headers runs without them, at the risk the run warns of)
   ioctl-rework convert --kdir ~/linux-build --series out ~/linux/drivers/char
       build each rewritten file before and after; keep only what builds as before
   ioctl-rework convert --shard 2/3 --json s2.json /src/linux   one machine of three;
@@ -61,7 +63,9 @@ examples:
 exit status: 0 when every handler was converted or refused with a reason,
 1 when a handler or file failed (the summary says why; a conversion the lock
 proof or the --kdir build rejected and put back is a failure), 2 on bad input
-(a --kdir that is not a configured and prepared kernel tree, too).
+(a --kdir that is not a configured and prepared kernel tree, too, and a run
+outside a kernel tree given neither --kernel-headers, --kdir nor
+--no-kernel-headers).
 """
 
 
@@ -93,7 +97,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "before and after (make M=, C=2 with sparse) and put back the "
                              "files of a handler that gain an error, a warning or a sparse "
                              "context imbalance; the lock proof then reads the preprocessed "
-                             "file")
+                             "file; for a driver outside a tree, KDIR's kernel is the one "
+                             "whose headers are read (as --kernel-headers, which wins)")
     options.add_cache_group(parser)
     parser.add_argument("--clear-cache", action="store_true",
                         help="delete the cache (then convert PATHs, if any)")
@@ -134,6 +139,9 @@ def request_from_args(args) -> ConvertRequest:
             author = series.series_author(root)
     except (settings.SettingsError, series.SeriesError, safe_write.WriteError) as err:
         raise InputError(str(err)) from err
+    refused = tree_mod.unread_headers_refusal(root, run.kernel)
+    if refused and not run.unread_headers_accepted:
+        raise InputError(refused)
     mode = Output.IN_PLACE if args.in_place else Output.SERIES if args.series else Output.DIFF
     return ConvertRequest(paths=paths, options=run.conversion, root=root, jobs=run.jobs,
                           timeout=args.timeout, output=mode, series_dir=args.series,

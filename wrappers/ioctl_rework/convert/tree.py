@@ -10,7 +10,7 @@ import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ioctl_rework import children
+from ioctl_rework import children, settings
 from ioctl_rework import cache as cache_mod
 from ioctl_rework.ctext import spans as c_spans
 from ioctl_rework.ctext import candidates, fops_holders, ioctl_tokens, member_types
@@ -84,11 +84,15 @@ def unread_headers_warning(root: Path, kernel) -> str | None:
     are read from nowhere, so a forwarding macro of one goes unseen (issue 22)."""
     if kernel is not None or _kernel_top(root):
         return None
-    return (f"{root} is in no kernel tree and no --kernel-headers was given: the <...> "
-            "headers its drivers include are not read, so a macro of one that calls through "
-            "->ioctl (forwarding to a driver this run converts, whose .ioctl becomes NULL) is "
-            "not seen; pass the source tree of the kernel they are built against "
-            "(--kernel-headers DIR)")
+    return settings.unread_headers_warning(root)
+
+
+def unread_headers_refusal(root: Path, kernel) -> str | None:
+    """Why such a run is refused before any work unless told to go on
+    (--no-kernel-headers); None in a tree or with a kernel."""
+    if unread_headers_warning(root, kernel) is None:
+        return None
+    return settings.unread_headers_refusal(root)
 
 
 def _kernel_top(directory: Path) -> bool:

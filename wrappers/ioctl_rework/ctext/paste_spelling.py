@@ -13,6 +13,7 @@ harmless only where its spelling cannot be "ioctl" and can be the name of
 no macro that may spell ioctl among the macros read; where the headers
 were not all read, no name can be excluded (default-deny)."""
 
+import bisect
 import functools
 import re
 from dataclasses import dataclass
@@ -100,6 +101,7 @@ class Pastes:
         self._dangers: dict = {}
         self._values: dict = {}
         self._fits: dict = {}
+        self._spelled: dict = {}
 
     def _closure(self, seed) -> set[str]:
         """The macros a definition of which SEED holds, or whose body names
@@ -117,8 +119,14 @@ class Pastes:
         """(offset, macro, why) of each use in CODE of a macro that pastes
         a name that may call through ->ioctl, with its arguments there."""
         found = []
+        # A #define's own text expands nothing: its uses are the sites.
+        directives = [(d.start(), d.end()) for d in DEFINE.finditer(code)]
+        starts = [start for start, _ in directives]
         for use in re.finditer(r"\b[A-Za-z_]\w*\b", code):
             if use.group() not in self.pasting:
+                continue
+            before = bisect.bisect_right(starts, use.start()) - 1
+            if before >= 0 and use.start() < directives[before][1]:
                 continue
             why = self._use(code, use.start(), use.end(), {}, 0)
             if why:
@@ -213,14 +221,7 @@ class Pastes:
         if key in self._dangers:
             return self._dangers[key]
         self._dangers[key] = ""         # a macro is not expanded inside itself
-        why = ""
-        for chain in _CHAIN.finditer(macro.body):
-            for pasted in _joined(chain.group()):
-                why = self._named(self._chain(pasted, env), pasted, name)
-                if why:
-                    break
-            if why:
-                break
+        why = self._pasted(name, macro, env, depth)
         if not why:
             for use in re.finditer(r"\b[A-Za-z_]\w*\b", macro.body):
                 inner = use.group()
@@ -238,28 +239,86 @@ class Pastes:
         return "".join(env[p].raw if p in env else re.escape(p) if p else ANY
                        for p in pieces)
 
-    def _named(self, spelled: str, chain: str, name: str) -> str:
-        """Why a paste spelled SPELLED (CHAIN in NAME) may call through
-        ->ioctl, or ""."""
-        if re.fullmatch(spelled, "ioctl"):
-            return f"pastes {chain.strip()} in {name}, which may spell ioctl"
-        named = self._names(spelled)
-        if named:
-            return (f"pastes {chain.strip()} in {name}, which may name {named}, "
-                    "a macro that may spell ioctl")
+    def _pasted(self, name: str, macro: Macro, env: dict, depth: int) -> str:
+        """Why a paste in the body of MACRO (a definition of NAME, its
+        parameters bound by ENV) may form what calls through ->ioctl, or ""."""
+        for chain in _CHAIN.finditer(macro.body):
+            runs = _joined(chain.group())
+            for index, pasted in enumerate(runs):
+                # The pasted name is rescanned with what follows it: the
+                # arguments written after the chain (after the last run only;
+                # none written: the text after the use may give any).
+                args = self._arguments(macro.body, chain.end(), env, depth + 1) \
+                    if index == len(runs) - 1 else None
+                why = self._named(self._chain(pasted, env), pasted, name, args, depth)
+                if why:
+                    return why
         return ""
 
+    def _named(self, spelled: str, chain: str, name: str,
+               args: list[Argument] | None, depth: int) -> str:
+        """Why a paste spelled SPELLED (CHAIN in NAME), called with ARGS,
+        may call through ->ioctl, or ""."""
+        if re.fullmatch(spelled, "ioctl"):
+            return f"pastes {chain.strip()} in {name}, which may spell ioctl"
+        for named in self._candidates(spelled):
+            # A macro that may spell ioctl in general is judged by what it
+            # is given here (param_check_ ## type: param_check_int(name, p)).
+            if named not in self.macros or self._spells(named, args, depth + 1):
+                return (f"pastes {chain.strip()} in {name}, which may name {named}, "
+                        "a macro that may spell ioctl")
+        return ""
+
+    def _spells(self, name: str, args: list[Argument] | None, depth: int) -> bool:
+        """Whether NAME used with ARGS (None: none written, so any) may
+        expand to a call through ->ioctl: its body names ioctl, takes a
+        member named by an argument that may be ioctl, pastes such a name,
+        or uses a macro that may."""
+        if depth > _DEPTH:
+            return True
+        key = (name, tuple(args) if args is not None else None)
+        if key in self._spelled:
+            return self._spelled[key]
+        self._spelled[key] = False      # a macro is not expanded inside itself
+        found = False
+        for macro in self.macros.get(name, ()):
+            env = _bind(macro, args)
+            if env is None:
+                env = {p: UNKNOWN for p in macro.params or ()}
+            found = _names_ioctl(macro.body) or any(
+                re.search(r"(?:->|\.)\s*%s\b" % re.escape(p), macro.body)
+                and (re.fullmatch(env[p].expanded, "ioctl") or re.fullmatch(env[p].raw, "ioctl"))
+                for p in env) or bool(self._pasted(name, macro, env, depth))
+            if not found:
+                for use in _IDENTIFIER.finditer(macro.body):
+                    inner = use.group()
+                    if inner in self.reaching and inner not in env and inner != name and \
+                            not _pasted_at(macro.body, use.start(), use.end()) and \
+                            self._spells(inner, self._arguments(macro.body, use.end(), env,
+                                                                depth + 1), depth + 1):
+                        found = True
+                        break
+            if found:
+                break
+        self._spelled[key] = found
+        return found
+
     def _names(self, spelled: str) -> str:
-        """The macro that may spell ioctl whose name SPELLED may be ("a
-        macro of a header not read" where one was not), or ""."""
+        """The first macro that may spell ioctl whose name SPELLED may be
+        ("a macro of a header not read" where one was not), or ""."""
+        return next(iter(self._candidates(spelled)), "")
+
+    def _candidates(self, spelled: str) -> tuple[str, ...]:
+        """Every macro that may spell ioctl whose name SPELLED may be, or
+        ("a macro of a header not read",) where a header was not read."""
         if spelled not in self._fits:
             fits = re.compile(spelled).fullmatch
             if not self.complete:
-                self._fits[spelled] = "a macro of a header not read"
+                self._fits[spelled] = ("a macro of a header not read",)
             else:
                 fixed = spelled.split("\\")[0]      # the name's start, as written
-                self._fits[spelled] = next((n for n in self._reaching_sorted
-                                            if n.startswith(fixed) and fits(n)), "")
+                self._fits[spelled] = tuple(n for n in self._reaching_sorted
+                                            if n.startswith(fixed) and fits(n))
         return self._fits[spelled]
 
 
@@ -296,6 +355,13 @@ def _joined(chain: str) -> list[str]:
             found.append(" ## ".join(run))
         run = []
     return found
+
+
+def _names_ioctl(body: str) -> bool:
+    """Whether BODY names ioctl other than as an operand of ## (a paste is
+    read as such)."""
+    return any(not _pasted_at(body, m.start(), m.end())
+               for m in re.finditer(r"\bioctl\b", body))
 
 
 def _pasted_at(body: str, start: int, end: int) -> bool:
