@@ -41,6 +41,23 @@ class FindingTest(unittest.TestCase):
                 self.assertEqual([(m.name, m.line, m.parameter) for m in found],
                                  [("STACK_PASS", 1, None)])
 
+    def test_each_macro_is_at_the_line_of_its_define_among_many(self):
+        # The lines are counted on from one #define to the next (a header of
+        # 12,000 #defines): each forwarding macro keeps its own line, after
+        # other #defines, continuation lines and blank ones, in every order.
+        filler = ("#define REG_A 0x10\n", "#define REG_B(x) \\\n\t((x) << 2)\n", "\n",
+                  "/* a comment\n   of two lines */\n")
+        spellings = list(HEADER_SPELLINGS.items())
+        for rotation in range(len(filler)):
+            with self.subTest(rotation=rotation):
+                text, expected = "", []
+                for index, (name, spelling) in enumerate(spellings):
+                    text += "".join(filler[rotation:] + filler[:rotation])
+                    expected.append((f"PASS_{index}", text.count("\n") + 1))
+                    text += spelling.replace("STACK_PASS", f"PASS_{index}")
+                found = macro_forwarding.forwarding_macros(text, "include/linux/h.h")
+                self.assertEqual([(m.name, m.line) for m in found], expected)
+
     def test_a_member_named_by_an_argument_is_found_by_its_position(self):
         for name, text in ARGUMENT_SPELLINGS.items():
             with self.subTest(spelling=name):

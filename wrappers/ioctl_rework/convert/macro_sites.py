@@ -34,7 +34,7 @@ def refused_sites(root: Path, tree: Tree, files: set[str], sources: Sources,
     """The sites in FILES of a call through ->ioctl that a header's macro spells."""
     root = Path(root)
     headers = {rel for rel in tree.member_files if rel.endswith(".h")}
-    texts, reached = {}, {}
+    texts, reached, one_pass = {}, {}, include_search.Pass()
     for rel in sorted(files):
         try:
             texts[rel] = sources.read(rel).decode("utf-8", "surrogateescape")
@@ -43,7 +43,7 @@ def refused_sites(root: Path, tree: Tree, files: set[str], sources: Sources,
         # Every header the compiler reaches from it, not only its direct
         # includes: a forwarding macro of a header a header includes is
         # expanded in the file as well.
-        reached[rel] = include_search.read_headers(root, rel)
+        reached[rel] = include_search.read_headers(root, rel, one_pass=one_pass)
         headers |= set(reached[rel].texts) - {rel}
     stats = []
     for rel in sorted(headers - set(texts)):

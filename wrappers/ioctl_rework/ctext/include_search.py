@@ -21,7 +21,7 @@ rule decides from the same headers convert reads.
 import contextlib
 import os
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from ioctl_rework.ctext import header_cache
@@ -438,22 +438,38 @@ class Headers:
 LIMIT = 4000
 
 
-def read_headers(root, rel, limit=LIMIT):
+@dataclass
+class Pass:
+    """What read_headers read during one pass of a caller over its files,
+    the tree unchanged meanwhile (the files of a run, read as they were
+    before it): each header is read once, and its includes resolved once
+    for every file that shares a search path, not once per file."""
+
+    texts: dict = field(default_factory=dict)       # path -> its text, or None
+    includes: dict = field(default_factory=dict)    # SearchPath -> {path -> _includes()}
+
+
+def read_headers(root, rel, limit=LIMIT, one_pass=None):
     """Headers of REL (relative to ROOT): REL's text and every header it
-    includes, transitively, as far as LIMIT files."""
+    includes, transitively, as far as LIMIT files.  ONE_PASS: the Pass of
+    the caller's files this call belongs to, if any."""
     search = search_path(root, rel)
     found = Headers(search, {}, [], [])
+    resolved = None if one_pass is None else one_pass.includes.setdefault(search, {})
     todo = [rel]
     queued = {rel}
     while todo:
         path = todo.pop(0)
-        text = header_cache.text(Path(root) / path)
+        if one_pass is None:
+            text = header_cache.text(Path(root) / path)
+        elif path in one_pass.texts:
+            text = one_pass.texts[path]
+        else:
+            text = one_pass.texts[path] = header_cache.text(Path(root) / path)
         if text is None:
             continue
         found.texts[path] = text
-        for quoted, angled in INCLUDE.findall(text):
-            name = quoted or angled
-            header = find_header(root, search, path, name, bool(angled))
+        for name, angled, header in _includes(root, search, path, text, resolved):
             if header is None:
                 missing = found.unread if angled else found.missing
                 if name not in missing:
@@ -464,4 +480,18 @@ def read_headers(root, rel, limit=LIMIT):
                     todo.append(header)
                 else:
                     found.cut = True
+    return found
+
+
+def _includes(root, search, path, text, resolved):
+    """(name, angled, the header found or None) of each #include of TEXT,
+    the text of PATH, in order, looked for along SEARCH; kept in RESOLVED
+    (path -> them, for SEARCH), when given."""
+    if resolved is not None and path in resolved:
+        return resolved[path]
+    found = [(quoted or angled, bool(angled),
+              find_header(root, search, path, quoted or angled, bool(angled)))
+             for quoted, angled in INCLUDE.findall(text)]
+    if resolved is not None:
+        resolved[path] = found
     return found
