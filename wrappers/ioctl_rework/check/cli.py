@@ -33,6 +33,7 @@ from ioctl_rework.ctext.spans import LEGACY_MEMBER, ioctl_lines, unparsed_region
 from ioctl_rework.check.input import (DEFAULT_MAX_PATCH_SIZE, InputError, PatchInput,
                                      SourceKind, read_inputs, unchecked_reason)
 from ioctl_rework.check.compiled import legacy_entries
+from ioctl_rework.check.kbuild_changes import flag_changes
 from ioctl_rework.check.judge import (FileView, anchor, cosmetic_lines, how_to_check,
                                       missing_context, unchecked_level)
 from ioctl_rework.check.result import (FORMATS, CheckReport, CheckResult, Level, Problem,
@@ -139,6 +140,7 @@ def _lay_out(patch: PatchInput, root: Path, level: Level, staged: bool) -> _Unit
         unit.result.problems.append(Problem(
             level, NOT_CHECKED, unread.reason + how_to_check(not patch.from_git, staged),
             unread.path, 0, unread.patch_line, shown))
+    unit.result.problems += flag_changes(patch.patch_set, level, staged)
     for path, f in unit.finals.items():
         if not path.endswith(SOURCE_SUFFIXES):
             unit.scratch_names[path] = path + ".ioctl-rework.c"
