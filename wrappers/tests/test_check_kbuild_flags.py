@@ -7,7 +7,6 @@ makes that block live without showing it: check passed such a patch
 (exit 0) in every mode.  It now fails closed: NOT_CHECKED at the flag.
 """
 
-import re
 import unittest
 
 from test_check import types
