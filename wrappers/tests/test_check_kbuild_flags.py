@@ -44,6 +44,8 @@ SPELLINGS = {
                           MISC + "ccflags-y += -Wall \\\n\t-DFOO \\\n\t-O2\n"),
     "parent subdir-ccflags": ("#ifdef FOO", "drivers/Makefile", PARENT,
                               PARENT + "subdir-ccflags-y += '-DFOO'\n"),
+    "a .mk file a Makefile includes": ("#ifdef FOO", "drivers/misc/thermo.mk", "",
+                                       "ccflags-y += -DFOO\n"),
     "Kbuild -include": ("#ifdef FOO", "drivers/misc/Kbuild", MISC,
                         MISC + "ccflags-y += -include $(src)/thermo_config.h\n"),
 }

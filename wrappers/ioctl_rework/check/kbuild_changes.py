@@ -19,7 +19,7 @@ from ioctl_rework.check.rule_runs import NOT_CHECKED
 from ioctl_rework.patches.patch_set import Line, PatchSet
 
 # Files make reads as kbuild Makefiles, or includes from them.
-_MAKEFILE = re.compile(r"^(?:Makefile|Kbuild)(?:\..*)?$|\.mk$|\.include$")
+_MAKEFILE = re.compile(r"^(?:Makefile|Kbuild)(?:\..*)?$|\.mk$")
 # A changed line that can reach the preprocessor: a flag variable, or a
 # -D/-U/-i... word (on a continuation line, or in a variable a flag line
 # expands later).
