@@ -55,7 +55,9 @@ class FlagMacrosTest(TreeTestCase):
                 ("ccflags-y += -DFOO -UFOO\n", {"FOO": None}),
                 ("ccflags-y += -DFOO=1\nCFLAGS_thermo.o += -DFOO=2\n", {"FOO": None}),
                 ("ccflags-y += -DFOO\nccflags-y := -Wall\n", {"FOO": None}),
-                ("ccflags-y := -DFOO\n", {"FOO": "1"})):
+                ("ccflags-y := -DFOO\n", {"FOO": "1"}),
+                # The config header kbuild forces in comes after the flags.
+                ("ccflags-y += -UCONFIG_THERMO_DEBUG\n", {"CONFIG_THERMO_DEBUG": None})):
             with self.subTest(misc):
                 self.assertEqual(flag_macros(self.tree(misc), DRIVER), expected)
 

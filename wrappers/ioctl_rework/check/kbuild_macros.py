@@ -6,7 +6,8 @@ them, decide `#ifdef FOO` blocks as much as the file's own #defines do.
 Default-deny: a name is known only when every flag naming it agrees and
 each is sure to reach gcc (an unconditional variable, in a Makefile with
 no make conditional, include, or reassignment of it); any other name a
-flag sets is unknown.  A forced header (-include, -imacros) or a flag not
+flag sets is unknown, and so is a CONFIG_ name (the config header kbuild
+forces in may set it again).  A forced header (-include, -imacros) or a flag not
 expanded may set any name, so then nothing is known, not even the
 target's macros; and a flag naming a target macro leaves that unknown (a
 header the file includes may define it again).
@@ -49,7 +50,8 @@ def flag_macros(root: Path | None, rel: str) -> "dict[str, str | bool | None] | 
     for flag, variable, makefile in flags.macro_flags:
         name = re.match(r"-[DU]\s*([A-Za-z_]\w*)", flag)[1]
         seen.setdefault(name, set()).add(_value(flag))
-        if not _sure(root, makefile, variable):
+        # kbuild forces the config header in after every -D and -U.
+        if not _sure(root, makefile, variable) or name.startswith("CONFIG_"):
             unsure.add(name)
     return {name: values.pop() if len(values) == 1 and name not in unsure else None
             for name, values in seen.items()}
