@@ -33,6 +33,7 @@ from ioctl_rework.ctext.spans import LEGACY_MEMBER, ioctl_lines, unparsed_region
 from ioctl_rework.check.input import (DEFAULT_MAX_PATCH_SIZE, InputError, PatchInput,
                                      SourceKind, read_inputs, unchecked_reason)
 from ioctl_rework.check.compiled import legacy_entries
+from ioctl_rework.check.kbuild_changes import flag_changes
 from ioctl_rework.check.judge import (FileView, anchor, cosmetic_lines, how_to_check,
                                       missing_context, unchecked_level)
 from ioctl_rework.check.result import (FORMATS, CheckReport, CheckResult, Level, Problem,
@@ -97,6 +98,12 @@ class _Unit:
     # (an .inc a new file includes) gets a .c name the rules read.
     scratch_names: dict[str, str] = field(default_factory=dict)
 
+    @property
+    def kbuild_root(self) -> Path:
+        """Where the Makefiles above the patch's files are laid out, apart
+        from ROOT, which the rules read."""
+        return self.root.with_name(self.root.name + ".kbuild")
+
     def scratch_path(self, path: str) -> Path:
         return self.root / self.scratch_names.get(path, path)
 
@@ -139,6 +146,9 @@ def _lay_out(patch: PatchInput, root: Path, level: Level, staged: bool) -> _Unit
         unit.result.problems.append(Problem(
             level, NOT_CHECKED, unread.reason + how_to_check(not patch.from_git, staged),
             unread.path, 0, unread.patch_line, shown))
+    unit.result.problems += flag_changes(patch.patch_set, level, staged)
+    for path, data in patch.kbuild_files.items():
+        scratch.write_inside(unit.kbuild_root, path, data)
     for path, f in unit.finals.items():
         if not path.endswith(SOURCE_SUFFIXES):
             unit.scratch_names[path] = path + ".ioctl-rework.c"
@@ -313,7 +323,8 @@ def _judge(unit: _Unit, level: Level, target: settings.Target) -> None:
             unit.result.problems.append(problem)
     # What the rules did not say about legacy entries the target compiles.
     for path, view in unit.views.items():
-        for placed in legacy_entries(view, path, target.version, level):
+        for placed in legacy_entries(view, path, target.version, level,
+                                     unit.kbuild_root if unit.patch.kbuild_files else None):
             raw, shown = placed.raw, placed.shown
             # Said already, or the file is NOT_CHECKED: the rules could not read it.
             if any(p.file == path and (p.type == NOT_CHECKED or (

@@ -8,16 +8,19 @@ rules do not read (`.ioctl = (h)`, a compound literal, a fops embedded in
 another structure).  Here every `.ioctl =` entry of a file a patch
 changes is placed by the text: if the patch adds it, or changes a
 preprocessor directive above it, and it compiles on the target (see
-ctext.conditionals), it is an ERROR when it is in a file_operations, and
+ctext.conditionals, with the -D and -U flags of its Makefiles:
+check.kbuild_macros), it is an ERROR when it is in a file_operations, and
 NOT_CHECKED when check cannot tell what structure it is in.  The rules'
 own findings come first; these fill what they did not say.
 """
 
 import re
 from dataclasses import dataclass
+from pathlib import Path
 
 from ioctl_rework.audit.findings import Kind
 from ioctl_rework.check.judge import FileView, how_to_check
+from ioctl_rework.check.kbuild_macros import Unknowable, flag_macros
 from ioctl_rework.check.result import Level
 from ioctl_rework.check.rule_runs import NOT_CHECKED, Raw
 from ioctl_rework.ctext import ioctl_tokens
@@ -99,14 +102,15 @@ def _touch(view: FileView, code: str, changes: dict[int, Line], n: int) -> Line 
 
 
 def legacy_entries(view: FileView, path: str, version: tuple[int, int, int],
-                   level: Level) -> list[Placed]:
+                   level: Level, kbuild_root: Path | None = None) -> list[Placed]:
     """ERROR and NOT_CHECKED findings for the legacy entries of VIEW (see
-    the module doc); VERSION is the target kernel's."""
+    the module doc); VERSION is the target kernel's; KBUILD_ROOT holds the
+    Makefiles above PATH, as the patch leaves them."""
     found = _bare_directives(view, path, level)
     if "ioctl" not in view.text and "file_operations" not in view.text:
         return found
     code = code_only(view.text)
-    compiled = compiled_lines(view.text, target_macros(version))
+    compiled = compiled_lines(view.text, macros_before(version, kbuild_root, path))
     changes = {} if view.reconstructed else _directive_changes(view)
     for token in ioctl_tokens.tokens(view.text):
         if token.use is not Use.ENTRY or token.value in _NO_HANDLER:
@@ -142,6 +146,19 @@ def legacy_entries(view: FileView, path: str, version: tuple[int, int, int],
     found += _unreadable_members(view, code, join_splices(code), compiled, changes, path,
                                  level)
     return found
+
+
+def macros_before(version: tuple[int, int, int], kbuild_root: Path | None,
+                   path: str) -> dict:
+    """The macros gcc holds before PATH's first line: the target's, and its
+    kbuild flags' (none known when a flag may set any name; a target macro
+    a flag names is not known: a header may define it again)."""
+    flags = flag_macros(kbuild_root, path)
+    if isinstance(flags, Unknowable) or "KERNEL_VERSION" in flags:
+        return {}
+    macros = target_macros(version)
+    return {**{name: value for name, value in flags.items() if name not in macros},
+            **{name: value if name not in flags else None for name, value in macros.items()}}
 
 
 def _unreadable_members(view: FileView, code: str, joined, compiled: list, changes: dict,

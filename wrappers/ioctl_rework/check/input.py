@@ -32,6 +32,7 @@ from ioctl_rework import scratch
 from ioctl_rework.patches import mail
 from ioctl_rework.patches import parser as patch_parser
 from ioctl_rework.check.git_range import Change, Commit, GitError, Repository
+from ioctl_rework.check.kbuild_macros import makefiles_above
 from ioctl_rework.check.whole import Unread, Whole, whole_files
 from ioctl_rework.patches.parser import FinalFile, Status
 
@@ -67,6 +68,9 @@ class PatchInput:
     notes: tuple[str, ...] = ()
     line_offset: int = 0                # patch line N is line N + this of the input file
     lines_read: int | None = None       # lines of the input, when it is one patch
+    # The Makefiles and Kbuild files above the files to check, as the patch
+    # leaves them (their flags decide #ifdef blocks): none without a tree.
+    kbuild_files: dict[str, bytes] = field(default_factory=dict)
 
     @property
     def lines_checked(self) -> int:
@@ -322,10 +326,13 @@ def _from_diff_file(value: str, tree: Path | None, work: Path,
         whole, extra, more_unread = whole_files(patch_set, images, read,
                                                 bare or tree is None)
         unread_all = tuple(more_unread + (unread if bare else []))
+        # Without a tree, the Makefiles above are not all there: none is read.
+        kbuild = {} if bare or tree is None else _kbuild_files(read, [*images, *extra])
         found.append(PatchInput(label if len(parts) > 1 else name, text, patch_set,
                                 {**images, **extra}, bare, whole=whole, unread=unread_all,
                                 notes=tuple(notes), line_offset=offset,
-                                lines_read=_count_lines(data) if len(parts) == 1 else None))
+                                lines_read=_count_lines(data) if len(parts) == 1 else None,
+                                kbuild_files=kbuild))
     return found
 
 
@@ -350,8 +357,15 @@ def _from_git(changes: list[Change], repo: Repository, limit: int) -> list[Patch
         whole, extra, unread = whole_files(patch_set, images, read, False)
         found.append(PatchInput(change.name, change.text, patch_set, {**images, **extra},
                                 False, change.commit, from_git=True, whole=whole,
-                                unread=tuple(unread)))
+                                unread=tuple(unread),
+                                kbuild_files=_kbuild_files(read, [*images, *extra])))
     return found
+
+
+def _kbuild_files(read, paths: list[str]) -> dict[str, bytes]:
+    """The Makefiles and Kbuild files READ finds above PATHS."""
+    found = read(makefiles_above(paths))
+    return {path: data for path, data in found.items() if data is not None}
 
 
 def read_inputs(source: SourceKind, value: str | None, tree: Path | None, work: Path,

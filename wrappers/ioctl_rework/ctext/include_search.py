@@ -155,6 +155,9 @@ class KbuildFlags:
     forced: tuple = ()       # -include, -imacros, -iquote ... flags, as written
     unexpanded: tuple = ()   # flags (with their Makefile) not expanded
     makefiles: tuple = ()    # the Makefiles and Kbuild files read
+    # Each -D/-U flag whole ("-DFOO=2", "-UBAR"), with the variable that
+    # holds it and its Makefile: (flag, variable, makefile).
+    macro_flags: tuple = ()
 
 
 # A flag's words: $(...) and quotes kept whole.
@@ -200,7 +203,7 @@ def kbuild_flags(root, rel):
     top = tree_top(root, rel) or ""
     directory = os.path.dirname(rel)
     obj = os.path.splitext(os.path.basename(rel))[0] + ".o"
-    named, forced, unexpanded, makefiles = [], [], [], []
+    named, forced, unexpanded, makefiles, macro_flags = [], [], [], [], []
     here = directory
     while True:
         for name in ("Makefile", "Kbuild"):
@@ -223,6 +226,7 @@ def kbuild_flags(root, rel):
                         identifier = re.match(r"[A-Za-z_]\w*", spelled)
                         if identifier:
                             named.append(identifier.group())
+                            macro_flags.append((word[:2] + spelled, variable, path))
                         else:
                             unexpanded.append("%s (%s)" % (word, path))
                     elif word.startswith("-i"):
@@ -236,7 +240,8 @@ def kbuild_flags(root, rel):
         if here in ("", top) or here == os.path.dirname(here):
             break
         here = os.path.dirname(here)
-    return KbuildFlags(tuple(named), tuple(forced), tuple(unexpanded), tuple(makefiles))
+    return KbuildFlags(tuple(named), tuple(forced), tuple(unexpanded), tuple(makefiles),
+                       tuple(macro_flags))
 
 
 def system_dirs(root, top, rel):
