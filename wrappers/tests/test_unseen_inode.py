@@ -180,7 +180,7 @@ class ModelRun(unittest.TestCase):
         (driver / "Makefile").write_text("obj-m += fl.o\n%s\n" % makefile)
         for name, text in files.items():
             (driver / name).write_text(text)
-        args = parse_args(["--no-cache", "-q", *extra, "--", str(driver)])
+        args = parse_args(["--no-cache", "-q", "--no-kernel-headers", *extra, "--", str(driver)])
         return convert.convert(convert.request_from_args(args))
 
     def compile_errors(self, text, flags):
@@ -333,7 +333,8 @@ class KbuildDefinesTest(ModelRun):
         strategies = []
         for flags in ("", "subdir-ccflags-y += '-D%s'\n" % ENTER_RETURNS):
             parent.write_text("obj-y += fl/\n" + flags)
-            args = parse_args(["--cache-dir", str(self.tmp / "cache"), "-q", "--target", "2.6.20",
+            args = parse_args(["--cache-dir", str(self.tmp / "cache"), "-q",
+                               "--no-kernel-headers", "--target", "2.6.20",
                                "--", str(tree)])
             record, = convert.convert(convert.request_from_args(args)).summary.handlers
             strategies.append((record.strategy, "kbuild flag" in (record.reason or "")))
