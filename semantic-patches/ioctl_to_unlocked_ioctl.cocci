@@ -1394,7 +1394,7 @@ type T;
   }
 
 // A local a macro of the file names stays; where the macro's #if branch
-// names no inode it is unused, or set but not used.
+// names no inode it is unused, or set but not used (set by a statement).
 @ mark_fed_inode depends on patch @
 identifier fed_inode_local.fed_fn, fed_inode_local.fed_kept;
 expression E;
@@ -1403,6 +1403,16 @@ expression E;
   ... when any
 - struct inode *fed_kept = E;
 + struct inode *fed_kept __attribute__((unused)) = E;
+  ... when any
+  }
+
+@ mark_fed_inode_assigned depends on patch @
+identifier fed_inode_local.fed_fn, fed_inode_local.fed_kept;
+@@
+  fed_fn(...) {
+  ... when any
+- struct inode *fed_kept;
++ struct inode *fed_kept __attribute__((unused));
   ... when any
   }
 

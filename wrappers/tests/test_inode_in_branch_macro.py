@@ -136,6 +136,17 @@ class InodeInBranchMacroTest(ModelRun):
                               "file->f_dentry->d_inode;\n\n\tif (FL_MINOR() > 7)", new)
                 self.assertIn("return fl_ioctl(file, cmd, arg);", new)
 
+    def test_a_compat_wrapper_local_set_by_a_statement_is_marked(self):
+        # Set but not used in the other build (-Wunused-but-set-variable).
+        prelude, body, _ = MACROS["function_like_ifdef"]
+        after = COMPAT_WRAPPER.replace(
+            "\tstruct inode *inode = file->f_dentry->d_inode;\n",
+            "\tstruct inode *inode;\n\n\tinode = file->f_dentry->d_inode;\n")
+        new = self.builds("function_like_ifdef", {"fl.c": DRIVER.format(
+            prelude=prelude, body=body, after=after)}, "--target", "2.6.11")
+        self.assertIn("\tstruct inode *inode __attribute__((unused));\n\n"
+                      "\tinode = file->f_dentry->d_inode;\n", new)
+
     def test_the_kept_signature_wrapper_declares_no_local(self):
         # Also used with its old signature: the wrapper passes the inode
         # expression, and an unused parameter is no -Wall warning.
