@@ -674,7 +674,7 @@ matches.null_local_inode_call(null_local, p)
 
 @ script:python as_converted @
 h << definition.h; p << definition.p; filp << definition.filp;
-ph; wh; dh; uh; rh2; rname; ch; newh; sph; split_var; lock; unlock; ie;
+ph; wh; dh; mh; uh; rh2; rname; ch; newh; sph; split_var; lock; unlock; ie;
 @@
 bindings.bind(cocci, coccinelle, rewriting.converted_handler(h, p, filp))
 
@@ -970,6 +970,20 @@ expression as_converted.ie;
   ...
   }
 
+// A local that no use outside every #if names, only a macro or an #if
+// (#ifdef USE_INODE / #define FL_MINOR() iminor(inode) / #else /
+// #define FL_MINOR() 0): some build may not use it, and -Werror fails on
+// an unused variable.  The attribute, not __maybe_unused: that exists
+// only from 2.6.22, and spatch 1.1.1 pads it with blanks before "= ie".
+@ derive_inode_unused depends on patch @
+identifier as_converted.mh, definition.ino;
+expression as_converted.ie;
+@@
+  mh(...) {
++ struct inode *ino __attribute__((unused)) = ie;
+  ...
+  }
+
 // Every use of the inode is inside an #if of the body: a local would be
 // unused where that code is compiled out, so each use names the inode.
 // (No function context: Coccinelle's paths do not reach an #else after
@@ -989,11 +1003,11 @@ position p : script:python (uh) { p[0].current_element == uh };
 // A body that started with a statement gets a blank line after the new
 // declaration, as checkpatch wants.
 @ derive_inode_blank depends on patch @
-identifier as_converted.dh, definition.ino;
+identifier as_converted.dh, as_converted.mh, definition.ino;
 expression as_converted.ie;
 statement S;
 @@
-  dh(...) {
+  \(dh\|mh\)(...) {
   struct inode *ino = ie;
 +
   S
@@ -1337,7 +1351,7 @@ position p : script:python () { decisions.renamed(source.text_at(p), p) };
 
 @ script:python fed_inode_local @
 ino << fed_inode_call.fed_ino; p << fed_inode_call.p;
-fed_fn; fed_local;
+fed_fn; fed_local; fed_kept;
 @@
 bindings.bind(cocci, coccinelle, rewriting.inode_fed_to_call(ino, p))
 
@@ -1377,6 +1391,29 @@ type T;
 - fed_local = \(F->f_dentry->d_inode\|F->f_path.dentry->d_inode\|file_inode(F)\|
 -             NULL\|0\|(T)NULL\|(T)0\);
   ... when != fed_local
+  }
+
+// A local a macro of the file names stays; where the macro's #if branch
+// names no inode it is unused, or set but not used (set by a statement).
+@ mark_fed_inode depends on patch @
+identifier fed_inode_local.fed_fn, fed_inode_local.fed_kept;
+expression E;
+@@
+  fed_fn(...) {
+  ... when any
+- struct inode *fed_kept = E;
++ struct inode *fed_kept __attribute__((unused)) = E;
+  ... when any
+  }
+
+@ mark_fed_inode_assigned depends on patch @
+identifier fed_inode_local.fed_fn, fed_inode_local.fed_kept;
+@@
+  fed_fn(...) {
+  ... when any
+- struct inode *fed_kept;
++ struct inode *fed_kept __attribute__((unused));
+  ... when any
   }
 
 @ einval depends on patch && enoioctlcmd_einval @

@@ -11,8 +11,8 @@ from .state import (calls, compared, decisions, definitions, direct_calls, expr_
 from .ctext import IDENTIFIER, code_only
 from .source import source_lines
 from .conditionals import conditionals_at, never_compiled, why_never_compiled
-from .macros import (body_include_exit, defining_macro, macros_of, old_style_definition,
-                     unmatched_definition, unread_name, unseen_return)
+from .macros import (body_include_exit, defining_macro, in_dropped_argument, macros_of,
+                     old_style_definition, unmatched_definition, unread_name, unseen_return)
 from .entries import hidden_entries, live_entries
 from .handler_body import (impure_declaration, needs_temporary, parameter_names, ret_free,
                            ret_reusable, shared_read_declaration, split_declaration)
@@ -480,6 +480,21 @@ def inode_only_conditional(file, h):
     depth = len(conditionals_at(file, definitions[(file, h)]))
     return bool(lines) and not has(file, h, "inode_in_macro") and \
         all(len(conditionals_at(file, line)) > depth for line in lines)
+
+
+def inode_used_in_every_build(file, h):
+    """Whether h names its inode outside every #if of its body and not in
+    an argument a macro may drop, itself or through a macro every build
+    defines naming it (macros.py): a macro may name it in one branch of its
+    #if and not in another (#ifdef USE_INODE / #define FL_MINOR()
+    iminor(inode) / #else / #define FL_MINOR() 0), so a derived local used
+    only through such macros or under an #if may be unused in some build."""
+    first = definitions[(file, h)]
+    depth = len(conditionals_at(file, first))
+    return has(file, h, "inode_macro_every_build") or \
+        any(len(conditionals_at(file, int(line))) <= depth and
+            not in_dropped_argument(file, first, int(line), int(column))
+            for line, column in inode_use_positions(file, h))
 
 
 def details(file, h):

@@ -11,8 +11,8 @@ from typing import NamedTuple
 from .state import (fact, facts, functions, inode_param, per_file, seen_returns,
                     written_returns)
 from .ctext import IDENTIFIER, code_only
-from .source import source_lines
-from .conditionals import without_dead_code
+from .source import code_text, offset_of, source_lines
+from .conditionals import conditionals_at, outside_ifs, without_dead_code
 from .kernel_interfaces import CALLS as KERNEL_CALLS
 
 from ioctl_rework.ctext import include_search
@@ -310,8 +310,52 @@ def macros_naming(file, ino):
             # A parameter of that name is not the inode of the handler.
             if word.search(body) and not word.search(params):
                 found.add(name)
+        # A macro of a header the file includes expands in the handler too.
+        for name, texts in macros_of(file).texts.items():
+            for text in texts:
+                params, body = re.match(r"(\([^)]*\))?(.*)", text, re.DOTALL).groups()
+                if word.search(body) and not word.search(params or ""):
+                    found.add(name)
         _inode_macros[(file, ino)] = found
     return _inode_macros[(file, ino)]
+
+
+def drops_an_argument(table, name):
+    """Whether a definition of the function-like macro NAME does not name
+    one of its parameters (#define DPRINTK(fmt, args...) left empty
+    without DEBUG): an argument of a call may be compiled out."""
+    for text in table.texts.get(name, ()):
+        params = re.match(r"\(([^)]*)\)(.*)", text, re.DOTALL)
+        if not params:
+            continue
+        body = set(IDENTIFIER.findall(params.group(2)))
+        for param in (p.strip() for p in params.group(1).split(",")):
+            word = "__VA_ARGS__" if param == "..." else param.rstrip(".").strip()
+            if word and word not in body:
+                return True
+    return False
+
+
+def in_dropped_argument(file, first, line, column):
+    """The function-like macro whose call holds the code at LINE, COLUMN
+    (of a function that starts at line FIRST) as an argument it may drop,
+    or None."""
+    code, table = code_text(file), macros_of(file)
+    start, depth = offset_of(file, first, 0), 0
+    for at in range(offset_of(file, line, column) - 1, start - 1, -1):
+        char = code[at]
+        if char == ")":
+            depth += 1
+        elif char == "(" and depth:
+            depth -= 1
+        elif char == "(":
+            name = re.search(r"(\w+)\s*$", code[max(start, at - 80):at])
+            if name and name.group(1) in table.function_like and \
+                    drops_an_argument(table, name.group(1)):
+                return name.group(1)
+        elif char in ";{}" and depth == 0:
+            return None
+    return None
 
 
 def unmatched_definition(file, h):
@@ -335,13 +379,51 @@ def named_by_used_macro(file, name):
 
 
 def inode_in_macros(file, h, first, last):
-    macros = macros_naming(file, inode_param[(file, h)])
-    if not macros:
+    ino = inode_param[(file, h)]
+    if not macros_naming(file, ino):
         return
-    uses = re.compile(r"\b(%s)\b" % "|".join(sorted(macros)))
+    for number, _ in macro_uses(file, ino, first, last):
+        fact(file, h, "inode_in_macro", number)
+    if macro_use_in_every_build(file, ino, first, last):
+        fact(file, h, "inode_macro_every_build", first)
+
+
+def macro_uses(file, ino, first, last):
+    """(line, column) of each use, in lines FIRST to LAST, of a macro of
+    the file or its headers whose body names INO."""
+    uses = re.compile(r"\b(%s)\b" % "|".join(sorted(macros_naming(file, ino))))
     for number, text in enumerate(source_lines(file)[first - 1:last], first):
-        if uses.search(re.sub(r"/\*.*?\*/|//.*$|\"(?:\\.|[^\"\\])*\"", "", text)):
-            fact(file, h, "inode_in_macro", number)
+        for use in uses.finditer(re.sub(r"/\*.*?\*/|//.*$|\"(?:\\.|[^\"\\])*\"",
+                                        lambda m: " " * len(m.group()), text)):
+            yield number, use.start()
+
+
+def macro_use_in_every_build(file, ino, first, last):
+    """Whether the function of lines FIRST to LAST names INO in every build
+    through a macro: outside every #if of its body, not in an argument a
+    macro may drop, a macro that names_in_every_build()."""
+    if not macros_naming(file, ino):
+        return False
+    depth = len(conditionals_at(file, first))
+    lines = source_lines(file)
+    return any(len(conditionals_at(file, number)) <= depth and
+               names_in_every_build(file, re.match(r"\w+", lines[number - 1][column:]).group(),
+                                    ino) and
+               not in_dropped_argument(file, first, number, column)
+               for number, column in macro_uses(file, ino, first, last))
+
+
+def names_in_every_build(file, name, ino):
+    """Whether the macro NAME names INO wherever the file is compiled: its
+    one definition is the file's, outside every #if, never #undef'd; one
+    in a header, or under an #if (#ifdef USE_INODE / #define FL_MINOR()
+    iminor(inode) / #else / #define FL_MINOR() 0), may not."""
+    lines = source_lines(file)
+    defined = [number for number, text in enumerate(lines, 1)
+               if re.match(r"\s*#\s*(define|undef)\s+%s\b" % re.escape(name), text)]
+    return len(defined) == 1 and len(macros_of(file).texts.get(name, ())) == 1 and \
+        re.match(r"\s*#\s*define\b", lines[defined[0] - 1]) is not None and \
+        outside_ifs(file, defined[0])
 
 
 def old_style_definition(file, h):

@@ -10,13 +10,13 @@ from .state import (compared_in, current_file, decisions, definitions, flags, fo
                     wrapper_names)
 from .source import text_at, words_of
 from .conditionals import never_compiled
-from .macros import macros_of, named_by_used_macro
+from .macros import macro_use_in_every_build, macros_of, named_by_used_macro
 from .entries import (Entry, container_of, declaration_of, entry_at, entry_state, is_fops_type,
                       live_entries, only_dead_uses, sets)
 from .locking import lock_names, mutex_name
 from .placement import is_mutex_site
 from .decisions import (decide, declares_temporary, inode_only_conditional, temp_name,
-                        uses_inode)
+                        inode_used_in_every_build, uses_inode)
 
 
 def wrapper_name(h, file=None):
@@ -180,11 +180,13 @@ def converted_handler(h, p, filp):
     strategy = decide(file, h)[0]
     # A wrapper that keeps the handler's signature leaves its definition.
     retyped = strategy == "pushdown" or strategy == "wrapper" and (file, h) not in kept_signature
+    derived = retyped and uses_inode(file, h) and not inode_only_conditional(file, h)
     values = {
         "ph": Ident(h if strategy == "pushdown" else None),
         "wh": Ident(h if strategy == "wrapper" and retyped else None),
-        "dh": Ident(h if retyped and uses_inode(file, h) and
-                    not inode_only_conditional(file, h) else None),
+        "dh": Ident(h if derived and inode_used_in_every_build(file, h) else None),
+        # A local some build may not use is marked so: no unused variable.
+        "mh": Ident(h if derived and not inode_used_in_every_build(file, h) else None),
         "uh": Ident(h if retyped and inode_only_conditional(file, h) else None),
         "rh2": Ident(h if declares_temporary(file, h) else None),
         "rname": Ident(temp_name(file)),
@@ -208,9 +210,18 @@ def dead_handler(h, p):
 
 def inode_fed_to_call(ino, p):
     """The function that passes its local ino as the inode of a converted
-    handler, and the local, unless a macro of the file uses it unseen."""
-    return {"fed_fn": Ident(p[0].current_element),
-            "fed_local": Ident(None if named_by_used_macro(origin(p), ino) else ino)}
+    handler, and the local to drop, unless a macro of the file uses it
+    unseen (then the local to mark unused)."""
+    file, fn = origin(p), p[0].current_element
+    kept = named_by_used_macro(file, ino)
+    # Kept for a macro, the local may be unused where the macro's #if
+    # branch names no inode: it is marked unused (a handler's own derived
+    # local is marked by its conversion).
+    marked = kept and (file, fn) not in definitions and not macro_use_in_every_build(
+        file, ino, int(p[0].current_element_line), int(p[0].current_element_line_end))
+    return {"fed_fn": Ident(fn),
+            "fed_local": Ident(None if kept else ino),
+            "fed_kept": Ident(ino if marked else None)}
 
 
 def mutex_of_file(f, p):
