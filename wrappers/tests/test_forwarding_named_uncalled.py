@@ -15,7 +15,10 @@ from test_macro_forwarding import LOWER, UPPER
 
 STACK_H = ("#define STACK_PASS(lf, c, a) ((lf)->f_op->ioctl((lf)->f_dentry->d_inode, lf, c, a))\n"
            "#define APPLY(p) p(up_lower, cmd, arg)\n"
-           "#define APPLY_TO(p, args) p args\n")
+           "#define APPLY_TO(p, args) p args\n"
+           # A macro naming the member by an argument (<linux/rbtree.h>'s rb_entry).
+           "#define up_entry(ptr, type, member) \\\n"
+           "\t((type *)((char *)(ptr) - (unsigned long)(&((type *)0)->member)))\n")
 
 # File -> (the lines before the handler, the handler's return statement).
 NAMED = {
@@ -26,11 +29,20 @@ NAMED = {
     "through_a_file_macro.c": ("#define CALL(m, l) m(l, cmd, arg)\n",
                                "return CALL(STACK_PASS, up_lower);"),
 }
-# Mentions that expand nothing: tested by the preprocessor, in a comment, in a string.
+# Mentions that expand nothing: tested by the preprocessor, in a comment, in
+# a string, a tag, a member.
 MENTIONED = ("#ifdef STACK_PASS\n#define HAVE_PASS 1\n#endif\n"
              "#if defined(STACK_PASS) && HAVE_PASS\n#endif\n"
              "/* not STACK_PASS: the lower driver answers */\n"
-             "static const char up_why[] = \"no STACK_PASS\";\n")
+             "static const char up_why[] = \"no STACK_PASS\";\n"
+             # A tag and a member of that name (2.6.9's via-pmu.c: struct rb_entry).
+             "struct STACK_PASS { int n; };\n"
+             "static struct STACK_PASS up_sp, *up_spp = &up_sp;\n"
+             "static union  STACK_PASS *up_u;\n"
+             "static int up_n(void) { return up_sp.n + sizeof(struct STACK_PASS) + up_u->n; }\n"
+             # A member and a local named as the macro naming the member by an argument.
+             "struct up_pair { int up_entry; };\n"
+             "static int up_count(struct up_pair *p) { int up_entry = p->up_entry; return up_entry; }\n")
 
 
 def upper(before: str, statement: str) -> str:

@@ -325,13 +325,18 @@ def sites(text: str, rel: str, macros: list[ForwardingMacro],
                                                                   close, macro, args):
                     continue
             found.append(MacroSite(rel, line, macro))
-        if macro.parameters:
+        if macro.parameters and macro.parameter is None:
+            # One naming the member by an argument forwards only given ioctl
+            # there; a mention of its name alone (a tag, a member, a local of
+            # that name: list_entry, rb_entry) is no call through ->ioctl.
             found += _named_uncalled(code, rel, macro)
     return found
 
 
 # A line where a macro's name is tested or undefined, never expanded into a call.
 _TESTED = re.compile(r"^[ \t]*#[ \t]*(?:ifn?def|undef|if|elif)\b.*$", re.M)
+# What a tag's or a member's name follows.
+_TAG_OR_MEMBER = re.compile(r"(?:\b(?:struct|union|enum)|\.|->)\s*\Z")
 
 
 def _named_uncalled(code: str, rel: str, macro: ForwardingMacro) -> list[MacroSite]:
@@ -342,6 +347,10 @@ def _named_uncalled(code: str, rel: str, macro: ForwardingMacro) -> list[MacroSi
     tested = [(m.start(), m.end()) for m in _TESTED.finditer(code)]
     found = []
     for use in re.finditer(r"\b%s\b(?!\s*\()" % re.escape(macro.name), code):
+        # A tag (`struct rb_entry *rp`: 2.6.9's via-pmu.c beside the rb_entry()
+        # of <linux/rbtree.h>) or a member (`p->rb_entry`) only shares the name.
+        if _TAG_OR_MEMBER.search(code, max(0, use.start() - 80), use.start()):
+            continue
         line = code.count("\n", 0, use.start()) + 1
         if (macro.file == rel and line == macro.line) or \
                 any(start <= use.start() < end for start, end in tested):
