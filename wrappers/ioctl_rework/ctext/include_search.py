@@ -194,13 +194,53 @@ def _applies(variable, obj, subdir_only):
     return per_file is None or per_file.group(1) == obj
 
 
+# Any assignment of a make variable: VAR = ..., VAR := ..., VAR += ..., export VAR ?= ...
+_ANY_ASSIGNMENT = re.compile(r"^[ \t]*(?:export[ \t]+|override[ \t]+)?([A-Za-z_][\w-]*)[ \t]*"
+                             r"(?:::?=|\+=|\?=|=)|^[ \t]*define[ \t]+([A-Za-z_][\w-]*)", re.M)
+_MAKEFILE_NAME = re.compile(r"^(?:Makefile.*|Kbuild.*|.*\.mk|Kconfig\.include)$")
+_assigned_in: dict[tuple, frozenset] = {}
+
+
+def _assigned_names(root: Path, top: str) -> frozenset:
+    """Every make variable some Makefile of the tree at TOP assigns (read
+    once a process per tree)."""
+    key = (str(root), top)
+    if key not in _assigned_in:
+        names = set()
+        for here, dirs, files in os.walk(root / top):
+            dirs[:] = [d for d in dirs if not d.startswith(".")]
+            for name in files:
+                if _MAKEFILE_NAME.match(name):
+                    try:
+                        text = (Path(here) / name).read_text(errors="replace")
+                    except OSError:
+                        continue
+                    names.update(a or d for a, d in _ANY_ASSIGNMENT.findall(text))
+        _assigned_in[key] = frozenset(names)
+    return _assigned_in[key]
+
+
+def _unset_emptied(flags: str, root: Path, top: str | None) -> str:
+    """FLAGS with each $(VAR) that no Makefile of the tree assigns made
+    empty, as make expands it when the environment does not set it: the
+    build the tree describes (2.6.9's fusion Makefile adds ${MPT_CFLAGS}, a
+    variable for the user's environment; so does the kernel's own KCFLAGS).
+    Outside a tree (no top) nothing is known to be unset."""
+    if "$(" not in flags or top is None:
+        return flags
+    assigned = _assigned_names(root, top)
+    return re.sub(r"\$\((\w[\w-]*)\)", lambda m: m.group(0) if m.group(1) in assigned or
+                  m.group(1) in _KBUILD_VARIABLES else "", flags)
+
+
 def kbuild_flags(root, rel):
     """The KbuildFlags of REL (relative to ROOT): its directory's Makefile
     and Kbuild (every flag variable that applies to REL's object), and the
     subdir-ccflags of each directory above it up to the tree's top (or the
     root)."""
     root = Path(root)
-    top = tree_top(root, rel) or ""
+    found_top = tree_top(root, rel)
+    top = found_top or ""
     directory = os.path.dirname(rel)
     obj = os.path.splitext(os.path.basename(rel))[0] + ".o"
     named, forced, unexpanded, makefiles, macro_flags = [], [], [], [], []
@@ -217,7 +257,7 @@ def kbuild_flags(root, rel):
             for variable, value in _FLAGS.findall(text):
                 if not _applies(variable, obj, here != directory):
                     continue
-                words = _FLAG_WORD.findall(_expand(value, variables))
+                words = _FLAG_WORD.findall(_unset_emptied(_expand(value, variables), root, found_top))
                 for n, word in enumerate(words):
                     word = word.strip("\"'")
                     taken = words[n + 1].strip("\"'") if n + 1 < len(words) else ""
