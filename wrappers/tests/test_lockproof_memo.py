@@ -125,3 +125,55 @@ class ProverSourcesTest(unittest.TestCase):
         self.assertIn("header_cache.py", names)   # how include_search reads a header's text
         self.assertIn("memo.py", names)
         self.assertTrue(all(path.is_file() for path in memo.prover_sources()))
+
+
+class RememberedInTheProcessTest(unittest.TestCase):
+    """Without a cache, a file proven earlier in the process with the same
+    inputs keeps its verdicts (convert's second pass after a fallback);
+    any input changed (its texts, another file's, a header, the lock)
+    proves it again."""
+
+    def setUp(self):
+        changes_mod._REMEMBERED.clear()
+        self.addCleanup(changes_mod._REMEMBERED.clear)
+        tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(tmp.cleanup)
+        self.root = Path(tmp.name)
+        (self.root / "sound").mkdir(parents=True)
+        (self.root / "sound/sndq.h").write_text(HEADER)
+        self.proven = []
+        real = changes_mod.prove_each
+
+        def counted(rel, *args):
+            self.proven.append(rel)
+            return real(rel, *args)
+
+        patcher = mock.patch.object(changes_mod, "prove_each", side_effect=counted)
+        patcher.start()
+        self.addCleanup(patcher.stop)
+
+    def prove(self, changes, lock=None):
+        found = lockproof.prove_changes(self.root, changes,
+                                        lambda rel: lock or lockproof.LockCalls.bkl())
+        return [(r.file, r.proof) for r in found]
+
+    def test_unchanged_files_are_not_proven_again(self):
+        other = LEGACY.replace("sq_", "sr_"), BROKEN.replace("sq_", "sr_")
+        first = {"sound/sq.c": (LEGACY.encode(), BROKEN.encode()),
+                 "sound/sr.c": tuple(t.encode() for t in other)}
+        verdicts = self.prove(first)
+        self.assertEqual(self.prove(first), verdicts)
+        self.assertEqual(self.proven, ["sound/sq.c", "sound/sr.c"])
+        # The second pass of a fallback: one file's text changed.
+        fixed = BROKEN.replace("\treturn ret;", "\treturn ret;\n")
+        self.prove({**first, "sound/sq.c": (LEGACY.encode(), fixed.encode())})
+        self.assertEqual(self.proven, ["sound/sq.c", "sound/sr.c", "sound/sq.c"])
+
+    def test_a_changed_header_or_lock_proves_again(self):
+        changes = {"sound/sq.c": (LEGACY.encode(), BROKEN.encode())}
+        broken = self.prove(changes)
+        self.assertTrue(broken[0][1].problems)
+        (self.root / "sound/sndq.h").write_text(HEADER.replace("return __err;", "val = 0;"))
+        self.assertFalse(self.prove(changes)[0][1].problems)
+        self.prove(changes, lockproof.LockCalls("mutex_lock", "mutex_unlock", "&sq_mutex"))
+        self.assertEqual(self.proven, ["sound/sq.c"] * 3)

@@ -49,6 +49,8 @@ class _Pass:
     verification: verify.Verification
     sources: Sources
     read: set[str]          # the files whose ioctl members are accounted for
+    runs: dict[RunTask, FileRun]    # every rule run of the pass
+    cross: Groups
 
 
 @dataclass
@@ -80,8 +82,9 @@ def _convert(request: ConvertRequest, stages: Stages | None) -> ConversionResult
     started = series.now()
     recovered: list = []
     fallbacks: dict[str, str] = {}
+    kept: dict[RunTask, FileRun] = {}
     while True:
-        done = _stages_to_verify(request, stages, started)
+        done = _stages_to_verify(request, stages, started, kept)
         recovered += done.result.recovered
         fallback = verify.rejected_pushdowns(done.verification, done.result.summary,
                                              request.options)
@@ -93,6 +96,8 @@ def _convert(request: ConvertRequest, stages: Stages | None) -> ConversionResult
         fallbacks.update(fallback)
         wrapper_for = tuple(sorted({*request.options.wrapper_for, *fallback}))
         request = replace(request, options=replace(request.options, wrapper_for=wrapper_for))
+        # Only the files that name a handler now on the wrapper run the rule again.
+        kept = _untouched_runs(done, set(fallback))
     result = done.result
     verify.apply(done.verification, result)
     with stages.stage("accounting"):
@@ -104,9 +109,11 @@ def _convert(request: ConvertRequest, stages: Stages | None) -> ConversionResult
     return result
 
 
-def _stages_to_verify(request: ConvertRequest, stages: Stages, started: str) -> _Pass:
+def _stages_to_verify(request: ConvertRequest, stages: Stages, started: str,
+                      kept: dict[RunTask, FileRun]) -> _Pass:
     """Prefilter, rule runs, follow-up, compat, forwarding, diffs and verify,
-    each once and in that order, each handed what the earlier ones made."""
+    each once and in that order, each handed what the earlier ones made.
+    KEPT: rule runs of an earlier pass that stand for this one's."""
     root = request.root
     with stages.stage("prefilter"):
         recovered = safe_write.recover(root) if request.output is Output.IN_PLACE else []
@@ -123,6 +130,7 @@ def _stages_to_verify(request: ConvertRequest, stages: Stages, started: str) -> 
 
     runner = Runner(request, stages, sources,
                     {rel: m.name for rel, m in in_modules.mutexes.items()})
+    runner.keep(kept)
     first = runner.run([RunTask(rel) for rel in fops_files], "rule runs")
     runs = {rel: first[RunTask(rel)] for rel in fops_files}
     with stages.stage("cross-file follow-up"):
@@ -175,7 +183,30 @@ def _stages_to_verify(request: ConvertRequest, stages: Stages, started: str) -> 
                          for rel, why in shared.items() for entry in tree.fops_names.get(rel, [])]
     summary.sort()
     result = ConversionResult(summary, changes, recovered)
-    return _Pass(result, verify.verify(request, result, stages, in_modules), sources, read)
+    return _Pass(result, verify.verify(request, result, stages, in_modules), sources, read,
+                 runner.runs, cross)
+
+
+def _untouched_runs(done: _Pass, handlers: set[str]) -> dict[RunTask, FileRun]:
+    """The rule runs of DONE that -D wrapper_for=HANDLERS cannot change: of
+    files that neither name one of HANDLERS (as a word of their text, in a
+    decision of the rule) nor belong to the group of one."""
+    names = re.compile(rb"(?<![A-Za-z0-9_])(?:" +
+                       b"|".join(re.escape(h.encode()) for h in sorted(handlers)) +
+                       rb")(?![A-Za-z0-9_])")
+    touched = {rel for key, group in done.cross.groups.items() if key.name in handlers
+               for rel in (*group.files, *group.decided, *group.elsewhere)}
+    kept = {}
+    for task, run in done.runs.items():
+        if task.file in touched or any(d.handler in handlers for d in run.decisions):
+            continue
+        try:
+            text = done.sources.read(task.file)
+        except OSError:
+            continue
+        if not names.search(text):
+            kept[task] = run
+    return kept
 
 
 def _explain_fallback(summary: Summary, fallback: dict[str, str]) -> None:

@@ -36,6 +36,16 @@ class Runner:
         self.answers = RuleCache(request.cache, request.root, self.spatch_version)
         self._memo: dict[RunTask, FileRun] = {}
 
+    @property
+    def runs(self) -> dict[RunTask, FileRun]:
+        """Every task run so far, with its FileRun."""
+        return dict(self._memo)
+
+    def keep(self, runs: dict[RunTask, FileRun]) -> None:
+        """RUNS, an earlier pass's, stand for their tasks in this one: its
+        caller vouches that this request's options give them the same answer."""
+        self._memo.update(runs)
+
     def run(self, tasks: list[RunTask], stage_name: str) -> dict[RunTask, FileRun]:
         """The FileRun of every task, as the stage STAGE_NAME; then the
         runs per #if branch of the files that need them ("branch runs")."""

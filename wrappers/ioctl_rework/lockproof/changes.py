@@ -8,6 +8,7 @@ definition kept the legacy signature).
 """
 
 import re
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -80,6 +81,27 @@ def converted_handlers(texts: dict[str, tuple[str, str]]) -> Converted:
     return found
 
 
+# Verdicts of this process by memo.key (every byte they depend on): convert
+# proves every file again when a pushdown falls back to the wrapper, and
+# the files that did not change keep their verdicts, with or without a
+# cache on disk.  The oldest go past this many files.
+MAX_REMEMBERED = 4096
+_REMEMBERED: OrderedDict[str, list[HandlerProof]] = OrderedDict()
+
+
+def _remembered(key: str) -> list[HandlerProof] | None:
+    proofs = _REMEMBERED.get(key)
+    if proofs is not None:
+        _REMEMBERED.move_to_end(key)
+    return proofs
+
+
+def _remember(key: str, proofs: list[HandlerProof]) -> None:
+    _REMEMBERED[key] = proofs
+    while len(_REMEMBERED) > MAX_REMEMBERED:
+        _REMEMBERED.popitem(last=False)
+
+
 def _cached_handlers(texts, changes, cache: Cache | None) -> Converted:
     """converted_handlers(TEXTS), kept under a key of every text of the run."""
     if cache is None:
@@ -111,10 +133,10 @@ def prove_changes(root: Path, changes: dict[str, tuple[bytes, bytes]],
                   preprocessed: Callable[[str], PreprocessedExpander | None] | None = None
                   ) -> list[FileProof]:
     """Prove every handler the rewritten files CHANGES (rel -> old, new)
-    converted; with CACHE, a file proven before with the same inputs is
-    not proven again (memo.py).  PREPROCESSED(rel) gives the expander of a
-    file whose preprocessor output is at hand (convert --kdir); the others
-    are expanded textually."""
+    converted; a file proven before with the same inputs (memo.py) is not
+    proven again: earlier in this process, or with CACHE, in another.
+    PREPROCESSED(rel) gives the expander of a file whose preprocessor
+    output is at hand (convert --kdir); the others are expanded textually."""
     texts = {rel: (_text(old), _text(new)) for rel, (old, new) in sorted(changes.items())}
     converted = _cached_handlers(texts, changes, cache)
     results = [FileProof(fops_file, HandlerProof(handler, entry, (), Unprovable(
@@ -126,14 +148,15 @@ def prove_changes(root: Path, changes: dict[str, tuple[bytes, bytes]],
         lock = lock_for_text(lock_for(rel), rel, old, new)
         expander = (preprocessed(rel) if preprocessed else None) or \
             TextualExpander(root, rel, headers)
-        key = memo.key(Path(root), rel, old, new, mine, lock, reads_need_lock,
-                       headers) if cache else None
-        if key and expander.preprocessed:
+        key = memo.key(Path(root), rel, old, new, mine, lock, reads_need_lock, headers)
+        if expander.preprocessed:
             key = cache_mod.make_key(key, expander.old_text or "", expander.text)
         proofs = memo.from_json(cache.get_json(key) or []) if cache else None
         if not proofs:
-            proofs = prove_each(rel, old, new, mine, lock, expander, reads_need_lock)
+            proofs = _remembered(key) or prove_each(rel, old, new, mine, lock, expander,
+                                                    reads_need_lock)
             if cache:
                 cache.put_json(key, memo.to_json(proofs))
+        _remember(key, proofs)
         results += [FileProof(rel, proof) for proof in proofs]
     return results

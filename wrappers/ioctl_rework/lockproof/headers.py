@@ -13,13 +13,15 @@ every file read here, the Makefiles that decide the search included.
 """
 
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
-from ioctl_rework.ctext import include_search
-from ioctl_rework.lockproof.conditionals import include_guard
+from ioctl_rework.ctext import header_cache, include_search
+from ioctl_rework.lockproof.conditionals import Condition, condition, include_guard
 from ioctl_rework.lockproof.lexer import LexError, Token, directive, tokenize
-from ioctl_rework.lockproof.noreturn import Declarations
+from ioctl_rework.lockproof.noreturn import Declarations, defined_words
 
 # A tree's header files read for one file, at most: <linux/fs.h> of 2.6.9
 # reaches about 150; past this the rest are not read (their macros stay calls).
@@ -86,14 +88,72 @@ def included_headers(root: Path, rel: str, text: str, search: SearchPath | None 
     return found
 
 
+class HeaderDirective(NamedTuple):
+    """A directive of a header as a file including it reads it, reduced
+    once: the condition of an #if/#elif, the name and body of a #define
+    and the names its body uses (NAME None: not a name)."""
+
+    keyword: str
+    rest: str
+    line: int
+    is_guard: bool
+    condition: Condition | None = None
+    name: str | None = None
+    body: str = ""
+    words: frozenset = frozenset()
+
+
 @dataclass(frozen=True)
 class Summary:
     """What a header gives a file that includes it outside a function: its
-    directives in order (keyword, rest, line, whether it is the include
-    guard) and the functions it declares (noreturn.Declarations)."""
+    directives in order (HeaderDirective) and the functions it declares
+    (noreturn.Declarations)."""
 
-    directives: tuple[tuple[str, str, int, bool], ...]
+    directives: tuple[HeaderDirective, ...]
     declared: tuple
+
+
+_DEFINED_NAME = re.compile(r"[A-Za-z_]\w*")
+
+
+def _directive(token: Token, is_guard: bool) -> HeaderDirective:
+    keyword, rest = directive(token)
+    if keyword in ("if", "ifdef", "ifndef", "elif"):
+        return HeaderDirective(keyword, rest, token.line, is_guard,
+                               condition("if" if keyword == "elif" else keyword, rest))
+    if keyword == "define":
+        name = _DEFINED_NAME.match(rest)
+        if name is not None:
+            body = rest[name.end():]
+            return HeaderDirective(keyword, rest, token.line, is_guard, None, name.group(),
+                                   body, frozenset(defined_words(body)))
+    return HeaderDirective(keyword, rest, token.line, is_guard)
+
+
+def _summarize(tokens: list[Token]) -> Summary:
+    guard = include_guard(tokens)
+    declarations = Declarations()
+    directives, depth = [], 0
+    for token in tokens:
+        if token.kind == "directive":
+            directives.append(_directive(token, token is guard))
+            continue
+        declarations.token(token, depth)
+        depth += token.is_("{") - token.is_("}")
+    return Summary(tuple(directives), declarations.declared)
+
+
+@header_cache.by_content
+def _lexed(text: str) -> tuple[list[Token], Summary] | None:
+    """TEXT's tokens and Summary, or None where it cannot be lexed: once
+    per process for each text (a run proves its files in two passes when
+    a pushdown falls back, and the files of a tree include the same
+    headers), whatever the path it was read at.  Callers change neither."""
+    try:
+        tokens = tokenize(text)
+    except LexError:
+        return None
+    return tokens, _summarize(tokens)
 
 
 class HeaderReader:
@@ -110,18 +170,6 @@ class HeaderReader:
 
     def summary(self, path: str, tokens: list[Token]) -> Summary:
         """The Summary of header PATH (TOKENS: what read() gave for it)."""
-        if path not in self._summaries:
-            guard = include_guard(tokens)
-            declarations = Declarations()
-            directives, depth = [], 0
-            for token in tokens:
-                if token.kind == "directive":
-                    keyword, rest = directive(token)
-                    directives.append((keyword, rest, token.line, token is guard))
-                    continue
-                declarations.token(token, depth)
-                depth += token.is_("{") - token.is_("}")
-            self._summaries[path] = Summary(tuple(directives), declarations.declared)
         return self._summaries[path]
 
     def search(self, rel: str) -> SearchPath:
@@ -143,8 +191,11 @@ class HeaderReader:
             return None
         if path not in self._cache:
             try:
-                self._cache[path] = tokenize((self.root / path).read_text(errors="replace"))
-            except (OSError, LexError):
-                self._cache[path] = None
+                lexed = _lexed((self.root / path).read_text(errors="replace"))
+            except OSError:
+                lexed = None
+            self._cache[path] = None if lexed is None else lexed[0]
+            if lexed is not None:
+                self._summaries[path] = lexed[1]
         tokens = self._cache[path]
         return None if tokens is None else (path, tokens)

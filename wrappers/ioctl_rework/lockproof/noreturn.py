@@ -61,9 +61,11 @@ class Declarations:
         self._names: frozenset | None = None          # names, until something is read
         self._halting: Halting | None = None
 
-    def define(self, name: str, body: str) -> None:
-        """`#define NAME BODY`: NAME spells noreturn when BODY does."""
-        self._spellings.setdefault(name, set()).update(_WORD.findall(body))
+    def define(self, name: str, body: str, words: frozenset | None = None) -> None:
+        """`#define NAME BODY`: NAME spells noreturn when BODY does (WORDS:
+        defined_words(BODY), where a header's Summary has them already)."""
+        self._spellings.setdefault(name, set()).update(
+            defined_words(body) if words is None else words)
         self._macros.setdefault(name, []).append(body)
         self._names = self._halting = None
 
@@ -136,6 +138,11 @@ class Declarations:
         marked = {name for name, words, _ in self._declared if words & markers}
         plain = {name for name, words, _ in self._declared if not words & markers}
         return frozenset(marked - plain)
+
+
+def defined_words(body: str) -> list[str]:
+    """The names a #define's BODY uses."""
+    return _WORD.findall(body)
 
 
 def _declared_function(tokens: list[Token]) -> str | None:

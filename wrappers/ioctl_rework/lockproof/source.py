@@ -251,29 +251,27 @@ class Unit:
         counter = itertools.count()
         position = len(self.tokens)
         system = self._is_system(path)
-        for keyword, rest, line, is_guard in summary.directives:
+        for keyword, rest, line, is_guard, cond, name, body, words in summary.directives:
             if keyword in ("if", "ifdef", "ifndef"):
                 key = (path, next(counter))
-                group = Group([condition(keyword, rest)])
+                group = Group([cond])
                 group.always_first = is_guard
                 self.groups[key] = group
                 stack.append((key, 0))
                 opened += 1
             elif keyword in ("elif", "else") and opened:
                 key, branch = stack[-1]
-                self.groups[key].conditions.append(condition("if", rest)
-                                                   if keyword == "elif" else None)
+                self.groups[key].conditions.append(cond)
                 stack[-1] = (key, branch + 1)
             elif keyword == "endif" and opened:
                 stack.pop()
                 opened -= 1
             elif keyword == "define":
-                name = _DEFINED_NAME.match(rest)
                 if name is None:
                     raise SourceError(f"{path}:{line}: cannot read #define {rest[:40]}")
-                self._event(name.group(), MacroEvent(position, tuple(stack), rest, line, path,
-                                                     system))
-                self._declarations.define(name.group(), rest[name.end():])
+                self._event(name, MacroEvent(position, tuple(stack), rest, line, path,
+                                             system))
+                self._declarations.define(name, body, words)
             elif keyword == "undef" and rest:
                 self._event(rest.split()[0], MacroEvent(position, tuple(stack), system=system))
             elif keyword == "include" and len(include_stack) < _MAX_INCLUDE_DEPTH:
