@@ -19,7 +19,9 @@ from test_check_repo import GitRepo
 
 MULTI = (Path(__file__).resolve().parent / "test_data" / "check_hostile"
          / "multi_kernel.c").read_text()
-TOP = "VERSION = 2\nPATCHLEVEL = 6\nSUBLEVEL = 32\n\nobj-y += drivers/\n"
+# THERMO_FLAGS: a knob the tree sets (so its value is unknown here); a
+# variable no Makefile of the tree sets is empty (include_search).
+TOP = "VERSION = 2\nPATCHLEVEL = 6\nSUBLEVEL = 32\n\nexport THERMO_FLAGS ?=\nobj-y += drivers/\n"
 DRIVER = "drivers/misc/thermo.c"
 
 
