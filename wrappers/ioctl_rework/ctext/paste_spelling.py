@@ -433,6 +433,8 @@ class Pastes:
             if param not in env or _pasted_at(macro.body, use.start(), use.end()) or \
                     env[param].tail == NOTHING:
                 continue
+            if _VOID_LIST.match(macro.body, use.end()):
+                continue                # `name(void)`: a declarator, never a call
             args = self._arguments(macro.body, use.end(), env, depth + 1)
             if args is None and not _followed_by_a_parameter(macro.body, use.end(), env):
                 continue                # followed by no parenthesis: not called
@@ -490,6 +492,11 @@ def _translated(code: str) -> tuple[str, list[int]]:
     splices = [m.start() - 2 * n for n, m in enumerate(re.finditer(r"\\\n", code))]
     code = code.replace("\\\n", "").replace("%:%:", "  ##").replace("%:", " #")
     return code, splices
+
+
+# `(void)` is a parameter list only: C has no call whose argument is `void`
+# (6.1's __define_initcall_stub declares and defines `int __init __stub(void)`).
+_VOID_LIST = re.compile(r"\s*\(\s*void\s*\)")
 
 
 def _followed_by_a_parameter(body: str, end: int, env: dict) -> bool:
