@@ -85,6 +85,35 @@ class MemberTypesCase(unittest.TestCase):
                 "{\n" + body + "\n}\n")
 
 
+class DebugMacroTest(MemberTypesCase):
+    """A statement of the 2.6 debug idiom naming the object before its use,
+    `dctlprintk((KERN_INFO "%p", ioc));` (2.6.9's mptctl.c), declares
+    nothing where every definition read expands to a function's call or to
+    nothing; any other macro called with the object may declare it."""
+
+    USE = '\tdbg(("up %p\\n", gadget));\n\treturn gadget->ops->ioctl(gadget, code, v); /* here */'
+    PRINTK = "int printk(const char *fmt, ...) __attribute__ ((format (printf, 1, 2)));\n"
+
+    def test_a_call_or_nothing_declares_nothing(self):
+        for defines in ["#ifdef DBG\n#define dbg(x) printk x\n#else\n#define dbg(x)\n#endif\n",
+                        "#define dbg(x)  printk  x\n",
+                        "#define dbg(x) do { } while (0)\n"]:
+            with self.subTest(defines=defines):
+                self.assertEqual(self.proven(self.function(self.USE, before=self.PRINTK + defines)),
+                                 {"usb_gadget_ops"})
+
+    def test_any_other_macro_may_declare_it(self):
+        for printk, defines in [(True, "#define dbg(x) x\n"),
+                                (False, "#define dbg(x) printk x\n"),
+                                (True, "#define dbg(x) printk x\n#define printk(...) 0\n"),
+                                (True, "#define dbg(x, y) printk x\n"),
+                                (True, "#define dbg(x) mydecl x\n"),
+                                (True, "")]:
+            with self.subTest(printk=printk, defines=defines):
+                self.assertIsNone(self.proven(self.function(
+                    self.USE, before=(self.PRINTK if printk else "") + defines)))
+
+
 class ProvenTest(MemberTypesCase):
     def test_a_parameter_through_a_chain_of_two(self):
         for call in ["\treturn gadget->ops->ioctl(gadget, code, v); /* here */",

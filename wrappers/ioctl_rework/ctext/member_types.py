@@ -144,6 +144,25 @@ class Corpus:
             and re.search(rf"(?:\A|[;{{}}])\s*{re.escape(name)}\s*\(", scope) is None
             for scope in self.file_scope.values())
 
+    def expands_to_a_call(self, name: str) -> bool:
+        """Whether every #define of NAME read expands to nothing or to a call
+        of a function read with its one argument as the argument list: the
+        2.6 debug idiom `#define dprintk(x) printk x` (else empty), called
+        `dprintk((KERN_INFO "%p", dev))`.  A function's name followed by
+        tokens declares nothing, whatever they are."""
+        bodies = self.define_bodies.get(name)
+        if not bodies:
+            return False
+        for parameters, body in bodies:
+            body = body.strip()
+            if body == "" or re.fullmatch(r"do\s*\{\s*\}\s*while\s*\(\s*0\s*\)", body):
+                continue
+            call = re.fullmatch(r"([A-Za-z_]\w*)\s+([A-Za-z_]\w*)", body)
+            if call is None or call.group(2) not in parameters or len(parameters) != 1 or \
+                    call.group(1) in self.define_bodies or not self.function_read(call.group(1)):
+                return False
+        return True
+
     @functools.cached_property
     def define_bodies(self) -> dict:
         """macro name -> [(its parameters, its body)] for every #define read."""
@@ -384,7 +403,9 @@ def _declared(corpus: Corpus, name: str, at: int) -> str | None:
     inner = at
     brace = spans.enclosing_brace(code, at)
     while brace is not None:
-        found = _in_region(_flatten(code[brace + 1:inner], "{}"), name, corpus.function_read,
+        found = _in_region(_flatten(code[brace + 1:inner], "{}"), name,
+                           lambda callee: corpus.function_read(callee) or
+                           corpus.expands_to_a_call(callee),
                            corpus.macro_may_declare)
         if found is not None:
             return _one(found)
