@@ -98,6 +98,8 @@ class KbuildIncludes:
 
 # The variables kbuild sets for every Makefile, replaced below.
 _KBUILD_VARIABLES = ("src", "obj", "srctree", "objtree", "TOPDIR")
+# A make variable's use, $(name) (${name} is read as that).
+_VARIABLE = re.compile(r"\$\((\w[\w-]*)\)")
 
 
 def kbuild_includes(text, directory, top, exists=None):
@@ -176,8 +178,8 @@ def _read_makefile(text):
 def _expand(flag, variables):
     """FLAG with the Makefile's own variables replaced, a few levels deep."""
     for _ in range(8):
-        expanded = re.sub(r"\$\((\w[\w-]*)\)", lambda m: variables.get(m.group(1), m.group(0))
-                          if m.group(1) not in _KBUILD_VARIABLES else m.group(0), flag)
+        expanded = _VARIABLE.sub(lambda m: variables.get(m.group(1), m.group(0))
+                                 if m.group(1) not in _KBUILD_VARIABLES else m.group(0), flag)
         if expanded == flag:
             break
         flag = expanded
@@ -226,11 +228,11 @@ def _unset_emptied(flags: str, root: Path, top: str | None) -> str:
     build the tree describes (2.6.9's fusion Makefile adds ${MPT_CFLAGS}, a
     variable for the user's environment; so does the kernel's own KCFLAGS).
     Outside a tree (no top) nothing is known to be unset."""
-    if "$(" not in flags or top is None:
-        return flags
-    assigned = _assigned_names(root, top)
-    return re.sub(r"\$\((\w[\w-]*)\)", lambda m: m.group(0) if m.group(1) in assigned or
-                  m.group(1) in _KBUILD_VARIABLES else "", flags)
+    unknown = {name for name in _VARIABLE.findall(flags) if name not in _KBUILD_VARIABLES}
+    if not unknown or top is None:
+        return flags        # `-I$(src)/inc`, the usual case: no walk of the tree
+    unset = unknown - _assigned_names(root, top)
+    return _VARIABLE.sub(lambda m: "" if m.group(1) in unset else m.group(0), flags)
 
 
 def kbuild_flags(root, rel):
@@ -257,7 +259,8 @@ def kbuild_flags(root, rel):
             for variable, value in _FLAGS.findall(text):
                 if not _applies(variable, obj, here != directory):
                     continue
-                words = _FLAG_WORD.findall(_unset_emptied(_expand(value, variables), root, found_top))
+                value = _unset_emptied(_expand(value, variables), root, found_top)
+                words = _FLAG_WORD.findall(value)
                 for n, word in enumerate(words):
                     word = word.strip("\"'")
                     taken = words[n + 1].strip("\"'") if n + 1 < len(words) else ""
