@@ -344,11 +344,9 @@ class Pastes:
                         env[ending].first is not None:
                     # Its other tokens follow the pasted one, the last rescanned
                     # with those arguments (`E1000_##R (f, 1, 0)`, R `RA + FWD`).
-                    why = next((f"pastes {pasted.strip()} in {name}, whose argument may end "
-                                f"with {named}, a macro that may spell ioctl"
-                                for named in self._candidates(env[ending].tail)
-                                if named not in self.macros or
-                                self._spells(named, args, depth + 1)), "")
+                    named = self._spelling_macro(env[ending].tail, args, depth)
+                    why = named and (f"pastes {pasted.strip()} in {name}, whose argument may "
+                                     f"end with {named}, a macro that may spell ioctl")
                 if why:
                     return why
         return ""
@@ -359,13 +357,17 @@ class Pastes:
         may call through ->ioctl, or ""."""
         if re.fullmatch(spelled, "ioctl"):
             return f"pastes {chain.strip()} in {name}, which may spell ioctl"
-        for named in self._candidates(spelled):
-            # A macro that may spell ioctl in general is judged by what it
-            # is given here (param_check_ ## type: param_check_int(name, p)).
-            if named not in self.macros or self._spells(named, args, depth + 1):
-                return (f"pastes {chain.strip()} in {name}, which may name {named}, "
-                        "a macro that may spell ioctl")
-        return ""
+        # A macro that may spell ioctl in general is judged by what it is
+        # given here (param_check_ ## type: param_check_int(name, p)).
+        named = self._spelling_macro(spelled, args, depth)
+        return named and (f"pastes {chain.strip()} in {name}, which may name {named}, "
+                          "a macro that may spell ioctl")
+
+    def _spelling_macro(self, spelled: str, args: list[Argument] | None, depth: int) -> str:
+        """The first macro whose name SPELLED may be that, called with ARGS,
+        may call through ->ioctl (one of a header not read may), or ""."""
+        return next((named for named in self._candidates(spelled)
+                     if named not in self.macros or self._spells(named, args, depth + 1)), "")
 
     def _spells(self, name: str, args: list[Argument] | None, depth: int) -> bool:
         """Whether NAME used with ARGS (None: none written, so any) may
@@ -438,10 +440,10 @@ class Pastes:
             args = self._arguments(macro.body, use.end(), env, depth + 1)
             if args is None and not _followed_by_a_parameter(macro.body, use.end(), env):
                 continue                # followed by no parenthesis: not called
-            for named in self._candidates(env[param].tail):
-                if named not in self.macros or self._spells(named, args, depth + 1):
-                    return (f"calls its parameter {param} in {name}, which may be "
-                            f"{named}, a macro that may spell ioctl")
+            named = self._spelling_macro(env[param].tail, args, depth)
+            if named:
+                return (f"calls its parameter {param} in {name}, which may be "
+                        f"{named}, a macro that may spell ioctl")
         return ""
 
     def _names(self, spelled: str) -> str:
