@@ -13,13 +13,13 @@ line behind the wrapper, or refuses it."""
 
 import re
 
+from ioctl_rework.ctext.spans import TAG_OR_MEMBER_BEFORE
+
 from .state import inode_passed_to, inode_uses, per_file
 from .source import directive_free_code, offset_of, source_lines
 from .conditionals import never_compiled
 
 _named = per_file({})     # (file, handler) -> lines of its body that name its inode
-# What before a word makes it a member or a tag, not the parameter.
-_NOT_THE_PARAMETER = re.compile(r"(?:\.|->|\b(?:struct|union|enum))\s*$")
 
 
 def record(file, h, ino, first, last):
@@ -35,7 +35,7 @@ def record(file, h, ino, first, last):
         at = start + match.start()
         before = code[code.rfind("\n", 0, at) + 1:at]
         line = code.count("\n", 0, at) + 1
-        if not _NOT_THE_PARAMETER.search(before) and never_compiled(file, line) is None:
+        if not TAG_OR_MEMBER_BEFORE.search(before) and never_compiled(file, line) is None:
             lines.add(line)
     _named[(file, h)] = lines
 

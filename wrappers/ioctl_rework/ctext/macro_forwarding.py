@@ -335,8 +335,6 @@ def sites(text: str, rel: str, macros: list[ForwardingMacro],
 
 # A line where a macro's name is tested or undefined, never expanded into a call.
 _TESTED = re.compile(r"^[ \t]*#[ \t]*(?:ifn?def|undef|if|elif)\b.*$", re.M)
-# What a tag's or a member's name follows.
-_TAG_OR_MEMBER = re.compile(r"(?:\b(?:struct|union|enum)|\.|->)\s*\Z")
 
 
 def _named_uncalled(code: str, rel: str, macro: ForwardingMacro) -> list[MacroSite]:
@@ -349,7 +347,7 @@ def _named_uncalled(code: str, rel: str, macro: ForwardingMacro) -> list[MacroSi
     for use in re.finditer(r"\b%s\b(?!\s*\()" % re.escape(macro.name), code):
         # A tag (`struct rb_entry *rp`: 2.6.9's via-pmu.c beside the rb_entry()
         # of <linux/rbtree.h>) or a member (`p->rb_entry`) only shares the name.
-        if _TAG_OR_MEMBER.search(code, max(0, use.start() - 80), use.start()):
+        if spans.TAG_OR_MEMBER_BEFORE.search(code, max(0, use.start() - 80), use.start()):
             continue
         line = code.count("\n", 0, use.start()) + 1
         if (macro.file == rel and line == macro.line) or \

@@ -17,7 +17,7 @@ Imports nothing of the project but spans (the rule imports it too).
 
 import re
 
-from ioctl_rework.ctext.spans import code_only
+from ioctl_rework.ctext.spans import TAG_OR_MEMBER_BEFORE, code_only
 
 NULL_VALUE = re.compile(r"(?:\(\s*(?:struct\s+)?\w+\s*\**\s*\)\s*)?(?:NULL|0|\(\s*void\s*\*\s*\)\s*0)")
 _MACRO_NAME = re.compile(r"[A-Z_][A-Z0-9_]*")
@@ -127,7 +127,7 @@ def _local_null(code: str, body: tuple[int, int], call: int, name: str) -> bool:
             if after.startswith("=") and not after.startswith("=="):
                 values.append(_value(code, code.index("=", at) + 1))
             continue
-        if re.search(r"(?:\.|->)$|\b(?:struct|union|enum)$", before):
+        if TAG_OR_MEMBER_BEFORE.search(before):
             continue                # a member or a tag of that name, not the local
         if re.search(r"(?:&|\+\+|--)$", before) and not before.endswith("&&"):
             return False

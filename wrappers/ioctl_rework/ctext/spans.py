@@ -19,6 +19,10 @@ from dataclasses import dataclass, replace
 
 # Comments, strings and character constants, whose braces do not count.
 NOT_CODE = re.compile(r'//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'', re.S)
+# What the text before a word ends with where the word is a member's name
+# (`p->name`, `s.name`) or a tag's (`struct name`): it only shares the name
+# of a variable, a parameter or a macro.
+TAG_OR_MEMBER_BEFORE = re.compile(r"(?:\.|->|\b(?:struct|union|enum))\s*\Z")
 
 
 @functools.lru_cache(maxsize=8)
