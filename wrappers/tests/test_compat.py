@@ -9,6 +9,7 @@ and a number, arg or cmd passed on, a copy of an unknown type).
 
 import tempfile
 import textwrap
+import threading
 import unittest
 from unittest import mock
 from pathlib import Path
@@ -338,6 +339,40 @@ class FactsTest(unittest.TestCase):
         found = facts.parse(self.OUTPUT.replace("d.c:10: h: compat-fact: copy", "#"))
         plan = classify.plan(found[("d.c", "h")])
         self.assertIn("copy_from_user() at line 10 was not understood", plan.unknown)
+
+
+class OverlapTest(unittest.TestCase):
+    """The layouts of the files whose handlers pass nothing on are probed
+    while the callees run: they need no more facts."""
+
+    def test_a_file_without_callees_is_probed_during_the_callees_run(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            files = [Path(tmp) / name for name in ("passes_on.c", "alone.c")]
+            for file in files:
+                file.write_text("/* a driver */\n")
+            probed_alone = threading.Event()
+            during_callees = []
+
+            def rule_outputs(todo, *args, **kwargs):
+                if len(args) > 3 and args[3]:           # the callees run (LISTED)
+                    during_callees.append(probed_alone.wait(10))
+                    return {file: "" for file in todo}
+                return {file: f"{file}:3: h: compat-fact: params cmd arg unsigned long\n"
+                        for file in todo}
+
+            def callees_of(handler_facts, lines):
+                return ["helper"] if "passes_on" in handler_facts.file else []
+
+            def classify_stdout(source, *args):
+                if source.name == "alone.c":
+                    probed_alone.set()
+                return []
+            with mock.patch.object(compat, "rule_outputs", rule_outputs), \
+                    mock.patch.object(compat.callees, "wanted", callees_of), \
+                    mock.patch.object(compat.table, "read", lambda *args: None), \
+                    mock.patch.object(compat, "classify_stdout", classify_stdout):
+                compat.classify_files_read(files, None, 2, 60, Cache(None))
+            self.assertEqual(during_callees, [True])
 
 
 class DescribeTest(unittest.TestCase):

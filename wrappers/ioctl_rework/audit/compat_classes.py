@@ -60,16 +60,23 @@ def _key(tree: Path | None, missing: list[Finding], target: settings.Target) -> 
                     *sorted(f"{f.file}\0{f.handler}" for f in missing))
 
 
+def classified_path(file: str, tree: Path | None) -> Path:
+    """The path the classifier reads for FILE, as a finding names it."""
+    return tree / file if tree and not Path(file).is_absolute() else Path(file)
+
+
 def _verdicts(missing: list[Finding], tree: Path | None, target: settings.Target, jobs: int,
-              timeout: int, cache: Cache | None, stages: Stages) -> tuple[dict, object]:
+              timeout: int, cache: Cache | None, stages: Stages,
+              head_start=None) -> tuple[dict, object]:
     """(file, handler) -> [class, detail, source] of each missing-compat
-    finding, and what the classifier read to decide them."""
+    finding, and what the classifier read to decide them (HEAD_START's, an
+    audit.compat_head_start.HeadStart, when it ran on these files)."""
     from ioctl_rework.compat import Classification, CompatClass, classify_files_read
     files = sorted({f.file for f in missing})
-    where = {file: (tree / file if tree and not Path(file).is_absolute() else Path(file))
-             for file in files}
-    found, provenance = classify_files_read([where[f] for f in files], tree, jobs, timeout,
-                                            cache, stages)
+    where = {file: classified_path(file, tree) for file in files}
+    started = head_start.result_for(files, stages) if head_start is not None else None
+    found, provenance = started or classify_files_read([where[f] for f in files], tree, jobs,
+                                                       timeout, cache, stages)
     shown = {str(path): file for file, path in where.items()}
     by_handler = {(shown.get(c.file, c.file), c.handler): c for c in found}
     verdicts = {}
@@ -86,11 +93,14 @@ def _verdicts(missing: list[Finding], tree: Path | None, target: settings.Target
 
 def classify_findings(findings: list[Finding], tree: Path | None, jobs: int = 2,
                       timeout: int = 120, cache: Cache | None = None, *,
-                      target: settings.Target, stages: Stages | None = None) -> list[Finding]:
+                      target: settings.Target, stages: Stages | None = None,
+                      head_start=None) -> list[Finding]:
     """FINDINGS with compat_class, compat_detail and compat_source set on each
     missing-compat one, without those the tree's compat table passes.
     STAGES shows the progress: the stage "compat" counts the findings, and
-    the classifier's own stages (compat.classify_files_read) its files."""
+    the classifier's own stages (compat.classify_files_read) its files.
+    HEAD_START: the classifier begun before the findings were known
+    (audit.compat_head_start), used when it ran on their files."""
     missing = [f for f in findings if f.kind is Kind.MISSING_COMPAT]
     if not missing:
         return findings
@@ -105,7 +115,7 @@ def classify_findings(findings: list[Finding], tree: Path | None, jobs: int = 2,
             stage.from_cache(len(missing))
         else:
             verdicts, provenance = _verdicts(missing, tree, target, jobs, timeout, cache,
-                                             stages)
+                                             stages, head_start)
             if cache is not None and provenance.keepable:
                 cache.put_json(key, {"reads": digests.record(provenance.reads),
                                      "verdicts": [[f, h, v] for (f, h), v in verdicts.items()]})

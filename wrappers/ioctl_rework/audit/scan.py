@@ -286,6 +286,8 @@ def audit(paths: list[Path], jobs: int = 2, timeout: int = DEFAULT_TIMEOUT,
         with stages.stage("prefilter") as stage:
             candidates = _candidates(paths, runs, cache, unreadable, stage)
         stats.candidates = len(candidates)
+        head_start = _compat_head_start(runs, candidates, tree, jobs, timeout, cache) \
+            if compat_classes else None
         results: dict[tuple[str, Path], spatch.SpatchResult] = {}
         # Each run's files counted up front: the line has its total at once.
         with stages.stage("rule runs", sum(run.name in c.runs for run in runs
@@ -323,8 +325,10 @@ def audit(paths: list[Path], jobs: int = 2, timeout: int = DEFAULT_TIMEOUT,
         from ioctl_rework.audit.compat_classes import classify_findings
         before = len(findings)
         findings = classify_findings(findings, tree, jobs, timeout, cache, target=target,
-                                     stages=stages)
+                                     stages=stages, head_start=head_start)
         stats.passed_by_table = before - len(findings)
+        if head_start is not None:
+            head_start.wait()       # when its work was not needed after all
     with stages.stage("maintainers", len(findings), unit="findings") as stage:
         findings = _attach_maintainers(findings, Maintainers.load(tree) if tree else None,
                                        stage)
@@ -333,6 +337,23 @@ def audit(paths: list[Path], jobs: int = 2, timeout: int = DEFAULT_TIMEOUT,
     stats.stage_seconds = stages.times()
     return AuditResult(findings, skipped, tree,
                        str(kernel.version) if kernel.version else None, stats)
+
+
+def _compat_head_start(runs: list[RuleRun], candidates: list[_Candidate], tree: Path | None,
+                       jobs: int, timeout: int, cache: Cache):
+    """The compat classes begun beside the rule runs (audit.compat_head_start)
+    on the candidates of the missing-compat rule, unless the cache has its
+    result on each: a re-run that takes them from there takes the classes
+    from there too.  Not on one core: there is nothing to run them beside."""
+    unlocked = next(run for run in runs if run.name == "unlocked")
+    wanted = [c for c in candidates if unlocked.name in c.runs]
+    digest = hashlib.sha256(unlocked.rule.read_bytes()).hexdigest()
+    if jobs < 2 or all(cache.get_json(_cache_key(unlocked, c, digest)) is not None
+                       for c in wanted):
+        return None
+    from ioctl_rework.audit import compat_head_start
+    return compat_head_start.start({_display_path(c.path, tree): c.path for c in wanted},
+                                   tree, jobs, timeout, cache)
 
 
 def _source_line(path: Path, line: int) -> str | None:

@@ -13,7 +13,7 @@ This module joins them per file and runs the rule.
 import hashlib
 import re
 import tempfile
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -259,26 +259,32 @@ def classify_files_read(files: list[Path], tree: Path | None = None, jobs: int =
                      for name in callees.wanted(f, lines)}
             if names:
                 wanted[file] = tuple(sorted(names))
-    if wanted:
-        # The callees' facts join the handlers' (a callee spatch failed on
-        # stays unfollowed).
-        with stages.stage("compat callees", len(wanted)) as stage:
-            found = rule_outputs(list(wanted), jobs, timeout, cache, wanted, transient, stage)
-        for file, callee_facts in found.items():
-            outputs[file] += "\n" + (callee_facts or "")
     digests = FileDigests()
     with stages.stage("compat table") as stage:
         compat_table = table.read(tree, cache, digests, stage)
-    todo = [file for file in files if outputs.get(file) is not None]
 
-    with stages.stage("compat layouts", len(todo)) as stage:
-        def classified(file) -> list[Classification]:
-            found = classify_stdout(Path(file), str(file), outputs[file], tree, cache,
-                                    compat_table, digests, transient)
-            stage.step()
-            return found
-        # The probe's time is gcc's and pahole's: JOBS files at a time.
-        with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-            results = [found for per_file in pool.map(classified, todo) for found in per_file]
+    def classified(file) -> list[Classification]:
+        return classify_stdout(Path(file), str(file), outputs[file], tree, cache,
+                               compat_table, digests, transient)
+    # The probe's time is gcc's and pahole's: JOBS files at a time.  The
+    # files without callees are probed while the callees run (one spatch
+    # process, most often): their facts are all in.
+    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        early = {file: pool.submit(classified, file) for file in files
+                 if outputs.get(file) is not None and file not in wanted}
+        if wanted:
+            # The callees' facts join the handlers' (a callee spatch failed on
+            # stays unfollowed).
+            with stages.stage("compat callees", len(wanted)) as stage:
+                found = rule_outputs(list(wanted), jobs, timeout, cache, wanted, transient,
+                                     stage)
+            for file, callee_facts in found.items():
+                outputs[file] += "\n" + (callee_facts or "")
+        todo = [file for file in files if outputs.get(file) is not None]
+        with stages.stage("compat layouts", len(todo)) as stage:
+            probed = {file: early.get(file) or pool.submit(classified, file) for file in todo}
+            for _ in as_completed(probed.values()):
+                stage.step()
+            results = [found for file in todo for found in probed[file].result()]
     keepable = not transient and not (tree is not None and table.registering(tree))
     return results, Provenance(frozenset({*digests.known(), *map(str, files)}), keepable)
