@@ -35,7 +35,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "running the rules (repeat for a trend)")
     options.add_output_group(parser, FORMATS, "text")
     options.add_target_group(parser, "target")
-    options.add_parallel_group(parser)
+    # The compat classes start beside the audit's rules (audit.compat_head_start),
+    # each side with N processes: say so, -j is what a user sets to bound the load.
+    options.add_parallel_group(
+        parser, what="spatch processes of the audit's rules (with N > 1, the compat "
+                    "classes begun beside them run up to N more)")
     options.add_timeout_argument(parser, DEFAULT_TIMEOUT, "per file")
     options.add_cache_group(parser)
     parser.add_argument("--no-compat-classes", action="store_true",
