@@ -1,14 +1,14 @@
 """The two-phase plan of a convert run, and the summary it ends in.
 
 Phase 1 runs the rule on every file that may declare a `.ioctl` entry.
-Phase 2 (convert_groups) makes every other file that names a handler of
+Phase 2 (follow_up.py) makes every other file that names a handler of
 phase 1 follow it: a handler defined in another file, a prototype in a
 header, a caller, an export.  A handler whose files do not all follow is
 converted nowhere, and the files run again, until nothing more is dropped.
 
 convert() calls each stage once, in this order, and hands each the typed
 values the earlier ones made: prefilter (tree.py), rule runs (runner.py),
-cross-file follow-up (groups.py), compat (compat/apply.py), forwarding
+cross-file follow-up (follow_up.py), compat (compat/apply.py), forwarding
 (forwarding.py), diffs (diffs.py), verify (verification.py), accounting
 (accounting.py); the command line writes what it returns (output.py).
 Where verify rejects a pushdown auto chose, the stages up to verify run
@@ -23,7 +23,7 @@ from dataclasses import dataclass, replace
 from ioctl_rework import safe_write, settings
 from ioctl_rework.ctext import have_ioctl, include_search
 from ioctl_rework.ctext import spans as c_spans
-from ioctl_rework.convert import accounting, bkl_glue, file_runs, forwarding, module_runs, modules
+from ioctl_rework.convert import accounting, bkl_glue, file_runs, follow_up, forwarding, modules
 from ioctl_rework.convert import unfollowed_calls
 from ioctl_rework.convert import groups as convert_groups
 from ioctl_rework.spatch import rules
@@ -51,19 +51,6 @@ class _Pass:
     read: set[str]          # the files whose ioctl members are accounted for
     runs: dict[RunTask, FileRun]    # every rule run of the pass
     cross: Groups
-
-
-@dataclass
-class _Followed:
-    """What the cross-file follow-up (and the module mutexes) leave: the
-    final run of every file, the groups, the files that cannot be written,
-    the files a module keeps as they are, and why files failed."""
-
-    final: dict[str, FileRun]
-    cross: Groups
-    blocked: dict[str, str]
-    held: dict[str, str]
-    failures: dict[str, str]
 
 
 def convert(request: ConvertRequest, stages: Stages | None = None) -> ConversionResult:
@@ -134,7 +121,8 @@ def _stages_to_verify(request: ConvertRequest, stages: Stages, started: str,
     first = runner.run([RunTask(rel) for rel in fops_files], "rule runs")
     runs = {rel: first[RunTask(rel)] for rel in fops_files}
     with stages.stage("cross-file follow-up"):
-        followed = _follow(request, runner, tree, files, runs, sources, in_modules)
+        followed = follow_up.follow(runs, tree.mentions, files, sources, in_modules,
+                                    request.options, runner.run, request.unwritable)
     final, cross, blocked, failures = (followed.final, followed.cross, followed.blocked,
                                        followed.failures)
 
@@ -215,93 +203,6 @@ def _explain_fallback(summary: Summary, fallback: dict[str, str]) -> None:
         replace(h, reason=f"{fallback[h.handler]}; the wrapper was proven instead")
         if h.handler in fallback and h.status is HandlerStatus.CONVERTED and
         h.strategy == "wrapper" else h for h in summary.handlers]
-
-
-def _follow(request: ConvertRequest, runner: Runner, tree: Tree, files: set[str],
-            runs: dict[str, FileRun], sources: Sources,
-            in_modules: modules.ModulePlan) -> _Followed:
-    """Phase 2: the files naming a handler of another file follow it, until
-    no handler is dropped; the files of a module that shares one mutex get
-    its definition in one of them, or are all held back (module_runs.py)."""
-    fops_files = list(runs)
-    blocked = _unwritable(request, fops_files)
-    cross = convert_groups.build(runs, tree.mentions, files, sources.read)
-    failures = {rel: run.reason for rel, run in runs.items() if not run.ok}
-    blocked.update(_unwritable(request, sorted({f for g in cross.groups.values()
-                                                for f in g.files} - set(blocked))))
-    held: dict[str, str] = {}
-    homes: set[str] = set()         # the files that define their module's mutex
-    left: set[str] = set()          # and those that did, but no longer take it
-    while True:
-        # A file phase 1 could not rewrite stays failed: no handler of it converts.
-        tasks = [replace(t, module_home=t.file in homes) for t in cross.tasks()
-                 if t.file not in runs or runs[t.file].ok]
-        second = runner.run(tasks, "cross-file follow-up")
-        final = dict(runs)
-        final.update({task.file: second[task] for task in tasks})
-        failures.update({run.file: run.reason for run in second.values() if not run.ok})
-        # A held file blocks the handlers it shares with files outside its module.
-        spanning = {rel: why for rel, why in held.items()
-                    if any(rel in g.files and not set(g.files) <= set(held)
-                           for g in cross.groups.values())}
-        newly = convert_groups.check(cross, final, {**spanning, **blocked}, sources.read,
-                                     _cross_file_refusal(request.options),
-                                     request.options.lock is settings.LockMode.MUTEX)
-        failures.update({v.file: v.reason for v in newly.values()
-                         if v.file and v.status is HandlerStatus.FAILED})
-        if newly:
-            cross.dropped.update(newly)
-            continue
-        moved = _module_homes(in_modules, final, held) ^ (homes - set(held))
-        if moved & left:
-            # A file the definition left is chosen again: the runs do not settle.
-            for mutex in in_modules.modules():
-                back = sorted(moved & left & set(mutex.files))
-                if back:
-                    held.update(module_runs.held(mutex, module_runs.Stop(
-                        back[0], "does not keep the definition of the module's mutex "
-                        "when it is given it")))
-            continue
-        if moved:
-            left |= homes & moved
-            homes ^= moved
-            # Phase 1 runs again for a home that no cross-file task runs.
-            again = [RunTask(rel, module_home=rel in homes) for rel in sorted(moved)
-                     if rel in runs and rel not in {t.file for t in tasks}]
-            done = runner.run(again, "module mutex") if again else {}
-            runs.update({task.file: run for task, run in done.items()})
-            continue
-        stopped = _module_stops(in_modules, final, failures, blocked, held, cross)
-        if not stopped:
-            return _Followed(final, cross, blocked, held, failures)
-        held.update(stopped)
-
-
-def _module_homes(in_modules: modules.ModulePlan, final: dict[str, FileRun],
-                  held: dict[str, str]) -> set[str]:
-    """The file that defines each module mutex of a module still converting."""
-    found = set()
-    for mutex in in_modules.modules():
-        home = module_runs.home(mutex, final)
-        if home is not None and home not in held:
-            found.add(home)
-    return found
-
-
-def _module_stops(in_modules: modules.ModulePlan, final: dict[str, FileRun],
-                  failures: dict[str, str], blocked: dict[str, str], held: dict[str, str],
-                  cross: Groups) -> dict[str, str]:
-    """The files of each module not yet held that one of its files stops."""
-    dropped_in = {rel for key in cross.dropped for rel in cross.groups[key].files
-                  if key in cross.groups}
-    found = {}
-    for mutex in in_modules.modules():
-        if any(rel in held for rel in mutex.files):
-            continue
-        why = module_runs.stop(mutex, final, failures, blocked, dropped_in)
-        if why is not None:
-            found.update(module_runs.held(mutex, why))
-    return found
 
 
 def _file_records(summary: Summary, tree: Tree, final: dict[str, FileRun],
@@ -388,7 +289,7 @@ def _macro_writes(request: ConvertRequest, files: set[str], final: dict[str, Fil
                            {rel: run.new for rel, run in final.items() if run.ok}, sources,
                            request.options.forwards_to_legacy, request.options.multi_kernel)
     # A header that cannot be written leaves its macros' calls on .ioctl: they deny the run.
-    for rel, why in _unwritable(request, sorted(done.texts)).items():
+    for rel, why in request.unwritable(sorted(done.texts)).items():
         del done.texts[rel]
         done.refused += [HandlerRecord(rel, c.line, "?", c.handler, HandlerStatus.FAILED,
                                        f"the header cannot be written ({why}): the call "
@@ -508,27 +409,6 @@ def _run_paths(request: ConvertRequest) -> tuple[str, ...]:
     """The run's paths relative to its root ("." for the root itself)."""
     return tuple(sorted({os.path.relpath(os.path.abspath(p), os.path.abspath(request.root))
                          for p in request.paths}))
-
-
-def _unwritable(request: ConvertRequest, rels: list[str]) -> dict[str, str]:
-    """In place, a file we may not write is a file that cannot be rewritten."""
-    if request.output is not Output.IN_PLACE:
-        return {}
-    blocked = {}
-    for rel in rels:
-        try:
-            safe_write.checked_target(request.root / rel, request.root)
-        except safe_write.WriteError as err:
-            blocked[rel] = err.message
-    return blocked
-
-
-def _cross_file_refusal(options: settings.ConversionOptions) -> str | None:
-    """Why no handler defined away from its fops converts under OPTIONS."""
-    if options.multi_kernel or options.strategy is settings.Strategy.WRAPPER:
-        return ("the wrapper (and the multi-kernel output) needs the handler in the file "
-                "of its fops; --strategy pushdown converts it there")
-    return None
 
 
 # A member named ioctl given a pointer to data, as 2.6.9's mptctl.c does

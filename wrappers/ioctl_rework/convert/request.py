@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
 from ioctl_rework import cache as cache_mod
-from ioctl_rework import settings
+from ioctl_rework import safe_write, settings
 from ioctl_rework.convert import series
 from ioctl_rework.spatch import runner as spatch
 from ioctl_rework.patches.identity import Identity
@@ -68,6 +68,19 @@ class ConvertRequest:
     # to ROOT, spatch's arguments, what it said).  check's audit reads its
     # legacy entries from them instead of running the rule again.
     on_rule_run: Callable[[str, tuple[str, ...], "spatch.SpatchResult"], None] | None = None
+
+    def unwritable(self, rels: list[str]) -> dict[str, str]:
+        """The files of RELS the run may not write, and why: in place, a
+        file we may not write is a file that cannot be rewritten."""
+        if self.output is not Output.IN_PLACE:
+            return {}
+        blocked = {}
+        for rel in rels:
+            try:
+                safe_write.checked_target(self.root / rel, self.root)
+            except safe_write.WriteError as err:
+                blocked[rel] = err.message
+        return blocked
 
 
 @dataclass
