@@ -18,13 +18,12 @@ from ioctl_rework.convert import module_runs
 from ioctl_rework.convert.file_runs import FileRun, RunTask
 from ioctl_rework.convert.groups import Groups
 from ioctl_rework.convert.modules import ModulePlan
+from ioctl_rework.convert.request import Unwritable
 from ioctl_rework.convert.sources import Sources
 from ioctl_rework.convert.summary import HandlerStatus
 
 # The rule-run stage: the FileRun of every task, run as the stage named.
 RunRule = Callable[[list[RunTask], str], dict[RunTask, FileRun]]
-# The files among those given that the run may not write, and why.
-Unwritable = Callable[[list[str]], dict[str, str]]
 
 
 @dataclass

@@ -9,7 +9,7 @@ converted nowhere, and the files run again, until nothing more is dropped.
 convert() calls each stage once, in this order, and hands each the typed
 values the earlier ones made: prefilter (tree.py), rule runs (runner.py),
 cross-file follow-up (follow_up.py), compat (compat/apply.py), forwarding
-(forwarding.py), diffs (diffs.py), verify (verification.py), accounting
+(forwarding_stage.py), diffs (diffs.py), verify (verification.py), accounting
 (accounting.py); the command line writes what it returns (output.py).
 Where verify rejects a pushdown auto chose, the stages up to verify run
 again with the wrapper for that handler, before anything is written.
@@ -23,14 +23,13 @@ from dataclasses import dataclass, replace
 from ioctl_rework import safe_write, settings
 from ioctl_rework.ctext import have_ioctl, include_search
 from ioctl_rework.ctext import spans as c_spans
-from ioctl_rework.convert import accounting, bkl_glue, file_runs, follow_up, forwarding, modules
-from ioctl_rework.convert import unfollowed_calls
+from ioctl_rework.convert import accounting, bkl_glue, file_runs, follow_up, forwarding_stage
+from ioctl_rework.convert import modules
 from ioctl_rework.convert import groups as convert_groups
 from ioctl_rework.spatch import rules
 from ioctl_rework.convert import series
 from ioctl_rework.convert import verification as verify
 from ioctl_rework.convert.groups import Groups
-from ioctl_rework.convert.macro_sites import MacroWrites, refused_sites, written_headers
 from ioctl_rework.convert.request import ConversionResult, ConvertRequest, Output
 from ioctl_rework.convert.diffs import Diffs
 from ioctl_rework.convert.runner import FileRun, Runner, RunTask
@@ -138,12 +137,12 @@ def _stages_to_verify(request: ConvertRequest, stages: Stages, started: str,
                     root, final, request.options, request.jobs, request.timeout,
                     compat_cache(request.cache), stage)
     with stages.stage("forwarding"):
-        read = _files_read(request, tree, files, {rel for g in linked for rel in g})
-        elsewhere = set(tree.member_files) - read if request.shard is not None else set()
-        forwarded = _forward(request, final, read, sources, blocked, elsewhere,
-                             refused_sites(root, tree, read | set(final), sources,
-                                           request.cache),
-                             _macro_writes(request, read | set(final), final, sources))
+        read = forwarding_stage.files_read(tree, files, {rel for g in linked for rel in g},
+                                           request.shard)
+        forwarded = forwarding_stage.forward(
+            tree, read, final, sources, blocked, root=root, options=request.options,
+            sharded=request.shard is not None, jobs=request.jobs, timeout=request.timeout,
+            cache=request.cache, unwritable=request.unwritable)
     summary = Summary(root=str(root), target=str(request.options.target),
                       options=_options_json(request.options),
                       spatch_version=runner.spatch_version,
@@ -262,125 +261,6 @@ def _only_glue_resolved(run: FileRun) -> bool:
         return False
     old = run.old.decode("utf-8", "surrogateescape")
     return have_ioctl.resolve(old).text.encode("utf-8", "surrogateescape") == run.new
-
-
-def _files_read(request: ConvertRequest, tree: Tree, mine: set[str],
-                grouped: set[str]) -> set[str]:
-    """The files of this run (of its shard) and every other file under its
-    paths that has an ioctl member."""
-    read = set(mine)
-    for rel in sorted(tree.member_files):
-        if rel in grouped and rel not in mine:
-            continue            # another shard's
-        if rel not in grouped and request.shard is not None and not request.shard.owns(rel):
-            continue
-        read.add(rel)
-    return read
-
-
-def _macro_writes(request: ConvertRequest, files: set[str], final: dict[str, FileRun],
-                  sources: Sources) -> MacroWrites:
-    """The headers among FILES whose forwarding macros are rewritten
-    (macro_sites.written_headers); none under a private mutex, where a
-    forwarded call may reach a handler holding it (the rule refuses it)."""
-    if request.options.lock is settings.LockMode.MUTEX:
-        return MacroWrites()
-    done = written_headers(request.root, files,
-                           {rel: run.new for rel, run in final.items() if run.ok}, sources,
-                           request.options.forwards_to_legacy, request.options.multi_kernel)
-    # A header that cannot be written leaves its macros' calls on .ioctl: they deny the run.
-    for rel, why in request.unwritable(sorted(done.texts)).items():
-        del done.texts[rel]
-        done.refused += [HandlerRecord(rel, c.line, "?", c.handler, HandlerStatus.FAILED,
-                                       f"the header cannot be written ({why}): the call "
-                                       f"through ->ioctl of its macro {c.handler} cannot "
-                                       "follow the conversion")
-                         for c in done.changes if c.file == rel]
-        done.changes = [c for c in done.changes if c.file != rel]
-    return done
-
-
-def _forward(request: ConvertRequest, final: dict[str, FileRun], read: set[str],
-             sources: Sources, blocked: dict[str, str],
-             elsewhere: set[str], macro_sites: list[HandlerRecord],
-             macro_writes: MacroWrites) -> forwarding.Forwarded:
-    """Calls through ->ioctl in the files read follow the conversion; FINAL
-    gets the rewritten texts, or, when a call cannot follow, BLOCKED gets
-    every file of the run (forwarding.denied).  ELSEWHERE: the files of the
-    other shards of the run, whose refused calls deny this shard too.
-    MACRO_WRITES: headers whose every call is in a macro rewritten already;
-    the rule does not read them (it cannot parse such bodies)."""
-    mutex = request.options.lock is settings.LockMode.MUTEX
-    files = (read | set(final)) - set(macro_writes.texts)
-    texts = _calling(files, final, sources)
-    theirs = _calling(elsewhere - set(texts), {}, sources)
-    calling = _texts(files, final, sources, unfollowed_calls.may_call)
-    if not texts and not theirs and not macro_sites and not calling and \
-            not macro_writes.texts and not macro_writes.refused:
-        return forwarding.Forwarded()
-    # The handlers this run may convert (a held or blocked file's too: default-deny).
-    converted = {d.handler for run in final.values() for d in run.decisions if d.convert}
-    legacy_target = request.options.forwards_to_legacy
-    done = forwarding.forward(texts, request.options.multi_kernel, request.timeout,
-                              request.cache.sibling("forwarding"), request.jobs, mutex,
-                              converted, legacy_target, request.root)
-    # Another shard lists its own refusals; here they only deny.
-    refused_there = forwarding.forward(theirs, request.options.multi_kernel, request.timeout,
-                                       request.cache.sibling("forwarding"), request.jobs,
-                                       mutex, converted, legacy_target,
-                                       request.root).refused if theirs else []
-    # A call only a macro spells cannot follow: refused, as the rule's refusals are;
-    # so is one the rule does not see (by value: `fops.ioctl(...)`).
-    done.refused += macro_sites + macro_writes.refused
-    done.refused += unfollowed_calls.unfollowed(calling, done, request.root)
-    done.changes += macro_writes.changes
-    for rel, (old, new) in macro_writes.texts.items():
-        # Written with the run, or denied with it: never alone.
-        final[rel] = replace(final[rel], new=new) if rel in final else \
-            FileRun(rel, (), (), old, new, None)
-    denied = forwarding.denied(
-        replace(done, refused=done.refused + refused_there),
-        sorted(set(final) | set(done.texts) | {r.file for r in done.refused}))
-    if denied:
-        # Default-deny: nothing of the run is written, each file says why.
-        for rel, why in denied.items():
-            blocked.setdefault(rel, why)
-            if rel not in final:
-                # Also a file only a refusal names (a header whose macro is
-                # the site); SOURCES holds every text read before the run.
-                old = sources.read(rel)
-                final[rel] = FileRun(rel, (), (), old, old, None)
-        return forwarding.Forwarded(refused=done.refused, listed=done.listed)
-    for rel, new in done.texts.items():
-        final[rel] = replace(final[rel], new=new) if rel in final else \
-            FileRun(rel, (), (), texts[rel][0], new, None)
-    return done
-
-
-def _calling(files: set[str], final: dict[str, FileRun],
-             sources: Sources) -> dict[str, tuple[bytes, bytes]]:
-    """FILES that call or test a member named ioctl (forwarding.uses_member):
-    (text before the run, text after the conversion in FINAL)."""
-    return _texts(files, final, sources, forwarding.uses_member)
-
-
-def _texts(files: set[str], final: dict[str, FileRun], sources: Sources,
-           wanted) -> dict[str, tuple[bytes, bytes]]:
-    """FILES whose text after the conversion in FINAL is WANTED (a test of
-    bytes): (text before the run, that text)."""
-    texts = {}
-    for rel in sorted(files):
-        run = final.get(rel)
-        if run is not None and not run.ok:
-            continue
-        try:
-            old = sources.read(rel)
-        except OSError:
-            continue
-        current = run.new if run is not None else old
-        if wanted(current):
-            texts[rel] = (old, current)
-    return texts
 
 
 def _account(request: ConvertRequest, result: ConversionResult, sources: Sources,

@@ -18,6 +18,11 @@ if TYPE_CHECKING:     # only --kdir loads verify/
     from ioctl_rework.verify.build import KernelDir
 
 
+# The files among those given that the run may not write, and why
+# (ConvertRequest.unwritable).
+Unwritable = Callable[[list[str]], dict[str, str]]
+
+
 class InputError(Exception):
     """Bad input: a path that does not exist, a target that cannot be read."""
 
