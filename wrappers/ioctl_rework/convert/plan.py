@@ -111,8 +111,9 @@ def _stages_to_verify(request: ConvertRequest, stages: Stages, started: str,
         fops_files = [rel for rel in fops_files if rel not in shared]
     sources = Sources(root)
 
-    runner = Runner(request, stages, sources,
-                    {rel: m.name for rel, m in in_modules.mutexes.items()})
+    runner = Runner(request.options, root, request.jobs, request.timeout, request.cache, stages,
+                    sources, {rel: m.name for rel, m in in_modules.mutexes.items()},
+                    request.on_rule_run)
     runner.keep(kept)
     first = runner.run([RunTask(rel) for rel in fops_files], "rule runs")
     runs = {rel: first[RunTask(rel)] for rel in fops_files}
