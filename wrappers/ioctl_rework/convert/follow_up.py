@@ -46,12 +46,12 @@ def follow(runs: dict[str, FileRun], mentions: dict[str, set[str]], files: set[s
     run): the files of FILES that MENTIONS names a handler in follow it, until
     no handler is dropped; the files of a module that shares one mutex get
     its definition in one of them, or are all held back."""
+    refusal = _cross_file_refusal(options)
     blocked = unwritable(list(runs))
     cross = convert_groups.build(runs, mentions, files, sources.read)
     failures = {rel: run.reason for rel, run in runs.items() if not run.ok}
     blocked.update(unwritable(sorted({f for g in cross.groups.values()
                                       for f in g.files} - set(blocked))))
-    refusal = _cross_file_refusal(options)
     held: dict[str, str] = {}
     homes: set[str] = set()         # the files that define their module's mutex
     left: set[str] = set()          # and those that did, but no longer take it

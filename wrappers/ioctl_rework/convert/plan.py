@@ -10,20 +10,20 @@ convert() calls each stage once, in this order, and hands each the typed
 values the earlier ones made: prefilter (tree.py), rule runs (runner.py),
 cross-file follow-up (follow_up.py), compat (compat/apply.py), forwarding
 (forwarding_stage.py), records and diffs (records.py), verify
-(verification.py), accounting (accounting.py); the command line writes
-what it returns (output.py).  Each stage's module calls nothing back here.
+(verification.py), accounting (records.py, through accounting.py); the
+command line writes what it returns (output.py).  No stage's module calls
+back into this one.
 Where verify rejects a pushdown auto chose, the stages up to verify run
 again with the wrapper for that handler, before anything is written.
 """
 
-import os
 import re
 import time
 from dataclasses import dataclass, replace
 
-from ioctl_rework import safe_write, settings
+from ioctl_rework import safe_write
 from ioctl_rework.ctext import include_search
-from ioctl_rework.convert import accounting, bkl_glue, follow_up, forwarding_stage, records
+from ioctl_rework.convert import follow_up, forwarding_stage, records
 from ioctl_rework.convert import modules
 from ioctl_rework.convert import series
 from ioctl_rework.convert import verification as verify
@@ -84,7 +84,8 @@ def _convert(request: ConvertRequest, stages: Stages | None) -> ConversionResult
     result = done.result
     verify.apply(done.verification, result)
     with stages.stage("accounting"):
-        _account(request, result, done.sources, done.read)
+        records.add_accounted(result.summary, result.changes, done.sources, done.read,
+                              request.root, request.run_paths, request.options.target)
     _explain_fallback(result.summary, fallbacks)
     result.recovered = recovered
     result.summary.wall_seconds = time.monotonic() - start
@@ -94,8 +95,9 @@ def _convert(request: ConvertRequest, stages: Stages | None) -> ConversionResult
 
 def _stages_to_verify(request: ConvertRequest, stages: Stages, started: str,
                       kept: dict[RunTask, FileRun]) -> _Pass:
-    """Prefilter, rule runs, follow-up, compat, forwarding, diffs and verify,
-    each once and in that order, each handed what the earlier ones made.
+    """Prefilter, rule runs, follow-up, compat, forwarding, records and
+    diffs, and verify, each once and in that order, each handed what the
+    earlier ones made.
     KEPT: rule runs of an earlier pass that stand for this one's."""
     root = request.root
     with stages.stage("prefilter"):
@@ -142,7 +144,7 @@ def _stages_to_verify(request: ConvertRequest, stages: Stages, started: str,
             sharded=request.shard is not None, jobs=request.jobs, timeout=request.timeout,
             cache=request.cache, unwritable=request.unwritable)
     summary = Summary(root=str(root), target=str(request.options.target),
-                      options=_options_json(request.options),
+                      options=request.options.as_summary(),
                       spatch_version=runner.spatch_version,
                       started=started, shard=str(request.shard) if request.shard else None,
                       tree_top=tree.top)
@@ -192,37 +194,3 @@ def _explain_fallback(summary: Summary, fallback: dict[str, str]) -> None:
         replace(h, reason=f"{fallback[h.handler]}; the wrapper was proven instead")
         if h.handler in fallback and h.status is HandlerStatus.CONVERTED and
         h.strategy == "wrapper" else h for h in summary.handlers]
-
-
-def _account(request: ConvertRequest, result: ConversionResult, sources: Sources,
-             read: set[str]) -> None:
-    """Every ioctl member of the files read, accounted for (accounting.py),
-    and the multi-kernel glue the target cannot build (bkl_glue.py)."""
-    summary = result.summary
-    texts = {}
-    for rel in sorted(read | set(result.changes)):
-        try:
-            old = sources.read(rel)
-        except OSError:
-            continue            # listed as skipped by the tree scan
-        texts[rel] = (old, result.changes[rel][1] if rel in result.changes else old)
-    found = accounting.account(summary, texts, request.root, _run_paths(request))
-    summary.handlers += found.records
-    summary.tokens += found.tokens
-    target = request.options.target
-    for rel, (old, _) in texts.items():
-        summary.handlers += bkl_glue.refusals(rel, old.decode("utf-8", "surrogateescape"),
-                                              target)
-    summary.sort()
-
-
-def _run_paths(request: ConvertRequest) -> tuple[str, ...]:
-    """The run's paths relative to its root ("." for the root itself)."""
-    return tuple(sorted({os.path.relpath(os.path.abspath(p), os.path.abspath(request.root))
-                         for p in request.paths}))
-
-
-def _options_json(options: settings.ConversionOptions) -> dict:
-    return {"strategy": options.strategy.value, "lock": options.lock.value,
-            "target": str(options.target), "multi_kernel": options.multi_kernel,
-            "compat": options.compat}

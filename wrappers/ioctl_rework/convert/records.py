@@ -1,16 +1,19 @@
 """The records of a convert run's summary: each .ioctl entry's (converted,
 skipped or failed, and why) and each file's (with its diff), from the final
-rule runs, the cross-file groups and the files held or blocked.
+rule runs, the cross-file groups and the files held or blocked; and, after
+verify, every ioctl member of the files read, accounted for.
 
-The records are written here alone; the orchestrator (plan.py) hands this
-module what the stages made and puts the records in the summary.
+The orchestrator (plan.py) hands this module what the stages made; the
+forwarding stage's records are its own (forwarding_stage.py).
 """
 
 import re
+from pathlib import Path
 
+from ioctl_rework import settings
 from ioctl_rework.ctext import have_ioctl
 from ioctl_rework.ctext import spans as c_spans
-from ioctl_rework.convert import file_runs, shard as shard_mod
+from ioctl_rework.convert import accounting, bkl_glue, file_runs, shard as shard_mod
 from ioctl_rework.convert import groups as convert_groups
 from ioctl_rework.convert.diffs import Diffs
 from ioctl_rework.convert.file_runs import FileRun
@@ -220,3 +223,25 @@ def add_left_out(summary: Summary, tree: Tree, final: dict[str, FileRun],
     summary.handlers += [HandlerRecord(rel, entry.line, "?", entry.handler, HandlerStatus.SKIPPED,
                                        why)
                          for rel, why in shared.items() for entry in tree.fops_names.get(rel, [])]
+
+
+def add_accounted(summary: Summary, changes: dict[str, tuple[bytes, bytes]], sources: Sources,
+                  read: set[str], root: Path, run_paths: tuple[str, ...],
+                  target: settings.Target) -> None:
+    """Every ioctl member of the files READ (and those CHANGES rewrites),
+    accounted for (accounting.py), and the multi-kernel glue TARGET cannot
+    build (bkl_glue.py); RUN_PATHS: the run's paths relative to ROOT."""
+    texts = {}
+    for rel in sorted(read | set(changes)):
+        try:
+            old = sources.read(rel)
+        except OSError:
+            continue            # listed as skipped by the tree scan
+        texts[rel] = (old, changes[rel][1] if rel in changes else old)
+    found = accounting.account(summary, texts, root, run_paths)
+    summary.handlers += found.records
+    summary.tokens += found.tokens
+    for rel, (old, _) in texts.items():
+        summary.handlers += bkl_glue.refusals(rel, old.decode("utf-8", "surrogateescape"),
+                                              target)
+    summary.sort()

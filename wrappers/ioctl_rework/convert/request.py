@@ -2,6 +2,7 @@
 values that pass between the stages of convert (see convert.py)."""
 
 import enum
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
@@ -73,6 +74,12 @@ class ConvertRequest:
     # to ROOT, spatch's arguments, what it said).  check's audit reads its
     # legacy entries from them instead of running the rule again.
     on_rule_run: Callable[[str, tuple[str, ...], "spatch.SpatchResult"], None] | None = None
+
+    @property
+    def run_paths(self) -> tuple[str, ...]:
+        """The run's paths relative to its root ("." for the root itself)."""
+        return tuple(sorted({os.path.relpath(os.path.abspath(p), os.path.abspath(self.root))
+                             for p in self.paths}))
 
     def unwritable(self, rels: list[str]) -> dict[str, str]:
         """The files of RELS the run may not write, and why: in place, a
