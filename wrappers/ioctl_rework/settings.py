@@ -189,6 +189,12 @@ class ConversionOptions:
         output keeps it for older kernels."""
         return self.target.has_legacy_ioctl or self.multi_kernel
 
+    def as_summary(self) -> dict:
+        """These options as a run's summary records them (its "options")."""
+        return {"strategy": self.strategy.value, "lock": self.lock.value,
+                "target": str(self.target), "multi_kernel": self.multi_kernel,
+                "compat": self.compat}
+
     def forwarding_args(self, mode: str) -> list[str]:
         """The forwarding rule's options (f_op_ioctl_forwarding.cocci) for
         these options, in MODE: what convert writes is what audit reports."""

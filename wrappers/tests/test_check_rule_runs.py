@@ -14,7 +14,6 @@ from unittest import mock
 from ioctl_rework import settings
 from ioctl_rework.audit import scan
 from ioctl_rework.check.rule_runs import ConversionJob, ConvertRuns, run_rules
-from ioctl_rework.convert.request import ConvertRequest
 from ioctl_rework.convert import runner as convert_runner
 from ioctl_rework.convert.runner import RunTask
 from ioctl_rework.spatch import rules
@@ -32,8 +31,7 @@ def audit_legacy_run(target: settings.Target) -> scan.RuleRun:
 
 def convert_args(options: settings.ConversionOptions, task: RunTask) -> tuple[str, ...]:
     """What convert's runner gives spatch for TASK."""
-    with tempfile.TemporaryDirectory() as tmp:
-        return tuple(convert_runner._args(ConvertRequest((), options, Path(tmp)), {}, task))
+    return tuple(convert_runner._args(options, {}, task))
 
 
 def a_job(root: Path, options: settings.ConversionOptions) -> ConversionJob:

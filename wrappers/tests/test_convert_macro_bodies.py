@@ -14,7 +14,8 @@ from pathlib import Path
 from unittest import mock
 
 from ioctl_rework.convert import cli as convert
-from ioctl_rework.convert import macro_bodies, plan
+from ioctl_rework.convert import macro_bodies
+from ioctl_rework.convert.request import ConvertRequest
 from ioctl_rework.convert.summary import HandlerStatus
 
 HAVE_GCC = shutil.which("gcc") is not None
@@ -288,14 +289,14 @@ class ConvertMacroBodiesTest(unittest.TestCase):
         # convert's own test of a file it may not write in place (a symlink
         # out of the tree, say), made to refuse the header alone.
         header = "sound/mix/mix_compat.h"
-        real = plan._unwritable
+        real = ConvertRequest.unwritable
 
         def unwritable(request, rels):
             found = real(request, rels)
             if header in rels:
                 found[header] = "a symlink out of the tree"
             return found
-        with mock.patch.object(plan, "_unwritable", unwritable):
+        with mock.patch.object(ConvertRequest, "unwritable", unwritable):
             result = self.convert("2.6.11")
         self.assertTrue(result.failed)
         self.assertEqual(result.changes, {})

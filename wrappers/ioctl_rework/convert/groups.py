@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 from ioctl_rework.ctext import spans as c_spans
 from ioctl_rework.convert import namings
-from ioctl_rework.convert.runner import FileRun, RunTask
+from ioctl_rework.convert.file_runs import FileRun, RunTask
 from ioctl_rework.convert.summary import HandlerStatus
 
 # Report reasons that mean "defined in another file".

@@ -13,8 +13,8 @@ stops the whole module, in words that name it.
 import re
 from dataclasses import dataclass
 
-from ioctl_rework.convert.modules import ModuleMutex
-from ioctl_rework.convert.runner import FileRun
+from ioctl_rework.convert.file_runs import FileRun
+from ioctl_rework.convert.modules import ModuleMutex, ModulePlan
 
 
 def takes_mutex(mutex: ModuleMutex, run: FileRun) -> bool:
@@ -33,6 +33,17 @@ def home(mutex: ModuleMutex, final: dict[str, FileRun]) -> str | None:
     """The file that defines MUTEX: the first of its files whose run takes it."""
     return next((rel for rel in mutex.files if rel in final and takes_mutex(mutex, final[rel])),
                 None)
+
+
+def homes(in_modules: ModulePlan, final: dict[str, FileRun],
+          held: dict[str, str]) -> set[str]:
+    """The file that defines each module mutex of a module still converting."""
+    found = set()
+    for mutex in in_modules.modules():
+        found_home = home(mutex, final)
+        if found_home is not None and found_home not in held:
+            found.add(found_home)
+    return found
 
 
 @dataclass(frozen=True)
@@ -74,3 +85,31 @@ def held(mutex: ModuleMutex, why: Stop) -> dict[str, str]:
              f"({mutex.module.makefile}), which share one mutex and convert together or not "
              f"at all: {why.file} {why.why}")
     return {rel: words for rel in mutex.files}
+
+
+def unsettled(in_modules: ModulePlan, chosen_again: set[str]) -> dict[str, str]:
+    """Every file of each module that CHOSEN_AGAIN (files the definition
+    left, chosen again: the runs do not settle) has a file of -> what its
+    records say."""
+    found = {}
+    for mutex in in_modules.modules():
+        back = sorted(chosen_again & set(mutex.files))
+        if back:
+            found.update(held(mutex, Stop(back[0], "does not keep the definition of the "
+                                          "module's mutex when it is given it")))
+    return found
+
+
+def stops(in_modules: ModulePlan, final: dict[str, FileRun], failures: dict[str, str],
+          blocked: dict[str, str], held_now: dict[str, str],
+          dropped_in: set[str]) -> dict[str, str]:
+    """The files of each module not yet held (HELD_NOW) that one of its
+    files stops (stop)."""
+    found = {}
+    for mutex in in_modules.modules():
+        if any(rel in held_now for rel in mutex.files):
+            continue
+        why = stop(mutex, final, failures, blocked, dropped_in)
+        if why is not None:
+            found.update(held(mutex, why))
+    return found

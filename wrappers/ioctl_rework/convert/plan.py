@@ -1,44 +1,40 @@
 """The two-phase plan of a convert run, and the summary it ends in.
 
 Phase 1 runs the rule on every file that may declare a `.ioctl` entry.
-Phase 2 (convert_groups) makes every other file that names a handler of
+Phase 2 (follow_up.py) makes every other file that names a handler of
 phase 1 follow it: a handler defined in another file, a prototype in a
 header, a caller, an export.  A handler whose files do not all follow is
 converted nowhere, and the files run again, until nothing more is dropped.
 
 convert() calls each stage once, in this order, and hands each the typed
 values the earlier ones made: prefilter (tree.py), rule runs (runner.py),
-cross-file follow-up (groups.py), compat (compat/apply.py), forwarding
-(forwarding.py), diffs (diffs.py), verify (verification.py), accounting
-(accounting.py); the command line writes what it returns (output.py).
+cross-file follow-up (follow_up.py), compat (compat/apply.py), forwarding
+(forwarding_stage.py), records and diffs (records.py), verify
+(verification.py), accounting (records.py, through accounting.py); the
+command line writes what it returns (output.py).  No stage's module calls
+back into this one.
 Where verify rejects a pushdown auto chose, the stages up to verify run
 again with the wrapper for that handler, before anything is written.
 """
 
-import os
 import re
 import time
 from dataclasses import dataclass, replace
 
-from ioctl_rework import safe_write, settings
-from ioctl_rework.ctext import have_ioctl, include_search
-from ioctl_rework.ctext import spans as c_spans
-from ioctl_rework.convert import accounting, bkl_glue, file_runs, forwarding, module_runs, modules
-from ioctl_rework.convert import unfollowed_calls
-from ioctl_rework.convert import groups as convert_groups
-from ioctl_rework.spatch import rules
+from ioctl_rework import safe_write
+from ioctl_rework.ctext import include_search
+from ioctl_rework.convert import follow_up, forwarding_stage, records
+from ioctl_rework.convert import modules
 from ioctl_rework.convert import series
 from ioctl_rework.convert import verification as verify
 from ioctl_rework.convert.groups import Groups
-from ioctl_rework.convert.macro_sites import MacroWrites, refused_sites, written_headers
 from ioctl_rework.convert.request import ConversionResult, ConvertRequest, Output
 from ioctl_rework.convert.diffs import Diffs
 from ioctl_rework.convert.runner import FileRun, Runner, RunTask
 from ioctl_rework.convert.sources import Sources
 from ioctl_rework.stages import Stages, Verbosity
-from ioctl_rework.convert.tree import Tree, groups, scan
-from ioctl_rework.convert.summary import (ChangeRecord, FileRecord, FileStatus, HandlerRecord,
-                                  HandlerStatus, Summary)
+from ioctl_rework.convert.tree import groups, scan
+from ioctl_rework.convert.summary import HandlerStatus, Summary
 
 
 @dataclass
@@ -51,19 +47,6 @@ class _Pass:
     read: set[str]          # the files whose ioctl members are accounted for
     runs: dict[RunTask, FileRun]    # every rule run of the pass
     cross: Groups
-
-
-@dataclass
-class _Followed:
-    """What the cross-file follow-up (and the module mutexes) leave: the
-    final run of every file, the groups, the files that cannot be written,
-    the files a module keeps as they are, and why files failed."""
-
-    final: dict[str, FileRun]
-    cross: Groups
-    blocked: dict[str, str]
-    held: dict[str, str]
-    failures: dict[str, str]
 
 
 def convert(request: ConvertRequest, stages: Stages | None = None) -> ConversionResult:
@@ -101,7 +84,8 @@ def _convert(request: ConvertRequest, stages: Stages | None) -> ConversionResult
     result = done.result
     verify.apply(done.verification, result)
     with stages.stage("accounting"):
-        _account(request, result, done.sources, done.read)
+        records.add_accounted(result.summary, result.changes, done.sources, done.read,
+                              request.root, request.run_paths, request.options.target)
     _explain_fallback(result.summary, fallbacks)
     result.recovered = recovered
     result.summary.wall_seconds = time.monotonic() - start
@@ -111,8 +95,9 @@ def _convert(request: ConvertRequest, stages: Stages | None) -> ConversionResult
 
 def _stages_to_verify(request: ConvertRequest, stages: Stages, started: str,
                       kept: dict[RunTask, FileRun]) -> _Pass:
-    """Prefilter, rule runs, follow-up, compat, forwarding, diffs and verify,
-    each once and in that order, each handed what the earlier ones made.
+    """Prefilter, rule runs, follow-up, compat, forwarding, records and
+    diffs, and verify, each once and in that order, each handed what the
+    earlier ones made.
     KEPT: rule runs of an earlier pass that stand for this one's."""
     root = request.root
     with stages.stage("prefilter"):
@@ -128,13 +113,15 @@ def _stages_to_verify(request: ConvertRequest, stages: Stages, started: str,
         fops_files = [rel for rel in fops_files if rel not in shared]
     sources = Sources(root)
 
-    runner = Runner(request, stages, sources,
-                    {rel: m.name for rel, m in in_modules.mutexes.items()})
+    runner = Runner(request.options, root, request.jobs, request.timeout, request.cache, stages,
+                    sources, {rel: m.name for rel, m in in_modules.mutexes.items()},
+                    request.on_rule_run)
     runner.keep(kept)
     first = runner.run([RunTask(rel) for rel in fops_files], "rule runs")
     runs = {rel: first[RunTask(rel)] for rel in fops_files}
     with stages.stage("cross-file follow-up"):
-        followed = _follow(request, runner, tree, files, runs, sources, in_modules)
+        followed = follow_up.follow(runs, tree.mentions, files, sources, in_modules,
+                                    request.options, runner.run, request.unwritable)
     final, cross, blocked, failures = (followed.final, followed.cross, followed.blocked,
                                        followed.failures)
 
@@ -150,37 +137,29 @@ def _stages_to_verify(request: ConvertRequest, stages: Stages, started: str,
                     root, final, request.options, request.jobs, request.timeout,
                     compat_cache(request.cache), stage)
     with stages.stage("forwarding"):
-        read = _files_read(request, tree, files, {rel for g in linked for rel in g})
-        elsewhere = set(tree.member_files) - read if request.shard is not None else set()
-        forwarded = _forward(request, final, read, sources, blocked, elsewhere,
-                             refused_sites(root, tree, read | set(final), sources,
-                                           request.cache),
-                             _macro_writes(request, read | set(final), final, sources))
+        read = forwarding_stage.files_read(tree, files, {rel for g in linked for rel in g},
+                                           request.shard)
+        forwarded = forwarding_stage.forward(
+            tree, read, final, sources, blocked, root=root, options=request.options,
+            sharded=request.shard is not None, jobs=request.jobs, timeout=request.timeout,
+            cache=request.cache, unwritable=request.unwritable)
     summary = Summary(root=str(root), target=str(request.options.target),
-                      options=_options_json(request.options),
+                      options=request.options.as_summary(),
                       spatch_version=runner.spatch_version,
                       started=started, shard=str(request.shard) if request.shard else None,
                       tree_top=tree.top)
-    summary.handlers = _handler_records(tree, fops_files, final, cross, blocked, followed.held,
-                                        sources)
+    summary.handlers = records.handler_records(tree, fops_files, final, cross, blocked,
+                                               followed.held, sources)
     if compat_decisions:
         said = {(c.file, c.fops, c.handler): c.describe() for c in compat_decisions}
         summary.handlers = [replace(h, compat=said.get((h.file, h.fops, h.handler)))
                             for h in summary.handlers]
     with stages.stage("diffs"):
-        changes = _file_records(summary, tree, final, blocked, followed.held, failures,
-                                Diffs(request.cache))
+        changes = records.file_records(summary, tree, final, blocked, followed.held, failures,
+                                       Diffs(request.cache))
     summary.changes += forwarded.changes
     summary.handlers += forwarded.refused + forwarded.listed
-    # A file that failed for a handler that was then dropped is still reported.
-    summary.files += [FileRecord(rel, FileStatus.FAILED, why)
-                      for rel, why in failures.items() if rel not in final]
-    summary.files += [r for r in tree.skipped
-                      if request.shard is None or request.shard.owns(r.file)]
-    summary.files += [FileRecord(rel, FileStatus.SKIPPED, why) for rel, why in shared.items()]
-    summary.handlers += [HandlerRecord(rel, entry.line, "?", entry.handler, HandlerStatus.SKIPPED,
-                                       why)
-                         for rel, why in shared.items() for entry in tree.fops_names.get(rel, [])]
+    records.add_left_out(summary, tree, final, failures, shared, request.shard)
     summary.sort()
     result = ConversionResult(summary, changes, recovered)
     return _Pass(result, verify.verify(request, result, stages, in_modules), sources, read,
@@ -215,445 +194,3 @@ def _explain_fallback(summary: Summary, fallback: dict[str, str]) -> None:
         replace(h, reason=f"{fallback[h.handler]}; the wrapper was proven instead")
         if h.handler in fallback and h.status is HandlerStatus.CONVERTED and
         h.strategy == "wrapper" else h for h in summary.handlers]
-
-
-def _follow(request: ConvertRequest, runner: Runner, tree: Tree, files: set[str],
-            runs: dict[str, FileRun], sources: Sources,
-            in_modules: modules.ModulePlan) -> _Followed:
-    """Phase 2: the files naming a handler of another file follow it, until
-    no handler is dropped; the files of a module that shares one mutex get
-    its definition in one of them, or are all held back (module_runs.py)."""
-    fops_files = list(runs)
-    blocked = _unwritable(request, fops_files)
-    cross = convert_groups.build(runs, tree.mentions, files, sources.read)
-    failures = {rel: run.reason for rel, run in runs.items() if not run.ok}
-    blocked.update(_unwritable(request, sorted({f for g in cross.groups.values()
-                                                for f in g.files} - set(blocked))))
-    held: dict[str, str] = {}
-    homes: set[str] = set()         # the files that define their module's mutex
-    left: set[str] = set()          # and those that did, but no longer take it
-    while True:
-        # A file phase 1 could not rewrite stays failed: no handler of it converts.
-        tasks = [replace(t, module_home=t.file in homes) for t in cross.tasks()
-                 if t.file not in runs or runs[t.file].ok]
-        second = runner.run(tasks, "cross-file follow-up")
-        final = dict(runs)
-        final.update({task.file: second[task] for task in tasks})
-        failures.update({run.file: run.reason for run in second.values() if not run.ok})
-        # A held file blocks the handlers it shares with files outside its module.
-        spanning = {rel: why for rel, why in held.items()
-                    if any(rel in g.files and not set(g.files) <= set(held)
-                           for g in cross.groups.values())}
-        newly = convert_groups.check(cross, final, {**spanning, **blocked}, sources.read,
-                                     _cross_file_refusal(request.options),
-                                     request.options.lock is settings.LockMode.MUTEX)
-        failures.update({v.file: v.reason for v in newly.values()
-                         if v.file and v.status is HandlerStatus.FAILED})
-        if newly:
-            cross.dropped.update(newly)
-            continue
-        moved = _module_homes(in_modules, final, held) ^ (homes - set(held))
-        if moved & left:
-            # A file the definition left is chosen again: the runs do not settle.
-            for mutex in in_modules.modules():
-                back = sorted(moved & left & set(mutex.files))
-                if back:
-                    held.update(module_runs.held(mutex, module_runs.Stop(
-                        back[0], "does not keep the definition of the module's mutex "
-                        "when it is given it")))
-            continue
-        if moved:
-            left |= homes & moved
-            homes ^= moved
-            # Phase 1 runs again for a home that no cross-file task runs.
-            again = [RunTask(rel, module_home=rel in homes) for rel in sorted(moved)
-                     if rel in runs and rel not in {t.file for t in tasks}]
-            done = runner.run(again, "module mutex") if again else {}
-            runs.update({task.file: run for task, run in done.items()})
-            continue
-        stopped = _module_stops(in_modules, final, failures, blocked, held, cross)
-        if not stopped:
-            return _Followed(final, cross, blocked, held, failures)
-        held.update(stopped)
-
-
-def _module_homes(in_modules: modules.ModulePlan, final: dict[str, FileRun],
-                  held: dict[str, str]) -> set[str]:
-    """The file that defines each module mutex of a module still converting."""
-    found = set()
-    for mutex in in_modules.modules():
-        home = module_runs.home(mutex, final)
-        if home is not None and home not in held:
-            found.add(home)
-    return found
-
-
-def _module_stops(in_modules: modules.ModulePlan, final: dict[str, FileRun],
-                  failures: dict[str, str], blocked: dict[str, str], held: dict[str, str],
-                  cross: Groups) -> dict[str, str]:
-    """The files of each module not yet held that one of its files stops."""
-    dropped_in = {rel for key in cross.dropped for rel in cross.groups[key].files
-                  if key in cross.groups}
-    found = {}
-    for mutex in in_modules.modules():
-        if any(rel in held for rel in mutex.files):
-            continue
-        why = module_runs.stop(mutex, final, failures, blocked, dropped_in)
-        if why is not None:
-            found.update(module_runs.held(mutex, why))
-    return found
-
-
-def _file_records(summary: Summary, tree: Tree, final: dict[str, FileRun],
-                  blocked: dict[str, str], held: dict[str, str], failures: dict[str, str],
-                  diffs: Diffs) -> dict[str, tuple[bytes, bytes]]:
-    """Each file's record in SUMMARY, with its diff; returns the rewrites."""
-    changes = {}
-    for rel in sorted(final):
-        run = final[rel]
-        if rel in blocked:
-            summary.files.append(FileRecord(rel, FileStatus.FAILED, blocked[rel]))
-        elif not run.ok:
-            summary.files.append(FileRecord(rel, FileStatus.FAILED, run.reason))
-        elif rel in failures and rel in held:
-            summary.files.append(FileRecord(rel, FileStatus.FAILED,
-                                            f"{failures[rel]}; {held[rel]}"))
-        elif rel in held:
-            summary.files.append(FileRecord(rel, FileStatus.SKIPPED, held[rel]))
-        elif rel in failures and not run.changed:
-            # It stopped a handler: now run without it, it is still the file that failed.
-            summary.files.append(FileRecord(rel, FileStatus.FAILED, failures[rel]))
-        elif run.changed and _only_glue_resolved(run):
-            # Written, it would change code the run says it left alone.
-            summary.files.append(FileRecord(rel, FileStatus.UNCHANGED, _GLUE_KEPT))
-        elif run.changed:
-            changes[rel] = (run.old, run.new)
-            summary.changes += [ChangeRecord(rel, c.line, c.kind.value, c.handler, c.where,
-                                             c.reason) for c in run.changes]
-            summary.files.append(FileRecord(rel, FileStatus.CONVERTED, run.reason,
-                                            diffs(rel, run.old, run.new)))
-        else:
-            # Unchanged because spatch could not read part of it is a failure
-            # when that part may hold a .ioctl entry of a file_operations (by
-            # text).  Other files of a handler were checked line by line.
-            needed = tree.fops_names.get(rel)
-            decided = {d.handler for d in run.decisions}
-            if needed and run.parse_errors and {e.handler for e in needed} <= decided:
-                # Every entry was read; the skipped code matters only if it names one.
-                needed = file_runs.named_where_unparsed(
-                    run.old, run.parse_errors, sorted({e.handler for e in needed}
-                                                      | {d.fops for d in run.decisions
-                                                         if d.fops}))
-            status = FileStatus.FAILED if run.reason and needed else FileStatus.UNCHANGED
-            summary.files.append(FileRecord(rel, status, run.reason))
-    return changes
-
-
-_GLUE_KEPT = ("none of its entries was converted: its #ifdef HAVE_UNLOCKED_IOCTL and "
-              "HAVE_COMPAT_IOCTL lines are kept as they were")
-
-
-def _only_glue_resolved(run: FileRun) -> bool:
-    """Whether RUN converted nothing (no entry, no other change) and its new
-    text only resolves the file's HAVE_UNLOCKED_IOCTL / HAVE_COMPAT_IOCTL
-    conditionals, as a target that has them does after a conversion."""
-    if any(d.convert for d in run.decisions) or run.changes:
-        return False
-    old = run.old.decode("utf-8", "surrogateescape")
-    return have_ioctl.resolve(old).text.encode("utf-8", "surrogateescape") == run.new
-
-
-def _files_read(request: ConvertRequest, tree: Tree, mine: set[str],
-                grouped: set[str]) -> set[str]:
-    """The files of this run (of its shard) and every other file under its
-    paths that has an ioctl member."""
-    read = set(mine)
-    for rel in sorted(tree.member_files):
-        if rel in grouped and rel not in mine:
-            continue            # another shard's
-        if rel not in grouped and request.shard is not None and not request.shard.owns(rel):
-            continue
-        read.add(rel)
-    return read
-
-
-def _macro_writes(request: ConvertRequest, files: set[str], final: dict[str, FileRun],
-                  sources: Sources) -> MacroWrites:
-    """The headers among FILES whose forwarding macros are rewritten
-    (macro_sites.written_headers); none under a private mutex, where a
-    forwarded call may reach a handler holding it (the rule refuses it)."""
-    if request.options.lock is settings.LockMode.MUTEX:
-        return MacroWrites()
-    done = written_headers(request.root, files,
-                           {rel: run.new for rel, run in final.items() if run.ok}, sources,
-                           request.options.forwards_to_legacy, request.options.multi_kernel)
-    # A header that cannot be written leaves its macros' calls on .ioctl: they deny the run.
-    for rel, why in _unwritable(request, sorted(done.texts)).items():
-        del done.texts[rel]
-        done.refused += [HandlerRecord(rel, c.line, "?", c.handler, HandlerStatus.FAILED,
-                                       f"the header cannot be written ({why}): the call "
-                                       f"through ->ioctl of its macro {c.handler} cannot "
-                                       "follow the conversion")
-                         for c in done.changes if c.file == rel]
-        done.changes = [c for c in done.changes if c.file != rel]
-    return done
-
-
-def _forward(request: ConvertRequest, final: dict[str, FileRun], read: set[str],
-             sources: Sources, blocked: dict[str, str],
-             elsewhere: set[str], macro_sites: list[HandlerRecord],
-             macro_writes: MacroWrites) -> forwarding.Forwarded:
-    """Calls through ->ioctl in the files read follow the conversion; FINAL
-    gets the rewritten texts, or, when a call cannot follow, BLOCKED gets
-    every file of the run (forwarding.denied).  ELSEWHERE: the files of the
-    other shards of the run, whose refused calls deny this shard too.
-    MACRO_WRITES: headers whose every call is in a macro rewritten already;
-    the rule does not read them (it cannot parse such bodies)."""
-    mutex = request.options.lock is settings.LockMode.MUTEX
-    files = (read | set(final)) - set(macro_writes.texts)
-    texts = _calling(files, final, sources)
-    theirs = _calling(elsewhere - set(texts), {}, sources)
-    calling = _texts(files, final, sources, unfollowed_calls.may_call)
-    if not texts and not theirs and not macro_sites and not calling and \
-            not macro_writes.texts and not macro_writes.refused:
-        return forwarding.Forwarded()
-    # The handlers this run may convert (a held or blocked file's too: default-deny).
-    converted = {d.handler for run in final.values() for d in run.decisions if d.convert}
-    legacy_target = request.options.forwards_to_legacy
-    done = forwarding.forward(texts, request.options.multi_kernel, request.timeout,
-                              request.cache.sibling("forwarding"), request.jobs, mutex,
-                              converted, legacy_target, request.root)
-    # Another shard lists its own refusals; here they only deny.
-    refused_there = forwarding.forward(theirs, request.options.multi_kernel, request.timeout,
-                                       request.cache.sibling("forwarding"), request.jobs,
-                                       mutex, converted, legacy_target,
-                                       request.root).refused if theirs else []
-    # A call only a macro spells cannot follow: refused, as the rule's refusals are;
-    # so is one the rule does not see (by value: `fops.ioctl(...)`).
-    done.refused += macro_sites + macro_writes.refused
-    done.refused += unfollowed_calls.unfollowed(calling, done, request.root)
-    done.changes += macro_writes.changes
-    for rel, (old, new) in macro_writes.texts.items():
-        # Written with the run, or denied with it: never alone.
-        final[rel] = replace(final[rel], new=new) if rel in final else \
-            FileRun(rel, (), (), old, new, None)
-    denied = forwarding.denied(
-        replace(done, refused=done.refused + refused_there),
-        sorted(set(final) | set(done.texts) | {r.file for r in done.refused}))
-    if denied:
-        # Default-deny: nothing of the run is written, each file says why.
-        for rel, why in denied.items():
-            blocked.setdefault(rel, why)
-            if rel not in final:
-                # Also a file only a refusal names (a header whose macro is
-                # the site); SOURCES holds every text read before the run.
-                old = sources.read(rel)
-                final[rel] = FileRun(rel, (), (), old, old, None)
-        return forwarding.Forwarded(refused=done.refused, listed=done.listed)
-    for rel, new in done.texts.items():
-        final[rel] = replace(final[rel], new=new) if rel in final else \
-            FileRun(rel, (), (), texts[rel][0], new, None)
-    return done
-
-
-def _calling(files: set[str], final: dict[str, FileRun],
-             sources: Sources) -> dict[str, tuple[bytes, bytes]]:
-    """FILES that call or test a member named ioctl (forwarding.uses_member):
-    (text before the run, text after the conversion in FINAL)."""
-    return _texts(files, final, sources, forwarding.uses_member)
-
-
-def _texts(files: set[str], final: dict[str, FileRun], sources: Sources,
-           wanted) -> dict[str, tuple[bytes, bytes]]:
-    """FILES whose text after the conversion in FINAL is WANTED (a test of
-    bytes): (text before the run, that text)."""
-    texts = {}
-    for rel in sorted(files):
-        run = final.get(rel)
-        if run is not None and not run.ok:
-            continue
-        try:
-            old = sources.read(rel)
-        except OSError:
-            continue
-        current = run.new if run is not None else old
-        if wanted(current):
-            texts[rel] = (old, current)
-    return texts
-
-
-def _account(request: ConvertRequest, result: ConversionResult, sources: Sources,
-             read: set[str]) -> None:
-    """Every ioctl member of the files read, accounted for (accounting.py),
-    and the multi-kernel glue the target cannot build (bkl_glue.py)."""
-    summary = result.summary
-    texts = {}
-    for rel in sorted(read | set(result.changes)):
-        try:
-            old = sources.read(rel)
-        except OSError:
-            continue            # listed as skipped by the tree scan
-        texts[rel] = (old, result.changes[rel][1] if rel in result.changes else old)
-    found = accounting.account(summary, texts, request.root, _run_paths(request))
-    summary.handlers += found.records
-    summary.tokens += found.tokens
-    target = request.options.target
-    for rel, (old, _) in texts.items():
-        summary.handlers += bkl_glue.refusals(rel, old.decode("utf-8", "surrogateescape"),
-                                              target)
-    summary.sort()
-
-
-def _run_paths(request: ConvertRequest) -> tuple[str, ...]:
-    """The run's paths relative to its root ("." for the root itself)."""
-    return tuple(sorted({os.path.relpath(os.path.abspath(p), os.path.abspath(request.root))
-                         for p in request.paths}))
-
-
-def _unwritable(request: ConvertRequest, rels: list[str]) -> dict[str, str]:
-    """In place, a file we may not write is a file that cannot be rewritten."""
-    if request.output is not Output.IN_PLACE:
-        return {}
-    blocked = {}
-    for rel in rels:
-        try:
-            safe_write.checked_target(request.root / rel, request.root)
-        except safe_write.WriteError as err:
-            blocked[rel] = err.message
-    return blocked
-
-
-def _cross_file_refusal(options: settings.ConversionOptions) -> str | None:
-    """Why no handler defined away from its fops converts under OPTIONS."""
-    if options.multi_kernel or options.strategy is settings.Strategy.WRAPPER:
-        return ("the wrapper (and the multi-kernel output) needs the handler in the file "
-                "of its fops; --strategy pushdown converts it there")
-    return None
-
-
-# A member named ioctl given a pointer to data, as 2.6.9's mptctl.c does
-# (ioc->ioctl = (MPT_IOCTL *) mem;): no file operation.  A handler is cast
-# to void * or to a function pointer, if at all.
-_DATA_CAST = re.compile(r"\bioctl\s*=\s*\(\s*(?!void\b)\w[\w\s]*\*\s*\)")
-
-_UNPLACED = ("an .ioctl entry the rule does not see in a file_operations (one inside another "
-             "structure, such as a fops member of a device table, or written by a macro): "
-             "left alone; convert it by hand")
-
-
-def _handler_records(tree: Tree, fops_files: list[str], final: dict[str, FileRun],
-                     cross: Groups, blocked: dict[str, str], held: dict[str, str],
-                     sources: Sources) -> list[HandlerRecord]:
-    records = []
-    for rel in fops_files:
-        run = final[rel]
-        decided = {d.handler for d in run.decisions}
-        for d in _once_per_entry(run.decisions, tree.fops_names.get(rel, [])):
-            records.append(_record(d, run, final, cross, blocked, held, sources))
-        # A dead or NULL entry the rule removed is a change, not an entry left alone.
-        removed = {(c.line, c.handler) for c in run.changes
-                   if c.kind is rules.ChangeKind.REMOVED_ENTRY}
-        for entry in tree.fops_names.get(rel, []):
-            if entry.handler in decided or (entry.line, entry.handler) in removed:
-                continue
-            if run.ok and not run.reason:
-                # The rule saw the file whole and no fops of it has this
-                # entry: a never-compiled one, or one the rule cannot place.
-                old = run.old.decode("latin-1")
-                if _DATA_CAST.search(old.split("\n")[entry.line - 1]):
-                    continue    # ioc->ioctl = (MPT_IOCTL *) mem;: no handler
-                if c_spans.legacy_half(old, entry.line):
-                    continue    # already multi-kernel: the entry old kernels use
-                dead = c_spans.never_compiled(old, entry.line)
-                records.append(HandlerRecord(
-                    rel, entry.line, "?", entry.handler, HandlerStatus.SKIPPED,
-                    _never_compiled_words(old, dead) if dead else
-                    f"{entry.spelling}, which the rule does not read: left alone; convert "
-                    "it by hand" if entry.spelling else _UNPLACED))
-                continue
-            why = blocked.get(rel) or run.reason or "not seen by spatch"
-            # Found by text only (fops "?"): it may belong to another ops structure.
-            records.append(HandlerRecord(rel, entry.line, "?", entry.handler,
-                                         HandlerStatus.FAILED,
-                                         f"the rule could not check this entry: {why}"))
-        for entry in tree.macro_entries.get(rel, []):
-            if entry.line in {d.line for d in run.decisions}:
-                continue        # the rule reported it, with its reason
-            records.append(HandlerRecord(
-                rel, entry.line, "?", entry.handler, HandlerStatus.SKIPPED,
-                f"the handler is named through a macro ({entry.handler}), which spatch "
-                "cannot follow: convert this entry by hand"))
-    return records
-
-
-def _once_per_entry(decisions: list, entries) -> list:
-    """DECISIONS with one per entry: the rule reports `. ioctl` + newline
-    + `=` at both lines; ENTRIES (the finder's) say which lines are one."""
-    kept = []
-    for d in sorted(decisions, key=lambda d: d.line):
-        span = next((e.lines for e in entries if d.line in e.lines), None)
-        if span is not None and any(k.line in span and (k.fops, k.handler) == (d.fops, d.handler)
-                                    for k in kept):
-            continue
-        kept.append(d)
-    return kept
-
-
-def _never_compiled_words(text: str, line: int) -> str:
-    directive = " ".join(text.split("\n")[line - 1].split())
-    if directive.startswith("#if 0"):
-        return f"inside the #if 0 at line {line}: never compiled, left alone"
-    return (f"in a branch of the {directive} at line {line}: never compiled with the "
-            "converted file, left alone")
-
-
-def _record(d: rules.HandlerDecision, run: FileRun, final: dict[str, FileRun],
-            cross: Groups, blocked: dict[str, str], held: dict[str, str],
-            sources: Sources) -> HandlerRecord:
-    def record(status: HandlerStatus, reason: str | None, **more) -> HandlerRecord:
-        return HandlerRecord(file=d.file, line=d.line, fops=d.fops, handler=d.handler,
-                             uses_inode=d.uses_inode,
-                             returns_enoioctlcmd=d.returns_enoioctlcmd,
-                             status=status, reason=reason, **more)
-
-    key = cross.key_of(run.file, d.handler)
-    group = cross.groups.get(key)
-    named_in = tuple(f for f in group.files if f != run.file) if group else ()
-    if key in cross.dropped:
-        verdict = cross.dropped[key]
-        if run.reason:  # the refusal may come from what spatch could not parse
-            return record(HandlerStatus.FAILED, f"{run.reason} ({verdict.reason})",
-                          named_in=named_in)
-        return record(verdict.status, verdict.reason, named_in=named_in)
-    if run.file in blocked:
-        return record(HandlerStatus.FAILED, blocked[run.file])
-    if not run.ok:
-        return record(HandlerStatus.FAILED, run.reason)
-    if not d.convert:
-        # A refusal may come from what spatch could not parse, unless the
-        # rule converts the same handler for another entry: then it judged
-        # this entry alone (one never compiled, or dead beside .unlocked_ioctl).
-        converted_here = any(o.handler == d.handler and o.convert for o in run.decisions)
-        # Code spatch skipped that names neither the handler nor its fops
-        # (a #define it cannot parse) cannot have decided the refusal.
-        unparsed_here = not run.parse_errors or file_runs.named_where_unparsed(
-            run.old, run.parse_errors, [n for n in (d.handler, d.fops) if n])
-        if run.reason and not converted_here and unparsed_here:
-            return record(HandlerStatus.FAILED, f"{run.reason} (the rule: {d.reason})")
-        return record(HandlerStatus.SKIPPED, d.reason)
-    if run.file in held:
-        return record(HandlerStatus.SKIPPED, held[run.file])
-    # A converted handler keeps why auto chose the wrapper (None for pushdown).
-    if group is None:
-        return record(HandlerStatus.CONVERTED, d.reason, strategy=d.strategy)
-    others = tuple(f for f in group.files
-                   if f != run.file and f in final and final[f].changed)
-    return record(HandlerStatus.CONVERTED, d.reason, strategy=d.strategy, other_files=others,
-                  exported=convert_groups.exported(group, sources.read),
-                  unparsed=convert_groups.unparsed_notes(group, final), named_in=named_in)
-
-
-def _options_json(options: settings.ConversionOptions) -> dict:
-    return {"strategy": options.strategy.value, "lock": options.lock.value,
-            "target": str(options.target), "multi_kernel": options.multi_kernel,
-            "compat": options.compat}

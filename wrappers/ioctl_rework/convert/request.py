@@ -2,12 +2,13 @@
 values that pass between the stages of convert (see convert.py)."""
 
 import enum
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
 from ioctl_rework import cache as cache_mod
-from ioctl_rework import settings
+from ioctl_rework import safe_write, settings
 from ioctl_rework.convert import series
 from ioctl_rework.spatch import runner as spatch
 from ioctl_rework.patches.identity import Identity
@@ -16,6 +17,11 @@ from ioctl_rework.convert.summary import FileStatus, HandlerStatus, Summary
 
 if TYPE_CHECKING:     # only --kdir loads verify/
     from ioctl_rework.verify.build import KernelDir
+
+
+# The files among those given that the run may not write, and why
+# (ConvertRequest.unwritable).
+Unwritable = Callable[[list[str]], dict[str, str]]
 
 
 class InputError(Exception):
@@ -68,6 +74,25 @@ class ConvertRequest:
     # to ROOT, spatch's arguments, what it said).  check's audit reads its
     # legacy entries from them instead of running the rule again.
     on_rule_run: Callable[[str, tuple[str, ...], "spatch.SpatchResult"], None] | None = None
+
+    @property
+    def run_paths(self) -> tuple[str, ...]:
+        """The run's paths relative to its root ("." for the root itself)."""
+        return tuple(sorted({os.path.relpath(os.path.abspath(p), os.path.abspath(self.root))
+                             for p in self.paths}))
+
+    def unwritable(self, rels: list[str]) -> dict[str, str]:
+        """The files of RELS the run may not write, and why: in place, a
+        file we may not write is a file that cannot be rewritten."""
+        if self.output is not Output.IN_PLACE:
+            return {}
+        blocked = {}
+        for rel in rels:
+            try:
+                safe_write.checked_target(self.root / rel, self.root)
+            except safe_write.WriteError as err:
+                blocked[rel] = err.message
+        return blocked
 
 
 @dataclass
