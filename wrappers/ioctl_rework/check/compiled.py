@@ -23,7 +23,7 @@ from ioctl_rework.check.judge import FileView, how_to_check
 from ioctl_rework.check.kbuild_macros import Unknowable, flag_macros
 from ioctl_rework.check.result import Level
 from ioctl_rework.check.rule_runs import NOT_CHECKED, Raw
-from ioctl_rework.ctext import ioctl_tokens
+from ioctl_rework.ctext import ioctl_tokens, renamed_words
 from ioctl_rework.ctext.conditionals import compiled_lines, target_macros
 from ioctl_rework.ctext.fops_holders import Shape
 from ioctl_rework.ctext.ioctl_tokens import Use
@@ -116,8 +116,10 @@ def legacy_entries(view: FileView, path: str, version: tuple[int, int, int],
     the module doc); VERSION is the target kernel's; KBUILD_ROOT holds the
     Makefiles above PATH, as the patch leaves them."""
     found = _bare_directives(view, path, level)
+    # Last: a legacy entry found is shown at its line as well.
+    renamed = _renamed(view, path, level, kbuild_root)
     if "ioctl" not in view.text and "file_operations" not in view.text:
-        return found
+        return found + renamed
     code = code_only(view.text)
     flagged = flag_names(kbuild_root, path)
     compiled = compiled_lines(view.text, macros_before(version, kbuild_root, path), flagged)
@@ -156,7 +158,7 @@ def legacy_entries(view: FileView, path: str, version: tuple[int, int, int],
                                 shown))
     found += _unreadable_members(view, code, join_splices(code), compiled, changes, path,
                                  level)
-    return found
+    return found + renamed
 
 
 def macros_before(version: tuple[int, int, int], kbuild_root: Path | None,
@@ -170,6 +172,59 @@ def macros_before(version: tuple[int, int, int], kbuild_root: Path | None,
     macros = target_macros(version)
     return {**{name: value for name, value in flags.items() if name not in macros},
             **{name: value if name not in flags else None for name, value in macros.items()}}
+
+
+def _renamed(view: FileView, path: str, level: Level,
+             kbuild_root: Path | None) -> list[Placed]:
+    """NOT_CHECKED where PATH's kbuild flags define a word the rules read as
+    C (-Dunlocked_ioctl=ioctl: a legacy entry gcc sees, the text hides):
+    at the first changed line naming the word, else the first changed line."""
+    if not view.changed:
+        return []
+    own = _renaming_directive(view, path)
+    if own is not None:
+        n, why = own
+        shown = view.changed.get(n) or view.changed[min(view.changed)]
+        return [Placed(Raw(NOT_CHECKED, level, why, path, n, "", ""), shown)]
+    why = renamed_words.refusal(kbuild_root, path) if kbuild_root is not None else None
+    if why is None:
+        return []
+    words = {re.match(r"-[DU]\s*(\w+)", flag)[1]
+             for flag, _ in renamed_words.renaming_flags(kbuild_root, path)}
+    code = code_only(view.text).split("\n")
+    naming = [n for n in sorted(view.changed)
+              if n <= len(code) and set(re.findall(r"\w+", code[n - 1])) & words]
+    n = (naming or sorted(view.changed))[0]
+    shown = view.changed[n]
+    return [Placed(Raw(NOT_CHECKED, level, why.replace("convert this directory's files by "
+                                                       "hand", "check it by hand"),
+                       path, n, "", ""), shown)]
+
+
+_RENAMING = re.compile(r"^[ \t]*#[ \t]*(define|undef)[ \t]+(\w+)(\(?)", re.M)
+
+
+def _renaming_directive(view: FileView, path: str) -> tuple[int, str] | None:
+    """(line, why) of the first directive of VIEW that renames what every
+    file including it reads: an object-like #define of a member or type the
+    rules read (`#define unlocked_ioctl ioctl`), or, in a header, a #define
+    or #undef of a target macro (HAVE_UNLOCKED_IOCTL); or None.  A
+    directive never compiled is none."""
+    code = code_only(view.text)
+    compiled = compiled_lines(view.text, {})
+    for match in _RENAMING.finditer(code):
+        n = code.count("\n", 0, match.start()) + 1
+        kind, name, paren = match.groups()
+        if n <= len(compiled) and compiled[n - 1] is False:
+            continue
+        if kind == "define" and not paren and name in renamed_words.MEMBER_WORDS:
+            return n, (f"#define {name} makes the compiler read another word where the "
+                       f"text says {name}, which the rules read as C: check it by hand")
+        if not path.endswith(".c") and name in _TARGET_NAMES:
+            return n, (f"a header that #{kind}s {name} decides, in every file that includes "
+                       "it, which half of a multi-kernel driver compiles, and check does not "
+                       "follow it there: check it by hand")
+    return None
 
 
 def flag_names(kbuild_root: Path | None, path: str) -> frozenset:
