@@ -69,10 +69,16 @@ def tree_top(root, rel):
                 head = handle.read(4096)
         except OSError:
             continue
-        if re.search(rb"^VERSION\s*=\s*\d", head, re.M) and \
-                re.search(rb"^PATCHLEVEL\s*=\s*\d", head, re.M):
+        if sets_version(head):
             return top
     return None
+
+
+def sets_version(head):
+    """Whether HEAD, the first 4096 bytes of a Makefile, sets VERSION and
+    PATCHLEVEL: a kernel tree's top Makefile."""
+    return re.search(rb"^VERSION\s*=\s*\d", head, re.M) is not None and \
+        re.search(rb"^PATCHLEVEL\s*=\s*\d", head, re.M) is not None
 
 
 # A flag variable's assignment: (the variable, its value).
