@@ -82,8 +82,11 @@ def sets_version(head):
 
 
 # A flag variable's assignment: (the variable, its value).
+# CFLAGS and KBUILD_CFLAGS too: a subdirectory's Makefile that adds to
+# them changes its own compiles (2.6's Makefile.build reads them there).
 _FLAGS = re.compile(r"^[ \t]*(EXTRA_CFLAGS|EXTRA_CPPFLAGS|ccflags-[\w$()]+|subdir-ccflags-[\w$()]+|"
-                    r"CFLAGS_[\w.-]+|CPPFLAGS_[\w.-]+)\s*[:+?]?=(.*)$", re.M)
+                    r"CFLAGS_[\w.-]+|CPPFLAGS_[\w.-]+|CFLAGS|CPPFLAGS|KBUILD_CFLAGS|KBUILD_CPPFLAGS)"
+                    r"\s*[:+?]?=(.*)$", re.M)
 # The directory of -I: up to a blank outside $(...) ("$(shell pwd)/inc" is one).
 _INCLUDE_FLAG = re.compile(r"-I\s*((?:\$\((?:[^()]|\([^()]*\))*\)|\S)+)")
 
