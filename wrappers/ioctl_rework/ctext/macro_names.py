@@ -65,7 +65,13 @@ def naming(found: Iterable[Definition], word: str,
     pattern = re.compile(r"\b%s\b" % re.escape(word))
     names = {d.name for d in found if word not in d.parameters and (
         (how(d.body) if how else pattern.search(d.body)) or _may_paste(d, word))}
-    words = [(d.name, set(_WORD.findall(d.body)) - d.parameters) for d in found]
+    return _closure(names, [(d.name, set(_WORD.findall(d.body)) - d.parameters)
+                            for d in found])
+
+
+def _closure(names: set[str], words: list[tuple[str, set[str]]]) -> set[str]:
+    """NAMES with every macro of WORDS ((name, words its body names)) that
+    names one of them, to any depth: a fixed point, so a cycle ends it."""
     grew = True
     while grew:
         grew = False
@@ -81,18 +87,10 @@ def writing_an_argument(found: Iterable[Definition],
     """The names of the function-like macros of FOUND that may write an
     argument: the body writes a parameter (WRITES(body, name)), pastes, or
     names a macro that may, to any depth."""
-    found = [d for d in found]
+    found = list(found)
     names = {d.name for d in found if d.parameters and (
         "##" in d.body or any(writes(d.body, p) for p in d.parameters))}
-    words = [(d.name, set(_WORD.findall(d.body))) for d in found if d.parameters]
-    grew = True
-    while grew:
-        grew = False
-        for name, named in words:
-            if name not in names and named & names:
-                names.add(name)
-                grew = True
-    return names
+    return _closure(names, [(d.name, set(_WORD.findall(d.body))) for d in found if d.parameters])
 
 
 def names_through_macro(text: str, word: str, code: str,
