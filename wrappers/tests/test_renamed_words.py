@@ -35,6 +35,8 @@ MAY_RENAME = {
     "include $(src)/fl.mk": "include $(src)/fl.mk",
     "-include $(obj)/fl_local.mk": "include $(obj)/fl_local.mk",
 }
+TREE_TOP = ("VERSION = 2\nPATCHLEVEL = 6\nSUBLEVEL = 9\n\nexport FL_FEATURE ?=\n-include .config\n"
+            "include $(srctree)/arch/$(ARCH)/Makefile\nobj-y += drivers/\n")
 NOT_RENAMING = ("ccflags-y += -DFL_DEBUG", "ccflags-y += -DIOCTL_MAX=4",
                 "CFLAGS_other.o += -Dioctl=unlocked_ioctl")
 
@@ -48,6 +50,8 @@ class ReadingTest(unittest.TestCase):
             with self.subTest(makefile), tempfile.TemporaryDirectory() as tmp:
                 (Path(tmp) / "drivers/fl").mkdir(parents=True)
                 (Path(tmp) / "drivers/fl/Makefile").write_text(f"obj-m += fl.o\n{makefile}\n")
+                # A tree's top Makefile includes its .config: no flag of fl.c.
+                (Path(tmp) / "Makefile").write_text(TREE_TOP)
                 why = renamed_words.refusal(tmp, "drivers/fl/fl.c")
                 if flag is None:
                     self.assertIsNone(why)

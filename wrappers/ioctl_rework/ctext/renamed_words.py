@@ -50,11 +50,15 @@ def renaming_flags(root, rel) -> list[tuple[str, str]]:
 
 def unread_flags(root, rel) -> list[str]:
     """What may define any word among REL's kbuild flags: a header forced
-    in, a flag not expanded, a file a Makefile includes (make's include),
-    each with its Makefile."""
+    in, a flag not expanded, a file its directory's Makefile includes
+    (make's include), each with its Makefile."""
     flags = include_search.kbuild_flags(root, rel)
     included = []
-    for makefile in flags.makefiles:
+    # The directory's own Makefile, whose every flag variable applies: a
+    # parent's reach it only by subdir-ccflags, and a tree's top Makefile
+    # includes .config and the arch Makefile in every tree.
+    for makefile in (m for m in flags.makefiles
+                     if os.path.dirname(m) == os.path.dirname(rel)):
         try:
             with open(os.path.join(root, makefile), errors="replace") as handle:
                 text = handle.read()
