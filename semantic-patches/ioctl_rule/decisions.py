@@ -19,7 +19,7 @@ from .handler_body import (impure_declaration, needs_temporary, parameter_names,
 from .locking import (bkl_in_callee, is_handler, mutex_name, outside_the_mutex,
                       polls_shared_state, reachable, shadowed_lock, waits_for_another_call)
 from .placement import placement_problem
-from . import forwarded_calls, kbuild_defines, unseen_inode
+from . import forwarded_calls, kbuild_defines, renames, unseen_inode
 
 
 def strategy_at(p):
@@ -193,6 +193,10 @@ def _decide_from_facts(file, h):
     if h in kept:
         # convert found a file naming it that cannot follow the new signature.
         decisions[key] = (None, "kept with the old signature (-D keep)")
+        return decisions[key]
+    if renames.renamed(file) and (referenced or h in listed):
+        # What the compiler sees is not what the rule reads: every strategy.
+        decisions[key] = (None, renames.renamed(file))
         return decisions[key]
     if "null_inode" in f and uses_inode(file, h):
         decisions[key] = (None, "the call at line %d passes NULL as its inode, which the "

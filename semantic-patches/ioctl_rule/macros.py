@@ -15,7 +15,7 @@ from .source import code_text, offset_of, source_lines
 from .conditionals import conditionals_at, outside_ifs, without_dead_code
 from .kernel_interfaces import CALLS as KERNEL_CALLS
 
-from ioctl_rework.ctext import include_search
+from ioctl_rework.ctext import include_search, macro_names
 
 
 # SmPL has no pattern for a statement expression, a computed goto or the
@@ -296,27 +296,20 @@ def unseen_return(file, h):
 
 # A macro whose body names the inode parameter uses it where the handler
 # expands it; SmPL sees only the macro call.  The derived local keeps it.
+# So does a macro that names such a macro, to any depth (#define A() B(),
+# #define B() iminor(inode)), and one whose paste may spell it.
 _inode_macros = per_file({})
 
 
 def macros_naming(file, ino):
-    """Names of the macros of the file whose body names ino."""
+    """Names of the macros of the file and its headers whose expansion
+    names ino (ctext/macro_names.py: to any depth, a paste that may spell
+    it, a cycle ended)."""
     if (file, ino) not in _inode_macros:
-        text = re.sub(r"\\\r?\n", " ", "\n".join(source_lines(file)))
-        word = re.compile(r"\b%s\b" % re.escape(ino))
-        found = set()
-        for name, params, body in re.findall(r"^\s*#\s*define\s+(\w+)(\([^)]*\))?(.*)$",
-                                             text, re.MULTILINE):
-            # A parameter of that name is not the inode of the handler.
-            if word.search(body) and not word.search(params):
-                found.add(name)
-        # A macro of a header the file includes expands in the handler too.
-        for name, texts in macros_of(file).texts.items():
-            for text in texts:
-                params, body = re.match(r"(\([^)]*\))?(.*)", text, re.DOTALL).groups()
-                if word.search(body) and not word.search(params or ""):
-                    found.add(name)
-        _inode_macros[(file, ino)] = found
+        found = macro_names.definitions("\n".join(source_lines(file)))
+        found += [macro_names.definition(name, text)
+                  for name, texts in macros_of(file).texts.items() for text in texts]
+        _inode_macros[(file, ino)] = macro_names.naming(found, ino)
     return _inode_macros[(file, ino)]
 
 
@@ -413,17 +406,25 @@ def macro_use_in_every_build(file, ino, first, last):
                for number, column in macro_uses(file, ino, first, last))
 
 
-def names_in_every_build(file, name, ino):
+def names_in_every_build(file, name, ino, seen=frozenset()):
     """Whether the macro NAME names INO wherever the file is compiled: its
-    one definition is the file's, outside every #if, never #undef'd; one
-    in a header, or under an #if (#ifdef USE_INODE / #define FL_MINOR()
-    iminor(inode) / #else / #define FL_MINOR() 0), may not."""
+    one definition is the file's, outside every #if, never #undef'd, and
+    its body names INO or a macro that names it in every build; one in a
+    header, or under an #if (#ifdef USE_INODE / #define FL_MINOR()
+    iminor(inode) / #else / #define FL_MINOR() 0), may not.  A cycle of
+    macros (SEEN) proves nothing."""
     lines = source_lines(file)
     defined = [number for number, text in enumerate(lines, 1)
                if re.match(r"\s*#\s*(define|undef)\s+%s\b" % re.escape(name), text)]
-    return len(defined) == 1 and len(macros_of(file).texts.get(name, ())) == 1 and \
-        re.match(r"\s*#\s*define\b", lines[defined[0] - 1]) is not None and \
-        outside_ifs(file, defined[0])
+    texts = macros_of(file).texts.get(name, ())
+    if not (len(defined) == 1 and len(texts) == 1 and name not in seen and
+            re.match(r"\s*#\s*define\b", lines[defined[0] - 1]) is not None and
+            outside_ifs(file, defined[0])):
+        return False
+    found = macro_names.definition(name, texts[0])
+    words = set(IDENTIFIER.findall(found.body)) - found.parameters
+    return ino in words or any(names_in_every_build(file, other, ino, seen | {name})
+                               for other in words & macros_naming(file, ino))
 
 
 def old_style_definition(file, h):

@@ -11,7 +11,7 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from ioctl_rework.check.compiled import macros_before
+from ioctl_rework.check.compiled import flag_names, macros_before
 from ioctl_rework.check.kbuild_macros import Unknowable, flag_macros, makefiles_above
 from ioctl_rework.ctext.conditionals import compiled_lines
 from test_check import types
@@ -136,6 +136,51 @@ class CompiledWithFlagsTest(TreeTestCase):
                       False)
 
 
+class HeadersAndUndefTest(TreeTestCase):
+    """A name a flag sets may be #undef'd or #defined again by a header the
+    file includes, which check does not read, or by the file itself: after
+    an #include it is unknown; the file's own #undef or #define decides."""
+
+    def status(self, misc: str, text: str):
+        """Whether gcc compiles the line `entry` of TEXT, with MISC."""
+        root = self.tree(misc)
+        found = compiled_lines(text, macros_before((2, 6, 32), root, DRIVER),
+                               flag_names(root, DRIVER))
+        return found[text.split("\n").index("entry")]
+
+    def test_an_include_before_the_block_leaves_the_flag_unknown(self):
+        for include in ('#include "thermo_compat.h"', "#include <linux/fs.h>",
+                        "# include <linux/kernel.h>", "#include_next <linux/fs.h>",
+                        "#ifdef CONFIG_THERMO_COMPAT\n#include \"thermo_compat.h\"\n#endif"):
+            for misc, condition in (("ccflags-y += -DFOO\n", "#ifdef FOO"),
+                                    ("ccflags-y += -DNOFOO\n", "#ifndef NOFOO"),
+                                    ("EXTRA_CFLAGS += -DFOO=2\n", "#if FOO > 1"),
+                                    ("ccflags-y += -UFOO\n", "#if defined(FOO)")):
+                with self.subTest(include + misc + condition):
+                    self.assertIsNone(self.status(misc, f"{include}\n{condition}\nentry\n#endif\n"))
+
+    def test_an_include_after_the_block_or_never_compiled_changes_nothing(self):
+        for text, expected in (("#ifdef FOO\nentry\n#endif\n#include <linux/fs.h>\n", True),
+                               ("#if 0\n#include \"x.h\"\n#endif\n#ifdef FOO\nentry\n#endif\n",
+                                True),
+                               ("#include <linux/fs.h>\n#ifdef BAR\nentry\n#endif\n", None)):
+            with self.subTest(text):
+                self.assertIs(self.status("ccflags-y += -DFOO\n", text), expected)
+
+    def test_the_files_own_undef_or_define_decides(self):
+        for text, expected in (
+                ("#undef FOO\n#ifdef FOO\nentry\n#endif\n", False),
+                ("# undef FOO /* the old API */\n#ifdef FOO\nentry\n#endif\n", False),
+                ("#include <linux/fs.h>\n#undef FOO\n#ifdef FOO\nentry\n#endif\n", False),
+                ("#include <linux/fs.h>\n#undef FOO\n#define FOO 0\n#if FOO\nentry\n#endif\n",
+                 False),
+                ("#include <linux/fs.h>\n#define FOO 1\n#if FOO\nentry\n#endif\n", True),
+                ("#ifdef CONFIG_X\n#undef FOO\n#endif\n#ifdef FOO\nentry\n#endif\n", None),
+                ("#ifdef FOO\n#undef FOO\n#endif\n#ifndef FOO\nentry\n#endif\n", True)):
+            with self.subTest(text):
+                self.assertIs(self.status("ccflags-y += -DFOO\n", text), expected)
+
+
 class CheckTest(unittest.TestCase):
     """A patch adds a multi-kernel driver to a directory whose Makefile has
     long had the flag."""
@@ -157,7 +202,9 @@ class CheckTest(unittest.TestCase):
             with self.subTest(misc):
                 code, found, out = self.check(misc)
                 self.assertEqual(code, 1, out)
-                self.assertEqual(found, ["ERROR:LEGACY_IOCTL"])
+                # And NOT_CHECKED: the flag may define, or defines, a word the
+                # rules read as C (test_check_renamed_words).
+                self.assertEqual(found, ["ERROR:LEGACY_IOCTL", "ERROR:NOT_CHECKED"])
                 # Line 31: the .ioctl of the #else of #ifdef HAVE_UNLOCKED_IOCTL.
                 self.assertRegex(out, r"FILE: drivers/misc/hygro2.c:31:\n\+\t\.ioctl\t\t= hygro2_ioctl,")
 
@@ -165,6 +212,67 @@ class CheckTest(unittest.TestCase):
         for misc in ("", "ccflags-y += -DDEBUG\n", "CFLAGS_other.o += -include other.h\n"):
             with self.subTest(misc):
                 code, found, out = self.check(misc)
+                self.assertEqual(code, 0, out)
+                self.assertEqual(found, [])
+
+
+class FlagSetAgainByAHeaderTest(unittest.TestCase):
+    """hygro2 takes back HAVE_UNLOCKED_IOCTL (its legacy half then compiles)
+    only where a name its Makefile's flag sets says so; a header it includes
+    sets that name again.  check read the flag and judged the half dead:
+    exit 0 on a driver whose legacy .ioctl compiles on 2.6.36."""
+
+    # (the Makefile's flag, what the header does, the test in hygro2.c)
+    SPELLINGS = {
+        "-U, a header #defines it": ("-UHYGRO_COMPAT", "#define HYGRO_COMPAT 1",
+                                     "#ifdef HYGRO_COMPAT"),
+        "-D, a header #undefs it": ("-DHYGRO_NEW_KERNEL", "#undef HYGRO_NEW_KERNEL",
+                                    "#ifndef HYGRO_NEW_KERNEL"),
+        "-D=2, a header #defines it 1": ("-DHYGRO_API=2",
+                                         "#undef HYGRO_API\n#define HYGRO_API 1",
+                                         "#if HYGRO_API < 2"),
+    }
+
+    def check(self, spelling: str, own: str = "", include: bool = True,
+              before: bool = False) -> tuple[int, list[str], str]:
+        flag, header, test = self.SPELLINGS[spelling]
+        repo = GitRepo()
+        self.addCleanup(repo.__exit__)
+        tree = {"Makefile": TOP, "drivers/Makefile": "obj-y += misc/\n",
+                "drivers/misc/Makefile": f"obj-m += hygro2.o\nccflags-y += {flag}\n",
+                "drivers/misc/hygro_compat.h": f"/* hygro on old kernels */\n{header}\n"}
+        if before:
+            tree["drivers/misc/hygro2.c"] = self.driver(test, own, False)
+        repo.commit("the tree", tree)
+        repo.commit("hygro2", {"drivers/misc/hygro2.c": self.driver(test, own, include)})
+        out = repo.run_cli("check", "--git", "HEAD")
+        return out.returncode, types(out.stdout), out.stdout + out.stderr
+
+    @staticmethod
+    def driver(test: str, own: str, include: bool) -> str:
+        glue = (('#include "hygro_compat.h"\n' if include else "") + own +
+                f"{test}\n#undef HAVE_UNLOCKED_IOCTL\n#endif\n")
+        return MULTI.replace("#include <linux/uaccess.h>\n", "#include <linux/uaccess.h>\n" + glue)
+
+    def test_the_legacy_half_fails_where_a_header_may_set_the_name_again(self):
+        for spelling in self.SPELLINGS:
+            with self.subTest(spelling):
+                code, found, out = self.check(spelling)
+                self.assertEqual(code, 1, out)
+                self.assertEqual(found, ["ERROR:LEGACY_IOCTL"])
+                self.assertIn("hygro2_fops sets the legacy .ioctl (hygro2_ioctl)", out)
+
+    def test_a_patch_that_adds_only_the_include_is_shown_at_it(self):
+        code, found, out = self.check("-U, a header #defines it", before=True)
+        self.assertEqual(code, 1, out)
+        self.assertEqual(found, ["ERROR:LEGACY_IOCTL"])
+        self.assertRegex(out, r"FILE: drivers/misc/hygro2.c:11:\n\+#include \"hygro_compat.h\"")
+
+    def test_the_files_own_directive_after_the_include_decides(self):
+        for spelling, own in (("-U, a header #defines it", "#undef HYGRO_COMPAT\n"),
+                              ("-D, a header #undefs it", "#define HYGRO_NEW_KERNEL\n")):
+            with self.subTest(spelling):
+                code, found, out = self.check(spelling, own)
                 self.assertEqual(code, 0, out)
                 self.assertEqual(found, [])
 

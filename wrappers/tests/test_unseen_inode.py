@@ -290,7 +290,9 @@ class KbuildDefinesTest(ModelRun):
 
     def test_a_flagged_name_keeps_the_signature_behind_the_wrapper(self):
         for strategy in ("auto", "wrapper"):
-            for name, case in FLAGGED.items():
+            # A forced header may define any word the rule reads: refused in
+            # every strategy (ctext/renamed_words.py, test_renamed_words).
+            for name, case in ((n, c) for n, c in FLAGGED.items() if n != "forced"):
                 with self.subTest(strategy=strategy, name=name):
                     result = self.convert_flagged(case, "--target", "2.6.20",
                                                   "--strategy", strategy)

@@ -149,6 +149,13 @@ def _lay_out(patch: PatchInput, root: Path, level: Level, staged: bool) -> _Unit
     unit.result.problems += flag_changes(patch.patch_set, level, staged)
     for path, data in patch.kbuild_files.items():
         scratch.write_inside(unit.kbuild_root, path, data)
+        # The rule and convert read a file's kbuild flags beside it, as
+        # convert does in the tree; not a tree's top Makefile, which would
+        # make the scratch directory a tree without headers (the kernel
+        # given is read where a file has no tree).
+        if path not in unit.finals and not (path.rsplit("/", 1)[-1] == "Makefile" and
+                                            include_search.sets_version(data[:4096])):
+            scratch.write_inside(root, path, data)
     for path, f in unit.finals.items():
         if not path.endswith(SOURCE_SUFFIXES):
             unit.scratch_names[path] = path + ".ioctl-rework.c"

@@ -23,7 +23,7 @@ from ioctl_rework.check.judge import FileView, how_to_check
 from ioctl_rework.check.kbuild_macros import Unknowable, flag_macros
 from ioctl_rework.check.result import Level
 from ioctl_rework.check.rule_runs import NOT_CHECKED, Raw
-from ioctl_rework.ctext import ioctl_tokens
+from ioctl_rework.ctext import ioctl_tokens, renamed_words
 from ioctl_rework.ctext.conditionals import compiled_lines, target_macros
 from ioctl_rework.ctext.fops_holders import Shape
 from ioctl_rework.ctext.ioctl_tokens import Use
@@ -43,6 +43,8 @@ FOPS_MEMBERS = frozenset("""
     fadvise uring_cmd uring_cmd_iopoll fop_flags aio_read aio_write readdir readv writev
     dir_notify""".split())
 _DIRECTIVE = re.compile(r"^\s*#\s*(?:if|ifdef|ifndef|elif|else|endif|define|undef)\b")
+# An #include: the header may #undef or #define what a kbuild flag set.
+_INCLUDE = re.compile(r"^\s*#\s*include(?:_next)?\b")
 _NO_HANDLER = ("NULL", "0")
 # Macros a bare patch may not #define near ioctl code unseen.
 _TARGET_NAMES = ("HAVE_UNLOCKED_IOCTL", "HAVE_COMPAT_IOCTL", "LINUX_VERSION_CODE",
@@ -59,12 +61,13 @@ class Placed:
 def _directive_changes(view: FileView) -> dict[int, Line]:
     """Lines of the new file where the patch adds a preprocessor directive
     or removes one (at the line that now follows it)."""
-    found = {n: ln for n, ln in view.final.added.items() if _DIRECTIVE.match(ln.text)}
+    found = {n: ln for n, ln in view.final.added.items()
+             if _DIRECTIVE.match(ln.text) or _INCLUDE.match(ln.text)}
     for patch in view.final.patches:
         for hunk in patch.hunks:
             new = hunk.new_start if hunk.new_count else hunk.new_start + 1
             for ln in hunk.lines:
-                if ln.kind == "-" and _DIRECTIVE.match(ln.text):
+                if ln.kind == "-" and (_DIRECTIVE.match(ln.text) or _INCLUDE.match(ln.text)):
                     found.setdefault(new, ln)
                 if ln.kind != "-":
                     new += 1
@@ -75,11 +78,14 @@ _CONDITIONAL = re.compile(r"^\s*#\s*(?:if|ifdef|ifndef|elif|else|endif)\b")
 _DEFINES = re.compile(r"^\s*#\s*(?:define|undef)\s+(\w+)")
 
 
-def _touch(view: FileView, code: str, changes: dict[int, Line], n: int) -> Line | None:
+def _touch(view: FileView, code: str, changes: dict[int, Line], n: int,
+           flagged: frozenset = frozenset()) -> Line | None:
     """The line a finding at line N is shown at, if the patch touches it:
     the line itself, or a directive change that can decide whether it is
-    compiled: a conditional in its definition or around it, or a #define
-    or #undef above it of a macro those conditionals name."""
+    compiled: a conditional in its definition or around it, a #define
+    or #undef above it of a macro those conditionals name, or an #include
+    above it when FLAGGED, the names a kbuild flag sets, may decide it (the
+    header may #undef or #define one again)."""
     if n in view.changed:
         return view.changed[n]
     around = open_branches(view.text, n)
@@ -89,6 +95,9 @@ def _touch(view: FileView, code: str, changes: dict[int, Line], n: int) -> Line 
     for c, ln in changes.items():
         if _CONDITIONAL.match(ln.text):
             if c in span or c in {b.line for b in around}:
+                deciding.append(c)
+        elif _INCLUDE.match(ln.text):
+            if c <= n and flagged:
                 deciding.append(c)
         else:
             defined = _DEFINES.match(ln.text)
@@ -107,10 +116,13 @@ def legacy_entries(view: FileView, path: str, version: tuple[int, int, int],
     the module doc); VERSION is the target kernel's; KBUILD_ROOT holds the
     Makefiles above PATH, as the patch leaves them."""
     found = _bare_directives(view, path, level)
+    # Last: a legacy entry found is shown at its line as well.
+    renamed = _renamed(view, path, level, kbuild_root)
     if "ioctl" not in view.text and "file_operations" not in view.text:
-        return found
+        return found + renamed
     code = code_only(view.text)
-    compiled = compiled_lines(view.text, macros_before(version, kbuild_root, path))
+    flagged = flag_names(kbuild_root, path)
+    compiled = compiled_lines(view.text, macros_before(version, kbuild_root, path), flagged)
     changes = {} if view.reconstructed else _directive_changes(view)
     for token in ioctl_tokens.tokens(view.text):
         if token.use is not Use.ENTRY or token.value in _NO_HANDLER:
@@ -119,7 +131,8 @@ def legacy_entries(view: FileView, path: str, version: tuple[int, int, int],
         live = compiled[n - 1] if n <= len(compiled) else None
         if live is False:
             continue
-        shown = _touch(view, code, changes, n)
+        # Unknown after an #include where a flag set a name: it may decide.
+        shown = _touch(view, code, changes, n, flagged if live is None else frozenset())
         if shown is None:
             continue
         fops = ioctl_tokens.of_file_operations(code, token)
@@ -145,7 +158,7 @@ def legacy_entries(view: FileView, path: str, version: tuple[int, int, int],
                                 shown))
     found += _unreadable_members(view, code, join_splices(code), compiled, changes, path,
                                  level)
-    return found
+    return found + renamed
 
 
 def macros_before(version: tuple[int, int, int], kbuild_root: Path | None,
@@ -159,6 +172,66 @@ def macros_before(version: tuple[int, int, int], kbuild_root: Path | None,
     macros = target_macros(version)
     return {**{name: value for name, value in flags.items() if name not in macros},
             **{name: value if name not in flags else None for name, value in macros.items()}}
+
+
+def _renamed(view: FileView, path: str, level: Level,
+             kbuild_root: Path | None) -> list[Placed]:
+    """NOT_CHECKED where PATH's kbuild flags define a word the rules read as
+    C (-Dunlocked_ioctl=ioctl: a legacy entry gcc sees, the text hides):
+    at the first changed line naming the word, else the first changed line."""
+    if not view.changed:
+        return []
+    own = _renaming_directive(view, path)
+    if own is not None:
+        n, why = own
+        shown = view.changed.get(n) or view.changed[min(view.changed)]
+        return [Placed(Raw(NOT_CHECKED, level, why, path, n, "", ""), shown)]
+    why = renamed_words.refusal(kbuild_root, path) if kbuild_root is not None else None
+    if why is None:
+        return []
+    words = {re.match(r"-[DU]\s*(\w+)", flag)[1]
+             for flag, _ in renamed_words.renaming_flags(kbuild_root, path)}
+    code = code_only(view.text).split("\n")
+    naming = [n for n in sorted(view.changed)
+              if n <= len(code) and set(re.findall(r"\w+", code[n - 1])) & words]
+    n = (naming or sorted(view.changed))[0]
+    shown = view.changed[n]
+    return [Placed(Raw(NOT_CHECKED, level, why.replace("convert this directory's files by "
+                                                       "hand", "check it by hand"),
+                       path, n, "", ""), shown)]
+
+
+_RENAMING = re.compile(r"^[ \t]*#[ \t]*(define|undef)[ \t]+(\w+)(\(?)", re.M)
+
+
+def _renaming_directive(view: FileView, path: str) -> tuple[int, str] | None:
+    """(line, why) of the first directive of VIEW that renames what every
+    file including it reads: an object-like #define of a member or type the
+    rules read (`#define unlocked_ioctl ioctl`), or, in a header, a #define
+    or #undef of a target macro (HAVE_UNLOCKED_IOCTL); or None.  A
+    directive never compiled is none."""
+    code = code_only(view.text)
+    compiled = compiled_lines(view.text, {})
+    for match in _RENAMING.finditer(code):
+        n = code.count("\n", 0, match.start()) + 1
+        kind, name, paren = match.groups()
+        if n <= len(compiled) and compiled[n - 1] is False:
+            continue
+        if kind == "define" and not paren and name in renamed_words.MEMBER_WORDS:
+            return n, (f"#define {name} makes the compiler read another word where the "
+                       f"text says {name}, which the rules read as C: check it by hand")
+        if not path.endswith(".c") and name in _TARGET_NAMES:
+            return n, (f"a header that #{kind}s {name} decides, in every file that includes "
+                       "it, which half of a multi-kernel driver compiles, and check does not "
+                       "follow it there: check it by hand")
+    return None
+
+
+def flag_names(kbuild_root: Path | None, path: str) -> frozenset:
+    """The names PATH's kbuild flags set: a header it includes, which check
+    does not read, may #undef or #define them again (compiled_lines)."""
+    flags = flag_macros(kbuild_root, path)
+    return frozenset() if isinstance(flags, Unknowable) else frozenset(flags)
 
 
 def _unreadable_members(view: FileView, code: str, joined, compiled: list, changes: dict,

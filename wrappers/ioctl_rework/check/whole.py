@@ -40,14 +40,23 @@ class Whole:
 _INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*(?:"([^"\n]+)"|<([^>\n]+)>)', re.M)
 
 
+# A local header that (re)defines what decides a multi-kernel driver's
+# halves decides them in every file including it (check.compiled).
+_TARGET_DIRECTIVE = re.compile(rb"^[ \t]*#[ \t]*(?:define|undef)[ \t]+(?:HAVE_UNLOCKED_IOCTL"
+                               rb"|HAVE_COMPAT_IOCTL|LINUX_VERSION_CODE|KERNEL_VERSION)\b", re.M)
+
+
 def _claims_ioctl(data: bytes, local: bool = True) -> bool:
     """Whether the code of DATA, an included file, may set the legacy .ioctl
     (then it is judged whole): an ioctl member, or for a LOCAL file (not a
-    kernel header) a file_operations in any spelling."""
-    if not candidates.names_an_entry(data) and not (local and b"file_operations" in data):
+    kernel header) a file_operations in any spelling or a #define or #undef
+    of a target macro (HAVE_UNLOCKED_IOCTL)."""
+    if not candidates.names_an_entry(data) and not (local and b"file_operations" in data) \
+            and not (local and (b"IOCTL" in data or b"VERSION" in data)):
         return False
     code = code_only(data.decode(errors="surrogateescape")).encode(errors="surrogateescape")
-    return candidates.names_an_entry(code) or (local and b"file_operations" in code)
+    return candidates.names_an_entry(code) or (local and b"file_operations" in code) or \
+        (local and _TARGET_DIRECTIVE.search(code) is not None)
 
 
 def _includes(text: str) -> list[tuple[str, bool, int]]:

@@ -9,7 +9,8 @@ the file's conditionals as cpp does, in three values: a line is compiled
 (True), never (False), or that depends on what no one here knows (None: a
 CONFIG_ option, a macro of some header).  Known are the macros of the
 target (HAVE_UNLOCKED_IOCTL, HAVE_COMPAT_IOCTL, LINUX_VERSION_CODE and
-KERNEL_VERSION) and what the file itself #defines and #undefs.
+KERNEL_VERSION), what the file itself #defines and #undefs, and what its
+kbuild flags set up to its first #include (the headers are not read here).
 """
 
 import re
@@ -172,9 +173,13 @@ def _and(a: bool | None, b: bool | None) -> bool | None:
     return None if None in (a, b) else True
 
 
-def compiled_lines(text: str, macros: dict[str, str]) -> list[bool | None]:
+def compiled_lines(text: str, macros: dict[str, str],
+                   reset_by_headers: frozenset = frozenset()) -> list[bool | None]:
     """For each line of TEXT (index 0 is line 1): compiled (True), never
-    (False), or not known (None), with MACROS defined before the file."""
+    (False), or not known (None), with MACROS defined before the file.
+    The names of RESET_BY_HEADERS (set by a kbuild flag) are not known after
+    an #include that may compile: the header, not read here, may #undef or
+    #define them again; the file's own #define or #undef after it is."""
     known: dict[str, str | None | bool] = dict(macros)    # False: #undef'd
     stack: list[list] = []          # [outer, this branch, some branch taken]
     found = []
@@ -210,6 +215,8 @@ def compiled_lines(text: str, macros: dict[str, str]) -> list[bool | None]:
             frame[2] = True
         elif name == "endif" and stack:
             stack.pop()
+        elif name in ("include", "include_next") and here is not False:
+            known.update(dict.fromkeys(reset_by_headers, None))
         elif name in ("define", "undef") and here is not False:
             word = re.match(r"\s*(\w+)(\(?)\s*(.*)", rest)
             if word:

@@ -69,15 +69,24 @@ def tree_top(root, rel):
                 head = handle.read(4096)
         except OSError:
             continue
-        if re.search(rb"^VERSION\s*=\s*\d", head, re.M) and \
-                re.search(rb"^PATCHLEVEL\s*=\s*\d", head, re.M):
+        if sets_version(head):
             return top
     return None
 
 
+def sets_version(head):
+    """Whether HEAD, the first 4096 bytes of a Makefile, sets VERSION and
+    PATCHLEVEL: a kernel tree's top Makefile."""
+    return re.search(rb"^VERSION\s*=\s*\d", head, re.M) is not None and \
+        re.search(rb"^PATCHLEVEL\s*=\s*\d", head, re.M) is not None
+
+
 # A flag variable's assignment: (the variable, its value).
+# CFLAGS and KBUILD_CFLAGS too: a subdirectory's Makefile that adds to
+# them changes its own compiles (2.6's Makefile.build reads them there).
 _FLAGS = re.compile(r"^[ \t]*(EXTRA_CFLAGS|EXTRA_CPPFLAGS|ccflags-[\w$()]+|subdir-ccflags-[\w$()]+|"
-                    r"CFLAGS_[\w.-]+|CPPFLAGS_[\w.-]+)\s*[:+?]?=(.*)$", re.M)
+                    r"CFLAGS_[\w.-]+|CPPFLAGS_[\w.-]+|CFLAGS|CPPFLAGS|KBUILD_CFLAGS|KBUILD_CPPFLAGS)"
+                    r"\s*[:+?]?=(.*)$", re.M)
 # The directory of -I: up to a blank outside $(...) ("$(shell pwd)/inc" is one).
 _INCLUDE_FLAG = re.compile(r"-I\s*((?:\$\((?:[^()]|\([^()]*\))*\)|\S)+)")
 

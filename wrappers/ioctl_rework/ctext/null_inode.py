@@ -9,14 +9,17 @@ not declared a second time anywhere in the function (a shadow: which one
 the call reads is not read here); every value it is given -- in its
 initializer, a statement, a condition, a comma expression -- a null
 constant, at least one given; its address never taken, never stepped or
-compound assigned, never an argument of a macro (which may assign it).
+compound assigned, never an argument of a macro (which may assign it), never
+named by a macro of the file the function uses, to any depth (macro_names).
 Anything else is not a NULL inode, and the usual rules apply.
 
-Imports nothing of the project but spans (the rule imports it too).
+Imports nothing of the project but spans and macro_names (the rule imports
+it too).
 """
 
 import re
 
+from ioctl_rework.ctext import macro_names
 from ioctl_rework.ctext.spans import TAG_OR_MEMBER_BEFORE, code_only
 
 NULL_VALUE = re.compile(r"(?:\(\s*(?:struct\s+)?\w+\s*\**\s*\)\s*)?(?:NULL|0|\(\s*void\s*\*\s*\)\s*0)")
@@ -117,6 +120,8 @@ def _local_null(code: str, body: tuple[int, int], call: int, name: str) -> bool:
         return False                # the call is outside the local's block
     if re.search(rf"\bstatic\b[^;{{}}]*\b{word}\b", text):
         return False
+    if macro_names.names_through_macro(code, name, text):
+        return False                # a macro of the file (to any depth) may assign it
     defined_macros = set(re.findall(r"^[ \t]*#[ \t]*define[ \t]+(\w+)\(", code, re.M))
     values = []
     for use in re.finditer(rf"\b{word}\b", code[start:end + 1]):

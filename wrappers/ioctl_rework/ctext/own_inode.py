@@ -6,7 +6,8 @@ lower->f_op->ioctl(inode, file, cmd, arg).  The VFS called the handler
 with the inode of its file, so the unlocked call, which passes no inode,
 loses nothing, provided that (default-deny):
 - the handler is static (no other file calls it) and writes neither
-  parameter nor takes their addresses;
+  parameter nor takes their addresses, itself or through a macro of the
+  file, to any depth;
 - every other mention of it in the file is a fops entry or a call that
   passes the inode of the file it passes (the VFS's, or the wrapper's);
 or the handler was converted and its inode is a local initialized from its
@@ -15,6 +16,7 @@ file and never written.  Anything else is not proven: the call is refused.
 
 import re
 
+from ioctl_rework.ctext import macro_names
 from ioctl_rework.ctext.spans import closing, code_only, split_top_level
 
 _OWN = r"(?:(\w+)\s*->\s*f_dentry\s*->\s*d_inode|(\w+)\s*->\s*f_path\s*\.\s*dentry\s*->\s*d_inode" \
@@ -47,6 +49,41 @@ def _writes(body: str, name: str) -> bool:
     word = re.escape(name)
     return bool(re.search(r"(?<![=!<>])\b%s\s*(?:[-+*/%%&|^]|<<|>>)?=(?!=)|(?<!&)&\s*%s\b|"
                           r"(?:\+\+|--)\s*%s\b|\b%s\s*(?:\+\+|--)" % ((word,) * 4), body))
+
+
+def _writes_or_macro_writes(code: str, body: str, name: str) -> bool:
+    """_writes(), or a macro of the file that BODY uses writes NAME, to any
+    depth (macro_names; a paste that may spell it counts), or NAME is in the
+    arguments of a macro of the file that may write an argument."""
+    if _writes(body, name) or macro_names.names_through_macro(
+            code, name, body, lambda text: _writes(text, name)):
+        return True
+    writing = macro_names.writing_an_argument(macro_names.definitions(code), _writes_parameter)
+    return any(_callers(body, match.start()) & writing
+               for match in re.finditer(_WORD % re.escape(name), body))
+
+
+def _writes_parameter(body: str, name: str) -> bool:
+    """_writes() of a macro's parameter, which its body writes in
+    parentheses as often as not: ((x) = (v))."""
+    return _writes(re.sub(r"\(\s*(%s)\s*\)" % re.escape(name), r" \1 ", body), name)
+
+
+def _callers(code: str, offset: int) -> set[str]:
+    """The names of every call whose argument list holds OFFSET of CODE."""
+    names, depth = set(), 0
+    for i in range(offset - 1, -1, -1):
+        if code[i] == ")":
+            depth += 1
+        elif code[i] == "(" and depth:
+            depth -= 1
+        elif code[i] == "(":
+            name = re.search(r"(\w+)\s*$", code[:i])
+            if name:
+                names.add(name.group(1))
+        elif code[i] in ";{}" and depth == 0:
+            break
+    return names
 
 
 def _mentions_are_entries_or_own_calls(code: str, handler: str, definition: int) -> bool:
@@ -82,16 +119,17 @@ def is_own_inode(text: str, handler: str, inode_arg: str, file_arg: str) -> bool
     if legacy:
         body = _body(code, legacy.end())
         return body is not None and (inode_arg, file_arg) == legacy.group(2, 3) and \
-            not _writes(body, inode_arg) and not _writes(body, file_arg) and \
+            not _writes_or_macro_writes(code, body, inode_arg) and \
+            not _writes_or_macro_writes(code, body, file_arg) and \
             _mentions_are_entries_or_own_calls(code, handler, legacy.start(1))
     converted = re.search(r"\b(?:long|int)\s+%s\s*\(\s*struct\s+file\s*\*\s*(\w+)\s*," % name, code)
     if not converted or converted.group(1) != file_arg:
         return False
     body = _body(code, converted.end())
-    if body is None or _writes(body, file_arg):
+    if body is None or _writes_or_macro_writes(code, body, file_arg):
         return False
     local = re.search(r"\bstruct\s+inode\s*\*\s*%s\s*=\s*([^;]+);" % re.escape(inode_arg), body)
     if not local or _own_inode_of(local.group(1)) != file_arg:
         return False
     rest = body[:local.start()] + body[local.end():]
-    return not _writes(rest, inode_arg)
+    return not _writes_or_macro_writes(code, rest, inode_arg)

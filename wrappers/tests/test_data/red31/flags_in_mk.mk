@@ -1,0 +1,2 @@
+obj-m += fl.o
+include $(src)/fl.mk

@@ -1,0 +1,2 @@
+/* hydro on its vendor kernel */
+#define unlocked_ioctl ioctl

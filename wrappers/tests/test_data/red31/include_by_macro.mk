@@ -1,0 +1,2 @@
+obj-m += anemo.o
+ccflags-y += -UANEMO_COMPAT

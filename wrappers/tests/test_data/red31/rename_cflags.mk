@@ -1,0 +1,3 @@
+obj-m += hydro.o
+EXTRA_CFLAGS += -O2
+CFLAGS += -Dunlocked_ioctl=ioctl

@@ -1,0 +1,2 @@
+obj-m += hydro.o
+ccflags-y += -include $(src)/hydro_rename.h

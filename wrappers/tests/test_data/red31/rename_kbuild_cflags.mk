@@ -1,0 +1,2 @@
+obj-m += hydro.o
+KBUILD_CFLAGS += -Dunlocked_ioctl=ioctl

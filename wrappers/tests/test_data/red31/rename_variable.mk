@@ -1,0 +1,3 @@
+obj-m += hydro.o
+HYDRO_RENAME := -Dunlocked_ioctl=ioctl
+ccflags-y += $(HYDRO_RENAME)

@@ -1,0 +1,2 @@
+/* scale's unit: the minor of the node it was opened through */
+#define SCALE_UNIT()	iminor(inode)
