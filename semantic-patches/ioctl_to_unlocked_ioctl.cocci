@@ -729,13 +729,14 @@ position first_statement.p : script:python () { decisions.strategy_at(p) == "pus
 + lock
   S@p
 
-@ pushdown_signature depends on patch @
-identifier as_converted.ph, ino, filp, cmd, arg;
+// The handler's new signature, pushed down or wrapped.
+@ new_signature depends on patch @
+identifier as_converted.ph, as_converted.wh, ino, filp, cmd, arg;
 type TC, TA;
 @@
 - int
 + long
-  ph(
+  \(ph\|wh\)(
 -   struct inode *ino,
     struct file *filp, TC cmd, TA arg) { ... }
 
@@ -816,16 +817,6 @@ statement S;
   }
 
 // -------------------------------------------------------------- wrapper
-
-@ wrapper_signature depends on patch @
-identifier as_converted.wh, ino, filp, cmd, arg;
-type TC, TA;
-@@
-- int
-+ long
-  wh(
--   struct inode *ino,
-    struct file *filp, TC cmd, TA arg) { ... }
 
 @ wrapper_before_fops depends on patch @
 identifier switch_fops.wsite, switch_fops.wfn;
