@@ -688,13 +688,13 @@ bindings.bind(cocci, coccinelle, rewriting.wrapper_prototype(h, p))
 
 @ script:python switch_fops @
 h << fops_entry.handler; p << fops_entry.p;
-entry; wsite; msite; ksite; wfn; wfilp; wcmd; warg; wie; wlock; wunlock;
+entry; wsite; msite; wfn; wfilp; wcmd; warg; wcall; wlock; wunlock;
 @@
 bindings.bind(cocci, coccinelle, rewriting.switch_entry(h, p))
 
 @ script:python switch_runtime @
 h << fops_runtime.handler; p << fops_runtime.p;
-entry; wsite; msite; ksite; wfn; wfilp; wcmd; warg; wie; wlock; wunlock;
+entry; wsite; msite; wfn; wfilp; wcmd; warg; wcall; wlock; wunlock;
 @@
 bindings.bind(cocci, coccinelle, rewriting.switch_entry(h, p))
 
@@ -818,9 +818,12 @@ statement S;
 
 // -------------------------------------------------------------- wrapper
 
+// Its signature kept (a function pointer also uses it), the handler gets
+// the inode from its wrapper (wcall), as from the VFS.
 @ wrapper_before_fops depends on patch @
 identifier switch_fops.wsite, switch_fops.wfn;
 identifier switch_fops.wfilp, switch_fops.wcmd, switch_fops.warg;
+expression switch_fops.wcall;
 statement switch_fops.wlock, switch_fops.wunlock;
 type T;
 identifier fops;
@@ -834,38 +837,12 @@ symbol ret;
 +	int ret;
 +
 +	wlock
-+	ret = wsite(wfilp, wcmd, warg);
++	ret = wcall;
 +	wunlock
 +	return ret;
 +}
 +
   T fops@wq1 = I;
-
-// A handler also used with its old signature (a function pointer) keeps
-// it: its wrapper passes the inode, as the VFS did.
-@ kept_wrapper_before_fops depends on patch @
-identifier switch_fops.ksite, switch_fops.wfn;
-identifier switch_fops.wfilp, switch_fops.wcmd, switch_fops.warg;
-expression switch_fops.wie;
-statement switch_fops.wlock, switch_fops.wunlock;
-type T;
-identifier fops;
-initializer I;
-position kq1 : script:python (ksite) { rewriting.wrapper_site(kq1, ksite) };
-symbol ret;
-@@
-+static long wfn(struct file *wfilp, unsigned int wcmd,
-+		  unsigned long warg)
-+{
-+	int ret;
-+
-+	wlock
-+	ret = ksite(wie, wfilp, wcmd, warg);
-+	wunlock
-+	return ret;
-+}
-+
-  T fops@kq1 = I;
 
 @ wrapper_before_function depends on patch @
 identifier switch_runtime.wsite, switch_runtime.wfn;
@@ -927,7 +904,7 @@ symbol ret;
 @ multi_wrapper_before_fops depends on patch @
 identifier switch_fops.msite, switch_fops.wfn;
 identifier switch_fops.wfilp, switch_fops.wcmd, switch_fops.warg;
-expression switch_fops.wie;
+expression switch_fops.wcall;
 statement switch_fops.wlock, switch_fops.wunlock;
 type T;
 identifier fops;
@@ -942,7 +919,7 @@ symbol ret;
 +	int ret;
 +
 +	wlock
-+	ret = msite(wie, wfilp, wcmd, warg);
++	ret = wcall;
 +	wunlock
 +	return ret;
 +}

@@ -99,21 +99,22 @@ def switch_entry(h, p):
                                unlocked_defs[(file, h)])
     live = sorted(live_entries(file, h), key=lambda e: (e.line, e.column))
     wrapped = bool(live) and live[0] == entry and strategy in ("wrapper", "multi-kernel")
-    kept = (file, h) in kept_signature
     filp, cmd, arg = wrapper_parameters(file, h)
+    # The wrapper of a handler whose signature stays passes the inode, as
+    # does the new entry point of a multi-kernel handler.
+    inode = [inode_expr(filp)] if (file, h) in kept_signature or \
+        strategy == "multi-kernel" else []
     lock, unlock = lock_statements(file)
     return {
         # One name per handler, whichever entry bound it: rules that inherit
         # it would otherwise rewrite one entry twice.
         "entry": Ident(h if strategy == "pushdown" else wrapper_name(h, file)
                        if strategy in ("wrapper", "multi-kernel") else None),
-        "wsite": Ident(h if wrapped and strategy == "wrapper" and not kept else None),
-        # The wrapper of a handler whose signature stays passes the inode.
-        "ksite": Ident(h if wrapped and strategy == "wrapper" and kept else None),
+        "wsite": Ident(h if wrapped and strategy == "wrapper" else None),
         "msite": Ident(h if wrapped and strategy == "multi-kernel" else None),
         "wfn": Ident(wrapper_name(h, file) if wrapped else None),
         "wfilp": Ident(filp), "wcmd": Ident(cmd), "warg": Ident(arg),
-        "wie": Expr(inode_expr(filp)),
+        "wcall": Expr("%s(%s)" % (h, ", ".join(inode + [filp, cmd, arg]))),
         "wlock": lock, "wunlock": unlock,
     }
 
