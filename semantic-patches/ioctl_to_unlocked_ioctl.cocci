@@ -688,13 +688,13 @@ bindings.bind(cocci, coccinelle, rewriting.wrapper_prototype(h, p))
 
 @ script:python switch_fops @
 h << fops_entry.handler; p << fops_entry.p;
-entry; wsite; msite; wfn; wfilp; wcmd; warg; wcall; wlock; wunlock;
+entry; wfn; wfilp; wcmd; warg; wcall; wlock; wunlock;
 @@
 bindings.bind(cocci, coccinelle, rewriting.switch_entry(h, p))
 
 @ script:python switch_runtime @
 h << fops_runtime.handler; p << fops_runtime.p;
-entry; wsite; msite; wfn; wfilp; wcmd; warg; wcall; wlock; wunlock;
+entry; wfn; wfilp; wcmd; warg; wcall; wlock; wunlock;
 @@
 bindings.bind(cocci, coccinelle, rewriting.switch_entry(h, p))
 
@@ -818,17 +818,17 @@ statement S;
 
 // -------------------------------------------------------------- wrapper
 
-// Its signature kept (a function pointer also uses it), the handler gets
-// the inode from its wrapper (wcall), as from the VFS.
+// wcall passes the inode where the handler keeps its signature (a function
+// pointer also uses it), as the VFS did.
 @ wrapper_before_fops depends on patch @
-identifier switch_fops.wsite, switch_fops.wfn;
+identifier switch_fops.wfn;
 identifier switch_fops.wfilp, switch_fops.wcmd, switch_fops.warg;
 expression switch_fops.wcall;
 statement switch_fops.wlock, switch_fops.wunlock;
 type T;
 identifier fops;
 initializer I;
-position wq1 : script:python (wsite) { rewriting.wrapper_site(wq1, wsite) };
+position wq1 : script:python (wfn) { rewriting.wrapper_site(wq1, wfn, "wrapper") };
 symbol ret;
 @@
 +static long wfn(struct file *wfilp, unsigned int wcmd,
@@ -845,11 +845,12 @@ symbol ret;
   T fops@wq1 = I;
 
 @ wrapper_before_function depends on patch @
-identifier switch_runtime.wsite, switch_runtime.wfn;
+identifier switch_runtime.wfn;
 identifier switch_runtime.wfilp, switch_runtime.wcmd, switch_runtime.warg;
+expression switch_runtime.wcall;
 statement switch_runtime.wlock, switch_runtime.wunlock;
 identifier fn;
-position wq3 : script:python (wsite) { rewriting.wrapper_site(wq3, wsite) };
+position wq3 : script:python (wfn) { rewriting.wrapper_site(wq3, wfn, "wrapper") };
 symbol ret;
 @@
 +static long wfn(struct file *wfilp, unsigned int wcmd,
@@ -858,7 +859,7 @@ symbol ret;
 +	int ret;
 +
 +	wlock
-+	ret = wsite(wfilp, wcmd, warg);
++	ret = wcall;
 +	wunlock
 +	return ret;
 +}
@@ -877,11 +878,12 @@ identifier wrapper_proto.pfilp, wrapper_proto.pcmd, wrapper_proto.parg;
 // A fops that is a static local of a function: the wrapper goes at file
 // scope, before that function (the site of its entry is the function).
 @ wrapper_before_local_fops depends on patch @
-identifier switch_fops.wsite, switch_fops.wfn;
+identifier switch_fops.wfn;
 identifier switch_fops.wfilp, switch_fops.wcmd, switch_fops.warg;
+expression switch_fops.wcall;
 statement switch_fops.wlock, switch_fops.wunlock;
 identifier fn;
-position wq2 : script:python (wsite) { rewriting.wrapper_site(wq2, wsite) };
+position wq2 : script:python (wfn) { rewriting.wrapper_site(wq2, wfn, "wrapper") };
 symbol ret;
 @@
 +static long wfn(struct file *wfilp, unsigned int wcmd,
@@ -890,7 +892,7 @@ symbol ret;
 +	int ret;
 +
 +	wlock
-+	ret = wsite(wfilp, wcmd, warg);
++	ret = wcall;
 +	wunlock
 +	return ret;
 +}
@@ -902,14 +904,14 @@ symbol ret;
 // entry point exists only where HAVE_UNLOCKED_IOCTL says it is used.
 
 @ multi_wrapper_before_fops depends on patch @
-identifier switch_fops.msite, switch_fops.wfn;
+identifier switch_fops.wfn;
 identifier switch_fops.wfilp, switch_fops.wcmd, switch_fops.warg;
 expression switch_fops.wcall;
 statement switch_fops.wlock, switch_fops.wunlock;
 type T;
 identifier fops;
 initializer I;
-position mq1 : script:python (msite) { rewriting.wrapper_site(mq1, msite) };
+position mq1 : script:python (wfn) { rewriting.wrapper_site(mq1, wfn, "multi-kernel") };
 symbol ret;
 @@
 +#ifdef HAVE_UNLOCKED_IOCTL
