@@ -1394,17 +1394,17 @@ position p : script:python () { decisions.strategy_at(p) in ("pushdown", "wrappe
 
 // --------------------------------------------------- headers and the mutex
 
+// After the include header_site() picks (placement.py), <...> or quoted.
 @ add_smp_lock_h depends on patch && !mutex @
 position p : script:python () { placement.needs_header(p, "smp_lock.h") };
 @@
+(
 #include <...>@p
 +#include <linux/smp_lock.h>
-
-@ add_smp_lock_h_after_quoted depends on patch && !mutex @
-position p : script:python () { placement.needs_header(p, "smp_lock.h") };
-@@
+|
 #include "..."@p
 +#include <linux/smp_lock.h>
+)
 
 @ script:python mutex_of_file depends on patch && mutex @
 h << any_function.f; p << any_function.p;
@@ -1428,14 +1428,13 @@ position p : script:python () { placement.drops_smp_lock_h(p) and placement.need
 @ add_mutex_h depends on patch && mutex @
 position p : script:python () { placement.needs_header(p, "mutex.h") and not placement.drops_smp_lock_h(p) };
 @@
+(
 #include <...>@p
 +#include <linux/mutex.h>
-
-@ add_mutex_h_after_quoted depends on patch && mutex @
-position p : script:python () { placement.needs_header(p, "mutex.h") and not placement.drops_smp_lock_h(p) };
-@@
+|
 #include "..."@p
 +#include <linux/mutex.h>
+)
 
 // Before the first converted handler, which a comment may precede; or,
 // when an #if around it leaves out another use, before the last function
