@@ -1509,5 +1509,4 @@ reporting.report_other_changes(state.current_file[0])
 @ script:python depends on !context @
 p << enoioctlcmd.p;
 @@
-if handler_body.handler_at(p):
-    reporting.enoioctlcmd_warning(handler_body.handler_at(p), p, cocci.print_main)
+reporting.enoioctlcmd_warning(p, cocci.print_main)
