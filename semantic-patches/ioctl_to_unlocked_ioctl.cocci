@@ -1334,6 +1334,8 @@ expression E1, E2, E3, E4;
 - E1,
   E2, E3, E4)
 
+// Set where it is declared, or by a statement (a 2.6.34 SCSI driver):
+// the statement goes too, or the local would be set but not used.
 @ drop_fed_inode depends on patch @
 identifier fed_inode_local.fed_fn, fed_inode_local.fed_local;
 expression F;
@@ -1341,25 +1343,15 @@ type T;
 @@
   fed_fn(...) {
   ... when any
+(
 - struct inode *fed_local = \(F->f_dentry->d_inode\|F->f_path.dentry->d_inode\|file_inode(F)\|
 -                             NULL\|0\|(T)NULL\|(T)0\);
-  ... when != fed_local
-  }
-
-// The same local set by a statement ("inode = file->f_dentry->d_inode;",
-// a 2.6.34 SCSI driver): the statement and the declaration go, or the
-// local would be set but not used.
-@ drop_fed_inode_assigned depends on patch @
-identifier fed_inode_local.fed_fn, fed_inode_local.fed_local;
-expression F;
-type T;
-@@
-  fed_fn(...) {
-  ... when any
+|
 - struct inode *fed_local;
   ... when != fed_local
 - fed_local = \(F->f_dentry->d_inode\|F->f_path.dentry->d_inode\|file_inode(F)\|
 -             NULL\|0\|(T)NULL\|(T)0\);
+)
   ... when != fed_local
   }
 
