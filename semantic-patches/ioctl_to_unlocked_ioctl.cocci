@@ -688,13 +688,13 @@ bindings.bind(cocci, coccinelle, rewriting.wrapper_prototype(h, p))
 
 @ script:python switch_fops @
 h << fops_entry.handler; p << fops_entry.p;
-entry; wsite; msite; ksite; wfn; wfilp; wcmd; warg; wie; wlock; wunlock;
+entry; wfn; wfilp; wcmd; warg; wcall; wlock; wunlock;
 @@
 bindings.bind(cocci, coccinelle, rewriting.switch_entry(h, p))
 
 @ script:python switch_runtime @
 h << fops_runtime.handler; p << fops_runtime.p;
-entry; wsite; msite; ksite; wfn; wfilp; wcmd; warg; wie; wlock; wunlock;
+entry; wfn; wfilp; wcmd; warg; wcall; wlock; wunlock;
 @@
 bindings.bind(cocci, coccinelle, rewriting.switch_entry(h, p))
 
@@ -729,13 +729,14 @@ position first_statement.p : script:python () { decisions.strategy_at(p) == "pus
 + lock
   S@p
 
-@ pushdown_signature depends on patch @
-identifier as_converted.ph, ino, filp, cmd, arg;
+// The handler's new signature, pushed down or wrapped.
+@ new_signature depends on patch @
+identifier as_converted.ph, as_converted.wh, ino, filp, cmd, arg;
 type TC, TA;
 @@
 - int
 + long
-  ph(
+  \(ph\|wh\)(
 -   struct inode *ino,
     struct file *filp, TC cmd, TA arg) { ... }
 
@@ -817,24 +818,17 @@ statement S;
 
 // -------------------------------------------------------------- wrapper
 
-@ wrapper_signature depends on patch @
-identifier as_converted.wh, ino, filp, cmd, arg;
-type TC, TA;
-@@
-- int
-+ long
-  wh(
--   struct inode *ino,
-    struct file *filp, TC cmd, TA arg) { ... }
-
+// wcall passes the inode where the handler keeps its signature (a function
+// pointer also uses it), as the VFS did.
 @ wrapper_before_fops depends on patch @
-identifier switch_fops.wsite, switch_fops.wfn;
+identifier switch_fops.wfn;
 identifier switch_fops.wfilp, switch_fops.wcmd, switch_fops.warg;
+expression switch_fops.wcall;
 statement switch_fops.wlock, switch_fops.wunlock;
 type T;
 identifier fops;
 initializer I;
-position wq1 : script:python (wsite) { rewriting.wrapper_site(wq1, wsite) };
+position wq1 : script:python (wfn) { rewriting.wrapper_site(wq1, wfn, "wrapper") };
 symbol ret;
 @@
 +static long wfn(struct file *wfilp, unsigned int wcmd,
@@ -843,45 +837,20 @@ symbol ret;
 +	int ret;
 +
 +	wlock
-+	ret = wsite(wfilp, wcmd, warg);
++	ret = wcall;
 +	wunlock
 +	return ret;
 +}
 +
   T fops@wq1 = I;
 
-// A handler also used with its old signature (a function pointer) keeps
-// it: its wrapper passes the inode, as the VFS did.
-@ kept_wrapper_before_fops depends on patch @
-identifier switch_fops.ksite, switch_fops.wfn;
-identifier switch_fops.wfilp, switch_fops.wcmd, switch_fops.warg;
-expression switch_fops.wie;
-statement switch_fops.wlock, switch_fops.wunlock;
-type T;
-identifier fops;
-initializer I;
-position kq1 : script:python (ksite) { rewriting.wrapper_site(kq1, ksite) };
-symbol ret;
-@@
-+static long wfn(struct file *wfilp, unsigned int wcmd,
-+		  unsigned long warg)
-+{
-+	int ret;
-+
-+	wlock
-+	ret = ksite(wie, wfilp, wcmd, warg);
-+	wunlock
-+	return ret;
-+}
-+
-  T fops@kq1 = I;
-
 @ wrapper_before_function depends on patch @
-identifier switch_runtime.wsite, switch_runtime.wfn;
+identifier switch_runtime.wfn;
 identifier switch_runtime.wfilp, switch_runtime.wcmd, switch_runtime.warg;
+expression switch_runtime.wcall;
 statement switch_runtime.wlock, switch_runtime.wunlock;
 identifier fn;
-position wq3 : script:python (wsite) { rewriting.wrapper_site(wq3, wsite) };
+position wq3 : script:python (wfn) { rewriting.wrapper_site(wq3, wfn, "wrapper") };
 symbol ret;
 @@
 +static long wfn(struct file *wfilp, unsigned int wcmd,
@@ -890,7 +859,7 @@ symbol ret;
 +	int ret;
 +
 +	wlock
-+	ret = wsite(wfilp, wcmd, warg);
++	ret = wcall;
 +	wunlock
 +	return ret;
 +}
@@ -909,11 +878,12 @@ identifier wrapper_proto.pfilp, wrapper_proto.pcmd, wrapper_proto.parg;
 // A fops that is a static local of a function: the wrapper goes at file
 // scope, before that function (the site of its entry is the function).
 @ wrapper_before_local_fops depends on patch @
-identifier switch_fops.wsite, switch_fops.wfn;
+identifier switch_fops.wfn;
 identifier switch_fops.wfilp, switch_fops.wcmd, switch_fops.warg;
+expression switch_fops.wcall;
 statement switch_fops.wlock, switch_fops.wunlock;
 identifier fn;
-position wq2 : script:python (wsite) { rewriting.wrapper_site(wq2, wsite) };
+position wq2 : script:python (wfn) { rewriting.wrapper_site(wq2, wfn, "wrapper") };
 symbol ret;
 @@
 +static long wfn(struct file *wfilp, unsigned int wcmd,
@@ -922,7 +892,7 @@ symbol ret;
 +	int ret;
 +
 +	wlock
-+	ret = wsite(wfilp, wcmd, warg);
++	ret = wcall;
 +	wunlock
 +	return ret;
 +}
@@ -934,14 +904,14 @@ symbol ret;
 // entry point exists only where HAVE_UNLOCKED_IOCTL says it is used.
 
 @ multi_wrapper_before_fops depends on patch @
-identifier switch_fops.msite, switch_fops.wfn;
+identifier switch_fops.wfn;
 identifier switch_fops.wfilp, switch_fops.wcmd, switch_fops.warg;
-expression switch_fops.wie;
+expression switch_fops.wcall;
 statement switch_fops.wlock, switch_fops.wunlock;
 type T;
 identifier fops;
 initializer I;
-position mq1 : script:python (msite) { rewriting.wrapper_site(mq1, msite) };
+position mq1 : script:python (wfn) { rewriting.wrapper_site(mq1, wfn, "multi-kernel") };
 symbol ret;
 @@
 +#ifdef HAVE_UNLOCKED_IOCTL
@@ -951,7 +921,7 @@ symbol ret;
 +	int ret;
 +
 +	wlock
-+	ret = msite(wie, wfilp, wcmd, warg);
++	ret = wcall;
 +	wunlock
 +	return ret;
 +}
@@ -1364,6 +1334,8 @@ expression E1, E2, E3, E4;
 - E1,
   E2, E3, E4)
 
+// Set where it is declared, or by a statement (a 2.6.34 SCSI driver):
+// the statement goes too, or the local would be set but not used.
 @ drop_fed_inode depends on patch @
 identifier fed_inode_local.fed_fn, fed_inode_local.fed_local;
 expression F;
@@ -1371,25 +1343,15 @@ type T;
 @@
   fed_fn(...) {
   ... when any
+(
 - struct inode *fed_local = \(F->f_dentry->d_inode\|F->f_path.dentry->d_inode\|file_inode(F)\|
 -                             NULL\|0\|(T)NULL\|(T)0\);
-  ... when != fed_local
-  }
-
-// The same local set by a statement ("inode = file->f_dentry->d_inode;",
-// a 2.6.34 SCSI driver): the statement and the declaration go, or the
-// local would be set but not used.
-@ drop_fed_inode_assigned depends on patch @
-identifier fed_inode_local.fed_fn, fed_inode_local.fed_local;
-expression F;
-type T;
-@@
-  fed_fn(...) {
-  ... when any
+|
 - struct inode *fed_local;
   ... when != fed_local
 - fed_local = \(F->f_dentry->d_inode\|F->f_path.dentry->d_inode\|file_inode(F)\|
 -             NULL\|0\|(T)NULL\|(T)0\);
+)
   ... when != fed_local
   }
 
@@ -1424,17 +1386,17 @@ position p : script:python () { decisions.strategy_at(p) in ("pushdown", "wrappe
 
 // --------------------------------------------------- headers and the mutex
 
+// After the include header_site() picks (placement.py), <...> or quoted.
 @ add_smp_lock_h depends on patch && !mutex @
 position p : script:python () { placement.needs_header(p, "smp_lock.h") };
 @@
+(
 #include <...>@p
 +#include <linux/smp_lock.h>
-
-@ add_smp_lock_h_after_quoted depends on patch && !mutex @
-position p : script:python () { placement.needs_header(p, "smp_lock.h") };
-@@
+|
 #include "..."@p
 +#include <linux/smp_lock.h>
+)
 
 @ script:python mutex_of_file depends on patch && mutex @
 h << any_function.f; p << any_function.p;
@@ -1458,14 +1420,13 @@ position p : script:python () { placement.drops_smp_lock_h(p) and placement.need
 @ add_mutex_h depends on patch && mutex @
 position p : script:python () { placement.needs_header(p, "mutex.h") and not placement.drops_smp_lock_h(p) };
 @@
+(
 #include <...>@p
 +#include <linux/mutex.h>
-
-@ add_mutex_h_after_quoted depends on patch && mutex @
-position p : script:python () { placement.needs_header(p, "mutex.h") and not placement.drops_smp_lock_h(p) };
-@@
+|
 #include "..."@p
 +#include <linux/mutex.h>
+)
 
 // Before the first converted handler, which a comment may precede; or,
 // when an #if around it leaves out another use, before the last function
@@ -1540,5 +1501,4 @@ reporting.report_other_changes(state.current_file[0])
 @ script:python depends on !context @
 p << enoioctlcmd.p;
 @@
-if handler_body.handler_at(p):
-    reporting.enoioctlcmd_warning(handler_body.handler_at(p), p, cocci.print_main)
+reporting.enoioctlcmd_warning(p, cocci.print_main)

@@ -13,6 +13,7 @@ from .conditionals import never_compiled, why_never_compiled
 from .entries import (dead_entries, entry_at, entry_state, hidden_entries, live_entries,
                       only_dead_uses)
 from .decisions import decide, details, renamed
+from .handler_body import handler_at
 
 
 def say(p, message, org_print):
@@ -65,7 +66,11 @@ def report_refused(file):
         print("%s:%d: %s: .ioctl = %s: left alone: %s" % (file, line, fops, what, reason))
 
 
-def enoioctlcmd_warning(h, p, org_print):
+def enoioctlcmd_warning(p, org_print):
+    """-ENOIOCTLCMD at p, in a handler this run converts."""
+    h = handler_at(p)
+    if h is None:
+        return
     strategy = decide(p[0].file, h)[0]
     if strategy is None or strategy == "multi-kernel" and not live_entries(p[0].file, h):
         return

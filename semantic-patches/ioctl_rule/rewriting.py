@@ -4,7 +4,7 @@ rule may rewrite."""
 
 from ioctl_rework.ctext.free_names import first_free
 
-from .bindings import NO_MATCH, Expr, Ident, Stmt
+from .bindings import Expr, Ident, Stmt
 from .state import (compared_in, current_file, decisions, definitions, flags, fops_scope,
                     kept_signature, mutex_site, origin, params, splits, unlocked_defs,
                     wrapper_names)
@@ -99,21 +99,21 @@ def switch_entry(h, p):
                                unlocked_defs[(file, h)])
     live = sorted(live_entries(file, h), key=lambda e: (e.line, e.column))
     wrapped = bool(live) and live[0] == entry and strategy in ("wrapper", "multi-kernel")
-    kept = (file, h) in kept_signature
     filp, cmd, arg = wrapper_parameters(file, h)
+    # The wrapper of a handler whose signature stays passes the inode, as
+    # does the new entry point of a multi-kernel handler.
+    inode = [inode_expr(filp)] if (file, h) in kept_signature or \
+        strategy == "multi-kernel" else []
     lock, unlock = lock_statements(file)
     return {
         # One name per handler, whichever entry bound it: rules that inherit
         # it would otherwise rewrite one entry twice.
         "entry": Ident(h if strategy == "pushdown" else wrapper_name(h, file)
                        if strategy in ("wrapper", "multi-kernel") else None),
-        "wsite": Ident(h if wrapped and strategy == "wrapper" and not kept else None),
-        # The wrapper of a handler whose signature stays passes the inode.
-        "ksite": Ident(h if wrapped and strategy == "wrapper" and kept else None),
-        "msite": Ident(h if wrapped and strategy == "multi-kernel" else None),
+        # The wrapper rules pick their strategy's wrappers (wrapper_site()).
         "wfn": Ident(wrapper_name(h, file) if wrapped else None),
         "wfilp": Ident(filp), "wcmd": Ident(cmd), "warg": Ident(arg),
-        "wie": Expr(inode_expr(filp)),
+        "wcall": Expr("%s(%s)" % (h, ", ".join(inode + [filp, cmd, arg]))),
         "wlock": lock, "wunlock": unlock,
     }
 
@@ -149,12 +149,15 @@ def lock_statements(file):
     return Stmt("lock_kernel();"), Stmt("unlock_kernel();")
 
 
-def wrapper_site(q, wsite):
-    """Whether the wrapper of wsite goes before the definition (of a
-    structure, or the function of a run-time assignment) named at q."""
-    if wsite == NO_MATCH:
+def wrapper_site(q, wfn, strategy):
+    """Whether wfn, the wrapper of a handler of that strategy ("wrapper" or
+    "multi-kernel"), goes before the definition (of a structure, or the
+    function of a run-time assignment) named at q."""
+    file = origin(q)
+    wrapped = [h for (f, h), name in wrapper_names.items() if (f, name) == (file, wfn)]
+    if not wrapped or decide(file, wrapped[0])[0] != strategy:
         return False
-    live = sorted(live_entries(origin(q), wsite), key=lambda e: (e.line, e.column))
+    live = sorted(live_entries(file, wrapped[0]), key=lambda e: (e.line, e.column))
     if not live:
         return False
     if isinstance(live[0].site, str):          # the function of an assignment
