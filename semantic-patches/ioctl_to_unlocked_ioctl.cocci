@@ -1472,8 +1472,9 @@ position cq : script:python () { entries.entry_at(cq) is not None };
 expression E;
 position fops_runtime.p;
 identifier handler;
+type CT;
 @@
-* E = handler@p;
+* E = \(handler@p \| &handler@p \| (CT)handler@p\);
 
 @ context_enoioctlcmd depends on context @
 position p : script:python () { handler_body.handler_at(p) is not None };
