@@ -57,6 +57,10 @@ class Mode:
 # A driver outside the tree is converted as an out-of-tree module is built:
 # against the kernel's headers (the model tree's, read, never written).
 KERNEL = ("--kernel-headers", str(vfsmodel.TREE))
+# Or with no kernel at all: outside a tree such a run is refused unless the
+# user accepts, with --no-kernel-headers, that a <...> header's macros are
+# not read (the run warns); this mode measures what that acceptance costs.
+NO_KERNEL = ("--no-kernel-headers",)
 
 MODES = [
     Mode("bkl-auto", ("--target", "2.6.11"), ("2.6.11",)),
@@ -68,6 +72,7 @@ MODES = [
     Mode("mutex-wrapper", ("--target", "6.1", "--strategy", "wrapper"), ("6.1",)),
     Mode("mutex-pushdown", ("--target", "6.1", "--strategy", "pushdown"), ("6.1",)),
     Mode("multi-kernel", ("--target", "2.6.11", "--multi-kernel"), ("2.6.9", "2.6.11")),
+    Mode("bkl-auto-noheaders", ("--target", "2.6.11", *NO_KERNEL), ("2.6.11",), tree=False),
 ]
 
 
@@ -105,6 +110,7 @@ class Run:
     summary: dict
     status: int
     stderr: str
+    warnings: dict[str, str] = field(default_factory=dict)   # module: what its run said on stderr
 
 
 def convert(mode: Mode, work: Path, chosen: list[Module]) -> Run:
@@ -121,23 +127,26 @@ def convert(mode: Mode, work: Path, chosen: list[Module]) -> Run:
         shutil.copytree(vfsmodel.TREE / DRIVERS, root)
         drivers = root
     merged: dict = {"handlers": [], "files": [], "tokens": []}
-    statuses, stderr = [], []
+    statuses, stderr, said = [], [], {}
     for module in chosen:
         summary_path = work / f"summary-{module.name}.json"
-        command = ["nice", PYTHON, str(ENTRY), "convert", *mode.options, "--in-place",
+        # -j 1: two modes at a time then run at most two spatch processes
+        command = ["nice", PYTHON, str(ENTRY), "convert", *mode.options, "-j", "1", "--in-place",
                    "--no-cache", "-q", "--json", str(summary_path), "--",
                    *(str(drivers / name) for name in module.files)]
         proc = subprocess.run(command, capture_output=True, text=True)
         statuses.append(proc.returncode)
         if proc.returncode not in (0, 1):
             stderr.append(f"{module.name}: {proc.stderr[-300:]}")
+        elif proc.stderr.strip():
+            said[module.name] = proc.stderr.strip()[-300:]
         summary = json.loads(summary_path.read_text()) if summary_path.is_file() else {}
         merged.setdefault("root", summary.get("root"))
         for key in ("handlers", "files", "tokens"):
             merged[key] += summary.get(key, [])
     status = next((s for s in statuses if s not in (0, 1)), max(statuses, default=0))
     return Run(mode, root, drivers, merged if merged.get("root") else {}, status,
-               "\n".join(stderr))
+               "\n".join(stderr), said)
 
 
 def _relative(run: Run, name: str) -> str:
@@ -258,6 +267,8 @@ def labels_of(module: Module, base: Path) -> dict[Path, list[str]]:
 def measure(run: Run, module: Module, legacy: Legacy, work: Path) -> Outcome:
     conversion, details, build_it = classify_conversion(run, module)
     outcome = Outcome(run.mode.name, module.name, conversion, details=details)
+    if module.name in run.warnings:
+        outcome.details.append("run said: " + run.warnings[module.name].replace("\n", " / "))
     contradicted = contradicted_records(run, module)
     if contradicted:
         outcome.record = "recorded left alone, converted: " + ", ".join(contradicted)
