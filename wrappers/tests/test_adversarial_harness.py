@@ -113,6 +113,35 @@ class HarnessFindsBrokenConversions(unittest.TestCase):
         # kept for old kernels only: not compiled where HAVE_UNLOCKED_IOCTL is set
         self.assertEqual(vfsmodel.legacy_members([drivers / "adv_multi_glue.c"], []), [])
 
+    def test_kbuild_flags_of_the_object_and_its_directory_are_read(self):
+        with tempfile.TemporaryDirectory(prefix="adversarial-flags-") as tmp:
+            directory = Path(tmp)
+            (directory / "Makefile").write_text(
+                "EXTRA_CFLAGS += -I$(src)/inc -DST_ALL\n"
+                "ccflags-y += -D ST_SPACED \\\n\t-DST_NEXT_LINE=4\n"
+                "CFLAGS_st_flag.o := -DST_ONE=2 -UST_GONE\n"
+                "CFLAGS_st_flag_other.o := -DST_OTHER\n")
+            self.assertEqual(vfsmodel.kbuild_defines(directory / "st_flag.c"),
+                             ["-DST_ALL", "-DST_SPACED", "-DST_NEXT_LINE=4",
+                              "-DST_ONE=2", "-UST_GONE"])
+            self.assertEqual(vfsmodel.kbuild_defines(directory / "st_flag_other.c"),
+                             ["-DST_ALL", "-DST_SPACED", "-DST_NEXT_LINE=4", "-DST_OTHER"])
+        self.assertEqual(vfsmodel.kbuild_defines(SELFTEST / "st_legacy.c"), [])
+
+    def test_a_kbuild_flag_selects_the_branch_built(self):
+        # CFLAGS_sly_kflag_return.o := -DSLY_STRICT: every call starts with
+        # the busy register's read, which the branch without it does not make
+        drivers = vfsmodel.TREE / "drivers" / "adv"
+        source = drivers / "sly_kflag_return.c"
+        built = vfsmodel.build([source], {source: vfsmodel.command_labels(source)}, "2.6.9",
+                               Path(self.tmp.name) / "kflag", [])
+        self.assertTrue(built.ok, built.errors)
+        calls = vfsmodel.parse(vfsmodel.run(built.exe))[1]
+        self.assertTrue(calls)
+        self.assertTrue(all(c.behaviour.split("trace=[")[1].startswith("R2c1/1=")
+                            for c in calls), calls[:2])
+        self.assertTrue(vfsmodel.legacy_members([source], []))
+
     def test_compare_reports_a_missing_entry(self):
         converted = [line.replace("entry=ioctl", "entry=none") for line in self.legacy
                      if not line.startswith("call ")]
