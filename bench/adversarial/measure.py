@@ -57,6 +57,10 @@ class Mode:
 # A driver outside the tree is converted as an out-of-tree module is built:
 # against the kernel's headers (the model tree's, read, never written).
 KERNEL = ("--kernel-headers", str(vfsmodel.TREE))
+# Or with no kernel at all: outside a tree such a run is refused unless the
+# user accepts, with --no-kernel-headers, that a <...> header's macros are
+# not read (the run warns); this mode measures what that acceptance costs.
+NO_KERNEL = ("--no-kernel-headers",)
 
 MODES = [
     Mode("bkl-auto", ("--target", "2.6.11"), ("2.6.11",)),
@@ -68,6 +72,7 @@ MODES = [
     Mode("mutex-wrapper", ("--target", "6.1", "--strategy", "wrapper"), ("6.1",)),
     Mode("mutex-pushdown", ("--target", "6.1", "--strategy", "pushdown"), ("6.1",)),
     Mode("multi-kernel", ("--target", "2.6.11", "--multi-kernel"), ("2.6.9", "2.6.11")),
+    Mode("bkl-auto-noheaders", ("--target", "2.6.11", *NO_KERNEL), ("2.6.11",), tree=False),
 ]
 
 
@@ -105,6 +110,15 @@ class Run:
     summary: dict
     status: int
     stderr: str
+    warnings: dict[str, str] = field(default_factory=dict)   # module: what its run said on stderr
+    # module: its own run's summary.  A run also records files outside its
+    # paths that name one of its handlers (another module's file, when two
+    # drivers use one name): such a record is about that run, not the other
+    # module, whose result only its own run decides.
+    summaries: dict[str, dict] = field(default_factory=dict)
+
+    def of(self, module: "Module") -> dict:
+        return self.summaries.get(module.name, {})
 
 
 def convert(mode: Mode, work: Path, chosen: list[Module]) -> Run:
@@ -121,23 +135,30 @@ def convert(mode: Mode, work: Path, chosen: list[Module]) -> Run:
         shutil.copytree(vfsmodel.TREE / DRIVERS, root)
         drivers = root
     merged: dict = {"handlers": [], "files": [], "tokens": []}
-    statuses, stderr = [], []
+    statuses, stderr, said, summaries = [], [], {}, {}
     for module in chosen:
         summary_path = work / f"summary-{module.name}.json"
-        command = ["nice", PYTHON, str(ENTRY), "convert", *mode.options, "--in-place",
+        # -j 1: two modes at a time then run at most two spatch processes
+        command = ["nice", PYTHON, str(ENTRY), "convert", *mode.options, "-j", "1", "--in-place",
                    "--no-cache", "-q", "--json", str(summary_path), "--",
                    *(str(drivers / name) for name in module.files)]
         proc = subprocess.run(command, capture_output=True, text=True)
         statuses.append(proc.returncode)
         if proc.returncode not in (0, 1):
             stderr.append(f"{module.name}: {proc.stderr[-300:]}")
+        elif proc.stderr.strip():
+            # its warnings (--no-kernel-headers' comes first) and how it ended
+            text = proc.stderr.strip()
+            warned = [line[:300] for line in text.splitlines() if "warning:" in line]
+            said[module.name] = "\n".join(warned + [text[-200:]])
         summary = json.loads(summary_path.read_text()) if summary_path.is_file() else {}
+        summaries[module.name] = summary
         merged.setdefault("root", summary.get("root"))
         for key in ("handlers", "files", "tokens"):
             merged[key] += summary.get(key, [])
     status = next((s for s in statuses if s not in (0, 1)), max(statuses, default=0))
     return Run(mode, root, drivers, merged if merged.get("root") else {}, status,
-               "\n".join(stderr))
+               "\n".join(stderr), said, summaries)
 
 
 def _relative(run: Run, name: str) -> str:
@@ -174,9 +195,9 @@ def contradicted_records(run: Run, module: Module) -> list[str]:
     """Files of MODULE whose handlers the run recorded as left alone (skipped
     or failed) although the written file has no legacy entry left."""
     files = set(module.files)
-    written = {_relative(run, f["file"]) for f in run.summary.get("files", [])
+    written = {_relative(run, f["file"]) for f in run.of(module).get("files", [])
                if f.get("diff") and _relative(run, f["file"]) in files}
-    left_alone = {_relative(run, h["file"]) for h in run.summary.get("handlers", [])
+    left_alone = {_relative(run, h["file"]) for h in run.of(module).get("handlers", [])
                   if h["status"] != "converted" and _relative(run, h["file"]) in written}
     found = []
     for name in sorted(left_alone):
@@ -190,9 +211,10 @@ def classify_conversion(run: Run, module: Module) -> tuple[str, list[str], bool]
     """converted / refused(reason) / failed(reason) / SILENT-SKIP, the
     records behind it, and whether the module's result should be built."""
     files = set(module.files)
-    handlers = [h for h in run.summary.get("handlers", []) if _relative(run, h["file"]) in files]
-    records = [f for f in run.summary.get("files", []) if _relative(run, f["file"]) in files]
-    tokens = [t for t in run.summary.get("tokens", []) if _relative(run, t["file"]) in files]
+    own = run.of(module)
+    handlers = [h for h in own.get("handlers", []) if _relative(run, h["file"]) in files]
+    records = [f for f in own.get("files", []) if _relative(run, f["file"]) in files]
+    tokens = [t for t in own.get("tokens", []) if _relative(run, t["file"]) in files]
     details = [f"{h['file']}:{h['line']} {h['handler']}: {h['status']} "
                f"{h.get('strategy') or ''} {h.get('reason') or ''}".strip() for h in handlers]
     details += [f"{t['file']}:{t['line']}: token {t['kind']}: {t['reason']}" for t in tokens]
@@ -215,7 +237,7 @@ def classify_conversion(run: Run, module: Module) -> tuple[str, list[str], bool]
     # A refused or failed module is still built when the run wrote part of
     # it: what was written must work beside what was left (reported apart).
     written = any(_relative(run, f["file"]) in files and f.get("diff")
-                  for f in run.summary.get("files", []))
+                  for f in own.get("files", []))
     if failed:
         return f"failed({short(failed[0].get('reason'))})", details, written
     if skipped:
@@ -258,6 +280,8 @@ def labels_of(module: Module, base: Path) -> dict[Path, list[str]]:
 def measure(run: Run, module: Module, legacy: Legacy, work: Path) -> Outcome:
     conversion, details, build_it = classify_conversion(run, module)
     outcome = Outcome(run.mode.name, module.name, conversion, details=details)
+    if module.name in run.warnings:
+        outcome.details.append("run said: " + run.warnings[module.name].replace("\n", " / "))
     contradicted = contradicted_records(run, module)
     if contradicted:
         outcome.record = "recorded left alone, converted: " + ", ".join(contradicted)

@@ -68,6 +68,31 @@ def kbuild_includes(directory: Path, tree: Path) -> list[Path]:
     return found
 
 
+def kbuild_defines(source: Path) -> list[str]:
+    """The -D and -U flags kbuild gives SOURCE: its directory Makefile's
+    EXTRA_CFLAGS, ccflags-y and subdir-ccflags-y, and its object's own
+    CFLAGS_<name>.o, so that the model builds the branches kbuild builds."""
+    makefile = source.parent / "Makefile"
+    if not makefile.is_file():
+        return []
+    own = re.escape(f"CFLAGS_{source.stem}.o")
+    found = []
+    for line in re.sub(r"\\\n", " ", makefile.read_text()).splitlines():
+        if re.match(rf"\s*(EXTRA_CFLAGS|ccflags-y|subdir-ccflags-y|{own})\s*[+:]?=", line):
+            found += re.findall(r"-[DU]\s*\w+(?:=\S+)?", line.split("=", 1)[1])
+    return [flag.replace(" ", "") for flag in found]
+
+
+def _define_lines(flags: list[str]) -> str:
+    """FLAGS (-DNAME, -DNAME=VALUE, -UNAME) as the lines gcc reads them as."""
+    lines = []
+    for flag in flags:
+        name, _, value = flag[2:].partition("=")
+        lines.append(f"#define {name} {value or 1}\n" if flag.startswith("-D")
+                     else f"#undef {name}\n")
+    return "".join(lines)
+
+
 def _include_flags(includes: list[Path]) -> list[str]:
     """The model's headers, the tree's include directories, the driver's own."""
     return [f"-I{MODEL / 'include'}", f"-I{MODEL}", f"-I{TREE / 'include'}",
@@ -104,6 +129,7 @@ def build(sources: list[Path], labels: dict[Path, list[str]], kernel: str, out: 
         table = ", ".join(f"(unsigned long)({n})" for n in names) or "0"
         unit = out / f"unit{index}.c"
         unit.write_text(
+            _define_lines(kbuild_defines(source)) +
             f'#include "{source}"\n'
             "void model_add_commands(const unsigned long *cmds, int n);\n"
             f"static const unsigned long model_cmds[] = {{ {table} }};\n"
@@ -140,7 +166,8 @@ def legacy_members(sources: list[Path], includes: list[Path]) -> list[tuple[str,
     found = []
     for source in sources:
         proc = subprocess.run(["gcc", *CFLAGS, "-fsyntax-only", "-DMODEL_KERNEL_2_6_11",
-                               "-DMODEL_NO_LEGACY_IOCTL", *_include_flags(includes), str(source)],
+                               "-DMODEL_NO_LEGACY_IOCTL", *kbuild_defines(source),
+                               *_include_flags(includes), str(source)],
                               capture_output=True, text=True, env=GCC_ENV)
         for line in proc.stderr.splitlines():
             match = _MEMBER.match(line)

@@ -16,6 +16,7 @@ from pathlib import Path
 BENCH = Path(__file__).resolve().parents[2] / "bench" / "adversarial"
 sys.path.insert(0, str(BENCH))
 import vfsmodel  # noqa: E402
+import measure  # noqa: E402
 
 SELFTEST = BENCH / "selftest"
 
@@ -112,6 +113,60 @@ class HarnessFindsBrokenConversions(unittest.TestCase):
                 self.assertTrue(vfsmodel.legacy_members([drivers / name], []))
         # kept for old kernels only: not compiled where HAVE_UNLOCKED_IOCTL is set
         self.assertEqual(vfsmodel.legacy_members([drivers / "adv_multi_glue.c"], []), [])
+
+    def test_kbuild_flags_of_the_object_and_its_directory_are_read(self):
+        with tempfile.TemporaryDirectory(prefix="adversarial-flags-") as tmp:
+            directory = Path(tmp)
+            (directory / "Makefile").write_text(
+                "EXTRA_CFLAGS += -I$(src)/inc -DST_ALL\n"
+                "ccflags-y += -D ST_SPACED \\\n\t-DST_NEXT_LINE=4\n"
+                "CFLAGS_st_flag.o := -DST_ONE=2 -UST_GONE\n"
+                "CFLAGS_st_flag_other.o := -DST_OTHER\n")
+            self.assertEqual(vfsmodel.kbuild_defines(directory / "st_flag.c"),
+                             ["-DST_ALL", "-DST_SPACED", "-DST_NEXT_LINE=4",
+                              "-DST_ONE=2", "-UST_GONE"])
+            self.assertEqual(vfsmodel.kbuild_defines(directory / "st_flag_other.c"),
+                             ["-DST_ALL", "-DST_SPACED", "-DST_NEXT_LINE=4", "-DST_OTHER"])
+        self.assertEqual(vfsmodel.kbuild_defines(SELFTEST / "st_legacy.c"), [])
+
+    def test_a_kbuild_flag_selects_the_branch_built(self):
+        # CFLAGS_sly_kflag_return.o := -DSLY_STRICT: every call starts with
+        # the busy register's read, which the branch without it does not make
+        drivers = vfsmodel.TREE / "drivers" / "adv"
+        source = drivers / "sly_kflag_return.c"
+        built = vfsmodel.build([source], {source: vfsmodel.command_labels(source)}, "2.6.9",
+                               Path(self.tmp.name) / "kflag", [])
+        self.assertTrue(built.ok, built.errors)
+        calls = vfsmodel.parse(vfsmodel.run(built.exe))[1]
+        self.assertTrue(calls)
+        self.assertTrue(all(c.behaviour.split("trace=[")[1].startswith("R2c1/1=")
+                            for c in calls), calls[:2])
+        self.assertTrue(vfsmodel.legacy_members([source], []))
+
+    def test_a_module_is_classed_by_its_own_run_only(self):
+        # Another module's run read this module's file, which names one of
+        # its handlers (two drivers, one name), and recorded it outside or
+        # failed: that says nothing of this module, whose own run converted it.
+        entry = {"file": "st_good.c", "line": 46, "handler": "st_ioctl"}
+        own = {"root": str(SELFTEST), "tokens": [],
+               "handlers": [{**entry, "status": "converted", "strategy": "pushdown"}],
+               "files": [{"file": "st_good.c", "status": "converted", "diff": "+"}]}
+        for status in ("outside", "failed", "skipped"):
+            with self.subTest(status):
+                other = {"root": str(SELFTEST), "tokens": [], "files": [],
+                         "handlers": [{**entry, "status": status,
+                                       "reason": "an .ioctl entry of a file outside"}]}
+                run = measure.Run(measure.MODES[0], SELFTEST, SELFTEST,
+                                  {"root": str(SELFTEST)}, 0, "",
+                                  summaries={"st_good": own, "st_other": other})
+                module = measure.Module("st_good", ("st_good.c",))
+                self.assertEqual(measure.classify_conversion(run, module)[0], "converted")
+                self.assertEqual(measure.contradicted_records(run, module), [])
+                # and the other module's own record still counts for it
+                elsewhere = measure.Module("st_other", ("st_good.c",))
+                if status != "outside":
+                    self.assertTrue(measure.classify_conversion(run, elsewhere)[0]
+                                    .startswith(("failed", "refused")))
 
     def test_compare_reports_a_missing_entry(self):
         converted = [line.replace("entry=ioctl", "entry=none") for line in self.legacy
