@@ -9,6 +9,7 @@ modes; issue 22)."""
 import argparse
 import contextlib
 import io
+import json
 import os
 import shutil
 import tempfile
@@ -361,11 +362,18 @@ class UnreadHeadersTest(KernelTestCase):
     def test_no_kernel_headers_runs_and_says_what_it_did_not_read(self):
         for place, paths in self.outside().items():
             with self.subTest(place=place):
-                status, said = self.run_main(paths, "--no-kernel-headers")
+                status, said = self.run_main(paths, "--no-kernel-headers",
+                                             "--json", str(self.tmp / "out.json"))
                 self.assertEqual(status, 0, said)
                 self.assertIn("convert: warning: ", said)
                 self.assertIn("no --kernel-headers was given", said)
                 self.assertIn("lower.c", (self.tmp / "out.diff").read_text())
+                # A reader of the summary alone learns it too (adv32).
+                warned = json.loads((self.tmp / "out.json").read_text())["warnings"]
+                self.assertEqual([w for w in warned if "no --kernel-headers was given" in w],
+                                 [w for w in warned], warned)
+                self.assertEqual(len(warned), 1, warned)
+                self.assertIn(warned[0], said)
                 (self.tmp / "out.diff").unlink()
 
     def test_no_kernel_headers_with_a_kernel_is_refused(self):
@@ -386,10 +394,11 @@ class UnreadHeadersTest(KernelTestCase):
                              (["--kdir", str(prepared(self.kernel))], [self.drivers]),
                              ([], [inside])):
             with self.subTest(given=given, paths=paths):
-                status, said = self.run_main(paths, *given)
+                status, said = self.run_main(paths, *given, "--json", str(self.tmp / "out.json"))
                 self.assertEqual(status, 0, said)
                 self.assertNotIn("no kernel was given", said)
                 self.assertNotIn("--kernel-headers was given", said)
+                self.assertEqual(json.loads((self.tmp / "out.json").read_text())["warnings"], [])
 
 
 class DeniedBeforeAnyWorkTest(KernelTestCase):

@@ -172,8 +172,7 @@ def main(args) -> int:
     stages = Stages("convert", verbosity_of(args))
     try:
         request = request_from_args(args)
-        unread = tree_mod.unread_headers_warning(request.root, request.kernel)
-        for warning in request.options.warnings() + ([unread] if unread else []):
+        for warning in request.warnings():
             print(f"convert: warning: {warning}", file=sys.stderr)
         result = convert(request, stages)
     except (InputError, shard_mod.ShardError) as err:

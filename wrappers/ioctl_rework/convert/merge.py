@@ -43,6 +43,7 @@ def merge(parts: list[Summary], allow_partial: bool = False) -> Summary:
         merged.handlers += part.handlers
         merged.changes += part.changes
         merged.tokens += part.tokens
+        merged.warnings += [w for w in part.warnings if w not in merged.warnings]
     merged.files = list(seen.values())
     merged.handlers = list({h.sort_key: h for h in merged.handlers}.values())
     merged.sort()

@@ -147,7 +147,7 @@ def _stages_to_verify(request: ConvertRequest, stages: Stages, started: str,
                       options=request.options.as_summary(),
                       spatch_version=runner.spatch_version,
                       started=started, shard=str(request.shard) if request.shard else None,
-                      tree_top=tree.top)
+                      tree_top=tree.top, warnings=request.warnings())
     summary.handlers = records.handler_records(tree, fops_files, final, cross, blocked,
                                                followed.held, sources)
     if compat_decisions:

@@ -120,6 +120,9 @@ class Summary:
     changes: list[ChangeRecord] = field(default_factory=list)
     # Every other ioctl member the run read, accounted for (accounting.py).
     tokens: list[TokenRecord] = field(default_factory=list)
+    # What the run warned of on stderr (an option that is almost surely
+    # wrong, headers it could not read), so --json alone says it too.
+    warnings: list[str] = field(default_factory=list)
 
     def sort(self) -> None:
         self.handlers.sort(key=lambda h: h.sort_key)
@@ -247,6 +250,7 @@ def to_json(summary: Summary) -> dict:
         "files": [plain(f) for f in summary.files],
         "changes": [asdict(c) for c in summary.changes],
         "tokens": [asdict(t) for t in summary.tokens],
+        "warnings": list(summary.warnings),
     }
 
 
@@ -277,7 +281,8 @@ def from_json(data: dict, where: str = "summary") -> Summary:
                        stage_seconds=dict(data.get("stage_seconds", {})),
                        handlers=handlers, files=files,
                        changes=[ChangeRecord(**c) for c in data.get("changes", [])],
-                       tokens=[TokenRecord(**t) for t in data.get("tokens", [])])
+                       tokens=[TokenRecord(**t) for t in data.get("tokens", [])],
+                       warnings=[str(w) for w in data.get("warnings", [])])
     except (KeyError, TypeError, ValueError) as err:
         raise SummaryError(f"{where}: malformed summary: {err}") from err
 
