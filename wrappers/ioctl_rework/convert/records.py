@@ -213,12 +213,18 @@ def add_left_out(summary: Summary, tree: Tree, final: dict[str, FileRun],
                  shard: shard_mod.Shard | None) -> None:
     """The records of the files no final run stands for: one that failed for
     a handler then dropped, one the tree scan skipped (of SHARD), one of a
-    module SHARED with another shard (and its entries)."""
+    module SHARED with another shard (and its entries), one whose kbuild
+    flags rename what the rules read and that the rule did not read (of
+    SHARD; tree.renamed)."""
     # A file that failed for a handler that was then dropped is still reported.
     summary.files += [FileRecord(rel, FileStatus.FAILED, why)
                       for rel, why in failures.items() if rel not in final]
     summary.files += [r for r in tree.skipped
                       if shard is None or shard.owns(r.file)]
+    # Refused, as the rule refuses such a file's handlers: skipped, with why.
+    summary.files += [FileRecord(rel, FileStatus.SKIPPED, why)
+                      for rel, why in tree.renamed.items()
+                      if rel not in final and (shard is None or shard.owns(rel))]
     summary.files += [FileRecord(rel, FileStatus.SKIPPED, why) for rel, why in shared.items()]
     summary.handlers += [HandlerRecord(rel, entry.line, "?", entry.handler, HandlerStatus.SKIPPED,
                                        why)

@@ -14,6 +14,7 @@ from ioctl_rework import children, settings
 from ioctl_rework import cache as cache_mod
 from ioctl_rework.ctext import spans as c_spans
 from ioctl_rework.ctext import candidates, fops_holders, ioctl_tokens, member_types
+from ioctl_rework.ctext import renamed_words
 from ioctl_rework.ctext.ioctl_tokens import Use
 from ioctl_rework.convert import accounting
 from ioctl_rework.spatch import runner as spatch
@@ -23,6 +24,10 @@ from ioctl_rework.convert.summary import FileRecord, FileStatus
 # A handler named through a macro: DRM(ioctl), or name##_ioctl in a macro
 # that defines a fops.
 _MACRO_NAMED = re.compile(r"^&?\s*\w+\s*\(\s*\w+\s*\)$|##")
+# A modern member in any spelling (`.unlocked_ioctl =`, `->compat_ioctl`,
+# GNU `unlocked_ioctl:`): what a -Dunlocked_ioctl=ioctl compiles as legacy.
+_MODERN_MEMBER = re.compile(rb"(?:\.|->)\s*(?:unlocked|compat)_ioctl\b"
+                            rb"|(?<![\w.>])(?:unlocked|compat)_ioctl\s*:(?!:)")
 
 
 @dataclass(frozen=True)
@@ -55,6 +60,11 @@ class Tree:
     # spelling (accounting.files_with_members), from the same one read.
     member_files: set[str] = field(default_factory=set)
     top: bool = False               # ROOT is a tree's top (is_tree_top)
+    # relpath -> why: a file of the run naming .unlocked_ioctl or
+    # .compat_ioctl whose kbuild flags rename a word the rules read, such
+    # as -Dunlocked_ioctl=ioctl (renamed_words): what gcc compiles may be a
+    # legacy entry the prefilter does not pick (records: those no rule run read).
+    renamed: dict[str, str] = field(default_factory=dict)
 
 
 def find_root(paths: list[Path]) -> Path:
@@ -131,7 +141,7 @@ def scan(paths: list[Path], root: Path, cache: cache_mod.Cache | None = None) ->
             files.append((name, st))
         if path.is_dir() and Path(os.path.abspath(path)) == Path(root):
             tree_stats = [(name, st) for name, st in walked if not stat.S_ISLNK(st.st_mode)]
-    found, members = _fops_candidates(files, paths, cache)
+    found, members, modern = _fops_candidates(files, paths, cache)
     # A PATH naming a file (a link too) is read as grep reads it: .c/.h only.
     members |= {str(path) for path in paths if not path.is_dir()
                 and path.name.endswith(spatch.SOURCE_SUFFIXES) and _has_member(str(path))}
@@ -157,7 +167,22 @@ def scan(paths: list[Path], root: Path, cache: cache_mod.Cache | None = None) ->
         for entry in entries:
             mentions.setdefault(entry.handler, set()).add(rel)
     return Tree(Path(root), sorted(set(fops_files)), fops_names, mentions, skipped,
-                macro_entries, {_relative(root, name) for name in members}, top)
+                macro_entries, {_relative(root, name) for name in members}, top,
+                _renamed(Path(root), modern))
+
+
+def _renamed(root: Path, modern: set[str]) -> dict[str, str]:
+    """Of the files MODERN (that name a modern member), those whose kbuild
+    flags rename a word the rules read, each with why (renamed_words.refusal
+    words it as the rule does)."""
+    found = {}
+    for path in sorted(modern):
+        rel = _relative(root, path)
+        why = renamed_words.refusal(root, rel)
+        if why is not None:
+            found[rel] = ("no rule run reads it (its text names no legacy .ioctl entry), "
+                          "yet " + why)
+    return found
 
 
 def _entries(text: str, root: Path | None = None,
@@ -195,7 +220,7 @@ def _entries(text: str, root: Path | None = None,
 
 
 # Bump when what the indexes below store changes.
-INDEX_FORMAT = "convert-index/5"
+INDEX_FORMAT = "convert-index/6"
 
 
 def _lstat_of(path: Path) -> list[tuple[str, os.stat_result]]:
@@ -206,29 +231,34 @@ def _lstat_of(path: Path) -> list[tuple[str, os.stat_result]]:
 
 
 def _fops_candidates(files: list[tuple[str, os.stat_result]], paths: list[Path],
-                     cache: cache_mod.Cache) -> tuple[list[Path], set[str]]:
+                     cache: cache_mod.Cache) -> tuple[list[Path], set[str], set[str]]:
     """The FILES ((path, lstat) of files not links) that may hold a legacy
-    entry in any spelling (the audit's prefilter), and the .c/.h ones with
-    an ioctl member, reading only the files that changed since the last
-    run (cache.stat_index)."""
+    entry in any spelling (the audit's prefilter), the .c/.h ones with an
+    ioctl member, and the .c/.h ones with an unlocked_ioctl or compat_ioctl
+    member, reading only the files that changed since the last run
+    (cache.stat_index)."""
     key = cache_mod.make_key(INDEX_FORMAT, *(Path(m.__file__).read_bytes() for m in (
                                  candidates, ioctl_tokens, fops_holders, c_spans)),
                              Path(accounting.__file__).read_bytes(),
                              *(os.path.abspath(p) for p in paths))
     verdicts = cache_mod.stat_index(cache, key, files, _read_verdict)
-    return (sorted(Path(path) for path, (legacy, _) in verdicts.items() if legacy),
-            {path for path, (_, member) in verdicts.items()
-             if member and path.endswith(spatch.SOURCE_SUFFIXES)})
+    return (sorted(Path(path) for path, (legacy, _, _) in verdicts.items() if legacy),
+            {path for path, (_, member, _) in verdicts.items()
+             if member and path.endswith(spatch.SOURCE_SUFFIXES)},
+            {path for path, (_, _, modern) in verdicts.items()
+             if modern and path.endswith(spatch.SOURCE_SUFFIXES)})
 
 
 def _read_verdict(path: str) -> list[bool]:
-    """[may hold a legacy entry, has an ioctl member]: one read for both."""
+    """[may hold a legacy entry, has an ioctl member, has an unlocked_ioctl
+    or compat_ioctl member]: one read for the three."""
     try:
         with open(path, "rb") as handle:
             data = handle.read()
     except OSError:
-        return [False, False]
-    return [candidates.may_hold_legacy_entry(data), accounting.has_member(data)]
+        return [False, False, False]
+    return [candidates.may_hold_legacy_entry(data), accounting.has_member(data),
+            b"_ioctl" in data and _MODERN_MEMBER.search(data) is not None]
 
 
 def _has_member(path: str) -> bool:
