@@ -313,6 +313,8 @@ def never_compiled(text: str, line: int) -> int | None:
 def legacy_half(text: str, line: int) -> bool:
     """Whether LINE of TEXT is compiled only without HAVE_UNLOCKED_IOCTL: the
     .ioctl a driver that is already multi-kernel keeps for old kernels."""
+    if "HAVE_UNLOCKED_IOCTL" not in text:
+        return False            # no #if names it: not every #if before LINE read again
     return any(b.kind in ("ifdef", "ifndef") and b.condition == "HAVE_UNLOCKED_IOCTL"
                and not b.after_elif and (b.kind == "ifndef") != b.in_else
                for b in open_branches(text, line))
