@@ -12,7 +12,7 @@ from pathlib import Path
 from ioctl_rework.convert import accounting, bkl_glue
 from ioctl_rework.convert import summary as summary_mod
 from ioctl_rework.convert.summary import HandlerRecord, HandlerStatus, Summary
-from ioctl_rework.ctext import ioctl_tokens
+from ioctl_rework.ctext import header_cache, ioctl_tokens
 from ioctl_rework.ctext.ioctl_tokens import Use
 from ioctl_rework.settings import Target
 
@@ -327,6 +327,47 @@ class ContestedTest(unittest.TestCase):
             self.CALL, before="static struct usb_gadget_ops *ops;\n"))
         self.assertEqual(found.records, [])
         self.assertEqual([(t.line, t.kind) for t in found.tokens], [(line, "other-structure")])
+
+class HeadersOnceTest(unittest.TestCase):
+    """The headers of the files accounted for are read once for all of
+    them (one include_search.Pass): before, each file whose members needed
+    its declarations read its whole include closure again."""
+
+    CALLS = ("\treturn lower->ops->ioctl(inode, file, cmd, arg);\n",
+             "\treturn (*lower->f_op->ioctl)(inode, file, cmd, arg);\n",
+             "\tif (lower->ops->ioctl)\n\t\treturn lower->ops->ioctl(inode, file, cmd, arg);"
+             "\n\treturn 0;\n")
+
+    def test_a_header_shared_by_three_files_is_read_once(self):
+        root = Path(tempfile.mkdtemp(prefix="account-headers-"))
+        self.addCleanup(shutil.rmtree, root)
+        (root / "Makefile").write_text("VERSION = 2\nPATCHLEVEL = 6\nSUBLEVEL = 9\n")
+        (root / "include/linux").mkdir(parents=True)
+        (root / "include/linux/fs.h").write_text("struct file;\nstruct inode;\n")
+        (root / "drivers/stk").mkdir(parents=True)
+        (root / "drivers/stk/lower.h").write_text(
+            "#include <linux/fs.h>\nstruct lower_ops {\n\tint (*ioctl)(struct inode *, "
+            "struct file *, unsigned int, unsigned long);\n};\n")
+        files = {}
+        for n, call in enumerate(self.CALLS):
+            text = ('#include "lower.h"\n\nstatic int stk%d_ioctl(struct inode *inode, '
+                    "struct file *file,\n\t\t       unsigned int cmd, unsigned long arg)\n"
+                    "{\n%s}\n" % (n, call)).encode()
+            (root / f"drivers/stk/stk{n}.c").write_bytes(text)
+            files[f"drivers/stk/stk{n}.c"] = (text, text)
+        reads: dict = {}
+        text = header_cache.text
+
+        def counting(path):
+            reads[str(path)] = reads.get(str(path), 0) + 1
+            return text(path)
+        header_cache.text = counting
+        self.addCleanup(setattr, header_cache, "text", text)
+        found = accounting.account(Summary(str(root), "2.6.11", {}, "1.1.1", 0.0), files, root)
+        self.assertTrue(found.records)          # each call read its declarations
+        for header in ("drivers/stk/lower.h", "include/linux/fs.h"):
+            self.assertEqual(reads.get(str(root / header)), 1, header)
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -136,6 +136,45 @@ class LegacyHalfTest(unittest.TestCase):
                           "G": False})
 
 
+class ReadOnceTest(unittest.TestCase):
+    """What the accounting asks of one text for each of its members is
+    read once: the brace depths of toplevel_span, and no #if at all for
+    never_compiled where no #if 0 or #if 1 is written."""
+
+    def test_the_depths_of_one_text_are_read_once_for_every_line(self):
+        code = c_spans.code_only(ToplevelSpanTest.TEXT + "/* once */\n")
+        before = c_spans._brace_depths.cache_info().misses
+        spans = [c_spans.toplevel_span(code, line) for line in (4, 6, 10, 12, 2)]
+        self.assertEqual(spans, [range(3, 5), range(5, 7), range(7, 14), range(7, 14),
+                                 range(1, 3)])
+        self.assertEqual(c_spans._brace_depths.cache_info().misses - before, 1)
+
+    def test_no_branch_is_read_where_no_if_0_or_1_is_written(self):
+        read = []
+        dead_branches = c_spans.dead_branches
+
+        def counting(lines):
+            read.append(len(lines))
+            return dead_branches(lines)
+        c_spans.dead_branches = counting
+        self.addCleanup(setattr, c_spans, "dead_branches", dead_branches)
+        where = NeverCompiledTest().where
+        for text in ("#ifdef X\nA\n#else\nB\n#endif\nC\n",
+                     "#if 10\nA\n#else\nB\n#endif\nC\n",
+                     "#if 01\nA\n#elif 0\nB\n#endif\nC\n",
+                     "/* #if 0 */\nA\n#if X /* 1 */\nB\n#endif\nC\n",
+                     "A\nB\nC"):
+            with self.subTest(text=text):
+                self.assertEqual(where(text, "ABC"), dict.fromkeys("ABC"))
+        self.assertEqual(read, [])
+        for text, dead in (("#if 0\nA\n#endif\nB\nC\n", {"A": 1, "B": None, "C": None}),
+                           ("  #\tif 1 /* on */\nA\n#else\nB\n#endif\nC\n",
+                            {"A": None, "B": 1, "C": None})):
+            with self.subTest(text=text):
+                self.assertEqual(where(text, "ABC"), dead)
+        self.assertEqual(len(read), 2)
+
+
 class NeverCompiledTest(unittest.TestCase):
     TEXT = "#if 0\nA\n#else\nB\n#endif\n#ifdef X\n#if 0 /* later */\nC\n#endif\nD\n#endif\nE\n"
 

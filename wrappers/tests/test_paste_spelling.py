@@ -397,6 +397,100 @@ class TranslationTest(unittest.TestCase):
                 self.assertEqual(lines[-1], line)
 
 
+# Two headers, and the uses of a macro of one whose danger is in the
+# other: a file that reaches only the first has no site; one that reaches
+# both has it.  (what, {header: text}, the header only the second file
+# reaches, the use.)
+SPLIT_ACROSS_HEADERS = (
+    ("a pasting macro of the other header",
+     {"p.h": "#define GLUE(a, b) a ## b\n",
+      "q.h": "#define CALL_OP(f) GLUE(io, ctl)(f, 0, 0, 0)\n"}, "p.h", "CALL_OP(f);"),
+    ("a forwarding macro the paste names, in the other header",
+     {"k.h": KERNEL, "r.h": FORWARDING, "s.h": "#define PICK(x) __PASTE(STACK_, x)\n"},
+     "r.h", "PICK(PASS)(f, 1, 0);"),
+    ("a macro defined as ioctl, in the other header",
+     {"k.h": KERNEL, "m.h": "#define drv_member ioctl\n"}, "m.h",
+     "f->f_op->__PASTE(drv_, member)(0, f, 0, 0);"),
+)
+
+
+class SharedTableTest(unittest.TestCase):
+    """One MacroTable for every file of a run (convert/macro_sites.py): each
+    header is read once, and a file's closures are still of its own texts."""
+
+    def _texts(self, headers: dict, left_out: str | None, use: str) -> dict:
+        text = "void f(struct file *f)\n{\n\t" + use + "\n}\n"
+        return {path: header for path, header in headers.items() if path != left_out} | \
+            {"d.c": text}
+
+    def test_a_file_reads_no_macro_of_a_header_only_another_file_reaches(self):
+        for what, headers, other, use in SPLIT_ACROSS_HEADERS:
+            both, one = self._texts(headers, None, use), self._texts(headers, other, use)
+            for order in ((both, one), (one, both)):
+                with self.subTest(what=what, first=len(order[0])):
+                    table = paste_spelling.MacroTable()
+                    for texts in order:
+                        for path, text in texts.items():
+                            table.add(path, text)
+                    shared = [paste_spelling.pastes_of(texts, True, table).sites(texts["d.c"])
+                              for texts in order]
+                    alone = [paste_spelling.pastes_of(texts, True).sites(texts["d.c"])
+                             for texts in order]
+                    self.assertEqual(shared, alone)
+                    found = dict(zip((len(t) for t in order), shared))
+                    self.assertEqual(len(found[len(both)]), 1)
+                    self.assertEqual(found[len(one)], [])
+
+    def test_a_header_another_file_has_changed_is_another_text(self):
+        # The same path, two texts (a file of the run and the header on disk).
+        use = "CALL_OP(f);"
+        with_glue = self._texts({"q.h": "#define GLUE(a, b) a ## b\n"
+                                        "#define CALL_OP(f) GLUE(io, ctl)(f, 0, 0, 0)\n"},
+                                None, use)
+        without = self._texts({"q.h": "#define CALL_OP(f) GLUE(io, ctl)(f, 0, 0, 0)\n"},
+                              None, use)
+        table = paste_spelling.MacroTable()
+        self.assertEqual(len(paste_spelling.pastes_of(with_glue, True, table).sites(
+            with_glue["d.c"])), 1)
+        self.assertEqual(paste_spelling.pastes_of(without, True, table).sites(
+            without["d.c"]), [])
+
+    def test_a_header_is_read_as_often_for_three_files_as_for_one(self):
+        # Counted through the words of each definition, which the closures
+        # (pasting, reaching) read: before, each file read every definition
+        # of every header it reaches again.
+        header_macros = [m for text in (KERNEL, FORWARDING)
+                         for defs in paste_spelling.macros_of(
+                             paste_spelling._code_of(text)).values() for m in defs]
+        self.assertTrue(header_macros)
+        self.assertEqual(self._reads_of(header_macros, 3), self._reads_of(header_macros, 1))
+
+    def _reads_of(self, macros: list, files: int) -> list[int]:
+        """How often the words of each of MACROS are read for FILES files
+        that reach KERNEL and FORWARDING, each with a site."""
+        counted: dict = {}
+        words = paste_spelling._words
+
+        def counting(macro):
+            counted[macro] = counted.get(macro, 0) + 1
+            return words(macro)
+        paste_spelling._words = counting
+        try:
+            table = paste_spelling.MacroTable()
+            texts = [{"k.h": KERNEL, "r.h": FORWARDING,
+                      f"d{n}.c": f"#define PICK{n}(x) __PASTE(STACK_, x)\n"
+                                 f"void f(struct file *f)\n{{\n\tPICK{n}(PASS)(f, 1, 0);\n}}\n"}
+                     for n in range(files)]
+            for each in texts:
+                for path, text in each.items():
+                    table.add(path, text)
+            for n, each in enumerate(texts):
+                pastes = paste_spelling.pastes_of(each, True, table)
+                self.assertEqual(len(pastes.sites(each[f"d{n}.c"])), 1)
+        finally:
+            paste_spelling._words = words
+        return [counted.get(m, 0) for m in macros]
+
 class MutexSitesTest(unittest.TestCase):
     """The rule's -D mutex reads the same sites (member_calls)."""
 

@@ -25,7 +25,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ioctl_rework.ctext import candidates
-from ioctl_rework.ctext import ioctl_tokens, member_calls, member_types
+from ioctl_rework.ctext import include_search, ioctl_tokens, member_calls, member_types
 from ioctl_rework.ctext import spans as c_spans
 from ioctl_rework.ctext.ioctl_tokens import Token, Use
 from ioctl_rework.convert.summary import (HandlerRecord, HandlerStatus, Summary, TokenRecord)
@@ -76,13 +76,15 @@ def account(summary: Summary, files: dict[str, tuple[bytes, bytes]],
     changed = {(c.file, c.line) for c in summary.changes}
     converted = {h.handler for h in summary.handlers if h.status is HandlerStatus.CONVERTED}
     records, tokens = [], []
+    # The headers the files include, read once for all of them.
+    one_pass = include_search.Pass() if root is not None else None
     for rel, (old, new) in sorted(files.items()):
         old_text = old.decode("utf-8", "surrogateescape")
         new_text = new.decode("utf-8", "surrogateescape")
         old_line = line_map(old_text, new_text)
         code = c_spans.code_only(new_text)
         ours = ioctl_tokens.file_operations_types(code) | candidates.structs_holding_fops(code)
-        declarations = _Declarations(root, rel, new_text)
+        declarations = _Declarations(root, rel, new_text, one_pass)
         for token in ioctl_tokens.tokens(new_text):
             line = old_line.get(token.line)
             if line is not None and ((rel, line) in entries or (rel, line) in changed):
@@ -215,8 +217,9 @@ class _Declarations:
     """A file's member_types.Corpus (it and the headers it includes),
     read when a token first needs it."""
 
-    def __init__(self, root: Path | None, rel: str, text: str):
-        self._args = (root, rel, text)
+    def __init__(self, root: Path | None, rel: str, text: str,
+                 one_pass: include_search.Pass | None = None):
+        self._args = (root, rel, text, one_pass)
         self._corpus: member_types.Corpus | None = None
 
     def has_tree(self) -> bool:

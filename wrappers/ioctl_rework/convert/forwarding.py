@@ -51,7 +51,8 @@ from ioctl_rework.cache import Cache, make_key
 
 from ioctl_rework.convert import accounting, vfs_dispatch
 from ioctl_rework.convert.summary import ChangeRecord, HandlerRecord, HandlerStatus
-from ioctl_rework.ctext import candidates, free_names, member_calls, member_types
+from ioctl_rework.ctext import candidates, free_names, include_search, member_calls
+from ioctl_rework.ctext import member_types
 from ioctl_rework.patches import tidy
 from ioctl_rework.patches.unified import apply_hunks
 from ioctl_rework.spatch import rules
@@ -146,10 +147,11 @@ def forward(texts: dict[str, tuple[bytes, bytes]], multi_kernel: bool,
                                       f"which {why}")
                         for line, function in _member_tests(texts[rel][0], sites)]
     order = sorted(rel for rel in texts if not held.get(rel))
+    helpers = _helper_names(root, {rel: texts[rel][1] for rel in order}) \
+        if legacy_target else {}
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
         results = list(pool.map(lambda rel: _cached_run(
-            rel, texts[rel][1], args + (_helper_name(root, rel, texts[rel][1])
-                                        if legacy_target else []), timeout, cache), order))
+            rel, texts[rel][1], args + helpers.get(rel, []), timeout, cache), order))
     for rel, result in zip(order, results):
         old, current = texts[rel]
         report, diff = spatch.split_report(result.stdout)
@@ -222,14 +224,23 @@ def _old_line(old: str, current: str, line: int, mapping: dict[int, int]) -> int
     return -max(scored)[1] if scored else line
 
 
-def _helper_name(root: Path | None, rel: str, data: bytes) -> list[str]:
-    """-D forward_helper=NAME: the helper's name, free in DATA (REL's text
-    after the conversion), in the headers REL includes under ROOT, and in
-    the tree's files that include REL (a .c file #included elsewhere)."""
-    text = _text(data)
-    used = free_names.taken(root, rel, text) | free_names.taken_by_includers(root, rel) \
-        if root is not None else free_names.words(text)
-    return ["-D", "forward_helper=" + free_names.first_free(free_names.FORWARD_HELPER, used)]
+def _helper_names(root: Path | None, texts: dict[str, bytes]) -> dict[str, list[str]]:
+    """REL -> -D forward_helper=NAME for each of TEXTS (REL -> its text
+    after the conversion): the helper's name, free in that text, in the
+    headers REL includes under ROOT, and in the tree's files that include
+    REL (a .c file #included elsewhere).  One search of the tree for them
+    all, each header read once."""
+    if root is None:
+        used = {rel: free_names.words(_text(data)) for rel, data in texts.items()}
+    else:
+        including = free_names.includers(root, sorted(texts))
+        one_pass = include_search.Pass()
+        used = {rel: free_names.taken(root, rel, _text(data), one_pass) |
+                free_names.taken_by_includers(root, rel, including[rel], one_pass)
+                for rel, data in texts.items()}
+    return {rel: ["-D", "forward_helper=" + free_names.first_free(free_names.FORWARD_HELPER,
+                                                                  names)]
+            for rel, names in used.items()}
 
 
 def _refused_or_compared(done: Forwarded, rel: str, old: str, line: int, function: str,

@@ -73,10 +73,14 @@ def _pasted_sites(texts: dict[str, str], reached: dict, refused: set) -> list[Ha
     ->ioctl (paste_spelling.py), read with every macro of the headers each
     file reaches (REACHED: rel -> include_search.Headers); none at a line
     REFUSED (file, line) holds already."""
-    found, read = [], {}
+    found, table = [], paste_spelling.MacroTable()
+    # Every text first: the table's index of who names whom is built once.
+    for rel, text in texts.items():
+        for path, read in (reached[rel].texts | {rel: text}).items():
+            table.add(path, read)
     for rel, text in texts.items():
         pastes = paste_spelling.pastes_of(reached[rel].texts | {rel: text},
-                                          not reached[rel].cut, read)
+                                          not reached[rel].cut, table)
         code = c_spans.code_only(text)
         for offset, name, why in pastes.sites(code):
             line = code.count("\n", 0, offset) + 1

@@ -209,17 +209,19 @@ class Corpus:
         return self._prepared[self.file]
 
 
-def corpus(root: Path | None, rel: str, text: str) -> Corpus:
+def corpus(root: Path | None, rel: str, text: str,
+           one_pass: include_search.Pass | None = None) -> Corpus:
     """The Corpus of REL (TEXT, its text in the run) and the headers it
     includes, found as the compiler finds them under ROOT (a tree's include
     paths, the directory's kbuild -I) with the kbuild flags that apply to
     it (a -D/-U name may stand for anything; a header forced in by
     -include/-imacros, or a flag not expanded, leaves nothing proven);
-    ROOT None: the file alone."""
+    ROOT None: the file alone.  ONE_PASS: the caller's include_search.Pass,
+    when it reads several files."""
     texts = {rel: text}
     if root is None:
         return Corpus(rel, texts)
-    headers = include_search.read_headers(root, rel)
+    headers = include_search.read_headers(root, rel, one_pass=one_pass)
     texts.update((path, header) for path, header in headers.texts.items() if path != rel)
     flags = include_search.kbuild_flags(root, rel)
     return Corpus(rel, texts, frozenset(flags.named),

@@ -16,6 +16,7 @@ were not all read, no name can be excluded (default-deny)."""
 import bisect
 import functools
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from ioctl_rework.ctext import spans
@@ -75,18 +76,117 @@ def macros_of(code: str) -> dict[str, list[Macro]]:
     return found
 
 
-def pastes_of(texts: dict[str, str], complete: bool, read: dict | None = None) -> "Pastes":
+def pastes_of(texts: dict[str, str], complete: bool,
+              table: "MacroTable | None" = None) -> "Pastes":
     """The Pastes of the macros of TEXTS (path -> text: a file and every
-    header it reaches).  READ (path -> its macros) keeps each file's
-    macros for the next call with the same texts."""
-    read = {} if read is None else read
-    macros: dict[str, list[Macro]] = {}
-    for path, text in texts.items():
-        if path not in read or read[path][0] != text:
-            read[path] = (text, macros_of(_code_of(text)))
-        for name, defs in read[path][1].items():
-            macros.setdefault(name, []).extend(defs)
-    return Pastes(macros, complete)
+    header it reaches).  TABLE keeps each text's macros, and who names whom
+    among them, for the next call: a header many files reach is read once."""
+    table = MacroTable() if table is None else table
+    versions = [table.add(path, text) for path, text in texts.items()]
+    return Pastes(_Definitions(table, versions), complete, *table.closures(versions))
+
+
+class MacroTable:
+    """The macros of every text added, each read once: name -> where it is
+    defined, and which macros paste or may spell ioctl, through any depth
+    of one naming another (Pastes.pasting and .reaching).  A file's
+    closures are walked over the texts it reaches alone: a macro of a
+    header another file reaches is never one of its."""
+
+    def __init__(self):
+        self._versions: dict[tuple[str, str], int] = {}    # (path, text) -> its number
+        self.definitions: dict[str, list[tuple[int, list[Macro]]]] = {}
+        self._macros: list[dict[str, list[Macro]]] = []    # number -> name -> definitions
+        self._seeds: list[tuple[set[str], set[str]]] = []  # number -> (pastes, may spell ioctl)
+        # word -> (number, macro naming it), only where both may be in a
+        # closure: built when first asked, again after a text is added.
+        self._users: dict[str, list[tuple[int, str]]] | None = None
+
+    def add(self, path: str, text: str) -> int:
+        """The number of PATH's TEXT, its macros read the first time."""
+        key = (path, text)
+        if key not in self._versions:
+            number = self._versions[key] = len(self._macros)
+            macros = macros_of(_code_of(text))
+            self._macros.append(macros)
+            self._seeds.append(tuple({name for name, defs in macros.items()
+                                      if any(seed(m) for m in defs)}
+                                     for seed in (_pastes, _may_spell_ioctl)))
+            for name, defs in macros.items():
+                self.definitions.setdefault(name, []).append((number, defs))
+            self._users = None
+        return self._versions[key]
+
+    def closures(self, versions: list[int]) -> tuple[set[str], set[str]]:
+        """The macros of VERSIONS that paste, and those that may spell
+        ioctl, or name one that does, through any depth."""
+        users = self._closure_users()
+        present = set(versions)
+        found = []
+        for kind in (0, 1):
+            todo = [name for number in versions for name in self._seeds[number][kind]]
+            closure = set(todo)
+            while todo:
+                for number, user in users.get(todo.pop(), ()):
+                    if number in present and user not in closure:
+                        closure.add(user)
+                        todo.append(user)
+            found.append(closure)
+        return found[0], found[1]
+
+    def _closure_users(self) -> dict[str, list[tuple[int, str]]]:
+        """Who names whom, among the macros that are in a closure of every
+        text added (a file's closure is within it: it reads fewer)."""
+        if self._users is not None:
+            return self._users
+        naming: dict[str, set[str]] = {}
+        for macros in self._macros:
+            for name, defs in macros.items():
+                for macro in defs:
+                    for word in _words(macro):
+                        naming.setdefault(word, set()).add(name)
+        widest: set[str] = set()
+        for kind in (0, 1):
+            todo = [name for seeds in self._seeds for name in seeds[kind]]
+            closure = set(todo)
+            while todo:
+                for user in naming.get(todo.pop(), ()):
+                    if user not in closure:
+                        closure.add(user)
+                        todo.append(user)
+            widest |= closure
+        self._users = {}
+        for number, macros in enumerate(self._macros):
+            for name in widest.intersection(macros):
+                for word in {w for macro in macros[name] for w in _words(macro)} & widest:
+                    self._users.setdefault(word, []).append((number, name))
+        return self._users
+
+
+class _Definitions(Mapping):
+    """Name -> its definitions in the texts VERSIONS of TABLE, in their
+    order: a file's macros, looked up when asked."""
+
+    def __init__(self, table: MacroTable, versions: list[int]):
+        self._table = table
+        self._rank = {number: rank for rank, number in enumerate(versions)}
+        self._found: dict[str, list[Macro]] = {}
+
+    def __getitem__(self, name: str) -> list[Macro]:
+        if name not in self._found:
+            held = sorted((self._rank[number], defs)
+                          for number, defs in self._table.definitions.get(name, ())
+                          if number in self._rank)
+            self._found[name] = [macro for _, defs in held for macro in defs]
+        if not self._found[name]:
+            raise KeyError(name)
+        return self._found[name]
+
+    def __iter__(self):
+        return (name for name in self._table.definitions if name in self)
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
 
 
 def _code_of(text: str) -> str:
@@ -107,19 +207,16 @@ def _parameter_name(param: str) -> str:
 class Pastes:
     """The pastes of MACROS (name -> its definitions: every header a file
     reaches and the file itself).  COMPLETE: false where a header was left
-    unread, so a pasted name may be a macro no reading saw."""
+    unread, so a pasted name may be a macro no reading saw.  PASTING and
+    REACHING: MacroTable.closures of those texts."""
 
-    def __init__(self, macros: dict[str, list[Macro]], complete: bool):
+    def __init__(self, macros: Mapping[str, list[Macro]], complete: bool,
+                 pasting: set[str], reaching: set[str]):
         self.macros = macros
         self.complete = complete
-        self._users: dict[str, set[str]] = {}     # name -> the macros naming it
-        for name, defs in macros.items():
-            for macro in defs:
-                for word in _words(macro):
-                    self._users.setdefault(word, set()).add(name)
-        self.pasting = self._closure(_pastes)
+        self.pasting = pasting
         # A pasted name is harmless unless it names one of these.
-        self.reaching = self._closure(_may_spell_ioctl)
+        self.reaching = reaching
         self._reaching_sorted = sorted(self.reaching)
         self._dangers: dict = {}
         self._values: dict = {}
@@ -127,18 +224,6 @@ class Pastes:
         self._spelled: dict = {}
         self._open: dict = {}       # key being answered -> the cuts before it
         self._cut: set = set()      # keys being answered read inside
-
-    def _closure(self, seed) -> set[str]:
-        """The macros a definition of which SEED holds, or whose body names
-        one of them, through any depth."""
-        todo = [name for name, defs in self.macros.items() if any(seed(m) for m in defs)]
-        found = set(todo)
-        while todo:
-            for user in self._users.get(todo.pop(), ()):
-                if user not in found:
-                    found.add(user)
-                    todo.append(user)
-        return found
 
     def sites(self, code: str) -> list[tuple[int, str, str]]:
         """(offset, macro, why) of each use in CODE of a macro that pastes

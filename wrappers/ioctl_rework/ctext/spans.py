@@ -184,13 +184,7 @@ def toplevel_span(code: str, line: int) -> range:
     """The lines of the top-level definition or declaration around LINE
     (1-based) of CODE (from code_only), or of the macro on it: where
     spatch cannot parse a line, what it skips."""
-    lines = code.split("\n")
-    depths, depth = [], 0
-    for text in lines:
-        depths.append(depth)
-        if not text.lstrip().startswith("#"):
-            depth += text.count("{") - text.count("}")
-    depths.append(depth)
+    lines, depths = _brace_depths(code)
     i = min(max(line, 1), len(lines)) - 1
     if lines[i].lstrip().startswith("#") or i and lines[i - 1].rstrip().endswith("\\"):
         start = i
@@ -209,6 +203,20 @@ def toplevel_span(code: str, line: int) -> range:
                                          lines[end].rstrip().endswith((";", "}"))):
         end += 1
     return range(start + 1, end + 2)
+
+
+@functools.lru_cache(maxsize=8)
+def _brace_depths(code: str) -> tuple[list[str], list[int]]:
+    """CODE's lines, and the brace depth at the start of each (and at its
+    end): read once for every line of one text asked about."""
+    lines = code.split("\n")
+    depths, depth = [], 0
+    for text in lines:
+        depths.append(depth)
+        if not text.lstrip().startswith("#"):
+            depth += text.count("{") - text.count("}")
+    depths.append(depth)
+    return lines, depths
 
 
 _TOP_LEVEL_START = re.compile(r"^[A-Za-z_]")
@@ -268,9 +276,16 @@ def dead_branches(lines: list[str]) -> list[tuple[int | None, str | None]]:
     return out
 
 
+# A line that opens a known branch (dead_branches): with none, none is dead.
+_ANY_IF_CONSTANT = re.compile(r"^[ \t]*#[ \t]*if[ \t]+[01]\b", re.M)
+
+
 @functools.lru_cache(maxsize=8)
 def _dead_lines(text: str) -> tuple[int | None, ...]:
-    return tuple(dead for dead, _ in dead_branches(code_only(text).split("\n")))
+    code = code_only(text)
+    if not _ANY_IF_CONSTANT.search(code):
+        return (None,) * (code.count("\n") + 1)
+    return tuple(dead for dead, _ in dead_branches(code.split("\n")))
 
 
 @dataclass(frozen=True)
@@ -313,6 +328,8 @@ def never_compiled(text: str, line: int) -> int | None:
 def legacy_half(text: str, line: int) -> bool:
     """Whether LINE of TEXT is compiled only without HAVE_UNLOCKED_IOCTL: the
     .ioctl a driver that is already multi-kernel keeps for old kernels."""
+    if "HAVE_UNLOCKED_IOCTL" not in text:
+        return False            # no #if names it: not every #if before LINE read again
     return any(b.kind in ("ifdef", "ifndef") and b.condition == "HAVE_UNLOCKED_IOCTL"
                and not b.after_elif and (b.kind == "ifndef") != b.in_else
                for b in open_branches(text, line))
