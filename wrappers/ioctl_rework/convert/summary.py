@@ -127,8 +127,11 @@ class Summary:
     def sort(self) -> None:
         self.handlers.sort(key=lambda h: h.sort_key)
         self.files.sort(key=lambda f: f.file)
-        self.changes = sorted(set(self.changes), key=lambda c: (c.file, c.line, c.kind))
-        self.tokens = sorted(set(self.tokens), key=lambda t: (t.file, t.line, t.kind))
+        self.changes = sorted(set(self.changes),
+                              key=lambda c: (c.file, c.line, c.kind, c.handler, c.where, c.reason))
+        # The whole record is the key: two tokens of one line and kind would
+        # otherwise come out in the set's order, which changes per process.
+        self.tokens = sorted(set(self.tokens), key=lambda t: (t.file, t.line, t.kind, t.reason))
 
     @property
     def changed_files(self) -> list[FileRecord]:
