@@ -360,17 +360,6 @@ def unmatched_definition(file, h):
     return code.count("\n", 0, found.start(1)) + 1 if found else None
 
 
-def named_by_used_macro(file, name):
-    """Whether a macro of the file that names NAME is used in its code: a
-    local of that name is then used, though no line of code names it."""
-    macros = macros_naming(file, name)
-    if not macros:
-        return False
-    uses = re.compile(r"\b(%s)\b" % "|".join(sorted(macros)))
-    return any(uses.search(text) for text in code_only("\n".join(source_lines(file))).split("\n")
-               if not re.match(r"\s*#\s*define\b", text))
-
-
 def inode_in_macros(file, h, first, last):
     ino = inode_param[(file, h)]
     if not macros_naming(file, ino):
@@ -384,7 +373,10 @@ def inode_in_macros(file, h, first, last):
 def macro_uses(file, ino, first, last):
     """(line, column) of each use, in lines FIRST to LAST, of a macro of
     the file or its headers whose body names INO."""
-    uses = re.compile(r"\b(%s)\b" % "|".join(sorted(macros_naming(file, ino))))
+    macros = macros_naming(file, ino)
+    if not macros:
+        return      # an empty alternation would match at every word
+    uses = re.compile(r"\b(%s)\b" % "|".join(sorted(macros)))
     for number, text in enumerate(source_lines(file)[first - 1:last], first):
         for use in uses.finditer(re.sub(r"/\*.*?\*/|//.*$|\"(?:\\.|[^\"\\])*\"",
                                         lambda m: " " * len(m.group()), text)):

@@ -10,7 +10,7 @@ from .state import (compared_in, current_file, decisions, definitions, flags, fo
                     wrapper_names)
 from .source import text_at, words_of
 from .conditionals import never_compiled
-from .macros import macro_use_in_every_build, macros_of, named_by_used_macro
+from .macros import macro_use_in_every_build, macro_uses, macros_of
 from .entries import (Entry, container_of, declaration_of, entry_at, entry_state, is_fops_type,
                       live_entries, only_dead_uses, sets)
 from .locking import lock_names, mutex_name
@@ -216,12 +216,14 @@ def inode_fed_to_call(ino, p):
     handler, and the local to drop, unless a macro of the file uses it
     unseen (then the local to mark unused)."""
     file, fn = origin(p), p[0].current_element
-    kept = named_by_used_macro(file, ino)
+    first, last = int(p[0].current_element_line), int(p[0].current_element_line_end)
+    # Only a macro used inside FN can name FN's local: C's scope, not the file's.
+    kept = any(macro_uses(file, ino, first, last))
     # Kept for a macro, the local may be unused where the macro's #if
     # branch names no inode: it is marked unused (a handler's own derived
     # local is marked by its conversion).
     marked = kept and (file, fn) not in definitions and not macro_use_in_every_build(
-        file, ino, int(p[0].current_element_line), int(p[0].current_element_line_end))
+        file, ino, first, last)
     return {"fed_fn": Ident(fn),
             "fed_local": Ident(None if kept else ino),
             "fed_kept": Ident(ino if marked else None)}
