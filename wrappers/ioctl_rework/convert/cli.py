@@ -172,7 +172,7 @@ def main(args) -> int:
     stages = Stages("convert", verbosity_of(args))
     try:
         request = request_from_args(args)
-        for warning in request.warnings():
+        for warning in tree_mod.run_warnings(request):
             print(f"convert: warning: {warning}", file=sys.stderr)
         result = convert(request, stages)
     except (InputError, shard_mod.ShardError) as err:

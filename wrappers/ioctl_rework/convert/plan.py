@@ -33,7 +33,7 @@ from ioctl_rework.convert.diffs import Diffs
 from ioctl_rework.convert.runner import FileRun, Runner, RunTask
 from ioctl_rework.convert.sources import Sources
 from ioctl_rework.stages import Stages, Verbosity
-from ioctl_rework.convert.tree import groups, scan
+from ioctl_rework.convert.tree import groups, run_warnings, scan
 from ioctl_rework.convert.summary import HandlerStatus, Summary
 
 
@@ -147,7 +147,7 @@ def _stages_to_verify(request: ConvertRequest, stages: Stages, started: str,
                       options=request.options.as_summary(),
                       spatch_version=runner.spatch_version,
                       started=started, shard=str(request.shard) if request.shard else None,
-                      tree_top=tree.top, warnings=request.warnings())
+                      tree_top=tree.top, warnings=run_warnings(request))
     summary.handlers = records.handler_records(tree, fops_files, final, cross, blocked,
                                                followed.held, sources)
     if compat_decisions:

@@ -81,13 +81,6 @@ class ConvertRequest:
         return tuple(sorted({os.path.relpath(os.path.abspath(p), os.path.abspath(self.root))
                              for p in self.paths}))
 
-    def warnings(self) -> list[str]:
-        """What the run warns of before it starts, kept in its summary too:
-        a reader of --json alone must know what the run did not read."""
-        from ioctl_rework.convert.tree import unread_headers_warning
-        unread = unread_headers_warning(self.root, self.kernel)
-        return self.options.warnings() + ([unread] if unread else [])
-
     def unwritable(self, rels: list[str]) -> dict[str, str]:
         """The files of RELS the run may not write, and why: in place, a
         file we may not write is a file that cannot be rewritten."""

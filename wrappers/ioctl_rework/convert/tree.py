@@ -97,6 +97,13 @@ def unread_headers_warning(root: Path, kernel) -> str | None:
     return settings.unread_headers_warning(root)
 
 
+def run_warnings(request) -> list[str]:
+    """What a run of REQUEST warns of before it starts, kept in its summary
+    too: a reader of --json alone must know what the run did not read."""
+    unread = unread_headers_warning(request.root, request.kernel)
+    return request.options.warnings() + ([unread] if unread else [])
+
+
 def unread_headers_refusal(root: Path, kernel) -> str | None:
     """Why such a run is refused before any work unless told to go on
     (--no-kernel-headers); None in a tree or with a kernel."""
