@@ -40,19 +40,19 @@ MEMBER_WORDS = frozenset("""
 _MAKE_INCLUDE = re.compile(r"^[ \t]*(?:-include|sinclude|include)[ \t]+(\S.*)$", re.M)
 
 
-def renaming_flags(root, rel) -> list[tuple[str, str]]:
+def renaming_flags(root, rel, flags=None) -> list[tuple[str, str]]:
     """(flag, Makefile) of each kbuild flag of REL (under ROOT) that
-    defines or undefines one of WORDS."""
-    return [(flag, makefile) for flag, _variable, makefile
-            in include_search.kbuild_flags(root, rel).macro_flags
+    defines or undefines one of WORDS (FLAGS: REL's KbuildFlags, if read)."""
+    flags = include_search.kbuild_flags(root, rel) if flags is None else flags
+    return [(flag, makefile) for flag, _variable, makefile in flags.macro_flags
             if re.match(r"-[DU]\s*(\w+)", flag)[1] in WORDS]
 
 
-def unread_flags(root, rel) -> list[str]:
+def unread_flags(root, rel, flags=None) -> list[str]:
     """What may define any word among REL's kbuild flags: a header forced
     in, a flag not expanded, a file its directory's Makefile includes
     (make's include), each with its Makefile."""
-    flags = include_search.kbuild_flags(root, rel)
+    flags = include_search.kbuild_flags(root, rel) if flags is None else flags
     included = []
     # The directory's own Makefile, whose every flag variable applies: a
     # parent's reach it only by subdir-ccflags, and a tree's top Makefile
@@ -71,12 +71,13 @@ def unread_flags(root, rel) -> list[str]:
 
 def refusal(root, rel) -> str | None:
     """Why REL's flags make its code another than the text read, or None."""
-    unread = unread_flags(root, rel)
+    flags = include_search.kbuild_flags(root, rel)     # read once for both questions
+    unread = unread_flags(root, rel, flags)
     if unread:
         return ("a kbuild flag of its Makefile, %s, brings in what the rules do not read, "
                 "which may define a word they read as C; convert this directory's files "
                 "by hand" % unread[0])
-    found = renaming_flags(root, rel)
+    found = renaming_flags(root, rel, flags)
     if not found:
         return None
     flag, makefile = found[0]
