@@ -194,9 +194,10 @@ def _decide_from_facts(file, h):
         # convert found a file naming it that cannot follow the new signature.
         decisions[key] = (None, "kept with the old signature (-D keep)")
         return decisions[key]
-    if renames.renamed(file) and (referenced or h in listed):
+    renamed_why = renames.renamed(file)
+    if renamed_why and (referenced or h in listed):
         # What the compiler sees is not what the rule reads: every strategy.
-        decisions[key] = (None, renames.renamed(file))
+        decisions[key] = (None, renamed_why)
         return decisions[key]
     if "null_inode" in f and uses_inode(file, h):
         decisions[key] = (None, "the call at line %d passes NULL as its inode, which the "

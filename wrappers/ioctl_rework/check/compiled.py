@@ -23,8 +23,8 @@ from ioctl_rework.check.judge import FileView, how_to_check
 from ioctl_rework.check.kbuild_macros import Unknowable, flag_macros
 from ioctl_rework.check.result import Level
 from ioctl_rework.check.rule_runs import NOT_CHECKED, Raw
-from ioctl_rework.ctext import ioctl_tokens, renamed_words
-from ioctl_rework.ctext.conditionals import compiled_lines, target_macros
+from ioctl_rework.ctext import include_search, ioctl_tokens, renamed_words
+from ioctl_rework.ctext.conditionals import TARGET_NAMES, compiled_lines, target_macros
 from ioctl_rework.ctext.fops_holders import Shape
 from ioctl_rework.ctext.ioctl_tokens import Use
 from ioctl_rework.ctext.spans import closing, code_only, join_splices, open_branches, toplevel_span
@@ -46,9 +46,6 @@ _DIRECTIVE = re.compile(r"^\s*#\s*(?:if|ifdef|ifndef|elif|else|endif|define|unde
 # An #include: the header may #undef or #define what a kbuild flag set.
 _INCLUDE = re.compile(r"^\s*#\s*include(?:_next)?\b")
 _NO_HANDLER = ("NULL", "0")
-# Macros a bare patch may not #define near ioctl code unseen.
-_TARGET_NAMES = ("HAVE_UNLOCKED_IOCTL", "HAVE_COMPAT_IOCTL", "LINUX_VERSION_CODE",
-                 "KERNEL_VERSION")
 
 
 @dataclass(frozen=True)
@@ -186,19 +183,20 @@ def _renamed(view: FileView, path: str, level: Level,
         n, why = own
         shown = view.changed.get(n) or view.changed[min(view.changed)]
         return [Placed(Raw(NOT_CHECKED, level, why, path, n, "", ""), shown)]
-    why = renamed_words.refusal(kbuild_root, path) if kbuild_root is not None else None
+    if kbuild_root is None:
+        return []
+    flags = include_search.kbuild_flags(kbuild_root, path)
+    why = renamed_words.refusal(kbuild_root, path, flags, advice="check it by hand")
     if why is None:
         return []
-    words = {re.match(r"-[DU]\s*(\w+)", flag)[1]
-             for flag, _ in renamed_words.renaming_flags(kbuild_root, path)}
+    words = {include_search.flag_name(flag)
+             for flag, _ in renamed_words.renaming_flags(kbuild_root, path, flags)}
     code = code_only(view.text).split("\n")
     naming = [n for n in sorted(view.changed)
               if n <= len(code) and set(re.findall(r"\w+", code[n - 1])) & words]
     n = (naming or sorted(view.changed))[0]
     shown = view.changed[n]
-    return [Placed(Raw(NOT_CHECKED, level, why.replace("convert this directory's files by "
-                                                       "hand", "check it by hand"),
-                       path, n, "", ""), shown)]
+    return [Placed(Raw(NOT_CHECKED, level, why, path, n, "", ""), shown)]
 
 
 _RENAMING = re.compile(r"^[ \t]*#[ \t]*(define|undef)[ \t]+(\w+)(\(?)", re.M)
@@ -220,7 +218,7 @@ def _renaming_directive(view: FileView, path: str) -> tuple[int, str] | None:
         if kind == "define" and not paren and name in renamed_words.MEMBER_WORDS:
             return n, (f"#define {name} makes the compiler read another word where the "
                        f"text says {name}, which the rules read as C: check it by hand")
-        if not path.endswith(".c") and name in _TARGET_NAMES:
+        if not path.endswith(".c") and name in TARGET_NAMES:
             return n, (f"a header that #{kind}s {name} decides, in every file that includes "
                        "it, which half of a multi-kernel driver compiles, and check does not "
                        "follow it there: check it by hand")
@@ -284,7 +282,7 @@ def _bare_directives(view: FileView, path: str, level: Level) -> list[Placed]:
                 if ln.kind != "-":
                     new += 1
             changed = [(n, ln) for n, ln in changed if not _DEFINES.match(ln.text)
-                       or _DEFINES.match(ln.text)[1] in _TARGET_NAMES or ln.text.lstrip(
+                       or _DEFINES.match(ln.text)[1] in TARGET_NAMES or ln.text.lstrip(
                            "# \t").startswith("undef")]
             if changed and any(re.search(r"ioctl", ln.text, re.IGNORECASE)
                                for ln in hunk.lines):

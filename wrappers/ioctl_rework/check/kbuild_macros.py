@@ -48,7 +48,7 @@ def flag_macros(root: Path | None, rel: str) -> "dict[str, str | bool | None] | 
     seen: dict[str, set] = {}
     unsure = set()
     for flag, variable, makefile in flags.macro_flags:
-        name = re.match(r"-[DU]\s*([A-Za-z_]\w*)", flag)[1]
+        name = include_search.flag_name(flag)
         seen.setdefault(name, set()).add(_value(flag))
         # kbuild forces the config header in after every -D and -U.
         if not _sure(root, makefile, variable) or name.startswith("CONFIG_"):

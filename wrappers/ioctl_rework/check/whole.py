@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from ioctl_rework.ctext import candidates
+from ioctl_rework.ctext.conditionals import TARGET_NAMES
 from ioctl_rework.ctext.spans import code_only
 from ioctl_rework.patches import parser as patch_parser
 from ioctl_rework.patches.parser import FinalFile, Status
@@ -42,8 +43,8 @@ _INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*(?:"([^"\n]+)"|<([^>\n]+)>)',
 
 # A local header that (re)defines what decides a multi-kernel driver's
 # halves decides them in every file including it (check.compiled).
-_TARGET_DIRECTIVE = re.compile(rb"^[ \t]*#[ \t]*(?:define|undef)[ \t]+(?:HAVE_UNLOCKED_IOCTL"
-                               rb"|HAVE_COMPAT_IOCTL|LINUX_VERSION_CODE|KERNEL_VERSION)\b", re.M)
+_TARGET_DIRECTIVE = re.compile(rb"^[ \t]*#[ \t]*(?:define|undef)[ \t]+(?:%s)\b"
+                               % "|".join(TARGET_NAMES).encode(), re.M)
 
 
 def _claims_ioctl(data: bytes, local: bool = True) -> bool:

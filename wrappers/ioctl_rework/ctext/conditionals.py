@@ -23,6 +23,11 @@ _TOKEN = re.compile(r"\s*(?:(0[xX][0-9a-fA-F]+|\d+)[uUlL]*|(\w+)|(&&|\|\||==|!=|
 UNKNOWN = None
 
 
+# The macros that decide which half of a multi-kernel driver compiles.
+TARGET_NAMES = ("HAVE_UNLOCKED_IOCTL", "HAVE_COMPAT_IOCTL", "LINUX_VERSION_CODE",
+                "KERNEL_VERSION")
+
+
 def target_macros(version: tuple[int, int, int]) -> dict[str, str]:
     """The macros a kernel of VERSION defines that decide ioctl branches.
     HAVE_UNLOCKED_IOCTL and HAVE_COMPAT_IOCTL count as defined: a branch

@@ -296,6 +296,12 @@ def kbuild_flags(root, rel):
                        tuple(macro_flags))
 
 
+def flag_name(flag: str) -> str:
+    """The macro a flag of KbuildFlags.macro_flags (-DNAME[=value], -UNAME)
+    defines or undefines."""
+    return re.match(r"-[DU]\s*([A-Za-z_]\w*)", flag)[1]
+
+
 def system_dirs(root, top, rel):
     """The tree's include directories, and where <asm/...> is when the tree
     has no include/asm (an unconfigured 2.6 tree: include/asm-<arch>)."""

@@ -45,7 +45,7 @@ def renaming_flags(root, rel, flags=None) -> list[tuple[str, str]]:
     defines or undefines one of WORDS (FLAGS: REL's KbuildFlags, if read)."""
     flags = include_search.kbuild_flags(root, rel) if flags is None else flags
     return [(flag, makefile) for flag, _variable, makefile in flags.macro_flags
-            if re.match(r"-[DU]\s*(\w+)", flag)[1] in WORDS]
+            if include_search.flag_name(flag) in WORDS]
 
 
 def unread_flags(root, rel, flags=None) -> list[str]:
@@ -69,20 +69,21 @@ def unread_flags(root, rel, flags=None) -> list[str]:
     return [*flags.forced, *flags.unexpanded, *included]
 
 
-def refusal(root, rel) -> str | None:
-    """Why REL's flags make its code another than the text read, or None."""
-    flags = include_search.kbuild_flags(root, rel)     # read once for both questions
+def refusal(root, rel, flags=None,
+            advice: str = "convert this directory's files by hand") -> str | None:
+    """Why REL's flags make its code another than the text read, ending in
+    ADVICE, or None (FLAGS: REL's KbuildFlags, if read)."""
+    flags = include_search.kbuild_flags(root, rel) if flags is None else flags
     unread = unread_flags(root, rel, flags)
     if unread:
         return ("a kbuild flag of its Makefile, %s, brings in what the rules do not read, "
-                "which may define a word they read as C; convert this directory's files "
-                "by hand" % unread[0])
+                "which may define a word they read as C; %s" % (unread[0], advice))
     found = renaming_flags(root, rel, flags)
     if not found:
         return None
     flag, makefile = found[0]
-    word = re.match(r"-[DU]\s*(\w+)", flag)[1]
+    word = include_search.flag_name(flag)
     return ("a kbuild flag of %s, %s, %s %s, a word the rules read as C: what the "
-            "compiler sees is not the text they read; convert this directory's files "
-            "by hand" % (makefile, flag, "undefines" if flag.startswith("-U") else
-                         "defines", word))
+            "compiler sees is not the text they read; %s" % (
+                makefile, flag, "undefines" if flag.startswith("-U") else "defines", word,
+                advice))
