@@ -125,11 +125,13 @@ demo: deps
 # As coccicheck does: the options are the ones the rule's header asks for,
 # with the macro file the wrappers pass too (rules.spatch_options), and the
 # rule's directory and wrappers/ on PYTHONPATH for its package and the C-text
-# helpers it shares with the wrappers (rules.spatch_environment).
+# helpers it shares with the wrappers (rules.spatch_environment); spatch reads
+# the copy of the rule that names its parts by absolute path (rule_parts.py).
 cocci: deps
 	@test -f $(MACROS) || { echo "cocci: $(MACROS) is missing" >&2; exit 2; }
 	@PYTHONPATH=$(abspath $(dir $(COCCI))):$(abspath wrappers)$${PYTHONPATH:+:$$PYTHONPATH} \
-	spatch --sp-file $(COCCI) -D $(MODE) --very-quiet \
+	spatch --sp-file $$(PYTHONPATH=wrappers $(PYTHON) -m ioctl_rework.spatch.rule_parts $(COCCI)) \
+		-D $(MODE) --very-quiet \
 		$$(sed -n 's#^// Options:##p' $(COCCI)) --macro-file $(MACROS) \
 		$$(builtins=$$(PYTHONPATH=wrappers $(PYTHON) -m ioctl_rework.spatch.macro_builtins $(MACROS)) && \
 		   test -n "$$builtins" && echo --macro-file-builtins "$$builtins") \

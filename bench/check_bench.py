@@ -47,7 +47,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "wrappers"))
 
 from ioctl_rework import settings  # noqa: E402
-from ioctl_rework.spatch import rules
+from ioctl_rework.spatch import rule_parts, rules
 from ioctl_rework.spatch import runner as spatch  # noqa: E402
 
 ENTRY = ROOT / "wrappers" / "ioctl-rework"
@@ -77,7 +77,7 @@ def typical_driver(files: list[Path]) -> Path:
     by_size = sorted(files, key=lambda p: p.stat().st_size)
     middle = len(by_size) // 2
     for path in sorted(by_size, key=lambda p: abs(by_size.index(p) - middle)):
-        command = ["spatch", "--sp-file", str(rules.CONVERSION_RULE), "-D", "report",
+        command = ["spatch", "--sp-file", str(rule_parts.sp_file(rules.CONVERSION_RULE)), "-D", "report",
                    "--very-quiet", *rules.spatch_options(rules.CONVERSION_RULE), path.name]
         proc = subprocess.run(command, cwd=path.parent, capture_output=True, text=True,
                               env=rules.spatch_environment(rules.CONVERSION_RULE), check=False)
@@ -146,7 +146,7 @@ def timed(command: list[str], cwd: Path, limit: float | None = None
 
 
 def plain_command(target: str, jobs: int, directory: bool) -> list[str]:
-    command = ["spatch", "--sp-file", str(rules.CONVERSION_RULE), "-D", "patch",
+    command = ["spatch", "--sp-file", str(rule_parts.sp_file(rules.CONVERSION_RULE)), "-D", "patch",
                "--very-quiet", *rules.spatch_options(rules.CONVERSION_RULE)]
     if not directory:
         return command + [target]

@@ -46,7 +46,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "wrappers"))
 
 from ioctl_rework import settings  # noqa: E402
-from ioctl_rework.spatch import rules  # noqa: E402
+from ioctl_rework.spatch import rule_parts, rules  # noqa: E402
 from ioctl_rework.spatch import runner as spatch  # noqa: E402
 from ioctl_rework.patches import tidy  # noqa: E402
 from ioctl_rework.patches.unified import apply_hunks  # noqa: E402
@@ -120,7 +120,7 @@ def plain_run(tree: Path, jobs: int, limit: float, out: Path) -> tuple[float, bo
     # target (the inode spelling, the lock), as make coccicheck would run it.
     options = settings.ConversionOptions.for_target(
         settings.conversion_target(settings.Target.from_makefile(tree)))
-    command = ["spatch", "--sp-file", str(rules.CONVERSION_RULE),
+    command = ["spatch", "--sp-file", str(rule_parts.sp_file(rules.CONVERSION_RULE)),
                *options.spatch_args("patch"),
                "--very-quiet", *rules.spatch_options(rules.CONVERSION_RULE),
                "--dir", str(tree), "--jobs", str(jobs)]

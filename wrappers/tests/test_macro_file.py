@@ -17,7 +17,7 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from ioctl_rework.spatch import rules
+from ioctl_rework.spatch import rule_parts, rules
 from ioctl_rework.spatch import runner as spatch
 from test_check_repo import GitRepo, fixture
 
@@ -53,7 +53,7 @@ def parse_errors(case: Path, macro_file: Path) -> tuple[int, ...]:
     in report mode, as the wrappers run it, with MACRO_FILE."""
     rule = rules.RULES_DIR / RULE_HEADER.search(case.read_text()).group(1)
     proc = subprocess.run(
-        [spatch.SPATCH, "--sp-file", str(rule), "--verbose-parsing", "-D", "report",
+        [spatch.SPATCH, "--sp-file", str(rule_parts.sp_file(rule)), "--verbose-parsing", "-D", "report",
          *rules.spatch_options(rule, macro_file), case.name],
         cwd=case.parent, env=rules.spatch_environment(rule), capture_output=True, text=True,
         timeout=300, check=False)

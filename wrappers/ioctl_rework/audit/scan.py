@@ -27,7 +27,7 @@ from typing import Callable, Protocol
 from pathlib import Path
 
 from ioctl_rework import settings
-from ioctl_rework.spatch import rules
+from ioctl_rework.spatch import rule_parts, rules
 from ioctl_rework.spatch import runner as spatch
 from ioctl_rework.ctext import candidates as candidates_module
 from ioctl_rework.ctext import fops_holders, ioctl_tokens
@@ -231,7 +231,7 @@ def _candidates(paths: list[Path], runs: list[RuleRun], cache: Cache | None = No
 
 
 def _cache_key(run: RuleRun, candidate: _Candidate, digest: str) -> str:
-    """DIGEST is the text of RUN's rule: a change to another rule file
+    """DIGEST is the text of RUN's rule and of its parts: a change to another rule file
     (the signature rule, say) keeps this run's entries valid; a change to
     the macro file, which every run reads, does not."""
     return make_key(CACHE_FORMAT, digest, spatch.version(), rules.macros_digest(), run.name,
@@ -347,7 +347,7 @@ def _compat_head_start(runs: list[RuleRun], candidates: list[_Candidate], tree: 
     from there too.  Not on one core: there is nothing to run them beside."""
     unlocked = next(run for run in runs if run.name == "unlocked")
     wanted = [c for c in candidates if unlocked.name in c.runs]
-    digest = hashlib.sha256(unlocked.rule.read_bytes()).hexdigest()
+    digest = rule_parts.rule_digest(unlocked.rule)
     if jobs < 2 or all(cache.get_json(_cache_key(unlocked, c, digest)) is not None
                        for c in wanted):
         return None
@@ -371,7 +371,7 @@ def _run_rule(run: RuleRun, candidates: list[_Candidate], jobs: int, timeout: in
               earlier: EarlierRuns | None = None) -> None:
     """RUN over the CANDIDATES that need it, through the cache (then
     EARLIER, which covers RUN), into RESULTS."""
-    digest = hashlib.sha256(run.rule.read_bytes()).hexdigest()
+    digest = rule_parts.rule_digest(run.rule)
     todo = []
     wanted = [c for c in candidates if run.name in c.runs]
     for candidate in wanted:

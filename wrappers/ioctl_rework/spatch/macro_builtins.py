@@ -16,15 +16,14 @@ prints its path, for `make cocci`.
 """
 
 import hashlib
-import os
 import re
 import sys
-import tempfile
 import threading
 from functools import lru_cache
 from pathlib import Path
 
-from ioctl_rework import paths, safe_write
+from ioctl_rework import paths
+from ioctl_rework.spatch import generated_files
 
 DEFINE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+(\w+)", re.MULTILINE)
 def defined_names(text: str) -> set[str]:
@@ -58,18 +57,7 @@ def _builtins_file(standard: Path, standard_text: str, macro_text: str,
                    cache_home: Path) -> Path:
     content = builtins_text(standard_text, macro_text).encode("latin-1")
     name = "standard-%s.h" % hashlib.sha256(content).hexdigest()[:16]
-    for directory in (cache_home / "builtins",
-                      Path(tempfile.gettempdir()) / f"ioctl-rework-{os.getuid()}"):
-        target = directory / name
-        try:
-            if target.is_file() and target.read_bytes() == content:
-                return target
-            directory.mkdir(parents=True, exist_ok=True)
-            safe_write.write_atomic(target, content)
-            return target
-        except (OSError, safe_write.WriteError):
-            continue
-    raise OSError(f"cannot write {name} in the cache directory or {tempfile.gettempdir()}")
+    return generated_files.written_once("builtins", name, content, cache_home)
 
 
 def builtins_for(macro_file: Path, standard: Path | None) -> Path | None:

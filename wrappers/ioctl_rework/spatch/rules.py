@@ -74,10 +74,11 @@ def spatch_environment(rule: Path, environ: dict[str, str] | None = None) -> dic
 
 
 def rules_digest(rules_dir: Path = RULES_DIR) -> str:
-    """A hash of every rule file, of their Python packages and of the macro
-    file, for cache keys."""
+    """A hash of every rule file, of their packages (the Python and the
+    parts a rule includes) and of the macro file, for cache keys."""
     digest = hashlib.sha256()
-    packages = [path for init in rules_dir.glob("*/__init__.py") for path in init.parent.glob("*.py")]
+    packages = [path for init in rules_dir.glob("*/__init__.py")
+                for pattern in ("*.py", "*.cocci") for path in init.parent.glob(pattern)]
     for path in sorted([*rules_dir.glob("*.cocci"), *rules_dir.glob("*.h"), *packages]):
         digest.update(str(path.relative_to(rules_dir)).encode() + b"\0" + path.read_bytes())
     # The C-text helpers the rules import from the wrappers decide too: all

@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ioctl_rework import children
-from ioctl_rework.spatch import rules
+from ioctl_rework.spatch import rule_parts, rules
 from ioctl_rework.spatch.installation import SPATCH, standard_h  # noqa: F401 (callers use runner.SPATCH)
 
 SOURCE_SUFFIXES = (".c", ".h")
@@ -106,7 +106,7 @@ def _command(rule: Path, args: list[str], timeout: int) -> list[str]:
     # packages the wrapper (and ctext.spans, which the rules import) runs
     # with; without --python, spatch searches PATH and runs ldd and
     # ldconfig for one at every start (0.5 s a process behind pyenv's shims).
-    return [SPATCH, "--sp-file", str(rule), "--verbose-parsing", "--python", sys.executable,
+    return [SPATCH, "--sp-file", str(rule_parts.sp_file(rule)), "--verbose-parsing", "--python", sys.executable,
             *_guarded(rules.spatch_options, rule), "--timeout", str(timeout), *args]
 
 
