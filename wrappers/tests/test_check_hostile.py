@@ -758,11 +758,15 @@ def _snapshot(root: Path) -> dict[str, tuple]:
 
 
 def _allowed(key: str) -> bool:
-    """The one file check keeps across runs: the macro builtins spatch reads,
-    made from spatch's standard.h and the rules' macro file (never from the
-    input), once, in the user's cache (spatch/macro_builtins.py)."""
-    return key in ("cache/", "cache/ioctl-rework/", "cache/ioctl-rework/builtins/") or \
-        re.fullmatch(r"cache/ioctl-rework/builtins/standard-\w+\.h", key) is not None
+    """The two files check keeps across runs, made from the rules and
+    spatch (never from the input), once, in the user's cache: the macro
+    builtins spatch reads, from its standard.h and the rules' macro file
+    (spatch/macro_builtins.py), and the copy of the conversion rule that
+    names its parts by absolute path (spatch/rule_parts.py)."""
+    return key in ("cache/", "cache/ioctl-rework/", "cache/ioctl-rework/builtins/",
+                   "cache/ioctl-rework/rules/") or \
+        re.fullmatch(r"cache/ioctl-rework/builtins/standard-\w+\.h", key) is not None or \
+        re.fullmatch(r"cache/ioctl-rework/rules/ioctl_to_unlocked_ioctl-\w+\.cocci", key) is not None
 
 
 def run_check(ws: Workspace, args: list[str], extra_env: dict | None = None,

@@ -128,6 +128,13 @@ class RulePartsTest(unittest.TestCase):
         self.assertNotEqual(before[0], after[0])
         self.assertNotEqual(before[1], after[1])
 
+    def test_the_conversion_rule_and_its_parts(self):
+        found = rule_parts.parts(rules.CONVERSION_RULE)
+        self.assertGreater(len(found), 1)
+        for part in found:
+            self.assertEqual(part.parent, rules.RULES_DIR / "ioctl_rule", part)
+            self.assertTrue(part.is_file(), part)
+
 
 if __name__ == "__main__":
     unittest.main()
