@@ -350,6 +350,10 @@ class OverlapTest(unittest.TestCase):
             files = [Path(tmp) / name for name in ("passes_on.c", "alone.c")]
             for file in files:
                 file.write_text("/* a driver */\n")
+            # Where the callee is defined: a file with no definition of it is
+            # not run again (compat.callees.worth_running).
+            files[0].write_text("static int helper(unsigned int cmd, unsigned long arg)\n"
+                                "{\n\treturn 0;\n}\n")
             probed_alone = threading.Event()
             during_callees = []
 

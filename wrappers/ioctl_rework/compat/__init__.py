@@ -265,14 +265,16 @@ def classify_files_read(files: list[Path], tree: Path | None = None, jobs: int =
         outputs = rule_outputs(list(files), jobs, timeout, cache, transient=transient,
                                stage=stage)
     # Again, with the functions handlers pass cmd and arg to (compat.callees).
-    wanted = {}
+    wanted, texts = {}, {}
     for file in files:
         if outputs.get(file) is not None:
-            lines = Path(file).read_text(errors="replace").splitlines()
+            texts[file] = Path(file).read_text(errors="replace")
+            lines = texts[file].splitlines()
             names = {name for f in facts.parse(outputs[file]).values()
                      for name in callees.wanted(f, lines)}
             if names:
                 wanted[file] = tuple(sorted(names))
+    wanted = callees.worth_running(wanted, texts)
     digests = FileDigests()
     with stages.stage("compat table") as stage:
         compat_table = table.read(tree, cache, digests, stage)
