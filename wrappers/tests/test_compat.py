@@ -71,6 +71,19 @@ def driver(name: str, body: str, fops_member: str = ".ioctl") -> str:
         """)
 
 
+
+class AbiDirectory(unittest.TestCase):
+    """A scratch directory holding abi.h (HEADER), for the drivers a test writes."""
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.root = Path(self.tmp.name)
+        (self.root / "abi.h").write_text(HEADER)
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+
 CASES = {
     "long_member": ("case ABI_LONG:\n\treturn copy_from_user(&l, argp, sizeof(l)) ? -EFAULT : 0;\n",
                     CompatClass.NEEDS_TRANSLATION),

@@ -4,8 +4,6 @@ them can be: the rule finds none elsewhere, and the call stays unfollowed
 (the handler unknown, with the same words) as after a run in vain.
 """
 
-import tempfile
-import textwrap
 import unittest
 from unittest import mock
 from pathlib import Path
@@ -14,7 +12,7 @@ from ioctl_rework import compat
 from ioctl_rework.compat import callees, probe
 from ioctl_rework.compat.classify import CompatClass
 
-from test_compat import HEADER, HELPER, driver
+from test_compat import AbiDirectory, HELPER, driver
 
 # Calls the classifier would follow into a function of the file, to
 # functions no file of the run defines: another file's, a header's macro.
@@ -32,15 +30,7 @@ ELSEWHERE = {
 
 
 @unittest.skipIf(probe.tools_missing(), "gcc or pahole missing (make deps)")
-class RunTest(unittest.TestCase):
-    def setUp(self):
-        self.tmp = tempfile.TemporaryDirectory()
-        self.root = Path(self.tmp.name)
-        (self.root / "abi.h").write_text(HEADER)
-
-    def tearDown(self):
-        self.tmp.cleanup()
-
+class RunTest(AbiDirectory):
     def classified(self, files):
         """The classes of FILES, and the files of each callees run."""
         runs, rule_outputs = [], compat.rule_outputs

@@ -21,7 +21,7 @@ from ioctl_rework.cache import Cache, FileDigests
 from ioctl_rework.compat import probe
 from ioctl_rework.compat.classify import CompatClass
 
-from test_compat import HEADER, driver
+from test_compat import AbiDirectory, driver
 
 ERA = Path(__file__).resolve().parent / "test_data" / "compat_era" / "linux-2.6.12"
 
@@ -86,15 +86,7 @@ class Compiles:
 
 
 @unittest.skipIf(probe.tools_missing(), "gcc or pahole missing (make deps)")
-class WithoutATableTest(unittest.TestCase):
-    def setUp(self):
-        self.tmp = tempfile.TemporaryDirectory()
-        self.root = Path(self.tmp.name)
-        (self.root / "abi.h").write_text(HEADER)
-
-    def tearDown(self):
-        self.tmp.cleanup()
-
+class WithoutATableTest(AbiDirectory):
     def classified(self, files):
         compiles = Compiles()
         with mock.patch.object(probe, "_compile", compiles):
