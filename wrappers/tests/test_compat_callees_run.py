@@ -9,6 +9,7 @@ from unittest import mock
 from pathlib import Path
 
 from ioctl_rework import compat
+from ioctl_rework.cache import Cache
 from ioctl_rework.compat import callees, probe
 from ioctl_rework.compat.classify import CompatClass
 
@@ -118,6 +119,34 @@ class WorthRunningTest(unittest.TestCase):
     def test_a_call_alone_is_no_definition(self):
         text = self.CALLER.replace("{callee}", "other_ioctl")
         self.assertEqual(self.kept({"a.c": text}, {"a.c": ("other_ioctl",)}), [])
+
+
+class KeptReportTest(AbiDirectory):
+    """A file's kept callees report is the report of a run that listed
+    every file's callees: a run listing other names never takes it."""
+
+    def runs(self, listed):
+        ran, run_batched = [], compat.spatch.run_batched
+
+        def spied(rule, given, *args, **kwargs):
+            ran.extend(Path(f).name for f in given)
+            return run_batched(rule, given, *args, **kwargs)
+        with mock.patch.object(compat.spatch, "run_batched", spied):
+            compat.rule_outputs(list(listed), 1, 120, self.cache, listed)
+        return sorted(ran)
+
+    def test_a_report_is_kept_for_the_names_its_run_listed(self):
+        self.cache = Cache(self.root / "cache")
+        a, b = self.root / "a.c", self.root / "b.c"
+        a.write_text(driver("a", "case ABI_NONE:\n\treturn helper(file, cmd, arg);\n",
+                            ".unlocked_ioctl").replace('#include "abi.h"\n',
+                                                       '#include "abi.h"\n\n' + HELPER))
+        b.write_text(a.read_text().replace("a_ioctl", "b_ioctl").replace("helper", "b_helper"))
+        self.assertEqual(self.runs({a: ("helper",)}), ["a.c"])
+        self.assertEqual(self.runs({a: ("helper",)}), [])
+        # b.c's names widen the run: a.c's report is made anew, not taken.
+        self.assertEqual(self.runs({a: ("helper",), b: ("b_helper",)}), ["a.c", "b.c"])
+        self.assertEqual(self.runs({a: ("helper",), b: ("b_helper",)}), [])
 
 
 if __name__ == "__main__":

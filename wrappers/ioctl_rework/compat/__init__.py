@@ -197,9 +197,15 @@ def rule_outputs(files: list[Path], jobs: int, timeout: int, cache: Cache | None
     listed = listed or {}
     found: dict[Path, str | None] = {}
     todo, keys = [], {}
+    # One run lists every file's callees (the input keeps those bodies, the
+    # rule reports on them), so a file's report is the report of a run with
+    # all of NAMES: the key holds them all, not only the file's own, and
+    # a kept report never comes from a run that listed other names.
+    names = tuple(sorted({name for names in listed.values() for name in names}))
     for file in files:
         try:
-            keys[file] = _facts_key(Path(file).read_bytes(), listed.get(file, ()))
+            keys[file] = _facts_key(Path(file).read_bytes(),
+                                    names if listed.get(file) else ())
         except OSError:
             found[file] = None
             continue
@@ -211,11 +217,10 @@ def rule_outputs(files: list[Path], jobs: int, timeout: int, cache: Cache | None
                 stored["stdout"].replace(_HERE, str(file))
     if stage is not None:
         stage.from_cache(len(files) - len(todo))
-    names = sorted({name for file in todo for name in listed.get(file, ())})
     args = ["-D", "report"] + (["-D", "callees=" + ",".join(names), "-D", "callees_only=1"]
                                if names else [])
     with tempfile.TemporaryDirectory(prefix="ioctl-rework-facts-") as tmp:
-        given = _rule_inputs(todo, tuple(names), Path(tmp).resolve())
+        given = _rule_inputs(todo, names, Path(tmp).resolve())
         # The rule's start-up (its Python) costs more than a driver: few batches.
         runs = spatch.run_batched(facts.FACTS_RULE, given, args, jobs, timeout, fewest=True,
                                   done_count=stage.step if stage is not None else None) \
