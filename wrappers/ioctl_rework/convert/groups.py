@@ -149,6 +149,9 @@ def check(groups: Groups, final: dict[str, FileRun], blocked: dict[str, str], co
 def _cannot_follow(group: HandlerGroup, content, mutex: bool) -> Verdict | None:
     """A use in the original text that no rewrite can carry over."""
     name = group.key.name
+    parameter = _parameter_entry(group, content)
+    if parameter:
+        return parameter
     if group.keeps_signature:
         named_elsewhere = sorted(set(group.files) - group.decided)
         if named_elsewhere or len(group.decided) != 1:
@@ -224,6 +227,32 @@ def _did_not_follow(group: HandlerGroup, final: dict[str, FileRun], blocked: dic
     if group.elsewhere and not defined:
         return Verdict(HandlerStatus.SKIPPED, refusal or
                        "no definition with the .ioctl signature was found in the tree")
+    return None
+
+
+def _parameter_entry(group: HandlerGroup, content) -> Verdict | None:
+    """An entry of GROUP's fops files that stores a parameter of the
+    function it is in (`fops->ioctl = handler;` in a helper that takes the
+    handler): its value is whatever the callers pass, and no definition of
+    that name exists to convert."""
+    name = group.key.name
+    if any(use.kind == namings.DEFINITION for rel in group.files
+           for use in namings.namings(_text(content, rel), name)):
+        return None             # a handler of that name exists: the entries are judged as usual
+    for rel in sorted(group.elsewhere):
+        text = _text(content, rel)
+        code = c_spans.code_only(text)
+        for use in namings.namings(text, name):
+            if use.kind != namings.ENTRY:
+                continue
+            span = c_spans.toplevel_span(code, use.line)
+            head = "\n".join(code.split("\n")[span.start - 1:use.line])
+            function = re.search(r"(\w+)\s*\(([^;{}]*)\)\s*\{", head)
+            if function and re.search(rf"\b{re.escape(name)}\b", function[2]):
+                return Verdict(HandlerStatus.SKIPPED,
+                               f"{name} is a parameter of {function[1]}() ({rel}:{use.line}): "
+                               "the entry is set to whatever its callers pass, which the run "
+                               "does not follow; left alone; convert it by hand")
     return None
 
 
