@@ -244,6 +244,30 @@ class VersionGlueTest(unittest.TestCase):
                                                    Target.parse("2.6.20")), [])
 
 
+class CompatGlueTest(unittest.TestCase):
+    """A compat handler under #ifdef HAVE_COMPAT_IOCTL that takes the BKL
+    (red33_ioc_table): the conversion resolves the #ifdef and keeps it, so
+    a 6.1 target cannot build it; said in words, like the unlocked glue."""
+
+    def test_bkl_in_the_compat_half_is_refused_in_words(self):
+        for opening in ("#ifdef HAVE_COMPAT_IOCTL",
+                        "#ifndef HAVE_COMPAT_IOCTL\nstatic int g_old;\n#else"):
+            with self.subTest(opening=opening):
+                text = version_glue(opening, "#endif")
+                lock = text.split("\n").index("\tlock_kernel();") + 1
+                found = bkl_glue.refusals("g.c", text, Target.parse("6.1"))
+                self.assertEqual([r.line for r in found], [lock - 3, lock, lock + 2])
+                self.assertIn(f"the {opening.split(chr(10))[0]} glue at line 4 takes the BKL",
+                              found[1].reason)
+
+    def test_the_other_half_and_a_target_with_the_bkl_say_nothing(self):
+        text = version_glue("#ifndef HAVE_COMPAT_IOCTL", "#endif")
+        self.assertEqual(bkl_glue.refusals("g.c", text, Target.parse("6.1")), [])
+        self.assertEqual(bkl_glue.refusals("g.c", version_glue("#ifdef HAVE_COMPAT_IOCTL",
+                                                               "#endif"),
+                                           Target.parse("2.6.20")), [])
+
+
 class TextSummaryTest(unittest.TestCase):
     def test_every_skipped_and_failed_entry_is_named_where_it_is(self):
         summary = Summary("/", "6.1", {}, "1.1.1", 0.0)

@@ -1,7 +1,8 @@
 """Multi-kernel glue that a target without the BKL cannot build.
 
 A driver that is already multi-kernel keeps its `.unlocked_ioctl` under
-`#ifdef HAVE_UNLOCKED_IOCTL`, or under a test of the version number in any
+`#ifdef HAVE_UNLOCKED_IOCTL` (its compat handler under `#ifdef
+HAVE_COMPAT_IOCTL`), or under a test of the version number in any
 spelling (`#if LINUX_VERSION_CODE >= KERNEL_VERSION(2,6,11)`, `>= 0x02060b`,
 the `#else` of `< KERNEL_VERSION(2,6,11)`: the branch the target compiles,
 ctext.conditionals); the conversion leaves that branch as it is
@@ -22,18 +23,22 @@ from ioctl_rework.settings import Target
 _BKL_CALL = re.compile(r"\b(?:un)?lock_kernel\s*\(")
 _F_DENTRY = re.compile(r"\bf_dentry\b")
 _VERSION_TEST = re.compile(r"\bLINUX_VERSION_CODE\b")
+# A kernel with .unlocked_ioctl (2.6.11) also has .compat_ioctl: a compat
+# handler under #ifdef HAVE_COMPAT_IOCTL is glue of the same kind.
+_HAVE_MACROS = ("HAVE_UNLOCKED_IOCTL", "HAVE_COMPAT_IOCTL")
 # 3.19 removed file->f_dentry (the macro had stood in for f_path.dentry).
 _F_DENTRY_GONE = (3, 19, 0)
 
 
 def _in_unlocked_branch(text: str, line: int, compiled: list) -> tuple[int, str] | None:
     """The line and words of the #if whose branch, compiled on the target
-    (COMPILED: compiled_lines for it), holds LINE: the HAVE_UNLOCKED_IOCTL
-    half of an #ifdef, or any branch of a test of LINUX_VERSION_CODE."""
+    (COMPILED: compiled_lines for it), holds LINE: the HAVE_UNLOCKED_IOCTL or
+    HAVE_COMPAT_IOCTL half of an #ifdef, or any branch of a test of
+    LINUX_VERSION_CODE."""
     for branch in c_spans.open_branches(text, line):
-        if branch.condition == "HAVE_UNLOCKED_IOCTL" and not branch.after_elif and \
+        if branch.condition in _HAVE_MACROS and not branch.after_elif and \
                 (branch.kind == "ifdef") != branch.in_else and branch.kind != "if":
-            return branch.line, "#ifdef HAVE_UNLOCKED_IOCTL"
+            return branch.line, f"#{branch.kind} {branch.condition}"
         if branch.kind == "if" and _VERSION_TEST.search(branch.condition) and \
                 compiled[line - 1] is True:
             return branch.line, "#if " + " ".join(branch.condition.split())
@@ -42,7 +47,7 @@ def _in_unlocked_branch(text: str, line: int, compiled: list) -> tuple[int, str]
 
 def refusals(rel: str, text: str, target: Target) -> list[HandlerRecord]:
     """The glue lines of TEXT (a file of the run, before it) TARGET cannot build."""
-    if "HAVE_UNLOCKED_IOCTL" not in text and not _VERSION_TEST.search(text):
+    if not any(m in text for m in _HAVE_MACROS) and not _VERSION_TEST.search(text):
         return []
     checks = []
     if not target.has_bkl:
