@@ -152,6 +152,9 @@ def _cannot_follow(group: HandlerGroup, content, mutex: bool) -> Verdict | None:
     parameter = _parameter_entry(group, content)
     if parameter:
         return parameter
+    compat = _compat_under_the_bkl(group, content) if mutex else None
+    if compat:
+        return compat
     if group.keeps_signature:
         named_elsewhere = sorted(set(group.files) - group.decided)
         if named_elsewhere or len(group.decided) != 1:
@@ -253,6 +256,39 @@ def _parameter_entry(group: HandlerGroup, content) -> Verdict | None:
                                f"{name} is a parameter of {function[1]}() ({rel}:{use.line}): "
                                "the entry is set to whatever its callers pass, which the run "
                                "does not follow; left alone; convert it by hand")
+    return None
+
+
+_COMPAT_ENTRY = re.compile(r"(?:\.\s*compat_ioctl\s*=|\bcompat_ioctl\s*:)\s*&?\s*(\w+)")
+_BKL_CALL = re.compile(r"\block_kernel\s*\(")
+
+
+def _compat_under_the_bkl(group: HandlerGroup, content) -> Verdict | None:
+    """Under the private mutex: a .compat_ioctl of a file of GROUP that
+    takes the BKL itself and does not call the handler (that call is judged
+    elsewhere).  It ran under the same lock as the legacy handler; after
+    the conversion the one takes the BKL and the other the mutex, and the
+    state they share is no longer guarded against the other."""
+    name = group.key.name
+    for rel in group.files:
+        text = _text(content, rel)
+        code = c_spans.code_only(text)
+        for entry in _COMPAT_ENTRY.finditer(code):
+            compat = entry[1]
+            head = re.search(rf"\b{re.escape(compat)}\s*\([^;{{}}]*\)\s*\{{", code)
+            if head is None:
+                continue
+            body = code[head.end():c_spans.closing(code, head.end() - 1)]
+            lock = _BKL_CALL.search(body)
+            if lock is None or re.search(rf"\b{re.escape(name)}\b", body):
+                continue
+            line = code.count("\n", 0, head.end() + lock.start()) + 1
+            if c_spans.never_compiled(text, line):
+                continue
+            return Verdict(HandlerStatus.SKIPPED,
+                           f"{rel}:{line}: {compat}, the .compat_ioctl of its file, takes the "
+                           "BKL; under the private mutex the two would no longer exclude each "
+                           "other (--lock bkl keeps them together); converted nowhere")
     return None
 
 
