@@ -149,6 +149,12 @@ def check(groups: Groups, final: dict[str, FileRun], blocked: dict[str, str], co
 def _cannot_follow(group: HandlerGroup, content, mutex: bool) -> Verdict | None:
     """A use in the original text that no rewrite can carry over."""
     name = group.key.name
+    parameter = _parameter_entry(group, content)
+    if parameter:
+        return parameter
+    compat = _compat_under_the_bkl(group, content) if mutex else None
+    if compat:
+        return compat
     if group.keeps_signature:
         named_elsewhere = sorted(set(group.files) - group.decided)
         if named_elsewhere or len(group.decided) != 1:
@@ -224,6 +230,65 @@ def _did_not_follow(group: HandlerGroup, final: dict[str, FileRun], blocked: dic
     if group.elsewhere and not defined:
         return Verdict(HandlerStatus.SKIPPED, refusal or
                        "no definition with the .ioctl signature was found in the tree")
+    return None
+
+
+def _parameter_entry(group: HandlerGroup, content) -> Verdict | None:
+    """An entry of GROUP's fops files that stores a parameter of the
+    function it is in (`fops->ioctl = handler;` in a helper that takes the
+    handler): its value is whatever the callers pass, and no definition of
+    that name exists to convert."""
+    name = group.key.name
+    if any(use.kind == namings.DEFINITION for rel in group.files
+           for use in namings.namings(_text(content, rel), name)):
+        return None             # a handler of that name exists: the entries are judged as usual
+    for rel in sorted(group.elsewhere):
+        text = _text(content, rel)
+        code = c_spans.code_only(text)
+        for use in namings.namings(text, name):
+            if use.kind != namings.ENTRY:
+                continue
+            span = c_spans.toplevel_span(code, use.line)
+            head = "\n".join(code.split("\n")[span.start - 1:use.line])
+            function = re.search(r"(\w+)\s*\(([^;{}]*)\)\s*\{", head)
+            if function and re.search(rf"\b{re.escape(name)}\b", function[2]):
+                return Verdict(HandlerStatus.SKIPPED,
+                               f"{name} is a parameter of {function[1]}() ({rel}:{use.line}): "
+                               "the entry is set to whatever its callers pass, which the run "
+                               "does not follow; left alone; convert it by hand")
+    return None
+
+
+_COMPAT_ENTRY = re.compile(r"(?:\.\s*compat_ioctl\s*=|\bcompat_ioctl\s*:)\s*&?\s*(\w+)")
+_BKL_CALL = re.compile(r"\block_kernel\s*\(")
+
+
+def _compat_under_the_bkl(group: HandlerGroup, content) -> Verdict | None:
+    """Under the private mutex: a .compat_ioctl of a file of GROUP that
+    takes the BKL itself and does not call the handler (that call is judged
+    elsewhere).  It ran under the same lock as the legacy handler; after
+    the conversion the one takes the BKL and the other the mutex, and the
+    state they share is no longer guarded against the other."""
+    name = group.key.name
+    for rel in group.files:
+        text = _text(content, rel)
+        code = c_spans.code_only(text)
+        for entry in _COMPAT_ENTRY.finditer(code):
+            compat = entry[1]
+            head = re.search(rf"\b{re.escape(compat)}\s*\([^;{{}}]*\)\s*\{{", code)
+            if head is None:
+                continue
+            body = code[head.end():c_spans.closing(code, head.end() - 1)]
+            lock = _BKL_CALL.search(body)
+            if lock is None or re.search(rf"\b{re.escape(name)}\b", body):
+                continue
+            line = code.count("\n", 0, head.end() + lock.start()) + 1
+            if c_spans.never_compiled(text, line):
+                continue
+            return Verdict(HandlerStatus.SKIPPED,
+                           f"{rel}:{line}: {compat}, the .compat_ioctl of its file, takes the "
+                           "BKL; under the private mutex the two would no longer exclude each "
+                           "other (--lock bkl keeps them together); converted nowhere")
     return None
 
 
