@@ -148,8 +148,8 @@ def _stages_to_verify(request: ConvertRequest, stages: Stages, started: str,
                       spatch_version=runner.spatch_version,
                       started=started, shard=str(request.shard) if request.shard else None,
                       tree_top=tree.top, warnings=run_warnings(request))
-    summary.handlers = records.handler_records(tree, fops_files, final, cross, blocked,
-                                               followed.held, sources)
+    summary.handlers = records.handler_records(tree, fops_files, final, followed.handlers,
+                                               blocked, followed.held)
     if compat_decisions:
         said = {(c.file, c.fops, c.handler): c.describe() for c in compat_decisions}
         summary.handlers = [replace(h, compat=said.get((h.file, h.fops, h.handler)))
