@@ -52,9 +52,10 @@ MENTION = "/* {handler} is the legacy entry of the board driver. */\nint board_l
 @unittest.skipUnless(HAVE_SPATCH, "spatch not installed")
 class FallbackRerunsOnlyItsGroupTest(unittest.TestCase):
 
-    def convert(self, files: dict[str, str], rejected: set[str]):
-        """A run of FILES whose verify stage rejects, on its first pass, the
-        pushdown of every handler in REJECTED; (result, rule runs per file)."""
+    def convert(self, files: dict[str, str], rejected: set[str], *options: str):
+        """A run of FILES (with OPTIONS) whose verify stage rejects, on its
+        first pass, the pushdown of every handler in REJECTED; (result, rule
+        runs per file)."""
         from test_convert import parse_args
         from ioctl_rework.convert import cli as convert
         real_verify, real_run_all = verification.verify, rule_spatch.run_all
@@ -80,7 +81,7 @@ class FallbackRerunsOnlyItsGroupTest(unittest.TestCase):
             for name, text in files.items():
                 (Path(tmp) / name).write_text(text)
             args = parse_args(["--no-cache", "--target", "2.6.20", "--no-kernel-headers",
-                               "--", tmp])
+                               *options, "--", tmp])
             result = convert.convert(convert.request_from_args(args))
         self.assertEqual(len(passes), 2)
         return result, dict(runs)
@@ -117,6 +118,26 @@ class FallbackRerunsOnlyItsGroupTest(unittest.TestCase):
                          (HandlerStatus.CONVERTED, "wrapper"))
         self.assertEqual(self.strategies(result)["ok_ioctl"],
                          (HandlerStatus.CONVERTED, "pushdown"))
+
+    def test_the_warnings_and_the_recovery_are_once_a_run_not_once_a_pass(self):
+        from ioctl_rework import safe_write
+        from ioctl_rework.convert import plan
+        calls = Counter()
+
+        def counting(name, real):
+            def call(*args, **kwargs):
+                calls[name] += 1
+                return real(*args, **kwargs)
+            return call
+
+        files = {f"{n}.c": DRIVER.format(name=n) for n in ("bd", "ok")}
+        with mock.patch.object(plan, "run_warnings", counting("warnings", plan.run_warnings)), \
+                mock.patch.object(safe_write, "recover", counting("recover", safe_write.recover)):
+            result, _ = self.convert(files, {"bd_ioctl"}, "--in-place")
+        self.assertEqual(calls, {"warnings": 1, "recover": 1})
+        self.assertEqual(result.recovered, [])
+        self.assertEqual(self.strategies(result)["bd_ioctl"],
+                         (HandlerStatus.CONVERTED, "wrapper"))
 
 
 if __name__ == "__main__":

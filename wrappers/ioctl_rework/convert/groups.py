@@ -47,6 +47,17 @@ class Verdict:
     file: str | None = None     # the file that could not be rewritten, if one could not
 
 
+@dataclass(frozen=True)
+class FollowedHandler:
+    """What the follow-up leaves of one handler, for its record: every
+    file naming it, whether one exports it, and why it is converted
+    nowhere (None: it is not dropped)."""
+
+    files: tuple[str, ...]
+    exported: bool
+    dropped: Verdict | None = None
+
+
 @dataclass
 class HandlerGroup:
     key: HandlerKey
@@ -298,17 +309,26 @@ def _in_unparsed(text: str, parse_errors: tuple[int, ...], line: int) -> bool:
     return any(line in c_spans.toplevel_span(code, error) for error in parse_errors)
 
 
-def exported(group: HandlerGroup, content) -> bool:
+def followed_handlers(groups: Groups, final: dict[str, FileRun],
+                      content) -> dict[tuple[str, str], FollowedHandler]:
+    """What GROUPS leave of each handler a run of FINAL decides, by (its
+    file, its name): of a handler with a group only (one the rule neither
+    converted nor found defined elsewhere has none)."""
+    found: dict[tuple[str, str], FollowedHandler] = {}
+    for run in final.values():
+        for d in run.decisions:
+            key = groups.key_of(run.file, d.handler)
+            group = groups.groups.get(key)
+            if group is not None and (run.file, d.handler) not in found:
+                dropped = groups.dropped.get(key)
+                found[(run.file, d.handler)] = FollowedHandler(
+                    tuple(group.files), dropped is None and _exported(group, content), dropped)
+    return found
+
+
+def _exported(group: HandlerGroup, content) -> bool:
     return any(use.kind == namings.EXPORT for rel in group.files
                for use in namings.namings(_text(content, rel), group.key.name))
-
-
-def unparsed_notes(group: HandlerGroup, final: dict[str, FileRun]) -> tuple[str, ...]:
-    """Files of the group spatch did not read whole, though every line
-    naming the handler was read."""
-    return tuple(f"{rel}: {final[rel].reason}, where {group.key.name} is not named"
-                 for rel in group.files
-                 if rel in final and final[rel].ok and final[rel].reason)
 
 
 def _text(content, rel: str) -> str:

@@ -63,12 +63,14 @@ def _convert(request: ConvertRequest, stages: Stages | None) -> ConversionResult
     stages = stages or Stages("convert", Verbosity.QUIET)
     start = time.monotonic()
     started = series.now()
-    recovered: list = []
+    # Once a run, before any stage: what the request warns of, and the
+    # files an earlier in-place run was killed writing, completed or undone.
+    warnings = run_warnings(request)
+    recovered = safe_write.recover(request.root) if request.output is Output.IN_PLACE else []
     fallbacks: dict[str, str] = {}
     kept: dict[RunTask, FileRun] = {}
     while True:
-        done = _stages_to_verify(request, stages, started, kept)
-        recovered += done.result.recovered
+        done = _stages_to_verify(request, stages, started, warnings, kept)
         fallback = verify.rejected_pushdowns(done.verification, done.result.summary,
                                              request.options)
         if not fallback:
@@ -94,14 +96,14 @@ def _convert(request: ConvertRequest, stages: Stages | None) -> ConversionResult
 
 
 def _stages_to_verify(request: ConvertRequest, stages: Stages, started: str,
-                      kept: dict[RunTask, FileRun]) -> _Pass:
+                      warnings: list[str], kept: dict[RunTask, FileRun]) -> _Pass:
     """Prefilter, rule runs, follow-up, compat, forwarding, records and
     diffs, and verify, each once and in that order, each handed what the
     earlier ones made.
-    KEPT: rule runs of an earlier pass that stand for this one's."""
+    WARNINGS: the run's, for its summary; KEPT: rule runs of an earlier
+    pass that stand for this one's."""
     root = request.root
     with stages.stage("prefilter"):
-        recovered = safe_write.recover(root) if request.output is Output.IN_PLACE else []
         tree = scan(list(request.paths), root, request.cache)
         linked = groups(tree)
         mine = [g for g in linked if request.shard is None or request.shard.owns(g[0])]
@@ -147,9 +149,9 @@ def _stages_to_verify(request: ConvertRequest, stages: Stages, started: str,
                       options=request.options.as_summary(),
                       spatch_version=runner.spatch_version,
                       started=started, shard=str(request.shard) if request.shard else None,
-                      tree_top=tree.top, warnings=run_warnings(request))
-    summary.handlers = records.handler_records(tree, fops_files, final, cross, blocked,
-                                               followed.held, sources)
+                      tree_top=tree.top, warnings=warnings)
+    summary.handlers = records.handler_records(tree, fops_files, final, followed.handlers,
+                                               blocked, followed.held)
     if compat_decisions:
         said = {(c.file, c.fops, c.handler): c.describe() for c in compat_decisions}
         summary.handlers = [replace(h, compat=said.get((h.file, h.fops, h.handler)))
@@ -161,7 +163,7 @@ def _stages_to_verify(request: ConvertRequest, stages: Stages, started: str,
     summary.handlers += forwarded.refused + forwarded.listed
     records.add_left_out(summary, tree, final, failures, shared, request.shard)
     summary.sort()
-    result = ConversionResult(summary, changes, recovered)
+    result = ConversionResult(summary, changes)
     return _Pass(result, verify.verify(request, result, stages, in_modules), sources, read,
                  runner.runs, cross)
 
