@@ -20,7 +20,7 @@ it too).
 import re
 
 from ioctl_rework.ctext import macro_names
-from ioctl_rework.ctext.spans import TAG_OR_MEMBER_BEFORE, code_only
+from ioctl_rework.ctext.spans import TAG_OR_MEMBER_BEFORE, code_only, enclosing_brackets
 
 NULL_VALUE = re.compile(r"(?:\(\s*(?:struct\s+)?\w+\s*\**\s*\)\s*)?(?:NULL|0|\(\s*void\s*\*\s*\)\s*0)")
 _MACRO_NAME = re.compile(r"[A-Z_][A-Z0-9_]*")
@@ -69,22 +69,13 @@ def _value(code: str, start: int) -> str:
 
 
 def _callee(code: str, offset: int) -> str | None:
-    """The name of the call whose argument list holds OFFSET, if any."""
-    depth = 0
-    for i in range(offset - 1, -1, -1):
-        char = code[i]
-        if char in ")]":
-            depth += 1
-        elif char in "([":
-            if depth == 0:
-                if char == "[":
-                    return None
-                name = re.search(r"(\w+)\s*$", code[:i])
-                return name.group(1) if name else None
-            depth -= 1
-        elif char in ";{}" and depth == 0:
-            return None
-    return None
+    """The name of the call whose argument list holds OFFSET, if any: the
+    innermost bracket open there is a call's parenthesis, not an index."""
+    opened = enclosing_brackets(code, offset)
+    if not opened or code[opened[0]] == "[":
+        return None
+    name = re.search(r"(\w+)\s*$", code[:opened[0]])
+    return name.group(1) if name else None
 
 
 def _declarations(text: str, name: str) -> list[int]:

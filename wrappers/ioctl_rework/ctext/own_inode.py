@@ -17,7 +17,7 @@ file and never written.  Anything else is not proven: the call is refused.
 import re
 
 from ioctl_rework.ctext import macro_names
-from ioctl_rework.ctext.spans import closing, code_only, split_top_level
+from ioctl_rework.ctext.spans import closing, code_only, enclosing_brackets, split_top_level
 
 _OWN = r"(?:(\w+)\s*->\s*f_dentry\s*->\s*d_inode|(\w+)\s*->\s*f_path\s*\.\s*dentry\s*->\s*d_inode" \
        r"|file_inode\s*\(\s*(\w+)\s*\))"
@@ -71,18 +71,11 @@ def _writes_parameter(body: str, name: str) -> bool:
 
 def _callers(code: str, offset: int) -> set[str]:
     """The names of every call whose argument list holds OFFSET of CODE."""
-    names, depth = set(), 0
-    for i in range(offset - 1, -1, -1):
-        if code[i] == ")":
-            depth += 1
-        elif code[i] == "(" and depth:
-            depth -= 1
-        elif code[i] == "(":
-            name = re.search(r"(\w+)\s*$", code[:i])
-            if name:
-                names.add(name.group(1))
-        elif code[i] in ";{}" and depth == 0:
-            break
+    names = set()
+    for open_at in enclosing_brackets(code, offset):
+        name = re.search(r"(\w+)\s*$", code[:open_at]) if code[open_at] == "(" else None
+        if name:
+            names.add(name.group(1))
     return names
 
 
