@@ -18,6 +18,7 @@ error unless --allow-unchecked.  A signal stops every child at once
 """
 
 import argparse
+import contextlib
 import os
 import re
 import sys
@@ -194,7 +195,8 @@ def run_check(request: CheckRequest, stages: Stages | None = None) -> CheckRepor
     # next check removes the directory (scratch_dirs).
     with children.stop_on_signals(), \
             scratch_dirs.owned_directory("ioctl-rework-check.") as tmp, \
-            children.removed_if_killed(tmp), scratch.temporary_files_in(Path(tmp)):
+            children.removed_if_killed(tmp), scratch.temporary_files_in(Path(tmp)), \
+            contextlib.ExitStack() as stack:
         work = Path(tmp)
         with stages.stage("input"):
             patches = read_inputs(request.source, request.value, request.tree, work,
@@ -202,6 +204,12 @@ def run_check(request: CheckRequest, stages: Stages | None = None) -> CheckRepor
             staged = request.source is SourceKind.STAGED
             units = [_lay_out(p, work / f"patch-{i}", level, staged)
                      for i, p in enumerate(patches)]
+        # The Makefiles laid out stand for the tree's: a make variable no
+        # Makefile of the tree assigns is empty here too, as convert reads it.
+        tree = _context_tree(request)
+        stack.enter_context(include_search.trees_copied(
+            {copy: tree for u in units if tree is not None and not u.patch.reconstructed
+             for copy in (u.root, u.kbuild_root)}))
         if any(u.relevant for u in units):
             with stages.stage("rule runs"):
                 _run_rules(units, request, work)
