@@ -35,6 +35,7 @@ from ioctl_rework.check.input import (DEFAULT_MAX_PATCH_SIZE, InputError, PatchI
                                      SourceKind, read_inputs, unchecked_reason)
 from ioctl_rework.check.compiled import legacy_entries
 from ioctl_rework.check.kbuild_changes import flag_changes
+from ioctl_rework.check.prototypes import STALE_PROTOTYPE
 from ioctl_rework.check.judge import (FileView, anchor, cosmetic_lines, how_to_check,
                                       missing_context, unchecked_level)
 from ioctl_rework.check.result import (FORMATS, CheckReport, CheckResult, Level, Problem,
@@ -148,6 +149,14 @@ def _lay_out(patch: PatchInput, root: Path, level: Level, staged: bool) -> _Unit
             level, NOT_CHECKED, unread.reason + how_to_check(not patch.from_git, staged),
             unread.path, 0, unread.patch_line, shown))
     unit.result.problems += flag_changes(patch.patch_set, level, staged)
+    for stale in patch.stale:
+        unit.result.problems.append(Problem(
+            Level.ERROR, STALE_PROTOTYPE,
+            f"{stale.header}:{stale.header_line} still declares {stale.handler} with the legacy "
+            "prototype (struct inode *, struct file *, ...) the patch converts it from: "
+            "change the header with it (a file that includes it does not build, or calls "
+            f"{stale.handler} with the old arguments)",
+            stale.path, stale.line, stale.patch_line, stale.text, handler=stale.handler))
     for path, data in patch.kbuild_files.items():
         scratch.write_inside(unit.kbuild_root, path, data)
         # The rule and convert read a file's kbuild flags beside it, as
