@@ -284,8 +284,7 @@ def null_inode_call(p):
 
 def null_local_inode_call(name, p):
     """A call passing a local set only to NULL as the inode passes NULL."""
-    if null_inode.null_local("\n".join(source_lines(p[0].file)), int(p[0].line), str(name),
-                             p[0].file):
+    if null_inode.null_local("\n".join(source_lines(p[0].file)), int(p[0].line), str(name)):
         null_inode_call(p)
 
 

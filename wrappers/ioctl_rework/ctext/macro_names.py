@@ -18,7 +18,7 @@ import re
 from typing import Callable, Iterable, NamedTuple
 
 from ioctl_rework.ctext import header_cache, include_search
-from ioctl_rework.ctext.spans import TAG_OR_MEMBER_BEFORE, code_only, without_comments
+from ioctl_rework.ctext.spans import TAG_OR_MEMBER_BEFORE, code_only
 
 _DEFINE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+(\w+)(\([^)]*\))?(.*)$", re.MULTILINE)
 _SPLICE = re.compile(r"\\[ \t]*\r?\n")
@@ -99,11 +99,10 @@ def read_macros(path: str, root: str | None = None) -> ReadMacros:
 
 
 def text_macros(text: str) -> ReadMacros:
-    """The ReadMacros of the C text TEXT read alone: every "..." header it
-    includes is unread."""
-    defined, undefined, declared = _text_facts(text)
-    included = include_search.INCLUDE.findall(without_comments(text))
-    return ReadMacros(defined, undefined, declared, tuple(q for q, _ in included if q))
+    """The ReadMacros of the C text TEXT alone, nothing counted unread: the
+    reading of a caller that has only the text, which must prove no less
+    than one that reads the headers (null_inode)."""
+    return ReadMacros(*_text_facts(text), ())
 
 
 _CALLED = re.compile(r"\b([A-Za-z_]\w*)\s*\(")

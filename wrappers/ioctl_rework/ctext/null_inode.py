@@ -152,8 +152,10 @@ def null_local(text: str, line: int, name: str, path: str | None = None,
     """Whether NAME, passed as the inode by a call at LINE (1-based) of
     TEXT, is a local of the calling function set only to NULL.  PATH
     (relative to ROOT, or as spatch names it) is TEXT's file, whose headers
-    are read; without it TEXT is read alone, every header it includes
-    unread."""
+    are read (convert's gate); without it TEXT is read alone, nothing
+    counted unread (the rule's null_local_inode_call: it runs where the
+    headers may not be, and must find NULL wherever the gate does, or a
+    call the gate left to it would be judged by nobody)."""
     if not re.fullmatch(r"[A-Za-z_]\w*", name) or name in ("NULL",):
         return False
     code = code_only(text)

@@ -14,9 +14,11 @@ loses nothing, provided that (default-deny):
   ((f)->f_dentry->d_inode));
 or the handler was converted and its inode is a local initialized from its
 file and never written.  The macros are those of the headers the rule
-reads (macro_names.read_macros); where one could not be read, a macro of
-it may hide where the handler uses a name nothing read accounts for
-(macro_names.may_hide).  Anything else is not proven: the call is refused.
+reads (macro_names.read_macros).  Anything else is not proven: the call is
+refused.  A header not read is not refused here: convert's forwarding
+stage runs the rule on the file's text alone (convert/forwarding.py), so
+every header is unread there and every stacking driver that calls one of
+its functions would be refused.
 """
 
 import re
@@ -124,8 +126,7 @@ def is_own_inode(text: str, handler: str, inode_arg: str, file_arg: str,
     """Whether, in the file TEXT, the call in HANDLER passing INODE_ARG and
     FILE_ARG passes the inode of that file for certain (module doc).  PATH
     (relative to ROOT, or as spatch names it) is TEXT's file, whose headers
-    are read; without it TEXT is read alone, every header it includes
-    unread."""
+    are read; without it TEXT is read alone."""
     code = code_only(text)
     inode_arg, file_arg = inode_arg.strip(), file_arg.strip()
     if not re.fullmatch(r"\w+", inode_arg) or not re.fullmatch(r"\w+", file_arg):
@@ -144,7 +145,6 @@ def is_own_inode(text: str, handler: str, inode_arg: str, file_arg: str,
         else macro_names.text_macros(text)
     if legacy:
         return (inode_arg, file_arg) == legacy.group(2, 3) and \
-            not macro_names.may_hide(body, macros) and \
             not _writes_or_macro_writes(macros, body, inode_arg) and \
             not _writes_or_macro_writes(macros, body, file_arg) and \
             _mentions_are_entries_or_own_calls(code, handler, legacy.start(1), macros)
@@ -153,7 +153,5 @@ def is_own_inode(text: str, handler: str, inode_arg: str, file_arg: str,
     local = re.search(r"\bstruct\s+inode\s*\*\s*%s\s*=\s*([^;]+);" % re.escape(inode_arg), body)
     if not local or _own_inode_of(local.group(1), macros) != file_arg:
         return False
-    # Its initializer read above: file_inode(file) is the inode, whatever declares it.
     rest = body[:local.start()] + body[local.end():]
-    return not macro_names.may_hide(rest, macros) and \
-        not _writes_or_macro_writes(macros, rest, inode_arg)
+    return not _writes_or_macro_writes(macros, rest, inode_arg)
