@@ -70,7 +70,8 @@ def follow(runs: dict[str, FileRun], mentions: dict[str, set[str]], files: set[s
                     if any(rel in g.files and not set(g.files) <= set(held)
                            for g in cross.groups.values())}
         newly = convert_groups.check(cross, final, {**spanning, **blocked}, sources.read,
-                                     refusal, options.lock is settings.LockMode.MUTEX)
+                                     refusal, options.lock is settings.LockMode.MUTEX,
+                                     sources.root)
         failures.update({v.file: v.reason for v in newly.values()
                          if v.file and v.status is HandlerStatus.FAILED})
         if newly:

@@ -18,6 +18,7 @@ it, any line still naming it the old way does.
 import os
 import re
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from ioctl_rework.ctext import spans as c_spans
 from ioctl_rework.convert import namings
@@ -140,16 +141,19 @@ def build(runs: dict[str, FileRun], mentions: dict[str, set[str]], files: set[st
 
 
 def check(groups: Groups, final: dict[str, FileRun], blocked: dict[str, str], content,
-          refusal: str | None = None, mutex: bool = False) -> dict[HandlerKey, Verdict]:
+          refusal: str | None = None, mutex: bool = False,
+          root: Path | None = None) -> dict[HandlerKey, Verdict]:
     """Live handlers whose files did not all follow, and why.  With MUTEX
     (--lock mutex) a handler called from another file is one: the caller
     holds its own file's mutex, and the handler's body would run under two
-    locks (the rule refuses the same in one file)."""
+    locks (the rule refuses the same in one file).  ROOT: where the files
+    are, whose headers the inode a call passes is read with, as the rule
+    reads them (without it, none is read)."""
     newly = {}
     for group in groups.live():
         key = group.key
         if key not in groups._blocked_before:
-            groups._blocked_before[key] = _cannot_follow(group, content, mutex)
+            groups._blocked_before[key] = _cannot_follow(group, content, mutex, root)
         verdict = groups._blocked_before[key] or _did_not_follow(group, final, blocked,
                                                                    content, refusal)
         if verdict:
@@ -157,7 +161,8 @@ def check(groups: Groups, final: dict[str, FileRun], blocked: dict[str, str], co
     return newly
 
 
-def _cannot_follow(group: HandlerGroup, content, mutex: bool) -> Verdict | None:
+def _cannot_follow(group: HandlerGroup, content, mutex: bool,
+                   root: Path | None) -> Verdict | None:
     """A use in the original text that no rewrite can carry over."""
     name = group.key.name
     parameter = _parameter_entry(group, content)
@@ -188,9 +193,10 @@ def _cannot_follow(group: HandlerGroup, content, mutex: bool) -> Verdict | None:
                 return Verdict(HandlerStatus.SKIPPED,
                                f"{rel}:{use.line}: uses {name} as a value (`{use.text}`), "
                                "which cannot follow the new signature; converted nowhere")
-            if defined_here and namings.passes_null(use, text):
+            headers = (rel, root) if root is not None else (None, None)
+            if defined_here and namings.passes_null(use, text, *headers):
                 continue            # the rule's to judge (its null_inode_call)
-            why = namings.foreign_inode(text, use)
+            why = namings.foreign_inode(text, use, *headers)
             if why:
                 return Verdict(HandlerStatus.SKIPPED,
                                f"{rel}:{use.line}: a call {why}: the new signature cannot "
