@@ -95,10 +95,13 @@ class SharedRuns:
 
 
 def convert(directory: Path, argv: tuple[str, ...]):
-    """convert ARGV over DIRECTORY, in this process."""
+    """convert ARGV over DIRECTORY, in this process, as one job: a run cuts
+    its files into batches for jobs x 4 spatch processes (spatch.runner.
+    batch_size), so on two cores a run of eight files still started eight."""
     from test_convert import parse_args
     from ioctl_rework.convert import cli
-    return cli.convert(cli.request_from_args(parse_args([*argv, "--", str(directory)])))
+    return cli.convert(cli.request_from_args(parse_args([*argv, "-j", "1", "--",
+                                                         str(directory)])))
 
 
 def split(result, run_dir: Path, case: str) -> Part:
