@@ -20,6 +20,7 @@ from pathlib import Path
 from unittest import mock
 
 from ioctl_rework.convert import rule_spatch, verification
+from ioctl_rework.ctext import macro_forwarding, paste_spelling
 from ioctl_rework.convert.summary import HandlerStatus
 
 HAVE_SPATCH = shutil.which(os.environ.get("SPATCH", "spatch")) is not None
@@ -117,6 +118,31 @@ class FallbackRerunsOnlyItsGroupTest(unittest.TestCase):
                          (HandlerStatus.CONVERTED, "wrapper"))
         self.assertEqual(self.strategies(result)["ok_ioctl"],
                          (HandlerStatus.CONVERTED, "pushdown"))
+
+    def test_the_forwarding_stage_asks_each_files_macro_sites_once(self):
+        # The second pass's files and texts are the first's: refused_sites
+        # answers them from the first pass's SitesMemo (macro_sites.py).
+        asked = {"sites": Counter(), "pastes": Counter()}
+
+        def counting(kind, real):
+            def counted(*args, **kwargs):
+                asked[kind][args[1] if kind == "sites" else
+                            min(p for p in args[0] if p.endswith(".c"))] += 1
+                return real(*args, **kwargs)
+            return counted
+        files = {f"{n}.c": DRIVER.format(name=n) for n in ("bd", "ok", "fine")}
+        with mock.patch.object(macro_forwarding, "sites",
+                               counting("sites", macro_forwarding.sites)), \
+                mock.patch.object(paste_spelling, "pastes_of",
+                                  counting("pastes", paste_spelling.pastes_of)):
+            result, runs = self.convert(files, {"bd_ioctl", "fine_ioctl"})
+        self.assertEqual(runs, {"bd.c": 2, "ok.c": 1, "fine.c": 2})
+        self.assertEqual(asked["sites"], {"bd.c": 1, "ok.c": 1, "fine.c": 1})
+        self.assertEqual(asked["pastes"], {"bd.c": 1, "ok.c": 1, "fine.c": 1})
+        self.assertEqual(self.strategies(result), {
+            "bd_ioctl": (HandlerStatus.CONVERTED, "wrapper"),
+            "ok_ioctl": (HandlerStatus.CONVERTED, "pushdown"),
+            "fine_ioctl": (HandlerStatus.CONVERTED, "wrapper")})
 
 
 if __name__ == "__main__":

@@ -28,6 +28,7 @@ from ioctl_rework.convert import modules
 from ioctl_rework.convert import series
 from ioctl_rework.convert import verification as verify
 from ioctl_rework.convert.groups import Groups
+from ioctl_rework.convert.macro_sites import SitesMemo
 from ioctl_rework.convert.request import ConversionResult, ConvertRequest, Output
 from ioctl_rework.convert.diffs import Diffs
 from ioctl_rework.convert.runner import FileRun, Runner, RunTask
@@ -66,8 +67,9 @@ def _convert(request: ConvertRequest, stages: Stages | None) -> ConversionResult
     recovered: list = []
     fallbacks: dict[str, str] = {}
     kept: dict[RunTask, FileRun] = {}
+    sites_memo = SitesMemo()    # the forwarding stage's macro sites, for a second pass
     while True:
-        done = _stages_to_verify(request, stages, started, kept)
+        done = _stages_to_verify(request, stages, started, kept, sites_memo)
         recovered += done.result.recovered
         fallback = verify.rejected_pushdowns(done.verification, done.result.summary,
                                              request.options)
@@ -94,11 +96,12 @@ def _convert(request: ConvertRequest, stages: Stages | None) -> ConversionResult
 
 
 def _stages_to_verify(request: ConvertRequest, stages: Stages, started: str,
-                      kept: dict[RunTask, FileRun]) -> _Pass:
+                      kept: dict[RunTask, FileRun], sites_memo: SitesMemo) -> _Pass:
     """Prefilter, rule runs, follow-up, compat, forwarding, records and
     diffs, and verify, each once and in that order, each handed what the
     earlier ones made.
-    KEPT: rule runs of an earlier pass that stand for this one's."""
+    KEPT: rule runs of an earlier pass that stand for this one's; SITES_MEMO:
+    the forwarding stage's macro sites an earlier pass found."""
     root = request.root
     with stages.stage("prefilter"):
         recovered = safe_write.recover(root) if request.output is Output.IN_PLACE else []
@@ -142,7 +145,7 @@ def _stages_to_verify(request: ConvertRequest, stages: Stages, started: str,
         forwarded = forwarding_stage.forward(
             tree, read, final, sources, blocked, root=root, options=request.options,
             sharded=request.shard is not None, jobs=request.jobs, timeout=request.timeout,
-            cache=request.cache, unwritable=request.unwritable)
+            cache=request.cache, unwritable=request.unwritable, sites_memo=sites_memo)
     summary = Summary(root=str(root), target=str(request.options.target),
                       options=request.options.as_summary(),
                       spatch_version=runner.spatch_version,
