@@ -50,6 +50,23 @@ static struct file_operations {name}_fops = {{
 MENTION = "/* {handler} is the legacy entry of the board driver. */\nint board_level;\n"
 
 
+def rejecting_first_pass(rejected: set[str], passes: list):
+    """verification.verify, but rejecting, on the first pass, the pushdown of
+    every handler in REJECTED; each pass appends to PASSES."""
+    real_verify = verification.verify
+
+    def verify(request, result, stages=None, in_modules=None):
+        passes.append(1)
+        found = real_verify(request, result, stages, in_modules)
+        if len(passes) == 1:
+            for h in result.summary.handlers:
+                if h.handler in rejected and h.strategy == "pushdown":
+                    found.rejected[h.file] = verification.Rejection(
+                        h.file, "the lock proof", "a test's rejection", h.handler)
+        return found
+    return verify
+
+
 @unittest.skipUnless(HAVE_SPATCH, "spatch not installed")
 class FallbackRerunsOnlyItsGroupTest(unittest.TestCase):
 
@@ -58,25 +75,16 @@ class FallbackRerunsOnlyItsGroupTest(unittest.TestCase):
         pushdown of every handler in REJECTED; (result, rule runs per file)."""
         from test_convert import parse_args
         from ioctl_rework.convert import cli as convert
-        real_verify, real_run_all = verification.verify, rule_spatch.run_all
+        real_run_all = rule_spatch.run_all
         passes, runs = [], Counter()
-
-        def reject_first_pass(request, result, stages=None, in_modules=None):
-            passes.append(1)
-            found = real_verify(request, result, stages, in_modules)
-            if len(passes) == 1:
-                for h in result.summary.handlers:
-                    if h.handler in rejected and h.strategy == "pushdown":
-                        found.rejected[h.file] = verification.Rejection(
-                            h.file, "the lock proof", "a test's rejection", h.handler)
-            return found
 
         def counted(todo, *args, **kwargs):
             runs.update(pending.task.file for pending in todo)
             return real_run_all(todo, *args, **kwargs)
 
+        verify = rejecting_first_pass(rejected, passes)
         with tempfile.TemporaryDirectory() as tmp, \
-                mock.patch.object(verification, "verify", reject_first_pass), \
+                mock.patch.object(verification, "verify", verify), \
                 mock.patch.object(rule_spatch, "run_all", counted):
             for name, text in files.items():
                 (Path(tmp) / name).write_text(text)

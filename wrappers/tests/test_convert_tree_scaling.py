@@ -8,7 +8,6 @@ file once, runs the rule on the same files and gives the same result.
 Files read are counted, not time."""
 
 import os
-import shutil
 import tempfile
 import unittest
 from collections import Counter
@@ -17,7 +16,7 @@ from unittest import mock
 
 from ioctl_rework.convert import rule_spatch, tree, verification
 
-from test_convert_fallback_reruns import DRIVER, HAVE_SPATCH
+from test_convert_fallback_reruns import DRIVER, HAVE_SPATCH, rejecting_first_pass
 
 # Files that are no candidate, in several spellings: none names ioctl, so
 # a copy of the tree's drivers/ less its ioctl files keeps them all.
@@ -45,19 +44,8 @@ class ReadOnceARunTest(unittest.TestCase):
         the files the prefilter read with how often, the files the rule ran on)."""
         from test_convert import parse_args
         from ioctl_rework.convert import cli as convert
-        real_verify, real_read, real_run_all = (verification.verify, tree._read_verdict,
-                                                rule_spatch.run_all)
+        real_read, real_run_all = tree._read_verdict, rule_spatch.run_all
         passes, read, ran = [], Counter(), set()
-
-        def reject_first_pass(request, result, stages=None, in_modules=None):
-            passes.append(1)
-            found = real_verify(request, result, stages, in_modules)
-            if len(passes) == 1:
-                for h in result.summary.handlers:
-                    if h.handler in rejected and h.strategy == "pushdown":
-                        found.rejected[h.file] = verification.Rejection(
-                            h.file, "the lock proof", "a test's rejection", h.handler)
-            return found
 
         def counted_read(path):
             read[path] += 1
@@ -67,8 +55,9 @@ class ReadOnceARunTest(unittest.TestCase):
             ran.update(pending.task.file for pending in todo)
             return real_run_all(todo, *args, **kwargs)
 
+        verify = rejecting_first_pass(rejected, passes)
         with tempfile.TemporaryDirectory() as tmp, \
-                mock.patch.object(verification, "verify", reject_first_pass), \
+                mock.patch.object(verification, "verify", verify), \
                 mock.patch.object(tree, "_read_verdict", counted_read), \
                 mock.patch.object(rule_spatch, "run_all", counted_runs):
             root = Path(tmp)
