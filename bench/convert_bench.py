@@ -120,10 +120,28 @@ def _names_both(path: Path) -> bool:
     return b"ioctl" in data and b"file_operations" in data
 
 
+def _session_cpu(session: int) -> float:
+    """CPU seconds of the live processes of SESSION but its leader, and of the
+    children they reaped (/proc): what getrusage never sees of a run killed
+    before it ends, whose workers init reaps (the leader's is waited for)."""
+    total, tick = 0.0, os.sysconf("SC_CLK_TCK")
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/stat") as stat:
+                fields = stat.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        # fields: the session, then utime, stime, cutime and cstime
+        if int(fields[3]) == session and int(pid) != session:
+            total += sum(int(f) for f in fields[11:15]) / tick
+    return total
+
+
 def plain_run(tree: Path, directory: Path, jobs: int, limit: float,
               out: Path) -> tuple[float, bool]:
     """spatch --dir DIRECTORY (TREE or one of its directories) with a time
-    limit; returns (seconds, finished)."""
+    limit; returns (seconds, finished).  A run stopped at the limit adds
+    its processes' CPU to CPU["plain stopped"]."""
     # The same rule with the same flags as convert chooses for the tree's
     # target (the inode spelling, the lock), as make coccicheck would run it.
     options = settings.ConversionOptions.for_target(
@@ -141,6 +159,7 @@ def plain_run(tree: Path, directory: Path, jobs: int, limit: float,
             proc.wait(timeout=limit)
             return time.monotonic() - start, True
         except subprocess.TimeoutExpired:
+            CPU["plain stopped"] = _session_cpu(proc.pid)
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
             return time.monotonic() - start, False
@@ -406,7 +425,7 @@ def main() -> int:
         cpu = _children_cpu()
         seconds, finished = plain_run(args.tree, paths[0], args.jobs, limit,
                                       work / "plain.diff")
-        CPU["plain"] = _children_cpu() - cpu
+        CPU["plain"] = _children_cpu() - cpu + CPU.pop("plain stopped", 0.0)
         if args.keep:
             shutil.copyfile(work / "plain.diff", args.keep / "plain.diff")
         plain = plain_files((work / "plain.diff").read_bytes(), args.tree, paths[0])
