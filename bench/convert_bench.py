@@ -149,12 +149,14 @@ def plain_run(tree: Path, directory: Path, jobs: int, limit: float,
     command = ["spatch", "--sp-file", str(rules.CONVERSION_RULE),
                *options.spatch_args("patch"),
                "--very-quiet", *rules.spatch_options(rules.CONVERSION_RULE),
-               "--dir", str(directory), "--jobs", str(jobs)]
+               "--dir", str(directory.resolve()), "--jobs", str(jobs)]
     start = time.monotonic()
     with open(out, "wb") as stream:
+        # spatch --jobs keeps its workers' output in a directory of its cwd,
+        # left behind when it is stopped: the scratch directory, not the caller's.
         proc = subprocess.Popen(command, stdout=stream, stderr=subprocess.DEVNULL,
                                 env=rules.spatch_environment(rules.CONVERSION_RULE),
-                                start_new_session=True)
+                                start_new_session=True, cwd=out.parent)
         try:
             proc.wait(timeout=limit)
             return time.monotonic() - start, True
