@@ -16,7 +16,13 @@ other, on the same machine and load.
            faster; what it produced is compared file by file with convert's
   scaling  with --scaling: cold convert of the tree plus a copy of its
            drivers/ renamed beside it, minus the files that name `ioctl`
-           (the same candidates in a tree about twice the size)
+           (the same candidates in a tree about twice the size; hard links,
+           not copies), against the cold run
+  --path   every run over one directory of the tree (drivers/, drivers/char)
+           instead of the whole tree, the tree's top still the root: a
+           whole-tree cold run takes hours on a loaded 2-core machine.  The
+           scaling run then converts that directory and its copy under the
+           renamed drivers/ (its files less those naming ioctl)
   fixtures with --fixtures DIR: warm re-runs of the fixture drivers at 6.1
            and at 2.6.34 (issue 25: at most 1.5x)
 
@@ -24,8 +30,8 @@ Peak memory is the largest resident set of this process and of any one
 child (convert, spatch, grep), from getrusage.  The machine may be shared:
 the load average is recorded at the start and at the end.
 
-Usage: bench/convert_bench.py --tree DIR [--targets 6.1] [--scaling] [--plain-limit S]
-       [--fixtures kernel-fixtures/drivers] [--factor 3] [--jobs 2]
+Usage: bench/convert_bench.py --tree DIR [--path drivers] [--targets 6.1] [--scaling]
+       [--plain-limit S] [--fixtures kernel-fixtures/drivers] [--factor 3] [--jobs 2]
        [--keep DIR] [--output bench/convert.md]
 """
 
@@ -70,7 +76,7 @@ def _children_cpu() -> float:
 
 
 def timed_convert(tree: Path, cache: Path, jobs: int, summary: Path, *more: str,
-                  label: str | None = None) -> float:
+                  label: str | None = None, paths: list[Path] | None = None) -> float:
     cpu = _children_cpu()
     start = time.monotonic()
     # The tree's own target (2.6.9 is converted for 2.6.11: the same spellings),
@@ -79,7 +85,7 @@ def timed_convert(tree: Path, cache: Path, jobs: int, summary: Path, *more: str,
     chosen = [] if "--target" in more else ["--target", str(target)]
     proc = subprocess.run([sys.executable, str(ENTRY), "convert", "-q", "--jobs", str(jobs),
                            "--cache-dir", str(cache), "--json", str(summary), *chosen, *more,
-                           "--", str(tree)],
+                           "--", *(str(p) for p in (paths or [tree]))],
                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     if proc.returncode not in (0, 1):
         sys.exit(f"convert failed: {proc.stderr}")
@@ -89,7 +95,7 @@ def timed_convert(tree: Path, cache: Path, jobs: int, summary: Path, *more: str,
 
 
 def parse_floor(tree: Path, jobs: int, work: Path) -> tuple[float, int]:
-    """Seconds spatch takes to parse the files naming ioctl and file_operations."""
+    """Seconds spatch takes to parse the files under TREE naming ioctl and file_operations."""
     files = sorted(Path(name) for name, _ in spatch.source_files([tree])
                    if _names_both(Path(name)))
     rule = work / "parse_floor.cocci"
@@ -114,8 +120,28 @@ def _names_both(path: Path) -> bool:
     return b"ioctl" in data and b"file_operations" in data
 
 
-def plain_run(tree: Path, jobs: int, limit: float, out: Path) -> tuple[float, bool]:
-    """spatch --dir with a time limit; returns (seconds, finished)."""
+def _session_cpu(session: int) -> float:
+    """CPU seconds of the live processes of SESSION but its leader, and of the
+    children they reaped (/proc): what getrusage never sees of a run killed
+    before it ends, whose workers init reaps (the leader's is waited for)."""
+    total, tick = 0.0, os.sysconf("SC_CLK_TCK")
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/stat") as stat:
+                fields = stat.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        # fields: the session, then utime, stime, cutime and cstime
+        if int(fields[3]) == session and int(pid) != session:
+            total += sum(int(f) for f in fields[11:15]) / tick
+    return total
+
+
+def plain_run(tree: Path, directory: Path, jobs: int, limit: float,
+              out: Path) -> tuple[float, bool]:
+    """spatch --dir DIRECTORY (TREE or one of its directories) with a time
+    limit; returns (seconds, finished).  A run stopped at the limit adds
+    its processes' CPU to CPU["plain stopped"]."""
     # The same rule with the same flags as convert chooses for the tree's
     # target (the inode spelling, the lock), as make coccicheck would run it.
     options = settings.ConversionOptions.for_target(
@@ -123,24 +149,29 @@ def plain_run(tree: Path, jobs: int, limit: float, out: Path) -> tuple[float, bo
     command = ["spatch", "--sp-file", str(rule_parts.sp_file(rules.CONVERSION_RULE)),
                *options.spatch_args("patch"),
                "--very-quiet", *rules.spatch_options(rules.CONVERSION_RULE),
-               "--dir", str(tree), "--jobs", str(jobs)]
+               "--dir", str(directory.resolve()), "--jobs", str(jobs)]
     start = time.monotonic()
     with open(out, "wb") as stream:
+        # spatch --jobs keeps its workers' output in a directory of its cwd,
+        # left behind when it is stopped: the scratch directory, not the caller's.
         proc = subprocess.Popen(command, stdout=stream, stderr=subprocess.DEVNULL,
                                 env=rules.spatch_environment(rules.CONVERSION_RULE),
-                                start_new_session=True)
+                                start_new_session=True, cwd=out.parent)
         try:
             proc.wait(timeout=limit)
             return time.monotonic() - start, True
         except subprocess.TimeoutExpired:
+            CPU["plain stopped"] = _session_cpu(proc.pid)
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
             return time.monotonic() - start, False
 
 
-def plain_files(diff: bytes, tree: Path) -> dict[str, str]:
-    """relpath -> that file's diff, for every complete file diff in the output
-    (spatch --dir prints "diff -u -p a/PATH b/PATH", then --- a/PATH, +++ b/PATH)."""
+def plain_files(diff: bytes, tree: Path, directory: Path | None = None) -> dict[str, str]:
+    """relpath (to TREE) -> that file's diff, for every complete file diff in
+    the output of spatch --dir DIRECTORY (TREE by default; it prints "diff -u
+    -p a/PATH b/PATH", then --- a/PATH, +++ b/PATH, PATH relative to DIRECTORY)."""
+    directory = directory or tree
     lines = diff.decode("utf-8", "surrogateescape").split("\n")
     found, name, body = {}, None, []
     for i, line in enumerate(lines):
@@ -151,9 +182,10 @@ def plain_files(diff: bytes, tree: Path) -> dict[str, str]:
             name, body = None, []
             if header:
                 path = line[4:].split("\t")[0].strip()
-                rel = os.path.relpath(path, tree) if os.path.isabs(path) else path
-                if not (tree / rel).exists() and rel.startswith("a/"):
-                    rel = rel[2:]
+                rel = path if os.path.isabs(path) else str(directory / path)
+                if not os.path.exists(rel) and path.startswith("a/"):
+                    rel = str(directory / path[2:])
+                rel = os.path.relpath(rel, tree)
                 name, body = rel, [f"--- {rel}"]
             continue
         if name:
@@ -184,13 +216,21 @@ def compare(tree: Path, summary: dict, plain: dict[str, str]) -> list[str]:
     return worse
 
 
+def _link_or_copy(source: str, target: str) -> None:
+    try:
+        os.link(source, target)
+    except OSError:                 # another filesystem
+        shutil.copy2(source, target)
+
+
 def doubled_tree(tree: Path, work: Path) -> Path:
     """TREE with a copy of its drivers/ beside it as drivers_copy/, less the
-    files that name ioctl: the same candidates, about twice the files."""
+    files that name ioctl: the same candidates, about twice the files.
+    Hard links where the filesystem allows (no run writes in the tree)."""
     big = work / "doubled" / tree.name
-    shutil.copytree(tree, big, symlinks=True)
+    shutil.copytree(tree, big, symlinks=True, copy_function=_link_or_copy)
     copy = big / "drivers_copy"
-    shutil.copytree(tree / "drivers", copy, symlinks=True)
+    shutil.copytree(tree / "drivers", copy, symlinks=True, copy_function=_link_or_copy)
     for path in list(copy.rglob("*")):
         if path.is_file() and not path.is_symlink() and b"ioctl" in path.read_bytes():
             path.unlink()
@@ -237,7 +277,8 @@ class Results:
                    resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss) / 1024
         load_end = os.getloadavg()
         lines = ["# convert benchmark", "",
-                 f"Tree: {a.tree.name}, `--jobs {a.jobs}`, {os.cpu_count()} CPUs shared with "
+                 f"Tree: {a.tree.name}{f', every run over {a.path}/ only' if a.path else ''}, "
+                 f"`--jobs {a.jobs}`, {os.cpu_count()} CPUs shared with "
                  f"other work: load average {self.load_start[0]:.1f} at the start "
                  f"({self.began}), {load_end[0]:.1f} at the end "
                  f"({time.strftime('%H:%M UTC', time.gmtime())}). One run of "
@@ -266,10 +307,11 @@ class Results:
                          "convert's cold run |")
         if self.scaling:
             seconds, files, tree_files = self.scaling
-            lines.append(f"| convert, cold, tree plus a renamed copy of drivers/ less its ioctl "
-                         f"files ({files} .c/.h files against {tree_files}) | {seconds:.1f} | "
-                         f"{CPU['doubled']:.0f} | {CPU['doubled'] / CPU['cold']:.2f}x the cold "
-                         "run |")
+            what = f"{a.path}/ and its renamed copy" if a.path else "tree plus a renamed copy " \
+                "of drivers/"
+            lines.append(f"| convert, cold, {what} less its ioctl files ({files} .c/.h files "
+                         f"against {tree_files}) | {seconds:.1f} | {CPU['doubled']:.0f} | "
+                         f"{CPU['doubled'] / CPU['cold']:.2f}x the cold run |")
         if self.fixtures:
             lines.append(f"| fixture drivers, warm, target 2.6.34 (best of 3) | "
                          f"{self.fixtures['2.6.34']:.2f} | | 1 |")
@@ -331,6 +373,8 @@ def main() -> int:
                         help="targets for a cold then warm run besides the tree's own (6.1)")
     parser.add_argument("--scaling", action="store_true",
                         help="also convert the tree with a renamed copy of drivers/")
+    parser.add_argument("--path", type=Path,
+                        help="a directory of the tree (drivers): every run over it alone")
     parser.add_argument("--fixtures", type=Path,
                         help="the fixture drivers: warm 6.1 against warm 2.6.34")
     parser.add_argument("--factor", type=float, default=3.0,
@@ -344,22 +388,24 @@ def main() -> int:
     args = parser.parse_args()
     found = Results(args)
     work = Path(tempfile.mkdtemp(prefix="convert-bench-"))
+    # The tree's top stays the root of every run; --path narrows what is run.
+    paths = [args.tree / args.path] if args.path else [args.tree]
 
     def say(text: str) -> None:
         print(text, file=sys.stderr, flush=True)
         found.write()
 
     try:
-        found.floor, found.floor_files = parse_floor(args.tree, args.jobs, work)
+        found.floor, found.floor_files = parse_floor(paths[0], args.jobs, work)
         say(f"parse floor {found.floor:.1f} s ({found.floor_files} files)")
         found.cold = timed_convert(args.tree, work / "cache", args.jobs, work / "cold.json",
-                                   label="cold")
+                                   label="cold", paths=paths)
         found.summary = json.loads((work / "cold.json").read_text())
         if args.keep:
             args.keep.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(work / "cold.json", args.keep / "cold.json")
         warm = timed_convert(args.tree, work / "cache", args.jobs, work / "warm.json",
-                             label="warm")
+                             label="warm", paths=paths)
         found.runs = [("cold", found.summary),
                       ("warm", json.loads((work / "warm.json").read_text()))]
         found.warms[found.summary["target"]] = warm
@@ -379,29 +425,35 @@ def main() -> int:
         if args.plain_limit:
             limit = min(limit, args.plain_limit)
         cpu = _children_cpu()
-        seconds, finished = plain_run(args.tree, args.jobs, limit, work / "plain.diff")
-        CPU["plain"] = _children_cpu() - cpu
+        seconds, finished = plain_run(args.tree, paths[0], args.jobs, limit,
+                                      work / "plain.diff")
+        CPU["plain"] = _children_cpu() - cpu + CPU.pop("plain stopped", 0.0)
         if args.keep:
             shutil.copyfile(work / "plain.diff", args.keep / "plain.diff")
-        plain = plain_files((work / "plain.diff").read_bytes(), args.tree)
+        plain = plain_files((work / "plain.diff").read_bytes(), args.tree, paths[0])
         found.plain = (seconds, finished, len(plain), compare(args.tree, found.summary, plain))
         say(f"plain {seconds:.1f} s ({'finished' if finished else 'stopped'})")
         if args.scaling:
             big = doubled_tree(args.tree, work)
-            files = sum(1 for _ in spatch.source_files([big]))
+            big_paths = [big]
+            if args.path:
+                big_paths = [big / args.path]
+                if args.path.parts[0] == "drivers":
+                    big_paths.append(big / "drivers_copy" / Path(*args.path.parts[1:]))
+            files = sum(1 for _ in spatch.source_files(big_paths))
             found.scaling = (timed_convert(big, work / "cache-big", args.jobs,
-                                           work / "big.json", label="doubled"),
-                             files, sum(1 for _ in spatch.source_files([args.tree])))
+                                           work / "big.json", label="doubled", paths=big_paths),
+                             files, sum(1 for _ in spatch.source_files(paths)))
             found.runs.append(("cold, doubled tree", json.loads((work / "big.json").read_text())))
             shutil.rmtree(big.parent)
             say(f"doubled tree {found.scaling[0]:.1f} s")
         for target in args.targets:
             out = work / f"cold-{target}.json"
             timed_convert(args.tree, work / "cache", args.jobs, out, "--target", target,
-                          label=f"cold {target}")
+                          label=f"cold {target}", paths=paths)
             found.warms[target] = timed_convert(args.tree, work / "cache", args.jobs,
                                                 work / f"warm-{target}.json", "--target",
-                                                target, label=f"warm {target}")
+                                                target, label=f"warm {target}", paths=paths)
             found.runs += [(f"cold {target}", json.loads(out.read_text())),
                            (f"warm {target}",
                             json.loads((work / f"warm-{target}.json").read_text()))]

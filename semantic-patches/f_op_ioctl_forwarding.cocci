@@ -120,7 +120,8 @@ import re
 def own_parameters(p, inode, file):
     """The call passes the calling handler's own inode and file (own_inode.py)."""
     with open(p[0].file, errors="replace", newline="") as source:
-        return is_own_inode(source.read(), p[0].current_element, str(inode), str(file))
+        return is_own_inode(source.read(), p[0].current_element, str(inode), str(file),
+                            p[0].file)
 
 # The #else of the 2.6.36 split written_twice makes: no .ioctl member there.
 MODERN_SPLIT = re.compile(r"LINUX_VERSION_CODE\s*<\s*KERNEL_VERSION\s*\(\s*2\s*,\s*6\s*,\s*36\s*\)$")

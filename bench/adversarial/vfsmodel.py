@@ -8,6 +8,7 @@ feeds it hand-broken conversions, so the measure can fail).
 import os
 import re
 import subprocess
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -21,6 +22,25 @@ CFLAGS = ["-std=gnu11", "-O0", "-g0", "-Wall", "-Wno-unused-function",
           "-Werror=implicit-function-declaration", "-Werror=incompatible-pointer-types",
           "-Werror=int-conversion", "-Werror=return-type"]
 RUN_TIMEOUT = 60
+# The kernel headers a driver of the tree, or its conversion, may include.
+# model_kernel.h models them all: each is written at build time as a line
+# that includes it (model_headers), so that no file of the repository
+# stands in for a kernel header by its name.
+MODEL_HEADERS = (
+    "asm/atomic.h", "asm/bitops.h", "asm/io.h", "asm/semaphore.h", "asm/system.h",
+    "asm/uaccess.h",
+    "linux/bitops.h", "linux/bug.h", "linux/capability.h", "linux/cdev.h", "linux/compat.h",
+    "linux/delay.h", "linux/device.h", "linux/err.h", "linux/errno.h", "linux/fs.h",
+    "linux/init.h", "linux/interrupt.h", "linux/io.h", "linux/ioctl.h", "linux/ioport.h",
+    "linux/jiffies.h", "linux/kernel.h", "linux/major.h", "linux/miscdevice.h",
+    "linux/module.h", "linux/mutex.h", "linux/poll.h", "linux/sched.h", "linux/semaphore.h",
+    "linux/slab.h", "linux/smp_lock.h", "linux/spinlock.h", "linux/stddef.h",
+    "linux/string.h", "linux/timer.h", "linux/types.h", "linux/uaccess.h",
+    "linux/version.h", "linux/wait.h", "linux/watchdog.h")
+# The headers a model kernel no longer has, with that kernel's macro: 2.6.39
+# removed <linux/smp_lock.h> with the BKL, so a mutex target that still
+# includes it breaks, as it would there.
+GONE = {"linux/smp_lock.h": "MODEL_KERNEL_6_1"}
 # gcc's messages in plain ASCII quotes, whatever the caller's locale.
 GCC_ENV = {**os.environ, "LC_ALL": "C"}
 
@@ -93,9 +113,22 @@ def _define_lines(flags: list[str]) -> str:
     return "".join(lines)
 
 
-def _include_flags(includes: list[Path]) -> list[str]:
+def model_headers(directory: Path) -> Path:
+    """Write MODEL_HEADERS into DIRECTORY, each including model_kernel.h
+    (a header of GONE fails on its kernel first); return DIRECTORY."""
+    for name in MODEL_HEADERS:
+        header = directory / name
+        header.parent.mkdir(parents=True, exist_ok=True)
+        gone = (f'#if defined({GONE[name]})\n'
+                f'#error "{name} does not exist on this kernel"\n'
+                '#endif\n') if name in GONE else ""
+        header.write_text(f'{gone}#include "{MODEL / "model_kernel.h"}"\n')
+    return directory
+
+
+def _include_flags(model_include: Path, includes: list[Path]) -> list[str]:
     """The model's headers, the tree's include directories, the driver's own."""
-    return [f"-I{MODEL / 'include'}", f"-I{MODEL}", f"-I{TREE / 'include'}",
+    return [f"-I{model_include}", f"-I{MODEL}", f"-I{TREE / 'include'}",
             f"-I{TREE / 'arch' / 'x86' / 'include'}", *[f"-I{path}" for path in includes]]
 
 
@@ -137,7 +170,8 @@ def build(sources: list[Path], labels: dict[Path, list[str]], kernel: str, out: 
             f"{{ model_add_commands(model_cmds, {len(names)}); }}\n")
         units.append(unit)
     exe = out / "harness"
-    flags = [f"-D{KERNELS[kernel]}", *_include_flags(includes)]
+    flags = [f"-D{KERNELS[kernel]}",
+             *_include_flags(model_headers(out / "model-include"), includes)]
     # The driver's diagnostics, alone: the model's files are built apart, without -Wall.
     driver = subprocess.run(["gcc", *CFLAGS, *flags, "-c", *[str(u) for u in units]],
                             cwd=out, capture_output=True, text=True, env=GCC_ENV)
@@ -164,15 +198,17 @@ def legacy_members(sources: list[Path], includes: list[Path]) -> list[tuple[str,
     run-time assignment, a call through it): the places gcc rejects when
     the member is gone, on a kernel with HAVE_UNLOCKED_IOCTL."""
     found = []
-    for source in sources:
-        proc = subprocess.run(["gcc", *CFLAGS, "-fsyntax-only", "-DMODEL_KERNEL_2_6_11",
-                               "-DMODEL_NO_LEGACY_IOCTL", *kbuild_defines(source),
-                               *_include_flags(includes), str(source)],
-                              capture_output=True, text=True, env=GCC_ENV)
-        for line in proc.stderr.splitlines():
-            match = _MEMBER.match(line)
-            if match:
-                found.append((Path(match.group(1)).name, int(match.group(2))))
+    with tempfile.TemporaryDirectory(prefix="model-include-") as scratch:
+        model_include = model_headers(Path(scratch))
+        for source in sources:
+            proc = subprocess.run(["gcc", *CFLAGS, "-fsyntax-only", "-DMODEL_KERNEL_2_6_11",
+                                   "-DMODEL_NO_LEGACY_IOCTL", *kbuild_defines(source),
+                                   *_include_flags(model_include, includes), str(source)],
+                                  capture_output=True, text=True, env=GCC_ENV)
+            for line in proc.stderr.splitlines():
+                match = _MEMBER.match(line)
+                if match:
+                    found.append((Path(match.group(1)).name, int(match.group(2))))
     return sorted(set(found))
 
 

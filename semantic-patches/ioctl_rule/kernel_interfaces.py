@@ -47,7 +47,7 @@ set_bit clear_bit test_bit test_and_set_bit test_and_clear_bit change_bit
 container_of list_entry list_add list_add_tail list_del list_empty
 dev_get_drvdata to_delayed_work __get_cpu_var
 min max min_t max_t clamp ARRAY_SIZE likely unlikely
-BUG_ON WARN_ON BUG panic
+BUG_ON WARN_ON BUG panic do_exit complete_and_exit
 cpu_to_le16 cpu_to_le32 le16_to_cpu le32_to_cpu cpu_to_be16 cpu_to_be32
 be16_to_cpu be32_to_cpu htons htonl ntohs ntohl
 jiffies_to_msecs msecs_to_jiffies time_after time_before

@@ -201,6 +201,73 @@ class GlueTest(unittest.TestCase):
         self.assertEqual(bkl_glue.refusals("g.c", legacy, Target.parse("6.1")), [])
 
 
+# The same glue under a test of the version number (red33_ver_hex): the
+# branch the target compiles, in each spelling.
+VERSION_GLUE = {
+    "KERNEL_VERSION": ("#if LINUX_VERSION_CODE >= KERNEL_VERSION(2,6,11)", "#endif"),
+    "hex": ("#if LINUX_VERSION_CODE >= 0x02060b", "#endif"),
+    "greater than 2.6.10": ("#if LINUX_VERSION_CODE > KERNEL_VERSION(2, 6, 10)", "#endif"),
+    "else of less than": ("#if LINUX_VERSION_CODE < KERNEL_VERSION(2,6,11)\n"
+                          "static int g_old;\n#else", "#endif"),
+    "elif": ("#if LINUX_VERSION_CODE < 0x020600\nstatic int g_old;\n"
+             "#elif LINUX_VERSION_CODE >= 0x02060b", "#endif"),
+}
+
+
+def version_glue(opening: str, closing: str) -> str:
+    body = GLUE.split("#ifdef HAVE_UNLOCKED_IOCTL\n")[1].rsplit("#endif", 1)[0]
+    return "#include <linux/fs.h>\n#include <linux/smp_lock.h>\n\n" + \
+        f"{opening}\n{body}{closing}\n"
+
+
+class VersionGlueTest(unittest.TestCase):
+    def test_bkl_in_the_branch_the_target_compiles_is_refused_in_words(self):
+        for spelling, (opening, closing) in VERSION_GLUE.items():
+            with self.subTest(spelling=spelling):
+                text = version_glue(opening, closing)
+                found = bkl_glue.refusals("g.c", text, Target.parse("6.1"))
+                lock = text.split("\n").index("\tlock_kernel();") + 1
+                self.assertEqual([(r.line, r.handler) for r in found],
+                                 [(lock - 3, "g_unlocked"), (lock, "g_unlocked"),
+                                  (lock + 2, "g_unlocked")])
+                self.assertIn("lock_kernel()", found[1].reason)
+                self.assertIn("#if LINUX_VERSION_CODE", found[1].reason)
+
+    def test_a_branch_the_target_does_not_compile_says_nothing(self):
+        for spelling, (opening, closing) in VERSION_GLUE.items():
+            legacy = opening.replace(">=", "<").replace("> K", "<= K").replace(
+                "< KERNEL_VERSION(2,6,11)\n", ">= KERNEL_VERSION(2,6,11)\n")
+            with self.subTest(spelling=spelling):
+                self.assertEqual(bkl_glue.refusals("g.c", version_glue(legacy, closing),
+                                                   Target.parse("6.1")), [])
+                self.assertEqual(bkl_glue.refusals("g.c", version_glue(opening, closing),
+                                                   Target.parse("2.6.20")), [])
+
+
+class CompatGlueTest(unittest.TestCase):
+    """A compat handler under #ifdef HAVE_COMPAT_IOCTL that takes the BKL
+    (red33_ioc_table): the conversion resolves the #ifdef and keeps it, so
+    a 6.1 target cannot build it; said in words, like the unlocked glue."""
+
+    def test_bkl_in_the_compat_half_is_refused_in_words(self):
+        for opening in ("#ifdef HAVE_COMPAT_IOCTL",
+                        "#ifndef HAVE_COMPAT_IOCTL\nstatic int g_old;\n#else"):
+            with self.subTest(opening=opening):
+                text = version_glue(opening, "#endif")
+                lock = text.split("\n").index("\tlock_kernel();") + 1
+                found = bkl_glue.refusals("g.c", text, Target.parse("6.1"))
+                self.assertEqual([r.line for r in found], [lock - 3, lock, lock + 2])
+                self.assertIn(f"the {opening.split(chr(10))[0]} glue at line 4 takes the BKL",
+                              found[1].reason)
+
+    def test_the_other_half_and_a_target_with_the_bkl_say_nothing(self):
+        text = version_glue("#ifndef HAVE_COMPAT_IOCTL", "#endif")
+        self.assertEqual(bkl_glue.refusals("g.c", text, Target.parse("6.1")), [])
+        self.assertEqual(bkl_glue.refusals("g.c", version_glue("#ifdef HAVE_COMPAT_IOCTL",
+                                                               "#endif"),
+                                           Target.parse("2.6.20")), [])
+
+
 class TextSummaryTest(unittest.TestCase):
     def test_every_skipped_and_failed_entry_is_named_where_it_is(self):
         summary = Summary("/", "6.1", {}, "1.1.1", 0.0)

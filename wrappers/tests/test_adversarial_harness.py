@@ -52,6 +52,16 @@ class HarnessFindsBrokenConversions(unittest.TestCase):
         self.assertEqual(len(calls), 28)
         self.assertTrue(all(c.unlocked_hw == 0 and c.excess_bkl == 0 for c in calls))
 
+    def test_header_gone_from_a_kernel_fails_its_build(self):
+        # The model's headers are written at build time; <linux/smp_lock.h>
+        # of st_legacy is gone at 6.1, as it is from the kernel since 2.6.39.
+        source = SELFTEST / "st_legacy.c"
+        built = vfsmodel.build([source], {source: []}, "6.1",
+                               Path(self.tmp.name) / "st_legacy_6.1", [])
+        self.assertFalse(built.ok)
+        self.assertIn("smp_lock.h: #error \"linux/smp_lock.h does not exist on this kernel\"",
+                      built.errors)
+
     def test_correct_conversion_matches(self):
         self.assertEqual(self.problems("st_good"), [])
 

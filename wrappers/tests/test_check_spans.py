@@ -1,5 +1,6 @@
 """Tests for ioctl_rework.ctext.spans: where definitions and ioctl code are, by text."""
 
+import re
 import unittest
 
 from ioctl_rework.ctext import spans as c_spans
@@ -92,6 +93,32 @@ class InitializerTypeTest(unittest.TestCase):
 
     def test_an_initializer_not_written_as_a_declaration_is_unknown(self):
         self.assertIsNone(self.type_at(".ioctl = h"))
+
+
+class EnclosingBracketsTest(unittest.TestCase):
+    """The one backward scan own_inode's callers and null_inode's callee share."""
+
+    def opened(self, code, word):
+        """The word before each bracket left open at WORD, and the bracket."""
+        return [re.search(r"\w*\s*$", code[:i]).group().strip() + code[i]
+                for i in c_spans.enclosing_brackets(code, code.index(word))]
+
+    def test_every_open_bracket_innermost_first(self):
+        self.assertEqual(self.opened("\tret = outer(a, inner(b, node), c);", "node"),
+                         ["inner(", "outer("])
+        self.assertEqual(self.opened("\tx = table[pick(node)];", "node"), ["pick(", "table["])
+        self.assertEqual(self.opened("\tx = walk(table[node]);", "node"), ["table[", "walk("])
+        self.assertEqual(self.opened("\tx = (*fn)(a, (node));", "node"), ["(", "("])
+
+    def test_closed_brackets_are_passed_over(self):
+        self.assertEqual(self.opened("\tx = walk(f(a), t[i], (b), node);", "node"), ["walk("])
+        self.assertEqual(self.opened("\tf(a); g(b)[2]; node = 0;", "node"), [])
+
+    def test_the_statement_ends_the_scan_but_not_a_block_inside_brackets(self):
+        self.assertEqual(self.opened("{ if (a) { b; } call(node); }", "node"), ["call("])
+        self.assertEqual(self.opened("x = wrap(({ int y; use(node); }));", "node"), ["use("])
+        self.assertEqual(self.opened("x = wrap(({ int y; y = node; }));", "node"), [])
+        self.assertEqual(self.opened("x = wrap(({ y }), node);", "node"), ["wrap("])
 
 
 class ToplevelSpanTest(unittest.TestCase):

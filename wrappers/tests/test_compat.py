@@ -71,6 +71,19 @@ def driver(name: str, body: str, fops_member: str = ".ioctl") -> str:
         """)
 
 
+
+class AbiDirectory(unittest.TestCase):
+    """A scratch directory holding abi.h (HEADER), for the drivers a test writes."""
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.root = Path(self.tmp.name)
+        (self.root / "abi.h").write_text(HEADER)
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+
 CASES = {
     "long_member": ("case ABI_LONG:\n\treturn copy_from_user(&l, argp, sizeof(l)) ? -EFAULT : 0;\n",
                     CompatClass.NEEDS_TRANSLATION),
@@ -350,6 +363,10 @@ class OverlapTest(unittest.TestCase):
             files = [Path(tmp) / name for name in ("passes_on.c", "alone.c")]
             for file in files:
                 file.write_text("/* a driver */\n")
+            # Where the callee is defined: a file with no definition of it is
+            # not run again (compat.callees.worth_running).
+            files[0].write_text("static int helper(unsigned int cmd, unsigned long arg)\n"
+                                "{\n\treturn 0;\n}\n")
             probed_alone = threading.Event()
             during_callees = []
 

@@ -4,6 +4,7 @@ reads none of them, a changed header is read again, and the sites found
 are the same either way (the spellings are test_macro_forwarding's)."""
 
 import shutil
+import sys
 import tempfile
 import unittest
 from pathlib import Path
@@ -154,6 +155,115 @@ class MacroSitesTest(unittest.TestCase):
             records, read = self.run_sites(Cache(None))
             self.assertEqual(read, self.HEADERS)
             self.assertEqual(len(records), 2)
+
+
+# A third header whose pastes may spell ioctl (paste_spelling.py), and two
+# uses: OP's paste is in the header's macro (a macro site), ___PASTE's
+# halves are named by the use (a paste site: the file's closure).
+PASTING = ("#define ___PASTE(a,b) a##b\n#define OP(x) ___PASTE(i, x)\n"
+           "#define drv_member ioctl\n")
+PASTED_USE = ("\tif (cmd == 3)\n\t\treturn OP(octl)(0, up_lower, cmd, arg);\n"
+              "\tif (cmd == 4)\n"
+              "\t\treturn up_lower->f_op->___PASTE(drv_, member)(0, up_lower, cmd, arg);\n")
+
+
+class SecondPassTest(unittest.TestCase):
+    """A rejected pushdown's second pass (plan.py) hands refused_sites the
+    first pass's SitesMemo: a file whose text is the same is neither read
+    for its headers nor asked for its sites again, and the records are
+    those of a fresh run, the three kinds of site (a forwarding macro, a
+    member named by an argument, a paste) among them."""
+
+    def setUp(self):
+        MacroSitesTest.setUp(self)      # the same tree, and a paste
+        (self.driver / "paste.h").write_text(PASTING)
+        (self.driver / "upper.c").write_text(
+            '#include "paste.h"\n' + UPPER.replace("\tif (cmd)\n", PASTED_USE + "\tif (cmd)\n"))
+        (self.driver / "lower.c").write_text(
+            '#include "stackhelp.h"\nint lower_pass(struct file *lf)\n'
+            '{\n\treturn STACK_PASS(lf, 1, 0);\n}\n')
+        self.tree = Tree(self.root, ["drivers/x/upper.c"], {}, {}, [])
+
+    def sites(self, files, memo=None):
+        """(the records of FILES, the work done: a count per kind)."""
+        work = {"headers read": [], "macro sites": [], "pastes": [], "header macros": []}
+
+        def counting(kind, real):
+            def counted(*args, **kwargs):
+                # refused_sites' own calls (member_types reads headers too)
+                if sys._getframe(1).f_code.co_name in ("refused_sites", "_pasted_sites",
+                                                       "_header_macros_of", "<lambda>"):
+                    work[kind].append(args[1])
+                return real(*args, **kwargs)
+            return counted
+        search = macro_sites.include_search
+        with mock.patch.object(search, "read_headers",
+                               counting("headers read", search.read_headers)), \
+                mock.patch.object(macro_sites.macro_forwarding, "sites",
+                                  counting("macro sites", macro_sites.macro_forwarding.sites)), \
+                mock.patch.object(macro_sites.paste_spelling, "pastes_of",
+                                  counting("pastes", macro_sites.paste_spelling.pastes_of)), \
+                mock.patch.object(macro_sites, "header_macros",
+                                  counting("header macros", macro_sites.header_macros)):
+            records = macro_sites.refused_sites(self.root, self.tree, set(files),
+                                                Sources(self.root), Cache(None), memo)
+        return ([(r.file, r.line, r.handler, r.reason) for r in records],
+                {kind: len(done) for kind, done in work.items()})
+
+    FILES = ["drivers/x/upper.c", "drivers/x/lower.c"]
+    NONE = {"headers read": 0, "macro sites": 0, "pastes": 0, "header macros": 0}
+
+    def test_the_second_pass_does_nothing_again_and_finds_the_same(self):
+        fresh, _ = self.sites(self.FILES)
+        self.assertEqual(sorted((f, line, h) for f, line, h, _ in fresh), [
+            ("drivers/x/lower.c", 4, "STACK_PASS"), ("drivers/x/upper.c", 10, "OP"),
+            ("drivers/x/upper.c", 12, "___PASTE"), ("drivers/x/upper.c", 14, "STACK_PASS"),
+            ("drivers/x/upper.c", 15, "LOWER_OP")])
+        memo = macro_sites.SitesMemo()
+        first, work = self.sites(self.FILES, memo)
+        self.assertEqual(work, {"headers read": 2, "macro sites": 2, "pastes": 2,
+                                "header macros": 4})
+        second, work = self.sites(self.FILES, memo)
+        self.assertEqual(work, self.NONE)
+        self.assertEqual(first, fresh)
+        self.assertEqual(second, fresh)
+
+    def test_a_file_new_in_the_second_pass_alone_is_read(self):
+        memo = macro_sites.SitesMemo()
+        self.sites(self.FILES[:1], memo)
+        second, work = self.sites(self.FILES, memo)
+        # lower.c's own headers are upper.c's already: the macros read are
+        # the same, so upper.c's macro sites are kept too.
+        self.assertEqual(work, {"headers read": 1, "macro sites": 1, "pastes": 1,
+                                "header macros": 0})
+        self.assertEqual(second, self.sites(self.FILES)[0])
+
+    def test_a_file_reaching_a_new_header_asks_every_files_macro_sites_again(self):
+        (self.driver / "lower.c").write_text('#include "more.h"\n' +
+                                             (self.driver / "lower.c").read_text())
+        (self.driver / "more.h").write_text(FORWARDING.replace("STACK_PASS", "MORE_PASS"))
+        memo = macro_sites.SitesMemo()
+        self.sites(self.FILES[:1], memo)
+        second, work = self.sites(self.FILES, memo)
+        # A macro of more.h may be used in upper.c too: its sites are asked
+        # again; its headers and pastes depend on its own texts alone.
+        self.assertEqual(work, {"headers read": 1, "macro sites": 2, "pastes": 1,
+                                "header macros": 5})
+        self.assertEqual(second, self.sites(self.FILES)[0])
+
+    def test_a_changed_text_is_read_again(self):
+        memo = macro_sites.SitesMemo()
+        self.sites(self.FILES, memo)
+        for text, handlers in [(UPPER, ["STACK_PASS", "LOWER_OP"]),
+                               (UPPER.replace("STACK_PASS", "REG_CTL"), ["LOWER_OP"])]:
+            with self.subTest(text=text[-40:]):
+                (self.driver / "upper.c").write_text(text)
+                records, work = self.sites(self.FILES[:1], memo)
+                self.assertEqual(work["headers read"], 1)
+                self.assertEqual(work["pastes"], 1)
+                self.assertEqual([h for f, _, h, _ in records if f.endswith("upper.c")],
+                                 handlers)
+                self.assertEqual(records, self.sites(self.FILES[:1])[0])
 
 
 class WrittenHeadersTest(unittest.TestCase):

@@ -18,6 +18,7 @@ from ioctl_rework.convert import summary as summary_mod
 from ioctl_rework.convert import verification
 from ioctl_rework.convert.summary import HandlerStatus
 from ioctl_rework.ctext import include_search
+from shared_runs import SharedRuns, distinct, distinct_files
 
 HAVE_SPATCH = shutil.which(os.environ.get("SPATCH", "spatch")) is not None
 
@@ -48,6 +49,79 @@ def write(root: Path, files: dict[str, str]) -> None:
     for name, text in files.items():
         (root / name).parent.mkdir(parents=True, exist_ok=True)
         (root / name).write_text(text)
+
+
+# The conversions of DefaultDenyConvertTest outside a tree with the same
+# options, one case each: one run (shared_runs: a directory and a prefix
+# for the names of each, "bd_" becoming "q0_", "q1_", ...).  key: (test,
+# the subTest's labels).
+CASES: dict[tuple, tuple[str, int]] = {}
+RUNS = SharedRuns("default-deny-")
+RUN_ARGV = ("--no-cache", "--target", "2.6.20", "--no-kernel-headers")
+STMT_EXPR = "#define bd_try(d) ({{ int __r = (d)->level; if (__r < 0) return __r; __r; }})\n"
+VALUE_USES = ("int v = bd_try(dev); (void)v", "dev->level = bd_try(dev)",
+              "if (bd_try(dev)) return -EBUSY", "switch (bd_try(dev)) { default: break; }",
+              "dev->level = bd_clamp(bd_try(dev))")
+VALUE_HEADERS = (({}, "wrapper"),
+                 ({"drivers/bd/board.h": HEADER.format(define=STMT_EXPR)}, "wrapper"),
+                 ({"drivers/bd/board.h": HEADER.format(
+                     define="int bd_try(struct bd_dev *d);\n")}, "pushdown"))
+BODY_INCLUDING = DRIVER.replace("\treturn dev->level;\n",
+                                "\tswitch (cmd) {{\n#include \"bd_cases.h\"\n\t}}\n"
+                                "\treturn dev->level;\n")
+BODY_CASES = (("case 1:\n\tdev->level = 1;\n\tbreak;\n", "pushdown"),
+              ("case 1:\n\treturn -EBUSY;\n", "wrapper"),
+              (None, "wrapper"))
+SPLIT_DECLARATIONS = (("struct bd_dev *ei = bd_info(inode);", "ei = bd_info(inode);"),
+                      ("int level = dev->level;", "level = dev->level;"))
+PARAMETER_READS = (
+    ("loff_t pos = file->f_pos;", "file->f_pos = pos + 1;", "pos = file->f_pos;"),
+    ("loff_t size = inode->i_size;", "inode->i_size = size + 1;", "size = inode->i_size;"),
+    ("int n = ((struct bd_dev *)file->private_data)->level;",
+     "dev->level = n + 1;", "n = ((struct bd_dev *)file->private_data)->level;"),
+    ("u64 version = file->f_version;", "file->f_version = version + 1;",
+     "version = file->f_version;"),
+    ("unsigned int minor = MINOR(inode->i_rdev);", "dev->level = minor;", None),
+    ("int nonblock = file->f_flags & O_NONBLOCK;", "dev->level = nonblock;", None))
+
+
+def add_case(key: tuple, files: dict[str, str]) -> None:
+    index = len(CASES)
+    directory = f"{key[0]}-{index}"
+    RUNS.add(RUN_ARGV, directory, distinct_files(files, "bd", index))
+    CASES[key] = (directory, index)
+
+
+add_case(("not found",), {"drivers/bd/bd.c": DRIVER.format(include='"board.h"',
+                                                            use="BD_CHECK(dev)")})
+for _use in VALUE_USES:
+    for _number, (_files, _) in enumerate(VALUE_HEADERS):
+        _text = DRIVER.format(include='"board.h"', use=_use)
+        if "bd_clamp" in _use:
+            _text = _text.replace("static int bd_ioctl",
+                                  "int bd_clamp(int v);\n\nstatic int bd_ioctl")
+        add_case(("value", _use, _number), {"drivers/bd/bd.c": _text, **_files})
+for _cases, _ in BODY_CASES:
+    add_case(("body", _cases), {
+        "bd.h": HEADER.format(define=HARMLESS.format(name="BD_CHECK")),
+        "bd.c": BODY_INCLUDING.format(include='"bd.h"', use="BD_CHECK(dev)"),
+        **({"bd_cases.h": _cases} if _cases is not None else {})})
+for _declaration, _ in SPLIT_DECLARATIONS:
+    add_case(("split", _declaration), {
+        "bd.h": HEADER.format(define="struct bd_dev *bd_info(struct inode *);\n"),
+        "bd.c": DRIVER.format(include='"bd.h"', use="dev->level = 2").replace(
+            "\tstruct bd_dev *dev = file->private_data;\n",
+            "\tstruct bd_dev *dev = file->private_data;\n\t%s\n" % _declaration)})
+for _declaration, _write, _ in PARAMETER_READS:
+    add_case(("parameter", _declaration), {
+        "bd.h": HEADER.format(define=""),
+        "bd.c": DRIVER.format(include='"bd.h"', use=_write.rstrip(";")).replace(
+            "\tstruct bd_dev *dev = file->private_data;\n",
+            "\tstruct bd_dev *dev = file->private_data;\n\t%s\n" % _declaration)})
+
+
+def tearDownModule():
+    RUNS.remove()
 
 
 class SearchPathTest(unittest.TestCase):
@@ -157,6 +231,14 @@ class DefaultDenyConvertTest(unittest.TestCase):
     def handler(self, result):
         return next(h for h in result.summary.handlers if h.handler == "bd_ioctl")
 
+    def part(self, key):
+        """Case KEY's part of the shared run; its handler's record; the
+        prefix of its names ("bd_" renamed)."""
+        directory, index = CASES[key]
+        part = RUNS.part(RUN_ARGV, directory)
+        prefix = distinct("bd_", "bd", index)
+        return part, next(h for h in part.handlers if h.handler == prefix + "ioctl"), prefix
+
     def test_kbuild_header_is_read(self):
         for makefile in ("ccflags-y += -I$(src)/include\n",
                          "EXTRA_CFLAGS += -Idrivers/bd/include\n"):
@@ -175,9 +257,7 @@ class DefaultDenyConvertTest(unittest.TestCase):
                         self.assertIn("macro BD_CHECK at line 9 can return", record.reason)
 
     def test_header_not_found_takes_the_wrapper(self):
-        result = self.convert({"drivers/bd/bd.c": DRIVER.format(include='"board.h"',
-                                                                use="BD_CHECK(dev)")})
-        record = self.handler(result)
+        _, record, _ = self.part(("not found",))
         self.assertEqual(record.strategy, "wrapper")
         self.assertIn("BD_CHECK at line 9", record.reason)
         self.assertIn("board.h", record.reason)
@@ -208,92 +288,55 @@ class DefaultDenyConvertTest(unittest.TestCase):
         # A GNU statement expression of a header not read returns from the
         # handler while its value is used: each spelling takes the wrapper;
         # a prototype of the file, or the header found, is read.
-        stmt_expr = "#define bd_try(d) ({{ int __r = (d)->level; if (__r < 0) return __r; __r; }})\n"
-        for use in ("int v = bd_try(dev); (void)v", "dev->level = bd_try(dev)",
-                    "if (bd_try(dev)) return -EBUSY", "switch (bd_try(dev)) { default: break; }",
-                    "dev->level = bd_clamp(bd_try(dev))"):
-            for files, strategy in (({}, "wrapper"),
-                                    ({"drivers/bd/board.h": HEADER.format(define=stmt_expr)},
-                                     "wrapper"),
-                                    ({"drivers/bd/board.h": HEADER.format(
-                                        define="int bd_try(struct bd_dev *d);\n")},
-                                     "pushdown")):
+        # (The drivers: VALUE_USES x VALUE_HEADERS.)
+        for use in VALUE_USES:
+            for number, (files, strategy) in enumerate(VALUE_HEADERS):
                 with self.subTest(use=use, header=bool(files)):
-                    text = DRIVER.format(include='"board.h"', use=use)
-                    if "bd_clamp" in use:
-                        text = text.replace("static int bd_ioctl",
-                                            "int bd_clamp(int v);\n\nstatic int bd_ioctl")
-                    result = self.convert({"drivers/bd/bd.c": text, **files})
-                    record = self.handler(result)
+                    _, record, prefix = self.part(("value", use, number))
                     self.assertEqual((record.status, record.strategy),
                                      (HandlerStatus.CONVERTED, strategy), record)
                     if not files:
-                        self.assertIn("bd_try at line", record.reason)
+                        self.assertIn(f"{prefix}try at line", record.reason)
                         self.assertIn("board.h", record.reason)
 
     def test_file_included_in_the_body(self):
-        body = DRIVER.replace("\treturn dev->level;\n",
-                              "\tswitch (cmd) {{\n#include \"bd_cases.h\"\n\t}}\n"
-                              "\treturn dev->level;\n")
-        for cases, strategy in (("case 1:\n\tdev->level = 1;\n\tbreak;\n", "pushdown"),
-                                ("case 1:\n\treturn -EBUSY;\n", "wrapper"),
-                                (None, "wrapper")):
+        # (The drivers: BODY_INCLUDING with each of BODY_CASES in bd_cases.h.)
+        for cases, strategy in BODY_CASES:
             with self.subTest(cases=cases):
-                files = {"bd.h": HEADER.format(define=HARMLESS.format(name="BD_CHECK")),
-                         "bd.c": body.format(include='"bd.h"', use="BD_CHECK(dev)")}
-                if cases is not None:
-                    files["bd_cases.h"] = cases
-                record = self.handler(self.convert(files))
+                _, record, prefix = self.part(("body", cases))
                 self.assertEqual(record.strategy, strategy, record)
                 if strategy == "wrapper":
-                    self.assertIn("bd_cases.h", record.reason)
+                    self.assertIn(f"{prefix}cases.h", record.reason)
 
     def test_split_initializer_is_pushed_down_and_proven(self):
         # ext2's class: a declaration that calls a function before the lock
         # could be taken, the only obstacle; and a read-modify-write.
-        for declaration, statement in (
-                ("struct bd_dev *ei = bd_info(inode);", "ei = bd_info(inode);"),
-                ("int level = dev->level;", "level = dev->level;")):
+        # (The drivers: SPLIT_DECLARATIONS.)
+        for declaration, statement in SPLIT_DECLARATIONS:
             with self.subTest(declaration=declaration):
-                source = DRIVER.format(include='"bd.h"', use="dev->level = 2").replace(
-                    "\tstruct bd_dev *dev = file->private_data;\n",
-                    "\tstruct bd_dev *dev = file->private_data;\n\t%s\n" % declaration)
-                result = self.convert({
-                    "bd.h": HEADER.format(define="struct bd_dev *bd_info(struct inode *);\n"),
-                    "bd.c": source})
-                record = self.handler(result)
+                part, record, prefix = self.part(("split", declaration))
                 self.assertEqual((record.status, record.strategy),
                                  (HandlerStatus.CONVERTED, "pushdown"), record)
                 self.assertIn("runs under the lock", record.reason)
-                self.assertIn("+\tlock_kernel();\n+\t%s\n" % statement, result.diff)
+                self.assertIn("+\tlock_kernel();\n+\t%s\n" % statement.replace("bd_", prefix),
+                              part.diff)
 
     def test_member_of_a_parameter_read_before_a_write_moves_under_the_lock(self):
         # A read-modify-write through the file or inode the VFS passes: the
         # read must not stay before the lock (a racing ioctl's update would
         # be lost).  A stable member read only (the flags, the device)
         # stays where it is.
-        for declaration, write, moved in (
-                ("loff_t pos = file->f_pos;", "file->f_pos = pos + 1;", "pos = file->f_pos;"),
-                ("loff_t size = inode->i_size;", "inode->i_size = size + 1;",
-                 "size = inode->i_size;"),
-                ("int n = ((struct bd_dev *)file->private_data)->level;",
-                 "dev->level = n + 1;", "n = ((struct bd_dev *)file->private_data)->level;"),
-                ("u64 version = file->f_version;", "file->f_version = version + 1;",
-                 "version = file->f_version;"),
-                ("unsigned int minor = MINOR(inode->i_rdev);", "dev->level = minor;", None),
-                ("int nonblock = file->f_flags & O_NONBLOCK;", "dev->level = nonblock;", None)):
+        # (The drivers: PARAMETER_READS.)
+        for declaration, _, moved in PARAMETER_READS:
             with self.subTest(declaration=declaration):
-                source = DRIVER.format(include='"bd.h"', use=write.rstrip(";")).replace(
-                    "\tstruct bd_dev *dev = file->private_data;\n",
-                    "\tstruct bd_dev *dev = file->private_data;\n\t%s\n" % declaration)
-                result = self.convert({"bd.h": HEADER.format(define=""), "bd.c": source})
-                record = self.handler(result)
+                part, record, prefix = self.part(("parameter", declaration))
                 self.assertEqual((record.status, record.strategy),
                                  (HandlerStatus.CONVERTED, "pushdown"), record)
                 if moved:
-                    self.assertIn("+\tlock_kernel();\n+\t%s\n" % moved, result.diff)
+                    self.assertIn("+\tlock_kernel();\n+\t%s\n" % moved.replace("bd_", prefix),
+                                  part.diff)
                 else:
-                    self.assertIn(" \t%s\n" % declaration, result.diff)
+                    self.assertIn(" \t%s\n" % declaration, part.diff)
 
     def test_summary_counts_each_strategy_and_why(self):
         result = self.convert({

@@ -274,5 +274,43 @@ class StagesTest(unittest.TestCase):
                          {key for key in expected_entries() if key[0] in names})
 
 
+class OuterTypeWordsTest(unittest.TestCase):
+    """The words of a listed entry name the outermost object's type as it is
+    written: a union (red33_fops_nest), a typedef, a struct; never a
+    Python None ("embedded in struct None")."""
+
+    UNION = "union fn_ops {\n\tstruct file_operations fops;\n\tlong pad[32];\n};\n\n"
+    CASES = {
+        "union, designated": (
+            UNION + "static union fn_ops fn_alt = {\n\t.fops = {\n\t\t.ioctl = fn_ioctl,\n"
+            "\t},\n};\n",
+            "a file_operations embedded in union fn_ops (fn_alt.fops)"),
+        "union, positional": (
+            UNION + "static union fn_ops fn_alt = {\n\t{\n\t\t.ioctl = fn_ioctl,\n\t},\n};\n",
+            "a file_operations embedded in union fn_ops (fn_alt.fops)"),
+        "array of a union": (
+            UNION + "static union fn_ops fn_alts[] = {\n\t{ .fops = { .ioctl = fn_ioctl } },\n};\n",
+            "a file_operations in a device table of union fn_ops (fn_alts[0].fops)"),
+        "union not declared": (
+            "static union fn_ops fn_alt = {\n\t.fops = {\n\t\t.ioctl = fn_ioctl,\n\t},\n};\n",
+            "a file_operations embedded in union fn_ops (fn_alt.fops; union fn_ops is not "
+            "declared in the file, so the member is taken for a file_operations)"),
+        "typedef": (
+            "static board_t fn_board = {\n\t.fops = { .ioctl = fn_ioctl },\n};\n",
+            "a file_operations embedded in board_t (fn_board.fops; board_t is not declared in "
+            "the file, so the member is taken for a file_operations)"),
+        "struct": (
+            "struct fn_dev {\n\tconst char *name;\n\tstruct file_operations fops;\n};\n\n"
+            "static struct fn_dev fn_devs[] = {\n\t{ \"a\", { .ioctl = fn_ioctl } },\n};\n",
+            "a file_operations in a device table of struct fn_dev (fn_devs[0].fops)"),
+    }
+
+    def test_each_outer_type_is_named_as_written(self):
+        for case, (text, words) in self.CASES.items():
+            with self.subTest(case=case):
+                found = ioctl_tokens.legacy_entries(text)
+                self.assertEqual([ioctl_tokens.spelling(t) for t in found], [words])
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -22,6 +22,7 @@ import unittest
 
 from ioctl_rework.convert.summary import HandlerStatus
 
+from shared_runs import SharedRuns, distinct, distinct_files
 from test_unseen_inode import HAVE_TOOLS, ModelRun
 
 DRIVER = """#include <linux/fs.h>
@@ -87,19 +88,72 @@ static long fl_compat_ioctl(struct file *file, unsigned int cmd, unsigned long a
 """
 
 
+# Every conversion of the tests below, one case each, with the options it
+# is converted with: the cases of one set of options are one run
+# (shared_runs: a directory and a prefix for the names of each; "fl_"
+# becomes "q0_", "q1_", ...).  key: (test, the subTest's labels).
+CASES: dict[tuple, tuple[tuple[str, ...], str, str]] = {}
+RUNS = SharedRuns("inode-branch-macro-")
+KEPT_SIGNATURE = "\nint (*fl_old_ioctl)(struct inode *, struct file *, unsigned int,\n" \
+                 "\t\t    unsigned long) = fl_ioctl;\n"
+COMPAT_SET = COMPAT_WRAPPER.replace(
+    "\tstruct inode *inode = file->f_dentry->d_inode;\n",
+    "\tstruct inode *inode;\n\n\tinode = file->f_dentry->d_inode;\n")
+
+
+def add_case(key: tuple, extra: tuple[str, ...], files: dict[str, str]) -> None:
+    index = len(CASES)
+    directory = f"{key[0]}-{index}"
+    argv = ("--no-cache", "-q", "--no-kernel-headers", *extra)
+    RUNS.add(argv, directory,
+             distinct_files({"Makefile": "obj-m += fl.o\n\n", **files}, "fl", index))
+    CASES[key] = (argv, directory, distinct("fl_", "fl", index))
+
+
+for _extra in TARGETS:
+    for _name, (_prelude, _body, _) in MACROS.items():
+        add_case(("file", _extra, _name), _extra,
+                 {"fl.c": DRIVER.format(prelude=_prelude, body=_body, after="")})
+    for _name in ("function_like_ifdef", "object_like_if_elif_else"):
+        add_case(("header", _extra, _name), _extra,
+                 {"fl.c": DRIVER.format(prelude='#include "fl.h"\n', body=MACROS[_name][1],
+                                        after=""), "fl.h": MACROS[_name][0]})
+for _extra in (("--target", "2.6.11"), ("--target", "2.6.20", "--strategy", "wrapper")):
+    add_case(("compat", _extra), _extra, {"fl.c": DRIVER.format(
+        prelude=MACROS["function_like_ifdef"][0], body=MACROS["function_like_ifdef"][1],
+        after=COMPAT_WRAPPER)})
+add_case(("compat set",), ("--target", "2.6.11"), {"fl.c": DRIVER.format(
+    prelude=MACROS["function_like_ifdef"][0], body=MACROS["function_like_ifdef"][1],
+    after=COMPAT_SET)})
+for _name in ("function_like_ifdef", "dropped_va_args"):
+    add_case(("kept", _name), ("--target", "2.6.20"), {"fl.c": DRIVER.format(
+        prelude=MACROS[_name][0], body=MACROS[_name][1], after=KEPT_SIGNATURE)})
+OUTSIDE_BODY = MACROS["function_like_ifdef"][1] + \
+    "\tif (MINOR(inode->i_rdev) == 9)\n\t\treturn -EBUSY;\n"
+for _extra in TARGETS[:3]:
+    add_case(("outside", _extra), _extra, {"fl.c": DRIVER.format(
+        prelude=MACROS["function_like_ifdef"][0], body=OUTSIDE_BODY, after="")})
+
+
+def tearDownModule():
+    RUNS.remove()
+
+
 @unittest.skipUnless(HAVE_TOOLS, "spatch or gcc is not installed")
 class InodeInBranchMacroTest(ModelRun):
-    def builds(self, name, files, *extra):
-        """FILES converted with EXTRA: the handler converted, its output
-        built with the flags that name the inode and with the others."""
-        result = self.convert_files("", files, "--no-kernel-headers", *extra)
-        record = result.summary.handlers[0]
+    def builds(self, name, key):
+        """Case KEY's part of its run: the handler converted, its output
+        built with the flags that name the inode (macro NAME's) and with
+        the others.  The converted text, and the prefix of its names."""
+        argv, directory, prefix = CASES[key]
+        part = RUNS.part(argv, directory)
+        record = part.handlers[0]
         self.assertEqual(record.status, HandlerStatus.CONVERTED, record)
-        new = result.changes[next(k for k in result.changes if k.endswith(".c"))][1].decode()
-        include = ["-I{dir}"]
+        new = part.changes[next(k for k in part.changes if k.endswith(".c"))][1].decode()
+        include = [f"-I{part.directory}"]
         for flags in (MACROS[name][2], OTHER_BUILD.get(name, [])):
             self.assertEqual(self.compile_errors(new, flags + include), "", (name, flags, new))
-        return new
+        return new, prefix
 
     def test_the_inputs_build_both_ways(self):
         for name, (prelude, body, flags) in MACROS.items():
@@ -110,63 +164,46 @@ class InodeInBranchMacroTest(ModelRun):
 
     def test_a_macro_of_the_file_leaves_a_local_no_build_calls_unused(self):
         for extra in TARGETS:
-            for name, (prelude, body, _) in MACROS.items():
+            for name in MACROS:
                 with self.subTest(target=extra, name=name):
-                    new = self.builds(name, {"fl.c": DRIVER.format(
-                        prelude=prelude, body=body, after="")}, *extra)
+                    new, _ = self.builds(name, ("file", extra, name))
                     self.assertIn("struct inode *inode __attribute__((unused)) = ", new)
 
     def test_a_macro_of_an_included_header_names_the_inode_too(self):
         for extra in TARGETS:
             for name in ("function_like_ifdef", "object_like_if_elif_else"):
-                prelude, body, _ = MACROS[name]
                 with self.subTest(target=extra, name=name):
-                    new = self.builds(name, {
-                        "fl.c": DRIVER.format(prelude='#include "fl.h"\n', body=body, after=""),
-                        "fl.h": prelude}, *extra)
+                    new, _ = self.builds(name, ("header", extra, name))
                     self.assertIn("struct inode *inode __attribute__((unused)) = ", new)
 
     def test_the_local_a_compat_wrapper_keeps_for_the_macro_is_marked(self):
         for extra in (("--target", "2.6.11"), ("--target", "2.6.20", "--strategy", "wrapper")):
             with self.subTest(target=extra):
-                prelude, body, _ = MACROS["function_like_ifdef"]
-                new = self.builds("function_like_ifdef", {"fl.c": DRIVER.format(
-                    prelude=prelude, body=body, after=COMPAT_WRAPPER)}, *extra)
+                new, prefix = self.builds("function_like_ifdef", ("compat", extra))
                 self.assertIn("\tstruct inode *inode __attribute__((unused)) = "
                               "file->f_dentry->d_inode;\n\n\tif (FL_MINOR() > 7)", new)
-                self.assertIn("return fl_ioctl(file, cmd, arg);", new)
+                self.assertIn(f"return {prefix}ioctl(file, cmd, arg);", new)
 
     def test_a_compat_wrapper_local_set_by_a_statement_is_marked(self):
         # Set but not used in the other build (-Wunused-but-set-variable).
-        prelude, body, _ = MACROS["function_like_ifdef"]
-        after = COMPAT_WRAPPER.replace(
-            "\tstruct inode *inode = file->f_dentry->d_inode;\n",
-            "\tstruct inode *inode;\n\n\tinode = file->f_dentry->d_inode;\n")
-        new = self.builds("function_like_ifdef", {"fl.c": DRIVER.format(
-            prelude=prelude, body=body, after=after)}, "--target", "2.6.11")
+        new, _ = self.builds("function_like_ifdef", ("compat set",))
         self.assertIn("\tstruct inode *inode __attribute__((unused));\n\n"
                       "\tinode = file->f_dentry->d_inode;\n", new)
 
     def test_the_kept_signature_wrapper_declares_no_local(self):
         # Also used with its old signature: the wrapper passes the inode
         # expression, and an unused parameter is no -Wall warning.
-        after = "\nint (*fl_old_ioctl)(struct inode *, struct file *, unsigned int,\n" \
-                "\t\t    unsigned long) = fl_ioctl;\n"
         for name in ("function_like_ifdef", "dropped_va_args"):
-            prelude, body, _ = MACROS[name]
             with self.subTest(name=name):
-                new = self.builds(name, {"fl.c": DRIVER.format(
-                    prelude=prelude, body=body, after=after)}, "--target", "2.6.20")
-                self.assertIn("static int fl_ioctl(struct inode *inode, struct file *file,", new)
+                new, prefix = self.builds(name, ("kept", name))
+                self.assertIn(f"static int {prefix}ioctl(struct inode *inode, "
+                              "struct file *file,", new)
                 self.assertNotIn("struct inode *inode =", new)
 
     def test_a_use_outside_every_if_keeps_the_plain_local(self):
-        prelude, body, _ = MACROS["function_like_ifdef"]
-        body += "\tif (MINOR(inode->i_rdev) == 9)\n\t\treturn -EBUSY;\n"
         for extra in TARGETS[:3]:
             with self.subTest(target=extra):
-                new = self.builds("function_like_ifdef", {"fl.c": DRIVER.format(
-                    prelude=prelude, body=body, after="")}, *extra)
+                new, _ = self.builds("function_like_ifdef", ("outside", extra))
                 self.assertRegex(new, r"\tstruct inode \*inode = [^;]+;\n")
                 self.assertNotIn("unused", new)
 

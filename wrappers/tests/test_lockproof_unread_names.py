@@ -155,5 +155,48 @@ class UnreadNameUnderTheLock(unittest.TestCase):
         self.assertEqual(pushdown(legacy, pushed)[1], [])
 
 
+# (legacy body, its pushdown): a variable standing alone as the whole
+# condition of an if, a switch, a while (red33_spin_ret: `if (sr_busy)`).
+ALONE = {
+    "if": ("\tif (sa_busy)\n\t\treturn -EBUSY;\n\treturn 0;",
+           "\tlock_kernel();\n\tif (sa_busy) {\n\t\tunlock_kernel();\n\t\treturn -EBUSY;\n"
+           "\t}\n\tunlock_kernel();\n\treturn 0;"),
+    "switch": ("\tswitch (sa_busy) {\n\tcase 1:\n\t\treturn 1;\n\t}\n\treturn 0;",
+               "\tlock_kernel();\n\tswitch (sa_busy) {\n\tcase 1:\n\t\tunlock_kernel();\n"
+               "\t\treturn 1;\n\t}\n\tunlock_kernel();\n\treturn 0;"),
+    "while": ("\tint v = 0;\n\n\twhile (sa_busy)\n\t\tv++;\n\treturn v;",
+              "\tint v = 0;\n\n\tlock_kernel();\n\twhile (sa_busy)\n\t\tv++;\n"
+              "\tunlock_kernel();\n\treturn v;"),
+}
+
+
+class VariablesOfTheFile(unittest.TestCase):
+    """A variable declared at top level is no macro (the declaration would
+    not compile): standing alone as a condition under the lock it is read.
+    Undeclared, or declared only as a member or a tag, it is not."""
+
+    def test_a_declared_variable_is_read(self):
+        for decl in ["static int sa_busy;\n\n", "static int sa_mode, sa_busy = 3;\n\n",
+                     "int sa_busy;\n\n", "extern int sa_busy;\n\n",
+                     "static volatile unsigned long sa_busy __attribute_used__ = 0;\n\n",
+                     "static struct sa_state *sa_busy;\n\n",
+                     "static int sa_slots[4], sa_busy;\n\n"]:
+            for spelling, (legacy, pushed) in ALONE.items():
+                with self.subTest(decl=decl, spelling=spelling):
+                    self.assertEqual(pushdown(legacy, pushed, CHECK + decl)[1], [])
+
+    def test_a_name_declared_otherwise_is_not(self):
+        for decl in ["", "struct sa_busy;\n\n", "struct sa_dev {\n\tint sa_busy;\n};\n\n",
+                     "int sa_get(int sa_busy);\n\n", "typedef int sa_busy;\n\n"]:
+            for spelling, (legacy, pushed) in ALONE.items():
+                with self.subTest(decl=decl, spelling=spelling):
+                    new, found = pushdown(legacy, pushed, CHECK + decl)
+                    line = line_of(new, "(sa_busy)")
+                    self.assertEqual(found, [
+                        f"{line}: sa_busy at line {line} runs with the BKL held and may be a "
+                        "macro that returns: its definition was not read (not in the file, in "
+                        "a header found, or among the kernel interfaces known not to return)"])
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -118,15 +118,14 @@ class RulePartsTest(unittest.TestCase):
                              env={**os.environ, "PYTHONPATH": str(Path(rules.__file__).parents[2])})
         self.assertEqual(out.stdout.strip(), str(rule_parts.sp_file(self.rule)))
 
-    def test_the_digests_change_with_a_part(self):
+    def test_the_digest_changes_with_a_part(self):
         package = self.rules / "parts"
         (package / "__init__.py").write_text("")
         (self.rules / "macros.h").write_text("")
-        before = (rule_parts.rule_digest(self.rule), rules.rules_digest(self.rules))
+        before = rules.rules_digest(self.rules)
         (package / "first.cocci").write_text(PART % "changed")
-        after = (rule_parts.rule_digest(self.rule), rules.rules_digest(self.rules))
-        self.assertNotEqual(before[0], after[0])
-        self.assertNotEqual(before[1], after[1])
+        rules.rules_digest.cache_clear()        # read once a process
+        self.assertNotEqual(rules.rules_digest(self.rules), before)
 
     def test_the_conversion_rule_and_its_parts(self):
         found = rule_parts.parts(rules.CONVERSION_RULE)

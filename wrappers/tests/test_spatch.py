@@ -205,7 +205,12 @@ class BatchPlanTest(unittest.TestCase):
     def test_enough_batches_for_every_job(self):
         self.assertEqual(spatch.batch_size(100, jobs=2), 13)
         self.assertEqual(spatch.batch_size(1000, jobs=2), 20)
-        self.assertEqual(spatch.batch_size(3, jobs=2), 1)
+        # A small run: a few files a start, but every job still gets a batch.
+        self.assertEqual(spatch.batch_size(3, jobs=2), 2)
+        self.assertEqual(spatch.batch_size(8, jobs=2), spatch.FILES_PER_START)
+        self.assertEqual(spatch.batch_size(20, jobs=2), spatch.FILES_PER_START)
+        self.assertEqual(spatch.batch_size(1, jobs=2), 1)
+        self.assertEqual(spatch.batch_size(2, jobs=2), 1)
         # One batch per process for a rule whose start-up outweighs a file.
         self.assertEqual(spatch.batch_size(14, jobs=2, fewest=True), 7)
         self.assertEqual(spatch.batch_size(1000, jobs=2, fewest=True), 20)

@@ -23,6 +23,7 @@ from pathlib import Path
 
 from ioctl_rework.convert.summary import HandlerStatus
 
+from shared_runs import SharedRuns, distinct, distinct_files
 from test_forwarding import MODEL_FS, MODEL_LEGACY, MODEL_UNLOCKED
 
 HAVE_TOOLS = shutil.which(os.environ.get("SPATCH", "spatch")) is not None and \
@@ -148,6 +149,58 @@ MODEL_KDEV = "#define MINOR(dev) ((unsigned int)(dev) & 0xff)\n"
 MODEL_ERRNO = "#define EBUSY\t16\n#define ENODEV\t19\n"
 
 
+# The conversions of UnseenInodeTest and KbuildDefinesTest, one case each,
+# with the options it is converted with: the cases of one set of options
+# are one run (shared_runs: a directory and a prefix for the names of
+# each; "fl_" becomes "q0_", "q1_", ...).  key: (test, the subTest's labels).
+CASES: dict[tuple, tuple[tuple[str, ...], str, int]] = {}
+RUNS = SharedRuns("unseen-inode-")
+UNSEEN_REFUSED = (("--target", "2.6.20", "--strategy", "pushdown"),
+                  ("--target", "2.6.20", "--multi-kernel"),
+                  ("--target", "2.6.39", "--no-compat"))
+NULL_PROBE = "\nint fl_probe(struct file *file)\n{\n\treturn fl_ioctl(NULL, file, 0, 0);\n}\n"
+
+
+def add_case(key: tuple, extra: tuple[str, ...], makefile: str, files: dict[str, str]) -> None:
+    index = len(CASES)
+    argv = ("--no-cache", "-q", "--no-kernel-headers", *extra)
+    directory = f"{key[0].replace(' ', '_')}-{index}"
+    RUNS.add(argv, directory, distinct_files(
+        {"Makefile": "obj-m += fl.o\n%s\n" % makefile, **files}, "fl", index))
+    CASES[key] = (argv, directory, index)
+
+
+def unseen_case(key, extra, case, after=""):
+    add_case(key, extra, case[0], {"fl.c": DRIVER.format(prelude=case[2], branches=case[3])
+                                   + after})
+
+
+def flagged_case(key, extra, case):
+    add_case(key, extra, case[0], {"fl.c": FLAGGED_DRIVER.format(prelude=case[3], body=case[4]),
+                                   **case[2]})
+
+
+for _strategy in ("auto", "wrapper"):
+    for _name, _case in UNSEEN.items():
+        unseen_case(("unseen", _strategy, _name),
+                    ("--target", "2.6.20", "--strategy", _strategy), _case)
+    for _name, _case in ((n, c) for n, c in FLAGGED.items() if n != "forced"):
+        flagged_case(("flagged", _strategy, _name),
+                     ("--target", "2.6.20", "--strategy", _strategy), _case)
+for _extra, _name in zip(UNSEEN_REFUSED, ("ifndef", "value", "no_value")):
+    unseen_case(("unseen refused", _name), _extra, UNSEEN[_name])
+for _extra, _name in zip(UNSEEN_REFUSED, ("return", "inode", "forced")):
+    flagged_case(("flagged refused", _name), _extra, FLAGGED[_name])
+unseen_case(("null",), ("--target", "2.6.20"), UNSEEN["ifndef"], after=NULL_PROBE)
+for _name, _case in SEEN.items():
+    unseen_case(("seen", _name), ("--target", "2.6.20"), _case)
+flagged_case(("directive only",), ("--target", "2.6.20"), DIRECTIVE_ONLY)
+
+
+def tearDownModule():
+    RUNS.remove()
+
+
 class ModelRun(unittest.TestCase):
     """Converts a driver directory with its Makefile and compiles the
     output against model headers of a 2.6.20 kernel."""
@@ -196,21 +249,31 @@ class ModelRun(unittest.TestCase):
 
 
 @unittest.skipUnless(HAVE_TOOLS, "spatch or gcc is not installed")
-class UnseenInodeTest(ModelRun):
-    def convert(self, case, *extra, after=""):
-        makefile, _, prelude, branches = case
-        return self.convert_files(makefile, {
-            "fl.c": DRIVER.format(prelude=prelude, branches=branches) + after}, *extra)
+class SharedRunTest(ModelRun):
+    def part(self, key):
+        """Case KEY's part of its run, and the prefix of its names."""
+        argv, directory, index = CASES[key]
+        return RUNS.part(argv, directory), distinct("fl_", "fl", index)
 
-    def assert_builds(self, case, result, name):
-        """RESULT converted the handler, and its output builds with the
-        Makefile's flags and without them."""
-        record = result.summary.handlers[0]
+    def case_flags(self, key, flags):
+        """FLAGS of case KEY for gcc: its names, {dir} its directory."""
+        argv, directory, index = CASES[key]
+        return [distinct(f, "fl", index).replace("{dir}", str(RUNS.part(
+            argv, directory).directory)) for f in flags]
+
+
+class UnseenInodeTest(SharedRunTest):
+    def assert_builds(self, case, key, name):
+        """Case KEY converted the handler, and its output builds with the
+        Makefile's flags and without them.  The record, the output and the
+        prefix of its names."""
+        part, prefix = self.part(key)
+        record = part.handlers[0]
         self.assertEqual(record.status, HandlerStatus.CONVERTED, record)
-        (_, new), = result.changes.values()
-        for flags in (case[1], []):
+        (_, new), = part.changes.values()
+        for flags in (self.case_flags(key, case[1]), []):
             self.assertEqual(self.compile_errors(new.decode(), flags), "", (name, flags))
-        return record, new.decode()
+        return record, new.decode(), prefix
 
     def test_the_inputs_build_with_and_without_their_flags(self):
         for name, case in {**UNSEEN, **SEEN}.items():
@@ -223,48 +286,45 @@ class UnseenInodeTest(ModelRun):
         for strategy in ("auto", "wrapper"):
             for name, case in UNSEEN.items():
                 with self.subTest(strategy=strategy, name=name):
-                    result = self.convert(case, "--target", "2.6.20", "--strategy", strategy)
-                    record, new = self.assert_builds(case, result, name)
-                    self.assertIn("static int fl_ioctl(struct inode *inode, struct file *file,",
+                    record, new, prefix = self.assert_builds(
+                        case, ("unseen", strategy, name), name)
+                    self.assertIn(f"static int {prefix}ioctl(struct inode *inode, "
+                                  "struct file *file,", new)
+                    self.assertIn(f"{prefix}ioctl(file->f_path.dentry->d_inode, file, cmd, arg);",
                                   new)
-                    self.assertIn("fl_ioctl(file->f_path.dentry->d_inode, file, cmd, arg);", new)
                     self.assertIn("in code spatch did not parse", record.reason or "")
 
     def test_where_that_wrapper_is_not_taken_the_handler_is_refused(self):
-        modes = (("--target", "2.6.20", "--strategy", "pushdown"),
-                 ("--target", "2.6.20", "--multi-kernel"),
-                 ("--target", "2.6.39", "--no-compat"))
-        for extra, name in zip(modes, ("ifndef", "value", "no_value")):
+        for extra, name in zip(UNSEEN_REFUSED, ("ifndef", "value", "no_value")):
             with self.subTest(mode=extra, name=name):
-                result = self.convert(UNSEEN[name], *extra)
-                record = result.summary.handlers[0]
+                part, _ = self.part(("unseen refused", name))
+                record = part.handlers[0]
                 self.assertIsNot(record.status, HandlerStatus.CONVERTED, record)
-                self.assertFalse(result.changes)
+                self.assertFalse(part.changes)
                 line = DRIVER.format(prelude=UNSEEN[name][2], branches=UNSEEN[name][3]) \
                     .split("\n").index(UNSEEN[name][3].split("\n")[3]) + 1
                 self.assertIn("its inode is named at line %d, in code spatch did not parse"
                               % line, record.reason or "")
 
     def test_a_caller_passing_null_refuses_a_handler_whose_inode_is_unseen(self):
-        probe = "\nint fl_probe(struct file *file)\n{\n\treturn fl_ioctl(NULL, file, 0, 0);\n}\n"
-        result = self.convert(UNSEEN["ifndef"], "--target", "2.6.20", after=probe)
-        record, = result.summary.handlers
+        part, _ = self.part(("null",))
+        record, = part.handlers
         self.assertIsNot(record.status, HandlerStatus.CONVERTED, record)
         self.assertIn("passes NULL as its inode", record.reason or "")
-        self.assertFalse(result.changes)
+        self.assertFalse(part.changes)
 
     def test_an_inode_spatch_reads_converts_as_before(self):
         for name, case in SEEN.items():
             with self.subTest(name=name):
-                record, new = self.assert_builds(
-                    case, self.convert(case, "--target", "2.6.20"), name)
+                record, new, prefix = self.assert_builds(case, ("seen", name), name)
                 self.assertNotIn("spatch did not parse", record.reason or "")
-                self.assertNotIn("static int fl_ioctl(struct inode *inode", new)
+                self.assertNotIn(f"static int {prefix}ioctl(struct inode *inode", new)
+                self.assertIn(f"static long {prefix}ioctl(struct file *file", new)
 
 
 
 @unittest.skipUnless(HAVE_TOOLS, "spatch or gcc is not installed")
-class KbuildDefinesTest(ModelRun):
+class KbuildDefinesTest(SharedRunTest):
     """A name a kbuild flag of the directory's Makefile defines (or one a
     header the flags force in may), named in a handler's code: the rule
     read the file's own default, not what the compiler sees, and took
@@ -272,11 +332,6 @@ class KbuildDefinesTest(ModelRun):
     dropped an inode the flag names (`'inode' undeclared`).  Now the
     handler keeps its signature behind the wrapper, or is refused
     (semantic-patches/ioctl_rule/kbuild_defines.py)."""
-
-    def convert_flagged(self, case, *extra):
-        makefile, _, others, prelude, body = case
-        return self.convert_files(makefile, {
-            "fl.c": FLAGGED_DRIVER.format(prelude=prelude, body=body), **others}, *extra)
 
     def test_the_inputs_build_with_their_flags(self):
         for name, case in {**FLAGGED, "directive_only": DIRECTIVE_ONLY}.items():
@@ -294,32 +349,30 @@ class KbuildDefinesTest(ModelRun):
             # every strategy (ctext/renamed_words.py, test_renamed_words).
             for name, case in ((n, c) for n, c in FLAGGED.items() if n != "forced"):
                 with self.subTest(strategy=strategy, name=name):
-                    result = self.convert_flagged(case, "--target", "2.6.20",
-                                                  "--strategy", strategy)
-                    record = result.summary.handlers[0]
+                    key = ("flagged", strategy, name)
+                    part, prefix = self.part(key)
+                    record = part.handlers[0]
                     self.assertEqual((record.status, record.strategy),
                                      (HandlerStatus.CONVERTED, "wrapper"), record)
                     self.assertIn("kbuild flag of its Makefile", record.reason or "")
-                    (_, new), = result.changes.values()
+                    (_, new), = part.changes.values()
                     new = new.decode()
-                    self.assertIn("static int fl_ioctl(struct inode *inode, struct file *file,",
-                                  new)
-                    self.assertIn("\tlock_kernel();\n\tret = fl_ioctl("
+                    self.assertIn(f"static int {prefix}ioctl(struct inode *inode, "
+                                  "struct file *file,", new)
+                    self.assertIn(f"\tlock_kernel();\n\tret = {prefix}ioctl("
                                   "file->f_path.dentry->d_inode, file, cmd, arg);\n"
                                   "\tunlock_kernel();\n", new)
-                    self.assertEqual(self.compile_errors(new, case[1]), "", name)
+                    self.assertEqual(self.compile_errors(new, self.case_flags(key, case[1])),
+                                     "", name)
 
     def test_where_that_wrapper_is_not_taken_the_handler_is_refused(self):
-        modes = (("--target", "2.6.20", "--strategy", "pushdown"),
-                 ("--target", "2.6.20", "--multi-kernel"),
-                 ("--target", "2.6.39", "--no-compat"))
-        for extra, name in zip(modes, ("return", "inode", "forced")):
+        for extra, name in zip(UNSEEN_REFUSED, ("return", "inode", "forced")):
             with self.subTest(mode=extra, name=name):
-                result = self.convert_flagged(FLAGGED[name], *extra)
-                record = result.summary.handlers[0]
+                part, _ = self.part(("flagged refused", name))
+                record = part.handlers[0]
                 self.assertIsNot(record.status, HandlerStatus.CONVERTED, record)
                 self.assertIn("kbuild flag of its Makefile", record.reason or "")
-                self.assertFalse(result.changes)
+                self.assertFalse(part.changes)
 
     def test_a_parent_makefile_flag_is_part_of_the_cached_run(self):
         # subdir-ccflags of the directory above apply too; adding one
@@ -343,12 +396,14 @@ class KbuildDefinesTest(ModelRun):
         self.assertEqual(strategies, [("pushdown", False), ("wrapper", True)])
 
     def test_a_name_only_in_if_lines_converts_as_before(self):
-        result = self.convert_flagged(DIRECTIVE_ONLY, "--target", "2.6.20")
-        record = result.summary.handlers[0]
+        key = ("directive only",)
+        part, _ = self.part(key)
+        record = part.handlers[0]
         self.assertEqual((record.status, record.strategy),
                          (HandlerStatus.CONVERTED, "pushdown"), record)
-        (_, new), = result.changes.values()
-        self.assertEqual(self.compile_errors(new.decode(), DIRECTIVE_ONLY[1]), "")
+        (_, new), = part.changes.values()
+        self.assertEqual(self.compile_errors(new.decode(),
+                                             self.case_flags(key, DIRECTIVE_ONLY[1])), "")
 
 
 if __name__ == "__main__":

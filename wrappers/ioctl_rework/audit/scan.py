@@ -27,7 +27,7 @@ from typing import Callable, Protocol
 from pathlib import Path
 
 from ioctl_rework import settings
-from ioctl_rework.spatch import rule_parts, rules
+from ioctl_rework.spatch import rules
 from ioctl_rework.spatch import runner as spatch
 from ioctl_rework.ctext import candidates as candidates_module
 from ioctl_rework.ctext import fops_holders, ioctl_tokens
@@ -230,10 +230,17 @@ def _candidates(paths: list[Path], runs: list[RuleRun], cache: Cache | None = No
     return sorted(found, key=lambda c: c.path)
 
 
+def _rule_digest(run: RuleRun) -> str:
+    """What decides RUN's output besides its input: the text of its rule
+    (the bundle is written, not a file of the rules), and every rule file
+    with the Python they import (ioctl_rule, ctext), which a rule's text
+    does not show."""
+    return make_key(run.rule.read_bytes(), rules.rules_digest())
+
+
 def _cache_key(run: RuleRun, candidate: _Candidate, digest: str) -> str:
-    """DIGEST is the text of RUN's rule and of its parts: a change to another rule file
-    (the signature rule, say) keeps this run's entries valid; a change to
-    the macro file, which every run reads, does not."""
+    """DIGEST is _rule_digest(RUN); a change to the macro file, which every
+    run reads, is in the key too."""
     return make_key(CACHE_FORMAT, digest, spatch.version(), rules.macros_digest(), run.name,
                     *run.args, str(candidate.path), candidate.digest)
 
@@ -347,7 +354,7 @@ def _compat_head_start(runs: list[RuleRun], candidates: list[_Candidate], tree: 
     from there too.  Not on one core: there is nothing to run them beside."""
     unlocked = next(run for run in runs if run.name == "unlocked")
     wanted = [c for c in candidates if unlocked.name in c.runs]
-    digest = rule_parts.rule_digest(unlocked.rule)
+    digest = _rule_digest(unlocked)
     if jobs < 2 or all(cache.get_json(_cache_key(unlocked, c, digest)) is not None
                        for c in wanted):
         return None
@@ -371,7 +378,7 @@ def _run_rule(run: RuleRun, candidates: list[_Candidate], jobs: int, timeout: in
               earlier: EarlierRuns | None = None) -> None:
     """RUN over the CANDIDATES that need it, through the cache (then
     EARLIER, which covers RUN), into RESULTS."""
-    digest = rule_parts.rule_digest(run.rule)
+    digest = _rule_digest(run)
     todo = []
     wanted = [c for c in candidates if run.name in c.runs]
     for candidate in wanted:

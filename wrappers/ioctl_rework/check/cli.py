@@ -18,6 +18,7 @@ error unless --allow-unchecked.  A signal stops every child at once
 """
 
 import argparse
+import contextlib
 import os
 import re
 import sys
@@ -34,6 +35,7 @@ from ioctl_rework.check.input import (DEFAULT_MAX_PATCH_SIZE, InputError, PatchI
                                      SourceKind, read_inputs, unchecked_reason)
 from ioctl_rework.check.compiled import legacy_entries
 from ioctl_rework.check.kbuild_changes import flag_changes
+from ioctl_rework.check.prototypes import STALE_PROTOTYPE
 from ioctl_rework.check.judge import (FileView, anchor, cosmetic_lines, how_to_check,
                                       missing_context, unchecked_level)
 from ioctl_rework.check.result import (FORMATS, CheckReport, CheckResult, Level, Problem,
@@ -147,6 +149,14 @@ def _lay_out(patch: PatchInput, root: Path, level: Level, staged: bool) -> _Unit
             level, NOT_CHECKED, unread.reason + how_to_check(not patch.from_git, staged),
             unread.path, 0, unread.patch_line, shown))
     unit.result.problems += flag_changes(patch.patch_set, level, staged)
+    for stale in patch.stale:
+        unit.result.problems.append(Problem(
+            Level.ERROR, STALE_PROTOTYPE,
+            f"{stale.header}:{stale.header_line} still declares {stale.handler} with the legacy "
+            "prototype (struct inode *, struct file *, ...) the patch converts it from: "
+            "change the header with it (a file that includes it does not build, or calls "
+            f"{stale.handler} with the old arguments)",
+            stale.path, stale.line, stale.patch_line, stale.text, handler=stale.handler))
     for path, data in patch.kbuild_files.items():
         scratch.write_inside(unit.kbuild_root, path, data)
         # The rule and convert read a file's kbuild flags beside it, as
@@ -194,7 +204,8 @@ def run_check(request: CheckRequest, stages: Stages | None = None) -> CheckRepor
     # next check removes the directory (scratch_dirs).
     with children.stop_on_signals(), \
             scratch_dirs.owned_directory("ioctl-rework-check.") as tmp, \
-            children.removed_if_killed(tmp), scratch.temporary_files_in(Path(tmp)):
+            children.removed_if_killed(tmp), scratch.temporary_files_in(Path(tmp)), \
+            contextlib.ExitStack() as stack:
         work = Path(tmp)
         with stages.stage("input"):
             patches = read_inputs(request.source, request.value, request.tree, work,
@@ -202,6 +213,12 @@ def run_check(request: CheckRequest, stages: Stages | None = None) -> CheckRepor
             staged = request.source is SourceKind.STAGED
             units = [_lay_out(p, work / f"patch-{i}", level, staged)
                      for i, p in enumerate(patches)]
+        # The Makefiles laid out stand for the tree's: a make variable no
+        # Makefile of the tree assigns is empty here too, as convert reads it.
+        tree = _context_tree(request)
+        stack.enter_context(include_search.trees_copied(
+            {copy: tree for u in units if tree is not None and not u.patch.reconstructed
+             for copy in (u.root, u.kbuild_root)}))
         if any(u.relevant for u in units):
             with stages.stage("rule runs"):
                 _run_rules(units, request, work)

@@ -33,6 +33,7 @@ from ioctl_rework.patches import mail
 from ioctl_rework.patches import parser as patch_parser
 from ioctl_rework.check.git_range import Change, Commit, GitError, Repository
 from ioctl_rework.check.kbuild_macros import makefiles_above
+from ioctl_rework.check.prototypes import StalePrototype, stale_prototypes
 from ioctl_rework.check.whole import Unread, Whole, whole_files
 from ioctl_rework.patches.parser import FinalFile, Status
 
@@ -71,6 +72,8 @@ class PatchInput:
     # The Makefiles and Kbuild files above the files to check, as the patch
     # leaves them (their flags decide #ifdef blocks): none without a tree.
     kbuild_files: dict[str, bytes] = field(default_factory=dict)
+    # Headers still declaring the legacy prototype of a handler it converts.
+    stale: tuple[StalePrototype, ...] = ()
 
     @property
     def lines_checked(self) -> int:
@@ -325,14 +328,16 @@ def _from_diff_file(value: str, tree: Path | None, work: Path,
         # when the patch itself applied (to files earlier mails made).
         whole, extra, more_unread = whole_files(patch_set, images, read,
                                                 bare or tree is None)
-        unread_all = tuple(more_unread + (unread if bare else []))
+        stale, unread_headers = stale_prototypes(patch_set.final_files(), {**images, **extra},
+                                                 read, bare or tree is None)
+        unread_all = tuple(more_unread + unread_headers + (unread if bare else []))
         # Without a tree, the Makefiles above are not all there: none is read.
         kbuild = {} if bare or tree is None else _kbuild_files(read, [*images, *extra])
         found.append(PatchInput(label if len(parts) > 1 else name, text, patch_set,
                                 {**images, **extra}, bare, whole=whole, unread=unread_all,
                                 notes=tuple(notes), line_offset=offset,
                                 lines_read=_count_lines(data) if len(parts) == 1 else None,
-                                kbuild_files=kbuild))
+                                kbuild_files=kbuild, stale=tuple(stale)))
     return found
 
 
@@ -355,10 +360,13 @@ def _from_git(changes: list[Change], repo: Repository, limit: int) -> list[Patch
             return {path: found.get((rev, path)) for path in paths}
 
         whole, extra, unread = whole_files(patch_set, images, read, False)
+        stale, unread_headers = stale_prototypes(patch_set.final_files(), {**images, **extra},
+                                                 read, False)
         found.append(PatchInput(change.name, change.text, patch_set, {**images, **extra},
                                 False, change.commit, from_git=True, whole=whole,
-                                unread=tuple(unread),
-                                kbuild_files=_kbuild_files(read, [*images, *extra])))
+                                unread=tuple(unread + unread_headers),
+                                kbuild_files=_kbuild_files(read, [*images, *extra]),
+                                stale=tuple(stale)))
     return found
 
 

@@ -60,7 +60,7 @@ def _claims_ioctl(data: bytes, local: bool = True) -> bool:
         (local and _TARGET_DIRECTIVE.search(code) is not None)
 
 
-def _includes(text: str) -> list[tuple[str, bool, int]]:
+def includes(text: str) -> list[tuple[str, bool, int]]:
     """(name, angle, line) of each #include of TEXT: "name" or <name>."""
     return [(m[1] or m[2], m[2] is not None, text.count("\n", 0, m.start()) + 1)
             for m in _INCLUDE.finditer(text)]
@@ -71,7 +71,7 @@ def _new_includes(f: FinalFile, text: str,
     """(name, angle, patch line) of each #include F's patch adds: every
     one of a file brought in WHOLE, shown at the line that brings it."""
     found = []
-    for name, angle, n in _includes(text):
+    for name, angle, n in includes(text):
         if whole is not None:
             found.append((name, angle, whole.patch_line))
         elif n in f.added:
@@ -79,7 +79,7 @@ def _new_includes(f: FinalFile, text: str,
     return found
 
 
-def _resolve(base: str, name: str, angle: bool) -> list[str]:
+def resolve(base: str, name: str, angle: bool) -> list[str]:
     """Where `#include "NAME"` in BASE may read: BASE's directory, then the
     top of the tree; `#include <NAME>`: the kernel's include directories.
     Names that climb out of the tree are left out."""
@@ -183,10 +183,10 @@ def _follow_includes(finals, whole, contents, fetch, unread, bare) -> None:
         level = [item for item in level if (item[0], item[1]) not in seen
                  and not (item[2] and bare)]
         seen.update((base, name) for base, name, _, _ in level)
-        fetch([p for base, name, angle, _ in level for p in _resolve(base, name, angle)])
+        fetch([p for base, name, angle, _ in level for p in resolve(base, name, angle)])
         following = []
         for base, name, angle, patch_line in level:
-            path = next((p for p in _resolve(base, name, angle)
+            path = next((p for p in resolve(base, name, angle)
                          if contents.get(p) is not None), None)
             if path is None:
                 if bare:
@@ -199,7 +199,7 @@ def _follow_includes(finals, whole, contents, fetch, unread, bare) -> None:
                 whole[path] = Whole(f"included by {base}", patch_line)
             if not angle:
                 following += [(path, inner, inner_angle, patch_line) for inner, inner_angle, _
-                              in _includes(data.decode(errors="surrogateescape"))]
+                              in includes(data.decode(errors="surrogateescape"))]
         level = following
 
 

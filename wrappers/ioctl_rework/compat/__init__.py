@@ -54,15 +54,16 @@ def classify_stdout(source: Path, shown: str, stdout: str, tree: Path | None,
     is the tree's (read here when not given); DIGESTS the run's.  SOURCE
     goes to TRANSIENT when the probe could not run (gcc missing, say)."""
     digests = digests or FileDigests()
+    if compat_table is None:
+        compat_table = table.read(tree, cache, digests)
     try:
-        layouts = file_layouts(source, stdout, tree, cache, digests)
+        layouts = file_layouts(source, stdout, tree, cache, digests,
+                               numbers_read=era.reads_numbers(compat_table))
     except probe.ProbeError as err:
         if transient is not None:
             transient.add(source)
         return [Classification(shown, f.handler, CompatClass.UNKNOWN, tuple(f.commands),
                                reason=str(err)) for f in facts.parse(stdout).values()]
-    if compat_table is None:
-        compat_table = table.read(tree, cache, digests)
     relative = _relative(source, tree)
     return [replace(era.apply(decided, era.verdicts(decided.commands, layouts.numbers,
                                                     layouts.sizes, compat_table, relative),
@@ -71,16 +72,18 @@ def classify_stdout(source: Path, shown: str, stdout: str, tree: Path | None,
 
 
 def file_layouts(source: Path, stdout: str, tree: Path | None, cache: Cache | None,
-                 digests: FileDigests) -> memo.FileLayouts:
+                 digests: FileDigests, numbers_read: bool = True) -> memo.FileLayouts:
     """What the layouts decide for the handlers in STDOUT, from the cache
     while the driver, its facts and every header read are unchanged
-    (compat.memo); the probe runs only for the rest."""
+    (compat.memo); the probe runs only for the rest.  NUMBERS_READ: whether
+    the tree's compat table looks commands up by number (era.reads_numbers);
+    without it a handler the layouts cannot decide needs no probe at all."""
     found = facts.parse(stdout)
     if not found:
         return memo.FileLayouts((), {}, {})
     text = source.read_text(errors="replace")
     dirs, asm = include_dirs(source, tree), asm_dirs(tree)
-    entry_key = memo.key(source, text, stdout, dirs, asm)
+    entry_key = memo.key(source, text, stdout, dirs, asm, numbers_read)
     stored = memo.get(cache, entry_key, digests)
     if stored is not None:
         return stored
@@ -88,15 +91,32 @@ def file_layouts(source: Path, stdout: str, tree: Path | None, cache: Cache | No
     by_name = {handler: f for (_, handler), f in found.items()}
     handlers = {key: callees.merge(f, by_name, lines) for key, f in found.items()}
     plans = {key: classify.plan(f) for key, f in handlers.items()}
+    # The commands of a handler the layouts cannot decide are probed only
+    # for the table's lookup by number.
+    items = [item for key, f in handlers.items()
+             for item in (classify.probe_items(f, plans[key])
+                          or [probe.ProbeItem("cmd", c) for c in f.commands if numbers_read])]
+    # Nothing to compile: the classes follow from the facts alone, and no
+    # header is read for them.
+    probed, reads = _probed(source, text, handlers, plans, items, dirs, tree, asm, cache,
+                            digests) if items else ({}, set())
+    layouts = memo.FileLayouts(
+        tuple(classify.decide(f, plans[key], probed) for key, f in sorted(handlers.items())),
+        era.numbers(probed, [c for f in handlers.values() for c in f.commands]),
+        era.known_sizes(probed))
+    memo.put(cache, entry_key, layouts, reads, digests)
+    return layouts
+
+
+def _probed(source: Path, text: str, handlers: dict, plans: dict, items: list,
+            dirs: tuple[Path, ...], tree: Path | None, asm: dict, cache: Cache | None,
+            digests: FileDigests) -> tuple[dict, set]:
+    """ITEMS of the HANDLERS of SOURCE (its TEXT) probed, and every file
+    the results depend on."""
     named = frozenset(name for key, f in handlers.items()
                       for text_ in (*f.commands, *(t for _, t in plans[key].types))
                       for name in re.findall(r"[A-Za-z_]\w*", text_))
     headers, headers_read = probe_headers(source, text, dirs, tree, named)
-    # Every command is probed, even of a handler the layouts cannot decide:
-    # the tree's compat table is looked up by its number.
-    items = [item for key, f in handlers.items()
-             for item in (classify.probe_items(f, plans[key])
-                          or [probe.ProbeItem("cmd", c) for c in f.commands])]
     with tempfile.TemporaryDirectory(prefix="ioctl-rework-local-") as tmp:
         local = local_definitions(text)
         if local:
@@ -106,8 +126,7 @@ def file_layouts(source: Path, stdout: str, tree: Path | None, cache: Cache | No
         # names go in the same compile, the rest in a second round.
         guessed = [probe.ProbeItem("type", t) for t in encoded_types.guess(
             [item.text for item in items if item.kind == "cmd"], headers)]
-        probed = probe.probe(items + guessed, headers, dirs, cache, asm, digests) \
-            if items else {}
+        probed = probe.probe(items + guessed, headers, dirs, cache, asm, digests)
         encoded = [probe.ProbeItem("type", v.size_type) for r in probed.values()
                    for v in list(r.commands.values())[:1] if v.size_type]
         kept = {*items, *encoded}
@@ -115,14 +134,9 @@ def file_layouts(source: Path, stdout: str, tree: Path | None, cache: Cache | No
         encoded = [item for item in dict.fromkeys(encoded) if item not in probed]
         if encoded:
             probed.update(probe.probe(encoded, headers, dirs, cache, asm, digests))
-    layouts = memo.FileLayouts(
-        tuple(classify.decide(f, plans[key], probed) for key, f in sorted(handlers.items())),
-        era.numbers(probed, [c for f in handlers.values() for c in f.commands]),
-        era.known_sizes(probed))
     reads = {*headers_read, *(h for h in headers if h.name != probe.LOCAL_HEADER),
              *(path for result in probed.values() for path in result.reads)}
-    memo.put(cache, entry_key, layouts, reads, digests)
-    return layouts
+    return probed, reads
 
 
 def _relative(source: Path, tree: Path | None) -> str:
@@ -183,9 +197,15 @@ def rule_outputs(files: list[Path], jobs: int, timeout: int, cache: Cache | None
     listed = listed or {}
     found: dict[Path, str | None] = {}
     todo, keys = [], {}
+    # One run lists every file's callees (the input keeps those bodies, the
+    # rule reports on them), so a file's report is the report of a run with
+    # all of NAMES: the key holds them all, not only the file's own, and
+    # a kept report never comes from a run that listed other names.
+    names = tuple(sorted({name for names in listed.values() for name in names}))
     for file in files:
         try:
-            keys[file] = _facts_key(Path(file).read_bytes(), listed.get(file, ()))
+            keys[file] = _facts_key(Path(file).read_bytes(),
+                                    names if listed.get(file) else ())
         except OSError:
             found[file] = None
             continue
@@ -197,11 +217,10 @@ def rule_outputs(files: list[Path], jobs: int, timeout: int, cache: Cache | None
                 stored["stdout"].replace(_HERE, str(file))
     if stage is not None:
         stage.from_cache(len(files) - len(todo))
-    names = sorted({name for file in todo for name in listed.get(file, ())})
     args = ["-D", "report"] + (["-D", "callees=" + ",".join(names), "-D", "callees_only=1"]
                                if names else [])
     with tempfile.TemporaryDirectory(prefix="ioctl-rework-facts-") as tmp:
-        given = _rule_inputs(todo, tuple(names), Path(tmp).resolve())
+        given = _rule_inputs(todo, names, Path(tmp).resolve())
         # The rule's start-up (its Python) costs more than a driver: few batches.
         runs = spatch.run_batched(facts.FACTS_RULE, given, args, jobs, timeout, fewest=True,
                                   done_count=stage.step if stage is not None else None) \
@@ -251,14 +270,16 @@ def classify_files_read(files: list[Path], tree: Path | None = None, jobs: int =
         outputs = rule_outputs(list(files), jobs, timeout, cache, transient=transient,
                                stage=stage)
     # Again, with the functions handlers pass cmd and arg to (compat.callees).
-    wanted = {}
+    wanted, texts = {}, {}
     for file in files:
         if outputs.get(file) is not None:
-            lines = Path(file).read_text(errors="replace").splitlines()
+            texts[file] = Path(file).read_text(errors="replace")
+            lines = texts[file].splitlines()
             names = {name for f in facts.parse(outputs[file]).values()
                      for name in callees.wanted(f, lines)}
             if names:
                 wanted[file] = tuple(sorted(names))
+    wanted = callees.worth_running(wanted, texts)
     digests = FileDigests()
     with stages.stage("compat table") as stage:
         compat_table = table.read(tree, cache, digests, stage)

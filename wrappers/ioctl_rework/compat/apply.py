@@ -161,7 +161,7 @@ def _run_rule(rel: str, text: bytes, wanted: dict, options: settings.ConversionO
         args += ["-D", "compat_ptr_ioctl"]
     name = "source.c" if not rel.endswith(".h") else "source.h"
     # The rule sees the text alone, under NAME: nothing else decides its output.
-    key = make_key(ADD_FORMAT, ADD_RULE.read_bytes(), rules.macros_digest(), spatch.version(),
+    key = make_key(ADD_FORMAT, rules.rules_digest(), rules.macros_digest(), spatch.version(),
                    name, hashlib.sha256(text).hexdigest(), *args)
     stdout = cache.get_json(key)
     if stdout is None:

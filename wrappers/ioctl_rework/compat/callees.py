@@ -10,14 +10,16 @@ Two kinds of call are followed, when it is certain what the callee gets:
   its uses of that parameter count as the handler's.  Its other facts
   (the rule takes the parameter before it for cmd) are dropped: it is not
   given cmd.
-The facts rule is run again with those functions listed (-D callees).  A
-callee whose definition the rule did not find leaves the call unfollowed,
-and the handler unknown.
+The facts rule is run again with those functions listed (-D callees), on
+the files where a definition of one can be (worth_running).  A callee
+whose definition the rule did not find leaves the call unfollowed, and
+the handler unknown.
 """
 
 import re
 from dataclasses import dataclass, replace
 
+from ioctl_rework.compat import rule_input
 from ioctl_rework.compat.classify import LOGGING, UACCESS
 from ioctl_rework.compat.facts import HandlerFacts, Position
 
@@ -75,6 +77,20 @@ def wanted(facts: HandlerFacts, lines: list[str]) -> dict[str, Call]:
                 and _is_last_argument(lines, position, name)):
             found.setdefault(function, Call(position, False))
     return found
+
+
+def worth_running(wanted: dict, texts: dict) -> dict:
+    """WANTED (file -> the callees it hands cmd or arg to) without the files
+    none of whose callees is defined in any of them: the rule would find
+    no definition there (the callee is another file's, or a macro of a
+    header), and the calls stay unfollowed as after a run.  A callee named
+    where any file of the run may define it keeps its file: the listed
+    names are one list for the whole run.  TEXTS: file -> its text."""
+    words = {file: rule_input.words_outside_bodies(texts[file]) for file in wanted}
+
+    def definable(name: str) -> bool:
+        return any(found is None or name in found for found in words.values())
+    return {file: names for file, names in wanted.items() if any(map(definable, names))}
 
 
 def _is_pointer(type_text: str | None) -> bool:

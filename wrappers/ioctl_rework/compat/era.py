@@ -41,6 +41,12 @@ def numbers(probed: dict[ProbeItem, ItemResult], commands) -> dict[str, int | No
     return found
 
 
+def reads_numbers(table: CompatTable) -> bool:
+    """Whether apply() looks the commands up in TABLE by their numbers: not
+    in a tree without a compat table, where no class reads a number."""
+    return bool(table.files)
+
+
 def verdicts(commands, numbers_: dict[str, int | None], sizes: dict[str, int],
              table: CompatTable, file: str) -> dict[str, TableVerdict]:
     """Command -> what the table does with the number a 32-bit caller passes
@@ -56,7 +62,7 @@ def _listed(found: dict[str, TableVerdict], action: TableAction) -> str:
 def apply(decided: Classification, found: dict[str, TableVerdict],
           table: CompatTable) -> Classification:
     """DECIDED as the tree's compat table leaves it, with its source."""
-    if not table.files:
+    if not reads_numbers(table):
         return replace(decided, source=table.no_entry())
     uncertain = [v.uncertain for v in found.values() if v.uncertain]
     if uncertain:

@@ -49,10 +49,14 @@ def _code_digest() -> str:
     return make_key(*((here / name).read_bytes() for name in _DECIDING_MODULES))
 
 
-def key(source: Path, text: str, stdout: str, dirs: tuple[Path, ...], asm: dict) -> str:
+def key(source: Path, text: str, stdout: str, dirs: tuple[Path, ...], asm: dict,
+        numbers_read: bool = True) -> str:
+    """NUMBERS_READ: whether the commands of every handler were probed for
+    the table (a tree that gains a table must not reuse an entry without)."""
     return make_key(LAYOUTS_FORMAT, _code_digest(), str(source.resolve()),
                     hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest(),
-                    stdout, *map(str, dirs), *(f"{abi}={d}" for abi, d in sorted(asm.items())))
+                    stdout, *map(str, dirs), *(f"{abi}={d}" for abi, d in sorted(asm.items())),
+                    f"numbers_read={numbers_read}")
 
 
 def get(cache: Cache | None, entry_key: str, digests: FileDigests) -> FileLayouts | None:

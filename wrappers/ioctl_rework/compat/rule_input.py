@@ -99,6 +99,24 @@ def function_bodies(text: str) -> list[tuple[str, frozenset[str], int, int]] | N
         start = at = end + 1
 
 
+def words_outside_bodies(text: str) -> frozenset[str] | None:
+    """The words of TEXT's code outside the bodies of its functions, those
+    of every directive included: a function definition spatch can find
+    names the function there (a macro that writes one, too).  None when
+    the bodies cannot be told apart."""
+    bodies = function_bodies(text)
+    if bodies is None:
+        return None
+    code = c_spans.code_only(text)
+    outside, done = [], 0
+    for _, _, open_at, close_at in bodies:
+        outside.append(code[done:open_at])
+        done = close_at + 1
+    outside.append(code[done:])
+    outside += _DIRECTIVE.findall(code)
+    return frozenset(_WORD.findall("\n".join(outside)))
+
+
 def _value(code: str, start: int) -> str:
     """The text from START of CODE to the first "," ";" or "}" outside
     parentheses: an initializer's value."""

@@ -16,7 +16,7 @@ from ioctl_rework import settings
 from ioctl_rework.convert import groups as convert_groups
 from ioctl_rework.convert import module_runs
 from ioctl_rework.convert.file_runs import FileRun, RunTask
-from ioctl_rework.convert.groups import Groups
+from ioctl_rework.convert.groups import FollowedHandler, Groups
 from ioctl_rework.convert.modules import ModulePlan
 from ioctl_rework.convert.request import Unwritable
 from ioctl_rework.convert.sources import Sources
@@ -30,13 +30,15 @@ RunRule = Callable[[list[RunTask], str], dict[RunTask, FileRun]]
 class Followed:
     """What the cross-file follow-up (and the module mutexes) leave: the
     final run of every file, the groups, the files that cannot be written,
-    the files a module keeps as they are, and why files failed."""
+    the files a module keeps as they are, why files failed, and what the
+    groups say of each handler a file decides (by file and name)."""
 
     final: dict[str, FileRun]
     cross: Groups
     blocked: dict[str, str]
     held: dict[str, str]
     failures: dict[str, str]
+    handlers: dict[tuple[str, str], FollowedHandler]
 
 
 def follow(runs: dict[str, FileRun], mentions: dict[str, set[str]], files: set[str],
@@ -68,7 +70,8 @@ def follow(runs: dict[str, FileRun], mentions: dict[str, set[str]], files: set[s
                     if any(rel in g.files and not set(g.files) <= set(held)
                            for g in cross.groups.values())}
         newly = convert_groups.check(cross, final, {**spanning, **blocked}, sources.read,
-                                     refusal, options.lock is settings.LockMode.MUTEX)
+                                     refusal, options.lock is settings.LockMode.MUTEX,
+                                     sources.root)
         failures.update({v.file: v.reason for v in newly.values()
                          if v.file and v.status is HandlerStatus.FAILED})
         if newly:
@@ -92,7 +95,8 @@ def follow(runs: dict[str, FileRun], mentions: dict[str, set[str]], files: set[s
                       if key in cross.groups}
         stopped = module_runs.stops(in_modules, final, failures, blocked, held, dropped_in)
         if not stopped:
-            return Followed(final, cross, blocked, held, failures)
+            return Followed(final, cross, blocked, held, failures,
+                            convert_groups.followed_handlers(cross, final, sources.read))
         held.update(stopped)
 
 

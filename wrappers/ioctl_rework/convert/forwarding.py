@@ -302,9 +302,9 @@ _CACHEABLE = (spatch.Outcome.OK,)
 def _cached_run(rel: str, data: bytes, args: list[str], timeout: int,
                 cache: Cache) -> spatch.SpatchResult:
     """The rule on DATA through CACHE: the rule sees the text alone, under a name made
-    from REL's, so these decide its output."""
+    from REL's, so these decide its output (with the rule's Python: rules_digest)."""
     name = spatch.safe_name(rel)
-    key = make_key(FORMAT, FORWARDING_RULE.read_bytes(), rules.macros_digest(),
+    key = make_key(FORMAT, rules.rules_digest(), rules.macros_digest(),
                    spatch.version(), name, hashlib.sha256(data).hexdigest(), *args)
     stored = cache.get_json(key)
     if stored is not None:

@@ -16,7 +16,8 @@ from ioctl_rework import cache as cache_mod
 from ioctl_rework import settings
 from ioctl_rework.convert import forwarding, shard as shard_mod, unfollowed_calls
 from ioctl_rework.convert.file_runs import FileRun
-from ioctl_rework.convert.macro_sites import MacroWrites, refused_sites, written_headers
+from ioctl_rework.convert.macro_sites import MacroWrites, SitesMemo, refused_sites
+from ioctl_rework.convert.macro_sites import written_headers
 from ioctl_rework.convert.request import Unwritable
 from ioctl_rework.convert.sources import Sources
 from ioctl_rework.convert.summary import HandlerRecord, HandlerStatus
@@ -41,14 +42,15 @@ def files_read(tree: Tree, mine: set[str], grouped: set[str],
 def forward(tree: Tree, read: set[str], final: dict[str, FileRun], sources: Sources,
             blocked: dict[str, str], *, root: Path, options: settings.ConversionOptions,
             sharded: bool, jobs: int, timeout: int, cache: cache_mod.Cache,
-            unwritable: Unwritable) -> forwarding.Forwarded:
+            unwritable: Unwritable, sites_memo: SitesMemo | None = None) -> forwarding.Forwarded:
     """Calls through ->ioctl in READ (files_read) and FINAL follow the
     conversion; FINAL gets the rewritten texts, or, when a call cannot
     follow, BLOCKED gets every file of the run.  SHARDED: the files of the
     other shards of the run, whose refused calls deny this shard too, are
-    read as well."""
+    read as well.  SITES_MEMO: what an earlier pass of the run found of the
+    macro sites (refused_sites), kept for this one."""
     elsewhere = set(tree.member_files) - read if sharded else set()
-    macro_sites = refused_sites(root, tree, read | set(final), sources, cache)
+    macro_sites = refused_sites(root, tree, read | set(final), sources, cache, sites_memo)
     macro_writes = _macro_writes(root, options, read | set(final), final, sources, unwritable)
     mutex = options.lock is settings.LockMode.MUTEX
     # MACRO_WRITES: headers whose every call is in a macro rewritten

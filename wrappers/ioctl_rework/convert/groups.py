@@ -18,6 +18,7 @@ it, any line still naming it the old way does.
 import os
 import re
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from ioctl_rework.ctext import spans as c_spans
 from ioctl_rework.convert import namings
@@ -45,6 +46,17 @@ class Verdict:
     status: HandlerStatus
     reason: str
     file: str | None = None     # the file that could not be rewritten, if one could not
+
+
+@dataclass(frozen=True)
+class FollowedHandler:
+    """What the follow-up leaves of one handler, for its record: every
+    file naming it, whether one exports it, and why it is converted
+    nowhere (None: it is not dropped)."""
+
+    files: tuple[str, ...]
+    exported: bool
+    dropped: Verdict | None = None
 
 
 @dataclass
@@ -129,16 +141,19 @@ def build(runs: dict[str, FileRun], mentions: dict[str, set[str]], files: set[st
 
 
 def check(groups: Groups, final: dict[str, FileRun], blocked: dict[str, str], content,
-          refusal: str | None = None, mutex: bool = False) -> dict[HandlerKey, Verdict]:
+          refusal: str | None = None, mutex: bool = False,
+          root: Path | None = None) -> dict[HandlerKey, Verdict]:
     """Live handlers whose files did not all follow, and why.  With MUTEX
     (--lock mutex) a handler called from another file is one: the caller
     holds its own file's mutex, and the handler's body would run under two
-    locks (the rule refuses the same in one file)."""
+    locks (the rule refuses the same in one file).  ROOT: where the files
+    are, whose headers the inode a call passes is read with, as the rule
+    reads them (without it, none is read)."""
     newly = {}
     for group in groups.live():
         key = group.key
         if key not in groups._blocked_before:
-            groups._blocked_before[key] = _cannot_follow(group, content, mutex)
+            groups._blocked_before[key] = _cannot_follow(group, content, mutex, root)
         verdict = groups._blocked_before[key] or _did_not_follow(group, final, blocked,
                                                                    content, refusal)
         if verdict:
@@ -146,9 +161,16 @@ def check(groups: Groups, final: dict[str, FileRun], blocked: dict[str, str], co
     return newly
 
 
-def _cannot_follow(group: HandlerGroup, content, mutex: bool) -> Verdict | None:
+def _cannot_follow(group: HandlerGroup, content, mutex: bool,
+                   root: Path | None) -> Verdict | None:
     """A use in the original text that no rewrite can carry over."""
     name = group.key.name
+    parameter = _parameter_entry(group, content)
+    if parameter:
+        return parameter
+    compat = _compat_under_the_bkl(group, content) if mutex else None
+    if compat:
+        return compat
     if group.keeps_signature:
         named_elsewhere = sorted(set(group.files) - group.decided)
         if named_elsewhere or len(group.decided) != 1:
@@ -171,9 +193,10 @@ def _cannot_follow(group: HandlerGroup, content, mutex: bool) -> Verdict | None:
                 return Verdict(HandlerStatus.SKIPPED,
                                f"{rel}:{use.line}: uses {name} as a value (`{use.text}`), "
                                "which cannot follow the new signature; converted nowhere")
-            if defined_here and namings.passes_null(use, text):
+            headers = (rel, root) if root is not None else (None, None)
+            if defined_here and namings.passes_null(use, text, *headers):
                 continue            # the rule's to judge (its null_inode_call)
-            why = namings.foreign_inode(text, use)
+            why = namings.foreign_inode(text, use, *headers)
             if why:
                 return Verdict(HandlerStatus.SKIPPED,
                                f"{rel}:{use.line}: a call {why}: the new signature cannot "
@@ -227,23 +250,91 @@ def _did_not_follow(group: HandlerGroup, final: dict[str, FileRun], blocked: dic
     return None
 
 
+def _parameter_entry(group: HandlerGroup, content) -> Verdict | None:
+    """An entry of GROUP's fops files that stores a parameter of the
+    function it is in (`fops->ioctl = handler;` in a helper that takes the
+    handler): its value is whatever the callers pass, and no definition of
+    that name exists to convert."""
+    name = group.key.name
+    if any(use.kind == namings.DEFINITION for rel in group.files
+           for use in namings.namings(_text(content, rel), name)):
+        return None             # a handler of that name exists: the entries are judged as usual
+    for rel in sorted(group.elsewhere):
+        text = _text(content, rel)
+        code = c_spans.code_only(text)
+        for use in namings.namings(text, name):
+            if use.kind != namings.ENTRY:
+                continue
+            span = c_spans.toplevel_span(code, use.line)
+            head = "\n".join(code.split("\n")[span.start - 1:use.line])
+            function = re.search(r"(\w+)\s*\(([^;{}]*)\)\s*\{", head)
+            if function and re.search(rf"\b{re.escape(name)}\b", function[2]):
+                return Verdict(HandlerStatus.SKIPPED,
+                               f"{name} is a parameter of {function[1]}() ({rel}:{use.line}): "
+                               "the entry is set to whatever its callers pass, which the run "
+                               "does not follow; left alone; convert it by hand")
+    return None
+
+
+_COMPAT_ENTRY = re.compile(r"(?:\.\s*compat_ioctl\s*=|\bcompat_ioctl\s*:)\s*&?\s*(\w+)")
+_BKL_CALL = re.compile(r"\block_kernel\s*\(")
+
+
+def _compat_under_the_bkl(group: HandlerGroup, content) -> Verdict | None:
+    """Under the private mutex: a .compat_ioctl of a file of GROUP that
+    takes the BKL itself and does not call the handler (that call is judged
+    elsewhere).  It ran under the same lock as the legacy handler; after
+    the conversion the one takes the BKL and the other the mutex, and the
+    state they share is no longer guarded against the other."""
+    name = group.key.name
+    for rel in group.files:
+        text = _text(content, rel)
+        code = c_spans.code_only(text)
+        for entry in _COMPAT_ENTRY.finditer(code):
+            compat = entry[1]
+            head = re.search(rf"\b{re.escape(compat)}\s*\([^;{{}}]*\)\s*\{{", code)
+            if head is None:
+                continue
+            body = code[head.end():c_spans.closing(code, head.end() - 1)]
+            lock = _BKL_CALL.search(body)
+            if lock is None or re.search(rf"\b{re.escape(name)}\b", body):
+                continue
+            line = code.count("\n", 0, head.end() + lock.start()) + 1
+            if c_spans.never_compiled(text, line):
+                continue
+            return Verdict(HandlerStatus.SKIPPED,
+                           f"{rel}:{line}: {compat}, the .compat_ioctl of its file, takes the "
+                           "BKL; under the private mutex the two would no longer exclude each "
+                           "other (--lock bkl keeps them together); converted nowhere")
+    return None
+
+
 def _in_unparsed(text: str, parse_errors: tuple[int, ...], line: int) -> bool:
     """Whether LINE is in code spatch skipped: it may not have seen it."""
     code = c_spans.code_only(text)
     return any(line in c_spans.toplevel_span(code, error) for error in parse_errors)
 
 
-def exported(group: HandlerGroup, content) -> bool:
+def followed_handlers(groups: Groups, final: dict[str, FileRun],
+                      content) -> dict[tuple[str, str], FollowedHandler]:
+    """What GROUPS leave of each handler a run of FINAL decides, by (its
+    file, its name): of a handler with a group only (one the rule neither
+    converted nor found defined elsewhere has none)."""
+    found: dict[tuple[str, str], FollowedHandler] = {}
+    for run in final.values():
+        for d in run.decisions:
+            key = groups.key_of(run.file, d.handler)
+            group = groups.groups.get(key)
+            if group is not None and (run.file, d.handler) not in found:
+                dropped = groups.dropped.get(key)
+                found[(run.file, d.handler)] = FollowedHandler(
+                    tuple(group.files), dropped is None and _exported(group, content), dropped)
+    return found
+
+
+def _exported(group: HandlerGroup, content) -> bool:
     return any(use.kind == namings.EXPORT for rel in group.files
                for use in namings.namings(_text(content, rel), group.key.name))
-
-
-def unparsed_notes(group: HandlerGroup, final: dict[str, FileRun]) -> tuple[str, ...]:
-    """Files of the group spatch did not read whole, though every line
-    naming the handler was read."""
-    return tuple(f"{rel}: {final[rel].reason}, where {group.key.name} is not named"
-                 for rel in group.files
-                 if rel in final and final[rel].ok and final[rel].reason)
 
 
 def _text(content, rel: str) -> str:

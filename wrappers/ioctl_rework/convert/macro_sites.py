@@ -29,12 +29,33 @@ from ioctl_rework.ctext import spans as c_spans
 INDEX_FORMAT = "macro-sites/5"
 
 
+@dataclass
+class SitesMemo:
+    """What refused_sites worked out in one pass of a run, kept for the next
+    (a rejected pushdown's second pass asks about nearly the same files, the
+    tree unchanged until the run writes): each file's headers and paste
+    sites by its text, the MacroTable, and each file's macro sites while the
+    headers whose macros were read are the same."""
+
+    one_pass: include_search.Pass = field(default_factory=include_search.Pass)
+    table: paste_spelling.MacroTable = field(default_factory=paste_spelling.MacroTable)
+    reached: dict = field(default_factory=dict)     # (rel, text) -> include_search.Headers
+    pasted: dict = field(default_factory=dict)      # (rel, text) -> [(line, name, why)]
+    headers_read: tuple | None = None               # the headers (and stats) MACROS are of
+    macros: list = field(default_factory=list)
+    defined: object = None                          # _defined_in's answer for those headers
+    sites: dict = field(default_factory=dict)       # (rel, text) -> [MacroSite] of MACROS
+
+
 def refused_sites(root: Path, tree: Tree, files: set[str], sources: Sources,
-                cache: cache_mod.Cache | None) -> list[HandlerRecord]:
-    """The sites in FILES of a call through ->ioctl that a header's macro spells."""
+                cache: cache_mod.Cache | None,
+                memo: SitesMemo | None = None) -> list[HandlerRecord]:
+    """The sites in FILES of a call through ->ioctl that a header's macro
+    spells.  MEMO: what an earlier pass of the same run found (SitesMemo)."""
     root = Path(root)
+    memo = SitesMemo() if memo is None else memo
     headers = {rel for rel in tree.member_files if rel.endswith(".h")}
-    texts, reached, one_pass = {}, {}, include_search.Pass()
+    texts, reached = {}, {}
     for rel in sorted(files):
         try:
             texts[rel] = sources.read(rel).decode("utf-8", "surrogateescape")
@@ -43,7 +64,10 @@ def refused_sites(root: Path, tree: Tree, files: set[str], sources: Sources,
         # Every header the compiler reaches from it, not only its direct
         # includes: a forwarding macro of a header a header includes is
         # expanded in the file as well.
-        reached[rel] = include_search.read_headers(root, rel, one_pass=one_pass)
+        if (rel, texts[rel]) not in memo.reached:
+            memo.reached[rel, texts[rel]] = include_search.read_headers(
+                root, rel, one_pass=memo.one_pass)
+        reached[rel] = memo.reached[rel, texts[rel]]
         headers |= set(reached[rel].texts) - {rel}
     stats = []
     for rel in sorted(headers - set(texts)):
@@ -51,6 +75,27 @@ def refused_sites(root: Path, tree: Tree, files: set[str], sources: Sources,
             stats.append((rel, os.stat(root / rel)))
         except OSError:
             continue
+    headers_read = (tuple((rel, st.st_ino, st.st_size, st.st_mtime_ns) for rel, st in stats),
+                    tuple(rel for rel in texts if rel.endswith(".h")))
+    if memo.headers_read != headers_read:
+        memo.headers_read, memo.sites = headers_read, {}
+        memo.macros, memo.defined = _header_macros_of(root, stats, texts, cache)
+    refused = []
+    for rel, text in texts.items():
+        if (rel, text) not in memo.sites:
+            memo.sites[rel, text] = macro_forwarding.sites(text, rel, memo.macros,
+                                                           memo.defined, root)
+        refused += [HandlerRecord(site.file, site.line, "?", site.macro.name,
+                                  HandlerStatus.FAILED, site.reason)
+                    for site in memo.sites[rel, text]]
+    return refused + _pasted_sites(texts, reached, {(r.file, r.line) for r in refused}, memo)
+
+
+def _header_macros_of(root: Path, stats: list, texts: dict[str, str],
+                      cache: cache_mod.Cache | None):
+    """The forwarding macros of the headers STATS ((rel, stat)), through the
+    stat index, with those that expand one of them (_users), and whether a
+    name is #defined in them or in the headers among TEXTS (_defined_in)."""
     key = cache_mod.make_key(INDEX_FORMAT, str(root.resolve()),
                              *(Path(m.__file__).read_bytes() for m in (macro_forwarding, c_spans)))
     index = cache_mod.stat_index(cache, key, stats, lambda rel: header_macros(root, rel))
@@ -60,30 +105,31 @@ def refused_sites(root: Path, tree: Tree, files: set[str], sources: Sources,
               for name, file, line, parameter, parameters, body, unprovable, pasted, guarded
               in index[rel]]
     macros += _users(root, [rel for rel, _ in stats], macros)
-    defined = _defined_in(root, [rel for rel, _ in stats] + [rel for rel in texts if rel.endswith(".h")])
-    refused = [HandlerRecord(site.file, site.line, "?", site.macro.name, HandlerStatus.FAILED,
-                             site.reason)
-               for rel, text in texts.items()
-               for site in macro_forwarding.sites(text, rel, macros, defined, root)]
-    return refused + _pasted_sites(texts, reached, {(r.file, r.line) for r in refused})
+    return macros, _defined_in(root, [rel for rel, _ in stats] +
+                               [rel for rel in texts if rel.endswith(".h")])
 
 
-def _pasted_sites(texts: dict[str, str], reached: dict, refused: set) -> list[HandlerRecord]:
+def _pasted_sites(texts: dict[str, str], reached: dict, refused: set,
+                  memo: SitesMemo) -> list[HandlerRecord]:
     """The uses in TEXTS of a macro that may paste a name calling through
     ->ioctl (paste_spelling.py), read with every macro of the headers each
     file reaches (REACHED: rel -> include_search.Headers); none at a line
-    REFUSED (file, line) holds already."""
-    found, table = [], paste_spelling.MacroTable()
+    REFUSED (file, line) holds already.  A file's uses depend on its own
+    texts alone (MacroTable): MEMO keeps them by its text."""
+    found, table = [], memo.table
     # Every text first: the table's index of who names whom is built once.
     for rel, text in texts.items():
-        for path, read in (reached[rel].texts | {rel: text}).items():
-            table.add(path, read)
+        if (rel, text) not in memo.pasted:
+            for path, read in (reached[rel].texts | {rel: text}).items():
+                table.add(path, read)
     for rel, text in texts.items():
-        pastes = paste_spelling.pastes_of(reached[rel].texts | {rel: text},
-                                          not reached[rel].cut, table)
-        code = c_spans.code_only(text)
-        for offset, name, why in pastes.sites(code):
-            line = code.count("\n", 0, offset) + 1
+        if (rel, text) not in memo.pasted:
+            pastes = paste_spelling.pastes_of(reached[rel].texts | {rel: text},
+                                              not reached[rel].cut, table)
+            code = c_spans.code_only(text)
+            memo.pasted[rel, text] = [(code.count("\n", 0, offset) + 1, name, why)
+                                      for offset, name, why in pastes.sites(code)]
+        for line, name, why in memo.pasted[rel, text]:
             if (rel, line) not in refused:
                 refused.add((rel, line))
                 found.append(HandlerRecord(rel, line, "?", name, HandlerStatus.FAILED,

@@ -11,6 +11,7 @@ calls with three arguments, `.unlocked_ioctl` entries).  Lines inside
 
 import re
 from dataclasses import dataclass
+from pathlib import Path
 
 from ioctl_rework.ctext import null_inode
 from ioctl_rework.ctext import spans as c_spans
@@ -141,24 +142,28 @@ def _bare(expression: str) -> str:
 _NULL = re.compile(r"(?:\([\w\s]+\**\)\s*)?(?:NULL|0)")
 
 
-def passes_null(call: Naming, text: str) -> bool:
+def passes_null(call: Naming, text: str, path: str | None = None,
+                root: Path | None = None) -> bool:
     """Whether the legacy CALL of TEXT passes NULL (or 0, cast or not) as
     the inode, itself or through a local set only to NULL
     (ctext/null_inode.py): the rule reads such a call of its own file, and
     converts the handler, dropping the argument, only when the body never
-    uses its inode."""
+    uses its inode.  PATH under ROOT: TEXT's file, whose headers are read."""
     if call.kind != CALL or len(call.args) != 4:
         return False
     inode = re.sub(r"\s+", " ", call.args[0]).strip()
-    return _NULL.fullmatch(inode) is not None or null_inode.null_local(text, call.line, inode)
+    return _NULL.fullmatch(inode) is not None or \
+        null_inode.null_local(text, call.line, inode, path, root)
 
 
-def foreign_inode(text: str, call: Naming) -> str | None:
+def foreign_inode(text: str, call: Naming, path: str | None = None,
+                  root: Path | None = None) -> str | None:
     """Why the legacy CALL of TEXT passes an inode that is not the inode of
     the file it passes, or None when it is that inode: the file's own inode
     (file->f_dentry->d_inode, file_inode(file)), a local set only to that,
     or the inode parameter of an ioctl-shaped caller that passes its own
-    file parameter on (the VFS gave it that pair)."""
+    file parameter on (the VFS gave it that pair).  PATH under ROOT: as
+    passes_null()."""
     if call.kind != CALL or len(call.args) != 4:
         return None
     inode, filp = _bare(call.args[0]), _bare(call.args[1])
@@ -185,6 +190,6 @@ def foreign_inode(text: str, call: Naming) -> str | None:
     if len(values) == 1 and _bare(values[0]) in _file_inode_forms(filp) and \
             not re.search(rf"&\s*{inode}\b|\b{inode}\s*(\+\+|--)", body):
         return None
-    if null_inode.null_local(text, call.line, inode):
+    if null_inode.null_local(text, call.line, inode, path, root):
         return f"passes {call.args[0]} (set to NULL) as the inode of {call.args[1]}"
     return f"passes {described} ({inode} is not set only to the inode of {call.args[1]})"

@@ -28,12 +28,13 @@ from ioctl_rework.convert import modules
 from ioctl_rework.convert import series
 from ioctl_rework.convert import verification as verify
 from ioctl_rework.convert.groups import Groups
+from ioctl_rework.convert.macro_sites import SitesMemo
 from ioctl_rework.convert.request import ConversionResult, ConvertRequest, Output
 from ioctl_rework.convert.diffs import Diffs
 from ioctl_rework.convert.runner import FileRun, Runner, RunTask
 from ioctl_rework.convert.sources import Sources
 from ioctl_rework.stages import Stages, Verbosity
-from ioctl_rework.convert.tree import groups, run_warnings, scan
+from ioctl_rework.convert.tree import Tree, groups, run_warnings, scan
 from ioctl_rework.convert.summary import HandlerStatus, Summary
 
 
@@ -47,6 +48,7 @@ class _Pass:
     read: set[str]          # the files whose ioctl members are accounted for
     runs: dict[RunTask, FileRun]    # every rule run of the pass
     cross: Groups
+    tree: Tree                      # the prefilter's scan, the same for every pass
 
 
 def convert(request: ConvertRequest, stages: Stages | None = None) -> ConversionResult:
@@ -63,12 +65,16 @@ def _convert(request: ConvertRequest, stages: Stages | None) -> ConversionResult
     stages = stages or Stages("convert", Verbosity.QUIET)
     start = time.monotonic()
     started = series.now()
-    recovered: list = []
+    # Once a run, before any stage: what the request warns of, and the
+    # files an earlier in-place run was killed writing, completed or undone.
+    warnings = run_warnings(request)
+    recovered = safe_write.recover(request.root) if request.output is Output.IN_PLACE else []
     fallbacks: dict[str, str] = {}
     kept: dict[RunTask, FileRun] = {}
+    sites_memo = SitesMemo()    # the forwarding stage's macro sites, for a second pass
+    tree = None
     while True:
-        done = _stages_to_verify(request, stages, started, kept)
-        recovered += done.result.recovered
+        done = _stages_to_verify(request, stages, started, warnings, kept, sites_memo, tree)
         fallback = verify.rejected_pushdowns(done.verification, done.result.summary,
                                              request.options)
         if not fallback:
@@ -81,6 +87,8 @@ def _convert(request: ConvertRequest, stages: Stages | None) -> ConversionResult
         request = replace(request, options=replace(request.options, wrapper_for=wrapper_for))
         # Only the files that name a handler now on the wrapper run the rule again.
         kept = _untouched_runs(done, set(fallback))
+        # wrapper_for changes no answer of the scan: the tree is read once a run.
+        tree = done.tree
     result = done.result
     verify.apply(done.verification, result)
     with stages.stage("accounting"):
@@ -94,15 +102,17 @@ def _convert(request: ConvertRequest, stages: Stages | None) -> ConversionResult
 
 
 def _stages_to_verify(request: ConvertRequest, stages: Stages, started: str,
-                      kept: dict[RunTask, FileRun]) -> _Pass:
+                      warnings: list[str], kept: dict[RunTask, FileRun],
+                      sites_memo: SitesMemo, tree: Tree | None) -> _Pass:
     """Prefilter, rule runs, follow-up, compat, forwarding, records and
     diffs, and verify, each once and in that order, each handed what the
     earlier ones made.
-    KEPT: rule runs of an earlier pass that stand for this one's."""
+    WARNINGS: the run's, for its summary; KEPT: rule runs of an earlier
+    pass that stand for this one's; SITES_MEMO:
+    the forwarding stage's macro sites an earlier pass found; TREE: its scan."""
     root = request.root
     with stages.stage("prefilter"):
-        recovered = safe_write.recover(root) if request.output is Output.IN_PLACE else []
-        tree = scan(list(request.paths), root, request.cache)
+        tree = scan(list(request.paths), root, request.cache) if tree is None else tree
         linked = groups(tree)
         mine = [g for g in linked if request.shard is None or request.shard.owns(g[0])]
         files = {rel for g in mine for rel in g}
@@ -142,14 +152,14 @@ def _stages_to_verify(request: ConvertRequest, stages: Stages, started: str,
         forwarded = forwarding_stage.forward(
             tree, read, final, sources, blocked, root=root, options=request.options,
             sharded=request.shard is not None, jobs=request.jobs, timeout=request.timeout,
-            cache=request.cache, unwritable=request.unwritable)
+            cache=request.cache, unwritable=request.unwritable, sites_memo=sites_memo)
     summary = Summary(root=str(root), target=str(request.options.target),
                       options=request.options.as_summary(),
                       spatch_version=runner.spatch_version,
                       started=started, shard=str(request.shard) if request.shard else None,
-                      tree_top=tree.top, warnings=run_warnings(request))
-    summary.handlers = records.handler_records(tree, fops_files, final, cross, blocked,
-                                               followed.held, sources)
+                      tree_top=tree.top, warnings=warnings)
+    summary.handlers = records.handler_records(tree, fops_files, final, followed.handlers,
+                                               blocked, followed.held)
     if compat_decisions:
         said = {(c.file, c.fops, c.handler): c.describe() for c in compat_decisions}
         summary.handlers = [replace(h, compat=said.get((h.file, h.fops, h.handler)))
@@ -161,9 +171,9 @@ def _stages_to_verify(request: ConvertRequest, stages: Stages, started: str,
     summary.handlers += forwarded.refused + forwarded.listed
     records.add_left_out(summary, tree, final, failures, shared, request.shard)
     summary.sort()
-    result = ConversionResult(summary, changes, recovered)
+    result = ConversionResult(summary, changes)
     return _Pass(result, verify.verify(request, result, stages, in_modules), sources, read,
-                 runner.runs, cross)
+                 runner.runs, cross, tree)
 
 
 def _untouched_runs(done: _Pass, handlers: set[str]) -> dict[RunTask, FileRun]:

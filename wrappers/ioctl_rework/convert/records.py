@@ -14,10 +14,9 @@ from ioctl_rework import settings
 from ioctl_rework.ctext import have_ioctl
 from ioctl_rework.ctext import spans as c_spans
 from ioctl_rework.convert import accounting, bkl_glue, file_runs, shard as shard_mod
-from ioctl_rework.convert import groups as convert_groups
 from ioctl_rework.convert.diffs import Diffs
 from ioctl_rework.convert.file_runs import FileRun
-from ioctl_rework.convert.groups import Groups
+from ioctl_rework.convert.groups import FollowedHandler
 from ioctl_rework.convert.sources import Sources
 from ioctl_rework.convert.summary import (ChangeRecord, FileRecord, FileStatus, HandlerRecord,
                                           HandlerStatus, Summary)
@@ -36,16 +35,17 @@ _UNPLACED = ("an .ioctl entry the rule does not see in a file_operations (one in
 
 
 def handler_records(tree: Tree, fops_files: list[str], final: dict[str, FileRun],
-                    cross: Groups, blocked: dict[str, str], held: dict[str, str],
-                    sources: Sources) -> list[HandlerRecord]:
+                    followed: dict[tuple[str, str], FollowedHandler], blocked: dict[str, str],
+                    held: dict[str, str]) -> list[HandlerRecord]:
     """The record of every .ioctl entry of FOPS_FILES: the rule's decision
-    as the follow-up left it, or why the rule did not decide it."""
+    as the follow-up left it (FOLLOWED), or why the rule did not decide it."""
     records = []
     for rel in fops_files:
         run = final[rel]
         decided = {d.handler for d in run.decisions}
         for d in _once_per_entry(run.decisions, tree.fops_names.get(rel, [])):
-            records.append(_record(d, run, final, cross, blocked, held, sources))
+            records.append(_record(d, run, final, followed.get((rel, d.handler)), blocked,
+                                   held))
         # A dead or NULL entry the rule removed is a change, not an entry left alone.
         removed = {(c.line, c.handler) for c in run.changes
                    if c.kind is rules.ChangeKind.REMOVED_ENTRY}
@@ -104,19 +104,17 @@ def _never_compiled_words(text: str, line: int) -> str:
 
 
 def _record(d: rules.HandlerDecision, run: FileRun, final: dict[str, FileRun],
-            cross: Groups, blocked: dict[str, str], held: dict[str, str],
-            sources: Sources) -> HandlerRecord:
+            followed: FollowedHandler | None, blocked: dict[str, str],
+            held: dict[str, str]) -> HandlerRecord:
     def record(status: HandlerStatus, reason: str | None, **more) -> HandlerRecord:
         return HandlerRecord(file=d.file, line=d.line, fops=d.fops, handler=d.handler,
                              uses_inode=d.uses_inode,
                              returns_enoioctlcmd=d.returns_enoioctlcmd,
                              status=status, reason=reason, **more)
 
-    key = cross.key_of(run.file, d.handler)
-    group = cross.groups.get(key)
-    named_in = tuple(f for f in group.files if f != run.file) if group else ()
-    if key in cross.dropped:
-        verdict = cross.dropped[key]
+    named_in = tuple(f for f in followed.files if f != run.file) if followed else ()
+    if followed is not None and followed.dropped is not None:
+        verdict = followed.dropped
         if run.reason:  # the refusal may come from what spatch could not parse
             return record(HandlerStatus.FAILED, f"{run.reason} ({verdict.reason})",
                           named_in=named_in)
@@ -140,13 +138,22 @@ def _record(d: rules.HandlerDecision, run: FileRun, final: dict[str, FileRun],
     if run.file in held:
         return record(HandlerStatus.SKIPPED, held[run.file])
     # A converted handler keeps why auto chose the wrapper (None for pushdown).
-    if group is None:
+    if followed is None:
         return record(HandlerStatus.CONVERTED, d.reason, strategy=d.strategy)
-    others = tuple(f for f in group.files
+    others = tuple(f for f in followed.files
                    if f != run.file and f in final and final[f].changed)
     return record(HandlerStatus.CONVERTED, d.reason, strategy=d.strategy, other_files=others,
-                  exported=convert_groups.exported(group, sources.read),
-                  unparsed=convert_groups.unparsed_notes(group, final), named_in=named_in)
+                  exported=followed.exported,
+                  unparsed=_unparsed_notes(d.handler, followed.files, final),
+                  named_in=named_in)
+
+
+def _unparsed_notes(handler: str, files: tuple[str, ...],
+                    final: dict[str, FileRun]) -> tuple[str, ...]:
+    """FILES (those naming HANDLER) that spatch did not read whole, though
+    every line naming the handler was read."""
+    return tuple(f"{rel}: {final[rel].reason}, where {handler} is not named"
+                 for rel in files if rel in final and final[rel].ok and final[rel].reason)
 
 
 def file_records(summary: Summary, tree: Tree, final: dict[str, FileRun],

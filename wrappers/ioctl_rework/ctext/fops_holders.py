@@ -31,7 +31,8 @@ class Holder:
     type: str | None        # its struct type; None when the text does not say
     shape: Shape
     name: str               # as a person reads it: `drv.fops`, `devs[1].ops`
-    outer: str | None       # the struct type of the outermost object
+    outer: str | None       # the type of the outermost object, as written:
+                            # `struct board`, `union ops`, a typedef's name
     is_array: bool = False  # the braces hold elements of an array, not members
     # The type name of a declaration written without `struct`
     # (`snd_pcm_ops_t ops = {`): a typedef or a macro this text cannot tell
@@ -48,8 +49,8 @@ class Member:
 
 # "struct T name =", "struct T name[] =", and the DRM templates' "struct T DRM(fops) =".
 # The name may be pasted in a macro body (`struct proto_ops name##_ops = {`).
-_DECLARED = re.compile(r"\bstruct\s+(\w+)\s+[\w\s*]*?(\w+\s*\(\s*\w+\s*\)|\w+(?:\s*##\s*\w+)*)\s*"
-                       r"(\[[^\]]*\])?\s*=\s*$")
+_DECLARED = re.compile(r"\b(struct|union)\s+(\w+)\s+[\w\s*]*?(\w+\s*\(\s*\w+\s*\)|\w+(?:\s*##\s*\w+)*)"
+                       r"\s*(\[[^\]]*\])?\s*=\s*$")
 # "T name =", "static const T name[] =": T a typedef'd name (or a macro).
 _TYPEDEF_DECLARED = re.compile(r"(?:^|[;{}\n])\s*(?:(?:static|const|volatile|extern)\s+)*"
                                r"(?!(?:struct|union|enum|return|case|else|do|goto|sizeof)\b)"
@@ -60,7 +61,7 @@ _DESIGNATOR = re.compile(r"(?:\.\s*(\w+)\s*(?:\[[^\]]*\]\s*)?=|(?<![\w.>?])(\w+)
 _INDEX = re.compile(r"\[\s*([^\]]*?)\s*\]\s*=\s*$")
 # What a compound literal is stored in: `x.fops = &`, `p->ops =`.
 _TARGET = re.compile(r"([A-Za-z_][\w.\[\]>-]*)\s*=(?<!==)\s*&?\s*$")
-_STRUCT_BODY = re.compile(r"\bstruct\s+(\w+)\s*\{")
+_STRUCT_BODY = re.compile(r"\b(?:struct|union)\s+(\w+)\s*\{")
 _MEMBER_TYPE = re.compile(r"^(?:(?:const|volatile|unsigned|signed|static)\s+)*"
                           r"(?:(?:struct|union|enum)\s+)?(\w+)")
 
@@ -132,11 +133,12 @@ def _object(code: str, brace: int, members: StructMembers, depth: int) -> Holder
     before = code[max(0, brace - 300):brace]
     declared = _DECLARED.search(before)
     if declared:
-        name = re.sub(r"\s+", "", declared[2])
-        return Holder(declared[1], Shape.DECLARED, name, declared[1], bool(declared[3]))
+        name = re.sub(r"\s+", "", declared[3])
+        return Holder(declared[2], Shape.DECLARED, name, f"{declared[1]} {declared[2]}",
+                      bool(declared[4]))
     typed = _TYPEDEF_DECLARED.search(before)
     if typed and (typed.start() or brace <= 300):    # not a declaration cut by the window
-        return Holder(None, Shape.UNPLACED, typed[2], None, bool(typed[3]), typed[1])
+        return Holder(None, Shape.UNPLACED, typed[2], typed[1], bool(typed[3]), typed[1])
     outer_brace = spans.enclosing_brace(code, brace) if depth < 16 else None
     around = _object(code, outer_brace, members, depth + 1) if outer_brace is not None else None
     compound = _COMPOUND.search(before)
@@ -190,7 +192,8 @@ def _compound(cast: re.Match, prefix: str, code: str, brace: int, outer_brace: i
         name = target[1]
     if around is not None and (stored or re.search(r"[{,]\s*&?\s*$", prefix)) and _tabled(around):
         shape = Shape.TABLE
-    return Holder(cast[1], shape, name, around.outer if around else cast[1], bool(cast[2]))
+    return Holder(cast[1], shape, name, around.outer if around else f"struct {cast[1]}",
+                  bool(cast[2]))
 
 
 def _tabled(around: Holder) -> bool:

@@ -231,16 +231,55 @@ def _assigned_names(root: Path, top: str) -> frozenset:
     return _assigned_in[key]
 
 
-def _unset_emptied(flags: str, root: Path, top: str | None) -> str:
+# check's scratch copies of a tree's files: "COPY<os.pathsep>TREE" pairs,
+# absolute, joined by os.pathsep.  An environment variable, so that the
+# rule's Python, in spatch's process, reads the Makefiles the wrappers read.
+COPIED_TREE_ENV = "IOCTL_REWORK_COPIED_TREE"
+
+
+@contextlib.contextmanager
+def trees_copied(copies: dict):
+    """For the block, each directory of COPIES (copy -> tree) stands for
+    the tree's Makefiles as well as its own (_unset_emptied)."""
+    parts = [os.path.abspath(p) for pair in copies.items() for p in pair]
+    if any(os.pathsep in part for part in parts):
+        raise ValueError("%s: a directory whose name holds %r" % (parts, os.pathsep))
+    with _environment_kept(COPIED_TREE_ENV):
+        os.environ[COPIED_TREE_ENV] = os.pathsep.join(parts)
+        yield
+
+
+def _copied_from(path: str) -> tuple[str, str] | None:
+    """(copy, tree) when the file PATH (absolute) is in a copy of a tree."""
+    parts = os.environ.get(COPIED_TREE_ENV, "").split(os.pathsep)
+    return next(((copy, tree) for copy, tree in zip(parts[::2], parts[1::2])
+                 if path.startswith(copy.rstrip("/") + "/")), None)
+
+
+def _unset_emptied(flags: str, root: Path, top: str | None, rel: str) -> str:
     """FLAGS with each $(VAR) that no Makefile of the tree assigns made
     empty, as make expands it when the environment does not set it: the
     build the tree describes (2.6.9's fusion Makefile adds ${MPT_CFLAGS}, a
     variable for the user's environment; so does the kernel's own KCFLAGS).
-    Outside a tree (no top) nothing is known to be unset."""
+    Outside a tree (no top) nothing is known to be unset; in check's copy
+    of a tree's files (trees_copied), what the tree's Makefiles and the
+    copy's assign is known, as convert knows it in the tree."""
     unknown = {name for name in _VARIABLE.findall(flags) if name not in _KBUILD_VARIABLES}
-    if not unknown or top is None:
+    if not unknown:
         return flags        # `-I$(src)/inc`, the usual case: no walk of the tree
-    unset = unknown - _assigned_names(root, top)
+    copied = _copied_from(os.path.normpath(os.path.join(os.path.abspath(root), rel)))
+    if copied is not None:
+        copy, tree = copied
+        tree_rel = os.path.relpath(os.path.join(os.path.abspath(root), rel), copy)
+        tree_at = tree_top(tree, tree_rel)
+        if tree_at is None:
+            return flags
+        assigned = _assigned_names(Path(tree), tree_at) | _assigned_names(Path(copy), "")
+    elif top is None:
+        return flags
+    else:
+        assigned = _assigned_names(root, top)
+    unset = unknown - assigned
     return _VARIABLE.sub(lambda m: "" if m.group(1) in unset else m.group(0), flags)
 
 
@@ -268,7 +307,7 @@ def kbuild_flags(root, rel):
             for variable, value in _FLAGS.findall(text):
                 if not _applies(variable, obj, here != directory):
                     continue
-                value = _unset_emptied(_expand(value, variables), root, found_top)
+                value = _unset_emptied(_expand(value, variables), root, found_top, rel)
                 words = _FLAG_WORD.findall(value)
                 for n, word in enumerate(words):
                     word = word.strip("\"'")
@@ -346,15 +385,22 @@ def use_kernel(source, build=None):
 @contextlib.contextmanager
 def kernel_used(source, build=None):
     """use_kernel(SOURCE, BUILD) for the block, then the kernel used before."""
-    before = os.environ.get(KERNEL_ENV)
-    use_kernel(source, build)
+    with _environment_kept(KERNEL_ENV):
+        use_kernel(source, build)
+        yield
+
+
+@contextlib.contextmanager
+def _environment_kept(name):
+    """NAME in the environment after the block as it was before it."""
+    before = os.environ.get(name)
     try:
         yield
     finally:
         if before is None:
-            os.environ.pop(KERNEL_ENV, None)
+            os.environ.pop(name, None)
         else:
-            os.environ[KERNEL_ENV] = before
+            os.environ[name] = before
 
 
 def given_kernel():

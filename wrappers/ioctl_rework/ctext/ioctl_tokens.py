@@ -298,6 +298,12 @@ def legacy_entries(text: str) -> list[Token]:
     return found
 
 
+def _outer(holder: fops_holders.Holder) -> str:
+    """The outermost object's type in words: its declaration, or what
+    stands for it where the text does not say (a macro's braces)."""
+    return holder.outer or "an object whose type the text does not say"
+
+
 def spelling(token: Token) -> str:
     """How the legacy entry TOKEN is written, in words, for a reason: the
     shapes the conversion rule does not read are named."""
@@ -305,16 +311,16 @@ def spelling(token: Token) -> str:
     shape = holder.shape if holder is not None else None
     where = ""
     if holder is not None and holder.type is None and shape is not fops_holders.Shape.UNPLACED:
-        where = (f"; struct {holder.outer} is not declared in the file, so the member is "
+        where = (f"; {_outer(holder)} is not declared in the file, so the member is "
                  "taken for a file_operations")
     if holder is not None and not holder.name.startswith("a "):
         where = f" ({holder.name}{where})"
     elif where:
         where = f" ({where[2:]})"
     if shape is fops_holders.Shape.EMBEDDED:
-        what = f"a file_operations embedded in struct {holder.outer}{where}"
+        what = f"a file_operations embedded in {_outer(holder)}{where}"
     elif shape is fops_holders.Shape.TABLE:
-        what = f"a file_operations in a device table of struct {holder.outer}{where}"
+        what = f"a file_operations in a device table of {_outer(holder)}{where}"
     elif shape is fops_holders.Shape.COMPOUND:
         what = f"a compound literal of struct file_operations{where}"
     elif token.spliced:

@@ -9,13 +9,16 @@ the definitions read, so a cycle (A names B, B names A) ends it; a paste
 whose pieces may spell the word counts as naming it (default-deny: the
 pasted word is not read).  A parameter of the word's name is not the word.
 
-Imports nothing of the project but spans (the rule imports it too).
+Imports nothing of the project but spans, include_search and header_cache
+(the rule imports them too).
 """
 
+import os
 import re
 from typing import Callable, Iterable, NamedTuple
 
-from ioctl_rework.ctext.spans import code_only
+from ioctl_rework.ctext import header_cache, include_search
+from ioctl_rework.ctext.spans import TAG_OR_MEMBER_BEFORE, code_only
 
 _DEFINE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+(\w+)(\([^)]*\))?(.*)$", re.MULTILINE)
 _SPLICE = re.compile(r"\\[ \t]*\r?\n")
@@ -45,9 +48,94 @@ def definition(name: str, text: str) -> Definition:
 
 def definitions(text: str) -> list[Definition]:
     """Each #define of the C text TEXT, comments and literals aside."""
+    return list(_text_facts(text)[0])
+
+
+# A function declared or defined at column 0, after its type: `static int
+# name(`, `extern long name(`.  A call is indented, and a macro called at
+# file scope (`EXPORT_SYMBOL(name);`) has no type before it.
+_DECLARED = re.compile(r"^[A-Za-z_][^;{}()#=\n]*[\s*]([A-Za-z_]\w*)\s*\(", re.MULTILINE)
+_UNDEF = re.compile(r"^[ \t]*#[ \t]*undef[ \t]+(\w+)", re.MULTILINE)
+
+
+@header_cache.by_content     # the same headers come with every file of a run
+def _text_facts(text: str) -> tuple:
+    """(definitions, names #undef'd, functions declared) of the C text TEXT."""
     code = _SPLICE.sub(" ", code_only(text))
-    return [Definition(name, parameter_names(params), body)
-            for name, params, body in _DEFINE.findall(code)]
+    return (tuple(Definition(name, parameter_names(params), body)
+                  for name, params, body in _DEFINE.findall(code)),
+            frozenset(_UNDEF.findall(code)), frozenset(_DECLARED.findall(code)))
+
+
+class ReadMacros(NamedTuple):
+    """The macros a file's code may expand: its own and those of every
+    header it includes, found as the compiler finds them (include_search,
+    the closure the rule reads), and what could not be read."""
+    found: tuple            # each Definition read, the file's first
+    undefined: frozenset    # names a text read #undefs
+    declared: frozenset     # functions a text read declares or defines
+    # The driver's headers not read: "..." ones not found, -I flags not
+    # expanded, the read limit.  Their macros may name any word of its code.
+    unread: tuple
+
+
+def read_macros(path: str, root: str | None = None) -> ReadMacros:
+    """The ReadMacros of the file PATH, relative to ROOT; without ROOT, as
+    spatch names it: relative to the directory it runs in, or absolute."""
+    if root is None:
+        root, path = ("/", path.lstrip("/")) if os.path.isabs(path) else (os.getcwd(), path)
+    headers = include_search.read_headers(root, os.path.normpath(path))
+    found, undefined, declared = [], set(), set()
+    for text in headers.texts.values():
+        defined, undone, named = _text_facts(text)
+        found += defined
+        undefined |= undone
+        declared |= named
+    unread = tuple(headers.missing + list(headers.search.unexpanded)) + \
+        (("the headers past the first %d read" % include_search.LIMIT,) if headers.cut else ())
+    if not headers.texts:
+        unread = (path,) + unread
+    return ReadMacros(tuple(found), frozenset(undefined), frozenset(declared), unread)
+
+
+def text_macros(text: str) -> ReadMacros:
+    """The ReadMacros of the C text TEXT alone, nothing counted unread: the
+    reading of a caller that has only the text, which must prove no less
+    than one that reads the headers (null_inode)."""
+    return ReadMacros(*_text_facts(text), ())
+
+
+_CALLED = re.compile(r"\b([A-Za-z_]\w*)\s*\(")
+_STATED = re.compile(r"(?:[;{}:)]|\belse\b|\bdo\b)\s*([A-Za-z_]\w*)\s*;")
+_NOT_MACROS = frozenset("""if while for switch return sizeof typeof __typeof__ __typeof
+__alignof__ _Alignof do else case default goto break continue asm __asm__ __asm volatile
+__volatile__ __attribute__ __attribute defined NULL""".split())
+
+
+def unaccounted(code: str, read: ReadMacros) -> list[str]:
+    """The names CODE calls or states alone (members aside) that no text
+    READ defines or declares: where a header was not read, each may be a
+    macro of it, and what it expands to is not known (default-deny)."""
+    known = {d.name for d in read.found} | read.declared | _NOT_MACROS
+    found = []
+    for pattern in (_CALLED, _STATED):
+        for match in pattern.finditer(code):
+            name = match.group(1)
+            if name not in known and name not in found and not name.startswith("__builtin_") \
+                    and not TAG_OR_MEMBER_BEFORE.search(code[max(0, match.start(1) - 80):
+                                                             match.start(1)]):
+                found.append(name)
+    return found
+
+
+def may_hide(code: str, read: ReadMacros) -> bool:
+    """Whether a header of the driver READ could not read may hide a macro
+    that names or writes a word of CODE: CODE uses a name nothing read
+    accounts for (unaccounted(), default-deny).  A <...> header not found
+    is the kernel's: a run outside a tree without a kernel is refused, or
+    warned of with --no-kernel-headers, before any work; in a tree, those
+    are the headers a build generates (autoconf.h, asm-offsets.h)."""
+    return bool(read.unread) and bool(unaccounted(code, read))
 
 
 def _may_paste(found: Definition, word: str) -> bool:
@@ -97,7 +185,14 @@ def names_through_macro(text: str, word: str, code: str,
                         how: Callable[[str], bool] | None = None) -> bool:
     """Whether CODE (a function's text, comments blanked) calls or names a
     macro of the C text TEXT whose expansion names WORD (as naming())."""
-    names = naming(definitions(text), word, how)
+    return uses_naming(definitions(text), word, code, how)
+
+
+def uses_naming(found: Iterable[Definition], word: str, code: str,
+                how: Callable[[str], bool] | None = None) -> bool:
+    """Whether CODE (a function's text, comments blanked) calls or names a
+    macro of FOUND whose expansion names WORD (as naming())."""
+    names = naming(found, word, how)
     lines = [line for line in code.split("\n") if not re.match(r"\s*#\s*define\b", line)]
     return bool(names) and re.search(r"\b(?:%s)\b" % "|".join(map(re.escape, sorted(names))),
                                      "\n".join(lines)) is not None

@@ -10,17 +10,20 @@ the call reads is not read here); every value it is given -- in its
 initializer, a statement, a condition, a comma expression -- a null
 constant, at least one given; its address never taken, never stepped or
 compound assigned, never an argument of a macro (which may assign it), never
-named by a macro of the file the function uses, to any depth (macro_names).
-Anything else is not a NULL inode, and the usual rules apply.
+named by a macro the function uses, to any depth (macro_names), of the file
+or of a header it includes (the headers the rule reads), nor hidden where
+a header could not be read (macro_names.may_hide).  Anything else is not a NULL
+inode, and the usual rules apply.
 
 Imports nothing of the project but spans and macro_names (the rule imports
 it too).
 """
 
 import re
+from typing import Callable
 
 from ioctl_rework.ctext import macro_names
-from ioctl_rework.ctext.spans import TAG_OR_MEMBER_BEFORE, code_only
+from ioctl_rework.ctext.spans import TAG_OR_MEMBER_BEFORE, code_only, enclosing_brackets
 
 NULL_VALUE = re.compile(r"(?:\(\s*(?:struct\s+)?\w+\s*\**\s*\)\s*)?(?:NULL|0|\(\s*void\s*\*\s*\)\s*0)")
 _MACRO_NAME = re.compile(r"[A-Z_][A-Z0-9_]*")
@@ -69,22 +72,13 @@ def _value(code: str, start: int) -> str:
 
 
 def _callee(code: str, offset: int) -> str | None:
-    """The name of the call whose argument list holds OFFSET, if any."""
-    depth = 0
-    for i in range(offset - 1, -1, -1):
-        char = code[i]
-        if char in ")]":
-            depth += 1
-        elif char in "([":
-            if depth == 0:
-                if char == "[":
-                    return None
-                name = re.search(r"(\w+)\s*$", code[:i])
-                return name.group(1) if name else None
-            depth -= 1
-        elif char in ";{}" and depth == 0:
-            return None
-    return None
+    """The name of the call whose argument list holds OFFSET, if any: the
+    innermost bracket open there is a call's parenthesis, not an index."""
+    opened = enclosing_brackets(code, offset)
+    if not opened or code[opened[0]] == "[":
+        return None
+    name = re.search(r"(\w+)\s*$", code[:opened[0]])
+    return name.group(1) if name else None
 
 
 def _declarations(text: str, name: str) -> list[int]:
@@ -105,7 +99,8 @@ def _declarations(text: str, name: str) -> list[int]:
     return found
 
 
-def _local_null(code: str, body: tuple[int, int], call: int, name: str) -> bool:
+def _local_null(code: str, body: tuple[int, int], call: int, name: str,
+                read_macros: Callable[[], macro_names.ReadMacros]) -> bool:
     start, end = body
     word = re.escape(name)
     if re.search(rf"\b{word}\b", _parameters(code, start)):
@@ -120,9 +115,12 @@ def _local_null(code: str, body: tuple[int, int], call: int, name: str) -> bool:
         return False                # the call is outside the local's block
     if re.search(rf"\bstatic\b[^;{{}}]*\b{word}\b", text):
         return False
-    if macro_names.names_through_macro(code, name, text):
-        return False                # a macro of the file (to any depth) may assign it
-    defined_macros = set(re.findall(r"^[ \t]*#[ \t]*define[ \t]+(\w+)\(", code, re.M))
+    macros = read_macros()
+    if macro_names.may_hide(text, macros):
+        return False                # a macro of a header not read may set it
+    if macro_names.uses_naming(macros.found, name, text):
+        return False                # a macro read (to any depth) may assign it
+    defined_macros = {d.name for d in macros.found if d.parameters}
     values = []
     for use in re.finditer(rf"\b{word}\b", code[start:end + 1]):
         at = start + use.start()
@@ -149,13 +147,22 @@ def _local_null(code: str, body: tuple[int, int], call: int, name: str) -> bool:
     return bool(values) and all(NULL_VALUE.fullmatch(v.strip()) for v in values)
 
 
-def null_local(text: str, line: int, name: str) -> bool:
+def null_local(text: str, line: int, name: str, path: str | None = None,
+               root: str | None = None) -> bool:
     """Whether NAME, passed as the inode by a call at LINE (1-based) of
-    TEXT, is a local of the calling function set only to NULL."""
+    TEXT, is a local of the calling function set only to NULL.  PATH
+    (relative to ROOT, or as spatch names it) is TEXT's file, whose headers
+    are read (convert's gate); without it TEXT is read alone, nothing
+    counted unread (the rule's null_local_inode_call: it runs where the
+    headers may not be, and must find NULL wherever the gate does, or a
+    call the gate left to it would be judged by nobody)."""
     if not re.fullmatch(r"[A-Za-z_]\w*", name) or name in ("NULL",):
         return False
     code = code_only(text)
     offset = sum(len(t) + 1 for t in code.split("\n")[:line - 1])
     call = re.compile(rf"\b{re.escape(name)}\b").search(code, offset)
     body = _enclosing_block(code, offset, outermost=True)
-    return body is not None and call is not None and _local_null(code, body, call.start(), name)
+    return body is not None and call is not None and _local_null(
+        code, body, call.start(), name,
+        lambda: macro_names.read_macros(path, root) if path is not None
+        else macro_names.text_macros(text))

@@ -148,6 +148,26 @@ def enclosing_brace(code: str, offset: int) -> int | None:
     return None
 
 
+def enclosing_brackets(code: str, offset: int) -> list[int]:
+    """Where each ( and [ of CODE left open at OFFSET opens, innermost
+    first, within OFFSET's statement: the scan back ends at a ; { or }
+    outside every bracket (a call's arguments hold no statement, but a
+    statement expression inside one does)."""
+    found, depth = [], 0
+    for i in range(offset - 1, -1, -1):
+        char = code[i]
+        if char in ")]":
+            depth += 1
+        elif char in "([":
+            if depth:
+                depth -= 1
+            else:
+                found.append(i)
+        elif char in ";{}" and depth == 0:
+            break
+    return found
+
+
 def split_top_level(text: str) -> list[str]:
     """TEXT split at the commas outside parentheses, brackets and braces:
     the arguments of a call, the declarators of a declaration."""

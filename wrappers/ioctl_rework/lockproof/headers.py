@@ -107,10 +107,11 @@ class HeaderDirective(NamedTuple):
 class Summary:
     """What a header gives a file that includes it outside a function: its
     directives in order (HeaderDirective) and the functions it declares
-    (noreturn.Declarations)."""
+    (noreturn.Declarations) and the variables it declares."""
 
     directives: tuple[HeaderDirective, ...]
     declared: tuple
+    variables: frozenset = frozenset()
 
 
 _DEFINED_NAME = re.compile(r"[A-Za-z_]\w*")
@@ -140,7 +141,7 @@ def _summarize(tokens: list[Token]) -> Summary:
             continue
         declarations.token(token, depth)
         depth += token.is_("{") - token.is_("}")
-    return Summary(tuple(directives), declarations.declared)
+    return Summary(tuple(directives), declarations.declared, declarations.variables)
 
 
 @header_cache.by_content

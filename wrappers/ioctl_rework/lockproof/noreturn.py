@@ -22,6 +22,7 @@ from typing import NamedTuple
 
 from ioctl_rework.lockproof import halting
 from ioctl_rework.lockproof.lexer import Token
+from ioctl_rework.lockproof.variables import declared_variables
 
 # The kernel's own: noreturn in every configuration of every 2.6 tree.
 ALWAYS = frozenset({"BUG", "panic", "do_exit", "complete_and_exit",
@@ -55,6 +56,7 @@ class Declarations:
         self._macros: dict[str, list[str]] = {}       # macro -> each body defined for it
         # Function, the names around it, its body (None: a prototype).
         self._declared: list[tuple[str, frozenset, halting.Body | None]] = []
+        self._variables: set[str] = set()
         self._pending: list[Token] = []
         self._defining: tuple[str, frozenset] | None = None   # a definition's head
         self._body: list[Token] = []
@@ -90,6 +92,8 @@ class Declarations:
                 else:
                     self._declared.append((name, words, None))
                     self._names = self._halting = None
+            elif token.is_(";") or token.is_("{") and any(t.is_("=") for t in self._pending):
+                self._variables.update(declared_variables(self._pending))
             self._pending = []
         else:
             self._pending.append(token)
@@ -99,9 +103,15 @@ class Declarations:
         """The functions read so far and the names around each."""
         return tuple(self._declared)
 
-    def add(self, declared: tuple) -> None:
-        """Functions another reading found (a header's Summary)."""
+    @property
+    def variables(self) -> frozenset:
+        """The variables declared at top level so far (variables.py)."""
+        return frozenset(self._variables)
+
+    def add(self, declared: tuple, variables: frozenset = frozenset()) -> None:
+        """Functions and variables another reading found (a header's Summary)."""
         self._declared += declared
+        self._variables |= variables
         self._names = self._halting = None
 
     @property

@@ -129,10 +129,11 @@ class Unit:
             return [None]
 
     def reads(self, name: str) -> bool:
-        """Whether NAME is a macro, or a function declared or defined, in
-        the file or the headers it read."""
+        """Whether NAME is a macro, a function declared or defined, or a
+        variable declared at top level, in the file or the headers it read."""
         if self._functions is None:
-            self._functions = frozenset(n for n, _, _ in self._declarations.declared)
+            self._functions = frozenset(n for n, _, _ in self._declarations.declared) | \
+                self._declarations.variables
         return name in self.events or name in self._functions
 
     @property
@@ -245,7 +246,7 @@ class Unit:
                      outer: tuple) -> None:
         """A header included outside a function: only its directives matter
         (its macros, conditions and includes) and the functions it declares."""
-        self._declarations.add(summary.declared)
+        self._declarations.add(summary.declared, summary.variables)
         stack = list(outer)
         opened = 0
         counter = itertools.count()

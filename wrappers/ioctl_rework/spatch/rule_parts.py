@@ -42,15 +42,6 @@ def parts(rule: Path) -> list[Path]:
     return [rule.parent / name for name in INCLUDE.findall(prolog(rule.read_text())[0])]
 
 
-def rule_digest(rule: Path) -> str:
-    """A hash of RULE and of every part it includes: what a cache of its
-    runs must key on."""
-    digest = hashlib.sha256()
-    for path in [Path(rule), *parts(rule)]:
-        digest.update(path.name.encode() + b"\0" + path.read_bytes())
-    return digest.hexdigest()
-
-
 @lru_cache(maxsize=8)
 def _copy(rule: Path, text: str, cache_home: Path) -> Path:
     here = rule.resolve().parent

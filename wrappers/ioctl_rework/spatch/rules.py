@@ -8,6 +8,7 @@ conversion options and their -D flags are ioctl_rework.settings).
 """
 
 import enum
+import functools
 import hashlib
 import os
 import re
@@ -73,9 +74,12 @@ def spatch_environment(rule: Path, environ: dict[str, str] | None = None) -> dic
     return env
 
 
+@functools.lru_cache(maxsize=None)
 def rules_digest(rules_dir: Path = RULES_DIR) -> str:
     """A hash of every rule file, of their packages (the Python and the
-    parts a rule includes) and of the macro file, for cache keys."""
+    parts a rule includes) and of the macro file, for cache keys: a rule's
+    text alone is not enough, its Python imports ioctl_rule and ctext, and
+    the conversion rule includes its parts.  Read once a process."""
     digest = hashlib.sha256()
     packages = [path for init in rules_dir.glob("*/__init__.py")
                 for pattern in ("*.py", "*.cocci") for path in init.parent.glob(pattern)]

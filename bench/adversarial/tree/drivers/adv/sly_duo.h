@@ -1,4 +1,4 @@
-/* Shared by the two files of sly_duo.ko. */
+/* Shared by the three files of sly_duo.ko. */
 #ifndef SLY_DUO_H
 #define SLY_DUO_H
 
@@ -8,5 +8,7 @@
 extern int duo_posted;
 int duo_ioctl(struct inode *inode, struct file *file,
 	      unsigned int cmd, unsigned long arg);
+int duo_main_init(void);
+int duo_aux_init(void);
 
 #endif

@@ -41,13 +41,7 @@ static struct miscdevice duo_main_misc = {
 	.fops	= &duo_main_fops,
 };
 
-extern int duo_aux_init(void);
-
-static int __init duo_init(void)
+int duo_main_init(void)
 {
-	if (misc_register(&duo_main_misc))
-		return -EBUSY;
-	return duo_aux_init();
+	return misc_register(&duo_main_misc);
 }
-module_init(duo_init);
-MODULE_LICENSE("GPL");
