@@ -19,6 +19,7 @@ from .handler_body import (impure_declaration, needs_temporary, parameter_names,
 from .locking import (bkl_in_callee, is_handler, mutex_name, outside_the_mutex,
                       polls_shared_state, reachable, shadowed_lock, waits_for_another_call)
 from .placement import placement_problem
+from .task_exits import ends_task
 from . import forwarded_calls, kbuild_defines, renames, unseen_inode
 
 
@@ -359,6 +360,10 @@ def _decide_from_facts(file, h):
         result = (None, "it polls shared state (%s) that another call sets and, unlike "
                   "the BKL, the private mutex is not dropped while it waits: the call "
                   "that would set it would wait for the mutex" % polls_shared_state(file, h))
+    elif flags.mutex and ends_task(file, h):
+        result = (None, "it can end the task (%s) with the private mutex held: unlike "
+                  "the BKL, a mutex is not released when its holder exits, so every later "
+                  "call would wait for it for ever" % ends_task(file, h))
     elif runtime and runtime_unlocked.get(file):
         result = (None, "it is assigned at run time at line %d and the file also "
                   "assigns .unlocked_ioctl at run time at line %d: which one the VFS "

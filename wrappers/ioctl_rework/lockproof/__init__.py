@@ -45,7 +45,10 @@ pushdown's declarations before the lock) reads nothing another call may
 change in between (early_reads.py: no `int users = dev->users;` before a
 `dev->users = users + 1;` under the lock).  A path ends at a call that does
 not return: the kernel's own, one declared noreturn, and a function or
-macro of what was read that halts on every path (noreturn.py, halting.py).  A wrapper must call the legacy body once on every path with the
+macro of what was read that halts on every path (noreturn.py, halting.py);
+with a mutex, no such call, no BUG_ON() of a condition not known to be 0
+and no call to a function read that may halt runs with the mutex held (a
+mutex, unlike the BKL, stays held when its holder exits: judge.py).  A wrapper must call the legacy body once on every path with the
 lock held and pass its own arguments; its body must return with the lock
 as it got it; no file_operations may point at the body directly.
 """

@@ -22,6 +22,7 @@ class Function:
     returns: list[st.Return]
     entry_depth: int
     constants: "constant_names.Names | frozenset" = constant_names.KERNEL   # read as constants
+    may_halt: frozenset = frozenset()  # called names that may end the task (noreturn.Halting)
 
     def leaf_at(self) -> dict[int, st.Leaf]:
         """Token position -> the leaf it belongs to."""
@@ -67,7 +68,7 @@ def analyse(name: str, param_tokens: list[Token], body_tokens: list[Token],
     local = Locals(frozenset(names - statics), frozenset(arrays), frozenset(stable - statics),
                    frozenset(statics))
     return Function(name, body_tokens, tuple(params), body, walk, local, leaves, ops,
-                    returns, entry_depth, constants)
+                    returns, entry_depth, constants, halting.may)
 
 
 def _collect(node, leaves, ops, returns, decls) -> None:

@@ -16,7 +16,8 @@ import collections
 import difflib
 from dataclasses import dataclass
 
-from ioctl_rework.lockproof import early_reads, syntax as st
+from ioctl_rework.lockproof import early_reads, noreturn, syntax as st
+from ioctl_rework.lockproof.constants import fold
 from ioctl_rework.lockproof.analysis import Function
 from ioctl_rework.lockproof.model import LockCalls
 from ioctl_rework.lockproof.statements import TYPE_WORDS
@@ -158,6 +159,51 @@ class Judge:
                 self.say(op.position, f"{lock.acquire_call} at {{line}} is reached with "
                          f"{lock.name} already held: it deadlocks" +
                          self._some(states, lambda d: d >= 1))
+
+    def halts_held(self) -> None:
+        """Under a mutex, no path may end the task with the mutex held: the
+        BKL was released when its holder exited (or BUG() killed it), a
+        mutex is not, and every later call would wait for it for ever."""
+        new, lock = self.new, self.lock
+        if lock.is_bkl:
+            return
+        held = (f"with {lock.name} held: unlike the BKL, a mutex is not released when its "
+                "holder exits, so every later call would wait for it for ever")
+        for position, states in sorted(new.walk.halts.items()):
+            if any(d >= 1 for d, _, _ in states):
+                self.say(position, f"{new.tokens[position].text}() at {{line}} ends the "
+                         f"task {held}" + self._some(states, lambda d: d >= 1))
+        for leaf in new.leaves:
+            states = new.walk.leaves.get(leaf.ident, frozenset())
+            if not any(d >= 1 for d, _, _ in states):
+                continue
+            for position in leaf.positions:
+                why = self._may_halt(position)
+                if why:
+                    self.say(position, f"{new.tokens[position].text}() at {{line}} {why} "
+                             f"{held}" + self._some(states, lambda d: d >= 1))
+
+    def _may_halt(self, position: int) -> str | None:
+        """Why the call at POSITION may end the task, or None: an assertion
+        whose condition is not a known constant (BUG_ON(0) never fires, a
+        true constant is a Halt), or a function read that may halt."""
+        tokens = self.new.tokens
+        token = tokens[position]
+        if token.kind != "ident" or position + 1 >= len(tokens) or \
+                not tokens[position + 1].is_("("):
+            return None
+        if token.text in noreturn.ASSERTS:
+            depth, close = 0, len(tokens)
+            for k in range(position + 1, len(tokens)):
+                depth += tokens[k].is_("(") - tokens[k].is_(")")
+                if depth == 0:
+                    close = k
+                    break
+            if fold(tokens[position + 2:close]) is None:
+                return "ends the task when its condition holds"
+        elif token.text in self.new.may_halt:
+            return "may end the task (what it calls can halt)"
+        return None
 
     def _exit(self, depths, want, line, macros, what, caller) -> None:
         suffix = in_macros(macros)

@@ -45,6 +45,10 @@ class Halting(NamedTuple):
 
     calls: frozenset = frozenset()
     words: frozenset = frozenset()
+    # Functions of the text and macros read that MAY halt: a body or a
+    # definition that names a halting call or an assertion (`if (x) BUG();`,
+    # `BUG_ON(x)`), or one of these.  A call to one may end the task there.
+    may: frozenset = frozenset()
 
 
 class Declarations:
@@ -57,6 +61,7 @@ class Declarations:
         # Function, the names around it, its body (None: a prototype).
         self._declared: list[tuple[str, frozenset, halting.Body | None]] = []
         self._variables: set[str] = set()
+        self._own: set[str] = set()                   # functions this reading defines
         self._pending: list[Token] = []
         self._defining: tuple[str, frozenset] | None = None   # a definition's head
         self._body: list[Token] = []
@@ -78,6 +83,7 @@ class Declarations:
                 if depth == 1 and token.is_("}"):
                     name, words = self._defining
                     self._declared.append((name, words, halting.Body.of(self._body)))
+                    self._own.add(name)
                     self._defining, self._body = None, []
                     self._names = self._halting = None
                 else:
@@ -133,8 +139,25 @@ class Declarations:
             functions = {name for name, _, _ in self._declared}
             words = {name for name in names if name in self._macros and name not in functions
                      and not any(body.startswith("(") for body in self._macros[name])}
-            self._halting = Halting(names, frozenset(words))
+            self._halting = Halting(names, frozenset(words), self._may_halt(names))
         return self._halting
+
+    def _may_halt(self, names: frozenset) -> frozenset:
+        # The functions of the text itself, not a header's: a tree's inline
+        # helpers assert (dma_map_single's BUG_ON) and are not the driver's.
+        uses = [(name, body.names) for name, _, body in self._declared
+                if body is not None and name in self._own]
+        uses += [(name, frozenset(words)) for name, words in self._spellings.items()]
+        halts = ALWAYS | ASSERTS | names
+        may: set[str] = set()
+        grown = True
+        while grown:                   # a helper that calls a helper that may halt
+            grown = False
+            for name, used in uses:
+                if name not in may and name not in halts and not used.isdisjoint(halts | may):
+                    may.add(name)
+                    grown = True
+        return frozenset(may)
 
     def _marked(self) -> frozenset:
         markers = set(_MARKERS)

@@ -51,6 +51,7 @@ class Walk:
     leaves: dict[int, frozenset] = field(default_factory=dict)
     ops: dict[int, frozenset] = field(default_factory=dict)
     returns: dict[int, frozenset] = field(default_factory=dict)
+    halts: dict[int, frozenset] = field(default_factory=dict)   # Halt position -> states
     end: frozenset = frozenset()
 
 
@@ -215,7 +216,9 @@ class Walker:
         if kind is st.StmtExpr:
             return self.stmt(expr.body, states, ctx)
         if kind is st.Halt:
-            return frozenset()         # BUG(), panic(): no path goes on
+            # BUG(), panic(): no path goes on, but a mutex held here stays held.
+            self._record(self.result.halts, expr.position, states)
+            return frozenset()
         raise WalkError(f"cannot evaluate a {kind.__name__}")
 
     def constant(self, expr) -> bool | None:

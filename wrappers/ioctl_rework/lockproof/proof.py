@@ -238,6 +238,7 @@ class _HandlerProver:
             new = self._function(self.new_unit, new_def, config, entry_depth)
             judge = Judge(new, self.lock, entry_depth, self.reads)
             judge.exits(caller)
+            judge.halts_held()
             judge.compare(old)
             if not old.ops:
                 judge.strict_ops()
