@@ -6,7 +6,8 @@ without the bodies no handler can be), callees.py joins in the functions
 it hands them to, headers.py finds the uapi headers (layout.py: where each era
 keeps them), probe.py compiles the commands and types for i386 and x86_64,
 classify.py decides from the layouts (kept per file by memo.py), and era.py
-from the tree's own compat table (table.py, cexpr.py), read once a run.
+from the tree's own compat table (table.py, cexpr.py), read once a run (its
+verdicts kept per file by verdict_memo.py).
 This module joins them per file and runs the rule.
 """
 
@@ -22,7 +23,7 @@ from ioctl_rework.spatch import runner as spatch
 from ioctl_rework.cache import Cache, FileDigests, make_key
 from ioctl_rework.stages import Stage, Stages, Verbosity
 from ioctl_rework.compat import (callees, classify, encoded_types, era, facts, memo, probe,
-                                  rule_input, table)
+                                  rule_input, table, verdict_memo)
 from ioctl_rework.compat.headers import asm_dirs, include_dirs, probe_headers
 from ioctl_rework.compat.classify import Classification, CompatClass, Offender  # noqa: F401
 
@@ -65,10 +66,16 @@ def classify_stdout(source: Path, shown: str, stdout: str, tree: Path | None,
         return [Classification(shown, f.handler, CompatClass.UNKNOWN, tuple(f.commands),
                                reason=str(err)) for f in facts.parse(stdout).values()]
     relative = _relative(source, tree)
-    return [replace(era.apply(decided, era.verdicts(decided.commands, layouts.numbers,
-                                                    layouts.sizes, compat_table, relative),
-                              compat_table), file=shown)
-            for decided in layouts.decided]
+    # The lookups cost seconds a file in a large table: kept (verdict_memo).
+    kept_key = verdict_memo.key(layouts, compat_table, relative)
+    classified = verdict_memo.get(cache, kept_key)
+    if classified is None:
+        classified = [era.apply(decided, era.verdicts(decided.commands, layouts.numbers,
+                                                      layouts.sizes, compat_table, relative),
+                                compat_table)
+                      for decided in layouts.decided]
+        verdict_memo.put(cache, kept_key, classified)
+    return [replace(c, file=shown) for c in classified]
 
 
 def file_layouts(source: Path, stdout: str, tree: Path | None, cache: Cache | None,

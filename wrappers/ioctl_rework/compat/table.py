@@ -23,6 +23,7 @@ registering files): reading it costs seconds on a 2.6.9 tree.
 
 import enum
 import functools
+import json
 import os
 import re
 from dataclasses import dataclass, field
@@ -104,6 +105,12 @@ class CompatTable:
                    value["fallback"], value["fallback_source"], tuple(value["files"]),
                    frozenset(value["unresolved_files"]),
                    {name: tuple(members) for name, members in value["structs"].items()})
+
+    @functools.cached_property
+    def digest(self) -> str:
+        """A key of everything a lookup reads: the verdicts kept by it
+        (compat.verdict_memo) hold for any table with the same content."""
+        return make_key(TABLE_FORMAT, json.dumps(self.to_json(), sort_keys=True))
 
     def no_entry(self) -> str:
         """What the rest gets, and who says so."""
