@@ -84,6 +84,18 @@ cf_only = []         # -D callees_only=1: the listed functions alone, not the fo
 
 cf_alias_printed = set()  # (file, line, fact) of the alias facts printed
 
+import re
+# An entry's handler as the fops spells it: h, &h, (h), a pointer cast of
+# either (a cast is a type with a star: (h)(x) is a call, no entry).
+CF_ENTRY = re.compile(r"\s*(?:\(\s*[A-Za-z_][\w\s]*\*[\s*]*\)\s*)*\(?\s*&?\s*\(?\s*([A-Za-z_]\w*)\s*\)?\s*\)?\s*")
+
+def cf_add_entry(e):
+    """Take the handler an entry names, in any spelling of CF_ENTRY; an
+    expression that names none (a call, a conditional) adds nothing."""
+    found = CF_ENTRY.fullmatch(e)
+    if found:
+        cf_entries.add(found.group(1))
+
 def cf_alias_fact(p, text):
     """Print a fact about an alias once: one name may be bound by more
     than one of the rules that find aliases, and each has its own rule for
@@ -118,44 +130,48 @@ cf_alias_printed.clear()
 cf_handlers.clear()
 
 @ cf_entry_unlocked depends on report @
-identifier fops, h;
+identifier fops;
+expression h;
 @@
 struct file_operations fops = { ..., .unlocked_ioctl = h, ... };
 
 @ script:python @
 h << cf_entry_unlocked.h;
 @@
-cf_entries.add(h)
+cf_add_entry(h)
 
 @ cf_entry_legacy depends on report @
-identifier fops, h;
+identifier fops;
+expression h;
 @@
 struct file_operations fops = { ..., .ioctl = h, ... };
 
 @ script:python @
 h << cf_entry_legacy.h;
 @@
-cf_entries.add(h)
+cf_add_entry(h)
 
 @ cf_entry_gnu_unlocked depends on report @
-identifier fops, h;
+identifier fops;
+expression h;
 @@
 struct file_operations fops = { ..., unlocked_ioctl: h, ... };
 
 @ script:python @
 h << cf_entry_gnu_unlocked.h;
 @@
-cf_entries.add(h)
+cf_add_entry(h)
 
 @ cf_entry_gnu depends on report @
-identifier fops, h;
+identifier fops;
+expression h;
 @@
 struct file_operations fops = { ..., ioctl: h, ... };
 
 @ script:python @
 h << cf_entry_gnu.h;
 @@
-cf_entries.add(h)
+cf_add_entry(h)
 
 @ cf_handler depends on report @
 identifier cf_h, cf_cmd, cf_arg;

@@ -137,6 +137,17 @@ struct local_cfg {
 """
 
 
+# The fops entry of u64_after_u32's handler, spelled as drivers spell it.
+ENTRY_SPELLINGS = {
+    "entry_address": ".ioctl = &{h},",
+    "entry_parens": ".ioctl = ({h}),",
+    "entry_cast": ".ioctl = (void *){h},",
+    "entry_cast_address": ".ioctl = (void *)&{h},",
+    "entry_gnu_address": "ioctl: &{h},",
+    "entry_unlocked_address": ".unlocked_ioctl = &{h},",
+}
+
+
 @unittest.skipIf(probe.tools_missing(), "gcc or pahole missing (make deps)")
 class ShapesTest(unittest.TestCase):
     """Every shape, classified end to end: the rule, the probe, the class."""
@@ -161,6 +172,12 @@ class ShapesTest(unittest.TestCase):
             path.write_text(driver(name, f"case ABI_NONE:\n\treturn {call};\n")
                             .replace('#include "abi.h"\n', '#include "abi.h"\n\n' + callee))
             files.append(path)
+        body = CASES["u64_after_u32"][0]
+        for name, entry in ENTRY_SPELLINGS.items():
+            path = root / f"{name}.c"
+            path.write_text(driver(name, body).replace(f".ioctl = {name}_ioctl,",
+                                                       entry.format(h=f"{name}_ioctl")))
+            files.append(path)
         cls.results = {Path(c.file).stem: c for c in compat.classify_files(files)
                        if c.handler.endswith("_ioctl")}
 
@@ -173,6 +190,13 @@ class ShapesTest(unittest.TestCase):
             with self.subTest(name):
                 self.assertIn(name, self.results)
                 self.assertIs(self.results[name].compat_class, expected,
+                              self.results[name].describe())
+
+    def test_every_spelling_of_the_entry_names_its_handler(self):
+        for name in ENTRY_SPELLINGS:
+            with self.subTest(name):
+                self.assertIn(name, self.results)
+                self.assertIs(self.results[name].compat_class, CompatClass.NEEDS_TRANSLATION,
                               self.results[name].describe())
 
     def test_needs_translation_names_the_command_type_and_member(self):
