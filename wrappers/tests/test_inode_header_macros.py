@@ -128,6 +128,31 @@ class HeaderMacrosTest(unittest.TestCase):
                     self.driver(UPPER, include, header, define.replace("= 0", "== 0"), use=use)
                     self.assertTrue(self.own(text))
 
+    def test_what_names_a_member_or_pastes_its_arguments_in_the_kernel_names_no_local(self):
+        # A 6.1 kernel's put_user() and if() reach, through its headers'
+        # closure, pastes of their parameters (__CONCAT(a, b)) and designated
+        # initializers (.file = __FILE__): neither names the handler's own
+        # inode or file, and a stacking driver's forward stays proven.
+        shapes = {
+            "a paste of parameters": (
+                "TRACE_ME(cmd)", "#define __CONCAT(a, b) a ## b\n"
+                "#define TRACE_ME(x) __CONCAT(tr, ace)(x)\n"),
+            "a designator": (
+                "TRACE_ME(cmd)", "struct site { const char *file; };\n"
+                "#define TRACE_ME(x) ({ static struct site s = { .file = __FILE__ }; "
+                "(void)(x); })\n"),
+            "a member written": (
+                "TRACE_ME(cmd)", "#define TRACE_ME(x) (lower->file = 0, (void)(x))\n"),
+        }
+        include, header = PLACES["tree include/linux"]
+        for spelling, (use, define) in shapes.items():
+            with self.subTest(spelling=spelling):
+                self.assertTrue(self.own(self.driver(UPPER, include, header, define, use=use)))
+        # The driver's own paste may spell the name unseen: refused.
+        include, header = PLACES["quoted"]
+        use, define = shapes["a paste of parameters"]
+        self.assertFalse(self.own(self.driver(UPPER, include, header, define, use=use)))
+
     def test_the_kernel_headers_given_are_read_outside_a_tree(self):
         kernel = self.tree / "kernel"
         (kernel / "include/linux").mkdir(parents=True)

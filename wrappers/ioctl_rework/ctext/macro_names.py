@@ -77,6 +77,9 @@ class ReadMacros(NamedTuple):
     # The driver's headers not read: "..." ones not found, -I flags not
     # expanded, the read limit.  Their macros may name any word of its code.
     unread: tuple
+    # The Definitions of FOUND read from the file and the driver's own
+    # headers, not from the kernel's include directories.
+    own: tuple = ()
 
 
 def read_macros(path: str, root: str | None = None) -> ReadMacros:
@@ -85,24 +88,31 @@ def read_macros(path: str, root: str | None = None) -> ReadMacros:
     if root is None:
         root, path = ("/", path.lstrip("/")) if os.path.isabs(path) else (os.getcwd(), path)
     headers = include_search.read_headers(root, os.path.normpath(path))
-    found, undefined, declared = [], set(), set()
-    for text in headers.texts.values():
+    kernel = tuple(os.path.normpath(d) + "/" for d in (
+        *headers.search.system, *([headers.search.asm] if headers.search.asm else []),
+        *(d for d, _ in headers.search.generic)))
+    found, own, undefined, declared = [], [], set(), set()
+    for where, text in headers.texts.items():
         defined, undone, named = _text_facts(text)
         found += defined
+        if not os.path.normpath(where).startswith(kernel):
+            own += defined
         undefined |= undone
         declared |= named
     unread = tuple(headers.missing + list(headers.search.unexpanded)) + \
         (("the headers past the first %d read" % include_search.LIMIT,) if headers.cut else ())
     if not headers.texts:
         unread = (path,) + unread
-    return ReadMacros(tuple(found), frozenset(undefined), frozenset(declared), unread)
+    return ReadMacros(tuple(found), frozenset(undefined), frozenset(declared), unread,
+                      tuple(own))
 
 
 def text_macros(text: str) -> ReadMacros:
     """The ReadMacros of the C text TEXT alone, nothing counted unread: the
     reading of a caller that has only the text, which must prove no less
     than one that reads the headers (null_inode)."""
-    return ReadMacros(*_text_facts(text), ())
+    facts = _text_facts(text)
+    return ReadMacros(*facts, (), facts[0])
 
 
 _CALLED = re.compile(r"\b([A-Za-z_]\w*)\s*\(")
@@ -146,13 +156,17 @@ def _may_paste(found: Definition, word: str) -> bool:
 
 
 def naming(found: Iterable[Definition], word: str,
-           how: Callable[[str], bool] | None = None) -> set[str]:
+           how: Callable[[str], bool] | None = None,
+           pasting: Iterable[Definition] | None = None) -> set[str]:
     """The names of the macros of FOUND whose expansion names WORD (HOW,
-    given the body, says whether it names it in the way asked: writes it)."""
+    given the body, says whether it names it in the way asked: writes it).
+    PASTING: the definitions whose pastes may spell it (all when None)."""
     found = list(found)
+    pasting = None if pasting is None else set(pasting)
     pattern = re.compile(r"\b%s\b" % re.escape(word))
     names = {d.name for d in found if word not in d.parameters and (
-        (how(d.body) if how else pattern.search(d.body)) or _may_paste(d, word))}
+        (how(d.body) if how else pattern.search(d.body))
+        or ((pasting is None or d in pasting) and _may_paste(d, word)))}
     return _closure(names, [(d.name, set(_WORD.findall(d.body)) - d.parameters)
                             for d in found])
 
@@ -189,10 +203,11 @@ def names_through_macro(text: str, word: str, code: str,
 
 
 def uses_naming(found: Iterable[Definition], word: str, code: str,
-                how: Callable[[str], bool] | None = None) -> bool:
+                how: Callable[[str], bool] | None = None,
+                pasting: Iterable[Definition] | None = None) -> bool:
     """Whether CODE (a function's text, comments blanked) calls or names a
     macro of FOUND whose expansion names WORD (as naming())."""
-    names = naming(found, word, how)
+    names = naming(found, word, how, pasting)
     lines = [line for line in code.split("\n") if not re.match(r"\s*#\s*define\b", line)]
     return bool(names) and re.search(r"\b(?:%s)\b" % "|".join(map(re.escape, sorted(names))),
                                      "\n".join(lines)) is not None

@@ -67,8 +67,11 @@ def _body(code: str, start: int) -> str | None:
 
 
 def _writes(body: str, name: str) -> bool:
+    """Whether BODY writes the variable NAME: a member of that name (.file =
+    in a designated initializer, p->file =) is not the variable."""
     word = re.escape(name)
-    return bool(re.search(r"(?<![=!<>])\b%s\s*(?:[-+*/%%&|^]|<<|>>)?=(?!=)|(?<!&)&\s*%s\b|"
+    body = re.sub(r"(\.|->)\s+", r"\1", body)
+    return bool(re.search(r"(?<![=!<>.])\b%s\s*(?:[-+*/%%&|^]|<<|>>)?=(?!=)|(?<!&)&\s*%s\b|"
                           r"(?:\+\+|--)\s*%s\b|\b%s\s*(?:\+\+|--)" % ((word,) * 4), body))
 
 
@@ -76,8 +79,12 @@ def _writes_or_macro_writes(macros: macro_names.ReadMacros, body: str, name: str
     """_writes(), or a macro of MACROS that BODY uses writes NAME, to any
     depth (macro_names; a paste that may spell it counts), or NAME is in the
     arguments of a macro of MACROS that may write an argument."""
+    # A paste in the kernel's headers (__CONCAT(a, b), ___PASTE) spells what
+    # its call site's arguments spell, which the body shows: only the
+    # driver's own pastes may spell the name unseen (else every kernel
+    # macro would reach one and name every word).
     if _writes(body, name) or macro_names.uses_naming(
-            macros.found, name, body, lambda text: _writes(text, name)):
+            macros.found, name, body, lambda text: _writes(text, name), macros.own):
         return True
     writing = macro_names.writing_an_argument(macros.found, _writes_parameter)
     return any(_callers(body, match.start()) & writing
