@@ -8,6 +8,7 @@ counted as one that may reach a file_operations (None).
 """
 
 import shutil
+import signal
 import tempfile
 import unittest
 from pathlib import Path
@@ -468,6 +469,42 @@ class UnprovenTest(MemberTypesCase):
                                       "ccflags-y += -Dusb_gadget_ops=file_operations\n"))
         with self.subTest(spelling="a macro call may declare it"):
             self.assertTrue(contested(self.function("\tget_ops(ops);\n" + use, before=before)))
+
+    def test_a_typedef_cycle_ends(self):
+        # contested() follows typedefs from the object's type; one that
+        # leads back to a spec it followed (2.6.9's `typedef struct
+        # ctl_table ctl_table;`) ends there, every name on the way read.
+        use = "\treturn ops->ioctl(0, code, v); /* here */"
+        renamed = "ccflags-y += -Dusb_gadget_ops=file_operations\n"
+        for before in ["typedef struct usb_gadget_ops usb_gadget_ops;\n"
+                       "static usb_gadget_ops *ops;\n",
+                       "typedef struct usb_gadget_ops usb_gadget_ops;\n"
+                       "static struct usb_gadget_ops *ops;\n",
+                       "typedef struct usb_gadget_ops gops;\n"
+                       "typedef struct gops usb_gadget_ops;\n"
+                       "static gops *ops;\n"]:
+            text = self.function(use, before=before)
+            with self.subTest(before=before, flags=None):
+                self.assertFalse(self._contested_in_time(text, ""))
+            with self.subTest(before=before, flags=renamed):
+                self.assertTrue(self._contested_in_time(text, renamed))
+
+    def _contested_in_time(self, text: str, flags: str) -> bool:
+        """contested() on the line marked `/* here */`; a test failure,
+        not a hang, when it does not answer within 20 seconds."""
+        self.write({"drivers/x/Makefile": "obj-m += x.o\n" + flags, "drivers/x/x.c": text})
+        line = next(n for n, code in enumerate(text.split("\n"), 1) if "/* here */" in code)
+
+        def late(*_):
+            raise AssertionError("contested() did not end in 20 s")
+        previous = signal.signal(signal.SIGALRM, late)
+        self.addCleanup(signal.signal, signal.SIGALRM, previous)
+        signal.alarm(20)
+        try:
+            return member_types.contested(member_types.corpus(self.root, "drivers/x/x.c", text),
+                                          line)
+        finally:
+            signal.alarm(0)
 
     def test_declarations_that_disagree(self):
         # Each alone is proven: which one the compiler sees is not known.

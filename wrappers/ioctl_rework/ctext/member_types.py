@@ -281,8 +281,11 @@ def contested(corpus: Corpus, line: int) -> bool:
             continue                    # no plain chain: not the file's proof to contest
         base, base_at, members = chain
         spec = _declared(corpus, base, base_at)
-        named = {base, *members}
-        while spec is not None and len(named) < 16:
+        named, followed = {base, *members}, set()
+        # FOLLOWED ends a cycle: `typedef struct ctl_table ctl_table;` leads
+        # back to "struct ctl_table", a spec of two words NAMED never holds.
+        while spec is not None and spec not in followed and len(named) < 16:
+            followed.add(spec)
             named |= set(spec.split())
             targets = corpus.typedefs.get(spec.split()[-1], set())
             spec = _one(targets) if len(targets) == 1 and _one(targets) not in named else None
