@@ -14,6 +14,7 @@ truncated or torn one (a client that crashed before its data reached the
 server, a rename seen before the data) takes it for a miss.
 """
 
+import functools
 import hashlib
 import json
 import os
@@ -34,6 +35,13 @@ def make_key(*parts: str | bytes) -> str:
         data = part.encode("utf-8", "surrogateescape") if isinstance(part, str) else part
         digest.update(len(data).to_bytes(8, "little") + data)
     return digest.hexdigest()
+
+
+@functools.lru_cache(maxsize=None)
+def code_digest(*paths: Path) -> str:
+    """A key of the text of PATHS, the modules a kept result was decided
+    by: a change to one of them is no stale answer.  Read once a process."""
+    return make_key(*(Path(path).read_bytes() for path in paths))
 
 
 class Cache:

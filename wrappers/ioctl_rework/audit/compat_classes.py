@@ -7,7 +7,6 @@ The verdicts of a run are kept in the cache with every file they read
 (compat.Provenance): a re-run on unchanged files takes them from there
 without loading the classifier at all."""
 
-import functools
 import hashlib
 from dataclasses import replace
 from pathlib import Path
@@ -15,7 +14,7 @@ from pathlib import Path
 from ioctl_rework import settings
 from ioctl_rework.spatch import rules
 from ioctl_rework.spatch import runner as spatch
-from ioctl_rework.cache import Cache, FileDigests, make_key
+from ioctl_rework.cache import Cache, FileDigests, code_digest, make_key
 from ioctl_rework.stages import Stages, Verbosity
 from ioctl_rework.audit.findings import Finding, Kind
 
@@ -42,13 +41,11 @@ def detail(classification, handler: str, target: settings.Target) -> str:
     return classification.reason
 
 
-@functools.lru_cache(maxsize=1)
 def _code_digest() -> str:
     """The text of the classifier and of this module: what a kept verdict
     came from, with the facts rule and spatch."""
     here = Path(__file__).resolve()
-    sources = sorted((here.parents[1] / "compat").glob("*.py"))
-    return make_key(*(p.read_bytes() for p in (here, *sources)))
+    return code_digest(here, *sorted((here.parents[1] / "compat").glob("*.py")))
 
 
 def _key(tree: Path | None, missing: list[Finding], target: settings.Target) -> str:

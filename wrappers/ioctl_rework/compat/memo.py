@@ -10,12 +10,11 @@ afresh per command (era.py), so a changed table file changes no layout
 verdict and a changed header no table entry.
 """
 
-import functools
 import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 
-from ioctl_rework.cache import Cache, FileDigests, make_key
+from ioctl_rework.cache import Cache, FileDigests, code_digest, make_key
 from ioctl_rework.compat.classify import Classification
 
 LAYOUTS_FORMAT = "compat-layouts-1"
@@ -43,10 +42,9 @@ class FileLayouts:
                    value["numbers"], value["sizes"])
 
 
-@functools.lru_cache(maxsize=1)
 def _code_digest() -> str:
     here = Path(__file__).resolve().parent
-    return make_key(*((here / name).read_bytes() for name in _DECIDING_MODULES))
+    return code_digest(*(here / name for name in _DECIDING_MODULES))
 
 
 def key(source: Path, text: str, stdout: str, dirs: tuple[Path, ...], asm: dict,

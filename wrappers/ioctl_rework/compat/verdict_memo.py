@@ -11,11 +11,10 @@ needs no check of the files: a changed driver or header changes the
 layouts, a changed table file the table.
 """
 
-import functools
 import json
 from pathlib import Path
 
-from ioctl_rework.cache import Cache, make_key
+from ioctl_rework.cache import Cache, code_digest, make_key
 from ioctl_rework.compat.classify import Classification
 from ioctl_rework.compat.memo import FileLayouts
 from ioctl_rework.compat.table import CompatTable
@@ -25,10 +24,9 @@ VERDICTS_FORMAT = "compat-verdicts-1"
 _DECIDING_MODULES = ("era.py", "table.py", "cexpr.py", "classify.py", "verdict_memo.py")
 
 
-@functools.lru_cache(maxsize=1)
 def _code_digest() -> str:
     here = Path(__file__).resolve().parent
-    return make_key(*((here / name).read_bytes() for name in _DECIDING_MODULES))
+    return code_digest(*(here / name for name in _DECIDING_MODULES))
 
 
 def key(layouts: FileLayouts, table: CompatTable, relative: str) -> str:
