@@ -69,6 +69,8 @@ def _body(code: str, start: int) -> str | None:
 def _writes(body: str, name: str) -> bool:
     """Whether BODY writes the variable NAME: a member of that name (.file =
     in a designated initializer, p->file =) is not the variable."""
+    if name not in body:        # most macro bodies of a kernel's headers
+        return False
     word = re.escape(name)
     body = re.sub(r"(\.|->)\s+", r"\1", body)
     return bool(re.search(r"(?<![=!<>.])\b%s\s*(?:[-+*/%%&|^]|<<|>>)?=(?!=)|(?<!&)&\s*%s\b|"
