@@ -345,6 +345,47 @@ class SeveralTokensTest(unittest.TestCase):
                 self.assertEqual(sites(macros, use), [])
 
 
+# A macro that takes a member by its parameter (`dst->x`), given several
+# tokens, takes the member its argument's first token names, expanded
+# (2.6.9's sound/core/ioctl32: COPY(masks[i]) inside CVT_sndrv_pcm_hw_params,
+# a name DEFINE_ALSA_IOCTL_BIG pastes; read as any member, the whole 2.6.9
+# tree was refused).  (the macros, the use.)
+ALSA_COPY = ("#define COPY(x) (dst->x = src->x)\n"
+             "#define CONV(type) { CVT_##type(); }\n")
+MEMBER_FIRST_CANNOT = {
+    "an element": ("#define CVT_hw() { COPY(masks[i]); }\n", "CONV(hw);"),
+    "a member of a member": ("#define CVT_st() { COPY(tstamp.tv_sec); }\n", "CONV(st);"),
+    "an element's member": ("#define CVT_hw() { COPY(intervals[i].min); }\n", "CONV(hw);"),
+    "a call's result": ("#define CVT_fn() { COPY(ops->read(f)); }\n", "CONV(fn);"),
+    "an object-like macro first, of another name":
+        ("#define FIRST masks\n#define CVT_hw() { COPY(FIRST[i]); }\n", "CONV(hw);"),
+}
+MEMBER_FIRST_CAN = {
+    "ioctl called": ("#define CVT_io() { COPY(ioctl(0, f, 0, 0)); }\n", "CONV(io);"),
+    "ioctl indexed": ("#define CVT_io() { COPY(ioctl[0]); }\n", "CONV(io);"),
+    "an object-like macro first that is ioctl":
+        ("#define FIRST ioctl\n#define CVT_io() { COPY(FIRST (0, f, 0, 0)); }\n", "CONV(io);"),
+    "a parenthesis first": ("#define CVT_p() { COPY((ioctl)); }\n", "CONV(p);"),
+    "handed on by another macro":
+        ("#define CP2(y) COPY(y)\n#define CVT_io() { CP2(ioctl(0, f, 0, 0)); }\n",
+         "CONV(io);"),
+}
+
+
+class MemberFirstTokenTest(unittest.TestCase):
+    def test_a_member_named_by_a_first_token_other_than_ioctl_is_no_site(self):
+        for spelling, (macros, use) in MEMBER_FIRST_CANNOT.items():
+            with self.subTest(spelling=spelling):
+                self.assertEqual(sites(ALSA_COPY + macros, use), [])
+
+    def test_a_first_token_that_may_be_ioctl_is_a_site(self):
+        for spelling, (macros, use) in MEMBER_FIRST_CAN.items():
+            with self.subTest(spelling=spelling):
+                found = sites(ALSA_COPY + macros, use)
+                self.assertTrue(found)
+                self.assertRegex(found[0][2], r"may name CVT_\w+, a macro that may spell ioctl")
+
+
 class CycleTest(unittest.TestCase):
     def test_a_macro_cut_off_inside_another_is_expanded_where_asked_first(self):
         for spelling, (macros, first, then) in CYCLES.items():

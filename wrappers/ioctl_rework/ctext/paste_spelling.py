@@ -472,7 +472,7 @@ class Pastes:
                 env = {p: UNKNOWN for p in macro.params or ()}
             found = _names_ioctl(macro.body) or any(
                 re.search(r"(?:->|\.)\s*%s\b" % re.escape(p), macro.body)
-                and (re.fullmatch(env[p].expanded, "ioctl") or re.fullmatch(env[p].raw, "ioctl"))
+                and any(re.fullmatch(s, "ioctl") for s in _member_spellings(env[p]))
                 for p in env) or bool(self._pasted(name, macro, env, depth))
             found = found or bool(self._called_parameter(name, macro, env, depth))
             if not found:
@@ -570,6 +570,18 @@ def _may_spell_ioctl(macro: Macro) -> bool:
     return any(re.search(r"(?:->|\.)\s*%s\b" % re.escape(p), macro.body) or
                re.search(r"\b%s\s*(?:\(|$)" % re.escape(p), macro.body)
                for p in macro.params or ())
+
+
+def _member_spellings(argument: Argument) -> tuple[str, ...]:
+    """What ARGUMENT, substituted after -> or ., may name as the member: the
+    argument's first token, as written and expanded (`COPY(masks[i])` of
+    2.6.9's sound/core/ioctl32, `dst->x` given `masks[i]`, names masks);
+    all of it where it is one token."""
+    if argument.first is None:
+        return argument.raw, argument.expanded
+    # Handed on from an enclosing macro, FIRST is expanded already.
+    return argument.first, argument.first if argument.expanded_first is None \
+        else argument.expanded_first
 
 
 def _translated(code: str) -> tuple[str, list[int]]:
