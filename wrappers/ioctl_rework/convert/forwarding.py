@@ -49,10 +49,10 @@ from typing import Iterable
 
 from ioctl_rework.cache import Cache, make_key
 
-from ioctl_rework.convert import accounting, vfs_dispatch
+from ioctl_rework.convert import accounting, macro_bodies, vfs_dispatch
 from ioctl_rework.convert.summary import ChangeRecord, HandlerRecord, HandlerStatus
 from ioctl_rework.ctext import candidates, free_names, include_search, member_calls
-from ioctl_rework.ctext import member_types
+from ioctl_rework.ctext import macro_forwarding, member_types
 from ioctl_rework.patches import tidy
 from ioctl_rework.patches.unified import apply_hunks
 from ioctl_rework.spatch import rules
@@ -149,11 +149,24 @@ def forward(texts: dict[str, tuple[bytes, bytes]], multi_kernel: bool,
     order = sorted(rel for rel in texts if not held.get(rel))
     helpers = _helper_names(root, {rel: texts[rel][1] for rel in order}) \
         if legacy_target else {}
+    # A .c file's own macros that call through ->ioctl are rewritten as a
+    # header's are; the rule reads the rest of the file, those masked.
+    in_macros = {}
+    for rel in order:
+        rewrite = _own_macros(rel, texts[rel][1], legacy_target, multi_kernel, root)
+        if isinstance(rewrite, macro_bodies.FileRewrite):
+            in_macros[rel] = rewrite
+        elif rewrite is not None:
+            done.refused += _macro_refusals(rel, texts[rel], rewrite.refused)
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
         results = list(pool.map(lambda rel: _cached_run(
-            rel, texts[rel][1], args + helpers.get(rel, []), timeout, cache), order))
+            rel, in_macros[rel].masked.encode("utf-8", "surrogateescape")
+            if rel in in_macros else texts[rel][1], args + helpers.get(rel, []), timeout,
+            cache), order))
     for rel, result in zip(order, results):
         old, current = texts[rel]
+        if rel in in_macros:
+            current = in_macros[rel].masked.encode("utf-8", "surrogateescape")
         report, diff = spatch.split_report(result.stdout)
         if result.outcome is not spatch.Outcome.OK:
             if member_types.only_other_structures(member_types.corpus(root, rel, _text(current))):
@@ -194,7 +207,69 @@ def forward(texts: dict[str, tuple[bytes, bytes]], multi_kernel: bool,
                                                  function, what))
         if diff and not entry_point:
             done.texts[rel] = tidy.tidy(tidy.legacy_halves(current, apply_hunks(current, diff)))
+        if rel in in_macros and not entry_point:
+            _unmasked(done, rel, texts[rel], in_macros[rel], legacy_target)
     return done
+
+
+def _own_macros(rel: str, data: bytes, legacy_target: bool, multi_kernel: bool,
+                root: Path | None):
+    """The forwarding macros REL (a .c file, DATA its text) defines itself,
+    whose bodies spell a call through ->ioctl, rewritten and masked
+    (macro_bodies.FileRewrite), or refused (a HeaderRewrite with its
+    reasons), or None: it has none.  A macro whose member no reading
+    proves (a paste) is left to its uses' refusal (macro_sites)."""
+    if not rel.endswith(".c"):
+        return None                 # a header's: macro_sites.written_headers
+    text = _text(data)
+    if "define" not in text:
+        return None
+    macros = [m for m in macro_forwarding.forwarding_macros(text, rel)
+              if m.in_body and not m.unprovable]
+    if not macros:
+        return None
+    used = free_names.words(text) if root is None else \
+        free_names.taken(root, rel, text) | free_names.taken_by_includers(root, rel)
+    return macro_bodies.rewrite_in_file(text, macros, legacy_target, multi_kernel, used)
+
+
+def _macro_refusals(rel: str, texts: tuple[bytes, bytes],
+                    refused: dict[str, str]) -> list[HandlerRecord]:
+    """The records of REL's own macros that could not be rewritten (REFUSED:
+    name -> why), at their #define's line of the text before the run."""
+    old, current = map(_text, texts)
+    lines = {m.name: m.line for m in macro_forwarding.forwarding_macros(current, rel)}
+    old_line = accounting.line_map(old, current)
+    return [HandlerRecord(rel, old_line.get(lines.get(name, 1), lines.get(name, 1)), "?", name,
+                          HandlerStatus.FAILED,
+                          f"macro {name} ({rel}) calls or tests ->ioctl, and its body cannot "
+                          f"be rewritten ({why}): convert it by hand")
+            for name, why in sorted(refused.items())]
+
+
+def _unmasked(done: Forwarded, rel: str, texts: tuple[bytes, bytes],
+              rewrite: "macro_bodies.FileRewrite", legacy_target: bool) -> None:
+    """REL's text with its own macros rewritten put back into what the rule
+    wrote of the masked text, and a record for each site of theirs; a
+    refusal where the rule changed a masked line."""
+    old, current = map(_text, texts)
+    written = done.texts.get(rel)
+    new = macro_bodies.unmask(_text(written) if written is not None else rewrite.masked,
+                              rewrite)
+    old_line = accounting.line_map(old, current)
+    if new is None:
+        done.texts.pop(rel, None)
+        done.refused.append(HandlerRecord(
+            rel, 1, "?", "?", HandlerStatus.FAILED,
+            "the forwarding rule changed a line of the file's own forwarding macros, "
+            "which were rewritten apart: its calls through ->ioctl are not converted"))
+        return
+    done.texts[rel] = new.encode("utf-8", "surrogateescape")
+    done.changes += [ChangeRecord(rel, old_line.get(line, line), "forwarded-call", name, name,
+                                  "the macro's call through ->ioctl forwards through "
+                                  "->unlocked_ioctl" + (" or falls back to ->ioctl"
+                                                       if legacy_target else ""))
+                     for line, name in rewrite.sites]
 
 
 def _site_words(what: str) -> str:

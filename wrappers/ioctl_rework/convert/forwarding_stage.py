@@ -14,7 +14,8 @@ from pathlib import Path
 
 from ioctl_rework import cache as cache_mod
 from ioctl_rework import settings
-from ioctl_rework.convert import forwarding, shard as shard_mod, unfollowed_calls
+from ioctl_rework.convert import forwarding, macro_users, shard as shard_mod
+from ioctl_rework.convert import unfollowed_calls
 from ioctl_rework.convert.file_runs import FileRun
 from ioctl_rework.convert.macro_sites import MacroWrites, SitesMemo, refused_sites
 from ioctl_rework.convert.macro_sites import written_headers
@@ -25,12 +26,15 @@ from ioctl_rework.convert.tree import Tree
 
 
 def files_read(tree: Tree, mine: set[str], grouped: set[str],
-               shard: shard_mod.Shard | None) -> set[str]:
+               shard: shard_mod.Shard | None, paths: list[Path] | None = None) -> set[str]:
     """The files of this run (MINE, of its SHARD) and every other file under
     its paths that has an ioctl member; GROUPED: every file a handler name
-    links, in any shard."""
+    links, in any shard.  PATHS: the run's; a file under them naming a
+    forwarding macro of a header outside them, and such a header it quotes,
+    are read too (macro_users.py)."""
     read = set(mine)
-    for rel in sorted(tree.member_files):
+    users = macro_users.outside_users(tree.root, paths) if paths else macro_users.Users()
+    for rel in sorted(tree.member_files | users.files | users.headers):
         if rel in grouped and rel not in mine:
             continue            # another shard's
         if rel not in grouped and shard is not None and not shard.owns(rel):

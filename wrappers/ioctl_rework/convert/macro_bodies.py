@@ -58,6 +58,8 @@ class HeaderRewrite:
     text: str | None = None                        # the new header, when all were rewritten
     sites: list[tuple[int, str]] = field(default_factory=list)   # (line, macro) rewritten
     refused: dict[str, str] = field(default_factory=dict)        # macro -> why not
+    # Where TEXT holds the forwarding helper (start, end offsets), if added.
+    helper: tuple[int, int] | None = None
 
 
 def helper_definition(name: str, multi_kernel: bool) -> str:
@@ -137,9 +139,10 @@ def rewrite_header(text: str, macros: list[ForwardingMacro], legacy_target: bool
                                 for _, name in done.sites}
                 return done
         added = helper_definition(helper, multi_kernel) + "\n"
-        if not _has_lock_header(text, opened):
-            added = "#include <linux/smp_lock.h>\n\n" + added
-        edits.insert(0, (first_at, first_at, added))
+        lock = "" if _has_lock_header(text, opened) else "#include <linux/smp_lock.h>\n\n"
+        edits.insert(0, (first_at, first_at, lock + added))
+        # The edits after it do not move it: it is the first.
+        done.helper = (first_at + len(lock), first_at + len(lock) + len(added))
     new_text = text
     for start, end, new in reversed(edits):
         new_text = new_text[:start] + new + new_text[end:]
@@ -305,3 +308,63 @@ def _has_lock_header(text: str, opened: list) -> bool:
                                                                                      number))]:
             return True
     return False
+
+
+@dataclass
+class FileRewrite:
+    """A file's own forwarding macros rewritten (rewrite_header), for the
+    forwarding rule to read the rest of the file: MASKED is the new text
+    with each line of the helper and of every rewritten #define (both
+    halves of a --multi-kernel one) a comment of its own (spatch parses no
+    pasting body, and the helper's fallback call is not the rule's to
+    rewrite); unmask() puts them back in what the rule writes."""
+
+    text: str
+    masked: str
+    lines: dict[str, str]                  # the comment -> the line it stands for
+    sites: list[tuple[int, str]]           # (line of the text given, macro)
+
+
+def rewrite_in_file(text: str, macros: list[ForwardingMacro], legacy_target: bool,
+                    multi_kernel: bool, used: set[str]) -> FileRewrite | HeaderRewrite:
+    """TEXT (a .c file) with its forwarding MACROS rewritten as a header's
+    are, and masked for the rule (FileRewrite); or rewrite_header's answer
+    when a macro cannot be rewritten (its refusals)."""
+    done = rewrite_header(text, macros, legacy_target, multi_kernel, used)
+    if done.text is None:
+        return done
+    new = done.text
+    lines = new.split("\n")
+    masked = set()
+    if done.helper is not None:
+        first = new.count("\n", 0, done.helper[0])
+        masked |= set(range(first, first + new.count("\n", *done.helper)))
+    names = {name for _, name in done.sites}
+    code = spans.code_only(new)
+    for match in macro_forwarding.DEFINE.finditer(code):
+        if match.group(1) in names:
+            first = code.count("\n", 0, match.start())
+            masked |= set(range(first, first + code.count("\n", match.start(),
+                                                           match.end()) + 1))
+    stand_in, out = {}, list(lines)
+    for number in sorted(masked):
+        if not lines[number].strip():
+            continue            # a blank line stays one
+        mark = f"/* ioctl-rework: macro line {number + 1} */"
+        while mark in new:
+            mark = mark[:-2] + "* */"
+        stand_in[mark] = lines[number]
+        out[number] = mark
+    return FileRewrite(new, "\n".join(out), stand_in, done.sites)
+
+
+def unmask(text: str, rewrite: FileRewrite) -> str | None:
+    """TEXT (what the rule wrote of REWRITE.masked) with the masked lines
+    back, or None where one is not there once, unchanged."""
+    lines = text.split("\n")
+    seen = 0
+    for number, line in enumerate(lines):
+        if line in rewrite.lines:
+            lines[number] = rewrite.lines[line]
+            seen += 1
+    return "\n".join(lines) if seen == len(rewrite.lines) else None

@@ -148,7 +148,7 @@ def _stages_to_verify(request: ConvertRequest, stages: Stages, started: str,
                     compat_cache(request.cache), stage)
     with stages.stage("forwarding"):
         read = forwarding_stage.files_read(tree, files, {rel for g in linked for rel in g},
-                                           request.shard)
+                                           request.shard, list(request.paths))
         forwarded = forwarding_stage.forward(
             tree, read, final, sources, blocked, root=root, options=request.options,
             sharded=request.shard is not None, jobs=request.jobs, timeout=request.timeout,

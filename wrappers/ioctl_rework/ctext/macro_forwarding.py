@@ -73,8 +73,11 @@ class MacroSite:
                     "convert it by hand")
         how = ("calls or tests ->ioctl" if self.macro.parameter is None else
                "calls or tests the member its argument names, here ioctl")
+        where = "" if self.macro.parameter is not None else \
+            (", in a header the run does not write (only one of the run, or one its "
+             "files reach by a quoted #include in the tree, is)")
         return (f"macro {self.macro.name} ({self.macro.file}:{self.macro.line}) {how}, "
-                "which the forwarding rule cannot rewrite (it reads no macro body): "
+                f"which the forwarding rule cannot rewrite (it reads no macro body){where}: "
                 "convert it by hand")
 
 
