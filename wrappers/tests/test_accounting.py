@@ -185,20 +185,37 @@ static long g_unlocked(struct file *file, unsigned int cmd, unsigned long arg)
 
 class GlueTest(unittest.TestCase):
     def test_bkl_and_f_dentry_in_the_kept_branch_are_refused_in_words(self):
-        found = bkl_glue.refusals("g.c", GLUE, Target.parse("6.1"))
-        self.assertEqual([(r.line, r.handler, r.status) for r in found],
-                         [(7, "g_unlocked", HandlerStatus.SKIPPED),
-                          (10, "g_unlocked", HandlerStatus.SKIPPED),
-                          (12, "g_unlocked", HandlerStatus.SKIPPED)])
-        self.assertIn("lock_kernel()", found[1].reason)
-        self.assertIn("f_dentry", found[0].reason)
+        found = bkl_glue.glue_lines(GLUE, Target.parse("6.1"))
+        self.assertEqual([(r.line, r.function, r.branch) for r in found],
+                         [(7, "g_unlocked", 4), (10, "g_unlocked", 4), (12, "g_unlocked", 4)])
+        self.assertIn("lock_kernel()", found[1].what)
+        self.assertIn("f_dentry", found[0].what)
+
+    def test_the_file_is_refused_once_with_every_line_and_why(self):
+        why = bkl_glue.file_refusal(GLUE, Target.parse("6.1"))
+        self.assertEqual(why, "the #ifdef HAVE_UNLOCKED_IOCTL glue at line 4 (g_unlocked) "
+                              "reaches the inode through file->f_dentry at line 7, which "
+                              "kernels >= 3.19 do not have, and takes the BKL "
+                              "(lock_kernel()) at lines 10, 12, which kernels >= 2.6.39 do "
+                              "not have: target 6.1.0 cannot build it, so the file is not "
+                              "written (converting its other entries would leave it half "
+                              "converted and still not building): left as it was; convert "
+                              "the glue by hand")
+        self.assertIsNone(bkl_glue.file_refusal(GLUE, Target.parse("2.6.20")))
+        # Two glue functions: each named, with its own lines.
+        second = GLUE.replace("g_unlocked", "g_compat").replace("HAVE_UNLOCKED", "HAVE_COMPAT")
+        why = bkl_glue.file_refusal(GLUE + second.split("\n", 2)[2], Target.parse("3.0"))
+        self.assertIn("glue at line 4 (g_unlocked) takes the BKL (lock_kernel()) at lines 10, "
+                      "12, which kernels >= 2.6.39 do not have; the #ifdef HAVE_COMPAT_IOCTL "
+                      "glue at line 17 (g_compat) takes the BKL", why)
+        self.assertNotIn("f_dentry", why)
 
     def test_targets_that_have_them_and_other_branches_say_nothing(self):
-        self.assertEqual(bkl_glue.refusals("g.c", GLUE, Target.parse("2.6.20")), [])
-        self.assertEqual([r.line for r in bkl_glue.refusals("g.c", GLUE,
+        self.assertEqual(bkl_glue.glue_lines(GLUE, Target.parse("2.6.20")), [])
+        self.assertEqual([r.line for r in bkl_glue.glue_lines(GLUE,
                                                              Target.parse("3.0"))], [10, 12])
         legacy = GLUE.replace("#ifdef HAVE", "#ifndef HAVE")
-        self.assertEqual(bkl_glue.refusals("g.c", legacy, Target.parse("6.1")), [])
+        self.assertEqual(bkl_glue.glue_lines(legacy, Target.parse("6.1")), [])
 
 
 # The same glue under a test of the version number (red33_ver_hex): the
@@ -225,22 +242,22 @@ class VersionGlueTest(unittest.TestCase):
         for spelling, (opening, closing) in VERSION_GLUE.items():
             with self.subTest(spelling=spelling):
                 text = version_glue(opening, closing)
-                found = bkl_glue.refusals("g.c", text, Target.parse("6.1"))
+                found = bkl_glue.glue_lines(text, Target.parse("6.1"))
                 lock = text.split("\n").index("\tlock_kernel();") + 1
-                self.assertEqual([(r.line, r.handler) for r in found],
+                self.assertEqual([(r.line, r.function) for r in found],
                                  [(lock - 3, "g_unlocked"), (lock, "g_unlocked"),
                                   (lock + 2, "g_unlocked")])
-                self.assertIn("lock_kernel()", found[1].reason)
-                self.assertIn("#if LINUX_VERSION_CODE", found[1].reason)
+                self.assertIn("lock_kernel()", found[1].what)
+                self.assertIn("#if LINUX_VERSION_CODE", found[1].words)
 
     def test_a_branch_the_target_does_not_compile_says_nothing(self):
         for spelling, (opening, closing) in VERSION_GLUE.items():
             legacy = opening.replace(">=", "<").replace("> K", "<= K").replace(
                 "< KERNEL_VERSION(2,6,11)\n", ">= KERNEL_VERSION(2,6,11)\n")
             with self.subTest(spelling=spelling):
-                self.assertEqual(bkl_glue.refusals("g.c", version_glue(legacy, closing),
+                self.assertEqual(bkl_glue.glue_lines(version_glue(legacy, closing),
                                                    Target.parse("6.1")), [])
-                self.assertEqual(bkl_glue.refusals("g.c", version_glue(opening, closing),
+                self.assertEqual(bkl_glue.glue_lines(version_glue(opening, closing),
                                                    Target.parse("2.6.20")), [])
 
 
@@ -255,15 +272,16 @@ class CompatGlueTest(unittest.TestCase):
             with self.subTest(opening=opening):
                 text = version_glue(opening, "#endif")
                 lock = text.split("\n").index("\tlock_kernel();") + 1
-                found = bkl_glue.refusals("g.c", text, Target.parse("6.1"))
+                found = bkl_glue.glue_lines(text, Target.parse("6.1"))
                 self.assertEqual([r.line for r in found], [lock - 3, lock, lock + 2])
-                self.assertIn(f"the {opening.split(chr(10))[0]} glue at line 4 takes the BKL",
-                              found[1].reason)
+                self.assertIn(f"the {opening.split(chr(10))[0]} glue at line 4 (g_unlocked) "
+                              "reaches the inode",
+                              bkl_glue.file_refusal(text, Target.parse("6.1")))
 
     def test_the_other_half_and_a_target_with_the_bkl_say_nothing(self):
         text = version_glue("#ifndef HAVE_COMPAT_IOCTL", "#endif")
-        self.assertEqual(bkl_glue.refusals("g.c", text, Target.parse("6.1")), [])
-        self.assertEqual(bkl_glue.refusals("g.c", version_glue("#ifdef HAVE_COMPAT_IOCTL",
+        self.assertEqual(bkl_glue.glue_lines(text, Target.parse("6.1")), [])
+        self.assertEqual(bkl_glue.glue_lines(version_glue("#ifdef HAVE_COMPAT_IOCTL",
                                                                "#endif"),
                                            Target.parse("2.6.20")), [])
 

@@ -173,6 +173,31 @@ class ModuleMutexTest(unittest.TestCase):
         self.assertEqual(records["fa_ioctl"].status, HandlerStatus.SKIPPED)
         self.assertIn("fb.c cannot be written (the file is read-only", records["fa_ioctl"].reason)
 
+    def test_glue_the_target_cannot_build_keeps_the_whole_module(self):
+        # fb.c is multi-kernel: its HAVE_UNLOCKED_IOCTL glue takes the BKL,
+        # which 2.6.39 does not have, so fb.c is not written, nor is fa.c,
+        # which would share fb.c's module mutex.
+        glue = ("#ifdef HAVE_UNLOCKED_IOCTL\nstatic long fg_unlocked(struct file *file, "
+                "unsigned int cmd,\n\t\tunsigned long arg)\n{\n\tlong ret;\n\n"
+                "\tlock_kernel();\n\tret = fg_ioctl(NULL, file, cmd, arg);\n"
+                "\tunlock_kernel();\n\treturn ret;\n}\n#endif\n")
+        for order in ("fa.o fb.o", "fb.o fa.o"):
+            with self.subTest(order=order):
+                result = self.convert({"Makefile": f"fm-objs := {order}\n",
+                                       "fa.c": driver("fa", ADD),
+                                       "fb.c": driver("fb", CLEAR) + glue})
+                self.assertEqual(result.changes, {})
+                files = {f.file: f for f in result.summary.files}
+                self.assertEqual(files["fb.c"].status, FileStatus.SKIPPED)
+                self.assertIn("glue at line 16 (fg_unlocked) takes the BKL",
+                              files["fb.c"].reason)
+                self.assertEqual(files["fa.c"].status, FileStatus.SKIPPED)
+                self.assertIn("convert together or not at all: fb.c is not written (the "
+                              "#ifdef HAVE_UNLOCKED_IOCTL glue", files["fa.c"].reason)
+                self.assertEqual([(h.handler, h.status) for h in result.summary.handlers],
+                                 [("fa_ioctl", HandlerStatus.SKIPPED),
+                                  ("fb_ioctl", HandlerStatus.SKIPPED)])
+
     def test_a_proof_failure_in_one_file_puts_back_the_whole_module(self):
         def fails_in_fb(name, texts):
             return [lockproof.LockProblem("fb.c", 1, name, "a mutant")] if texts else []

@@ -43,18 +43,23 @@ class Followed:
 
 def follow(runs: dict[str, FileRun], mentions: dict[str, set[str]], files: set[str],
            sources: Sources, in_modules: ModulePlan, options: settings.ConversionOptions,
-           run_rule: RunRule, unwritable: Unwritable) -> Followed:
+           run_rule: RunRule, unwritable: Unwritable,
+           kept: dict[str, str] | None = None) -> Followed:
     """Phase 2 over RUNS (phase 1's, by file; RUNS gets a module home's new
     run): the files of FILES that MENTIONS names a handler in follow it, until
     no handler is dropped; the files of a module that shares one mutex get
-    its definition in one of them, or are all held back."""
+    its definition in one of them, or are all held back.  KEPT: files the
+    run must not write (file -> why: glue the target cannot build,
+    bkl_glue.py), held from the start with their modules; a handler they
+    share with other files is dropped there too."""
     refusal = _cross_file_refusal(options)
     blocked = unwritable(list(runs))
     cross = convert_groups.build(runs, mentions, files, sources.read)
     failures = {rel: run.reason for rel, run in runs.items() if not run.ok}
     blocked.update(unwritable(sorted({f for g in cross.groups.values()
                                       for f in g.files} - set(blocked))))
-    held: dict[str, str] = {}
+    kept = kept or {}
+    held: dict[str, str] = {**module_runs.kept_back(in_modules, kept), **kept}
     homes: set[str] = set()         # the files that define their module's mutex
     left: set[str] = set()          # and those that did, but no longer take it
     while True:

@@ -87,6 +87,18 @@ def held(mutex: ModuleMutex, why: Stop) -> dict[str, str]:
     return {rel: words for rel in mutex.files}
 
 
+def kept_back(in_modules: ModulePlan, kept: dict[str, str]) -> dict[str, str]:
+    """Every file of each module one of KEPT (files the run does not write
+    -> why) is in -> what its records say: the module's mutex would be
+    shared by files that convert and one that does not."""
+    found = {}
+    for mutex in in_modules.modules():
+        first = next((rel for rel in mutex.files if rel in kept), None)
+        if first is not None:
+            found.update(held(mutex, Stop(first, f"is not written ({kept[first]})")))
+    return found
+
+
 def unsettled(in_modules: ModulePlan, chosen_again: set[str]) -> dict[str, str]:
     """Every file of each module that CHOSEN_AGAIN (files the definition
     left, chosen again: the runs do not settle) has a file of -> what its

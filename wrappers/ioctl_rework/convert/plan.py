@@ -23,7 +23,7 @@ from dataclasses import dataclass, replace
 
 from ioctl_rework import safe_write
 from ioctl_rework.ctext import include_search
-from ioctl_rework.convert import follow_up, forwarding_stage, records
+from ioctl_rework.convert import bkl_glue, follow_up, forwarding_stage, records
 from ioctl_rework.convert import modules
 from ioctl_rework.convert import series
 from ioctl_rework.convert import verification as verify
@@ -130,8 +130,10 @@ def _stages_to_verify(request: ConvertRequest, stages: Stages, started: str,
     first = runner.run([RunTask(rel) for rel in fops_files], "rule runs")
     runs = {rel: first[RunTask(rel)] for rel in fops_files}
     with stages.stage("cross-file follow-up"):
+        # A file whose kept glue the target cannot build is written in no part.
+        glue = bkl_glue.unwritable(files, sources.read, request.options.target)
         followed = follow_up.follow(runs, tree.mentions, files, sources, in_modules,
-                                    request.options, runner.run, request.unwritable)
+                                    request.options, runner.run, request.unwritable, glue)
     final, cross, blocked, failures = (followed.final, followed.cross, followed.blocked,
                                        followed.failures)
 
@@ -162,7 +164,9 @@ def _stages_to_verify(request: ConvertRequest, stages: Stages, started: str,
                                                blocked, followed.held)
     if compat_decisions:
         said = {(c.file, c.fops, c.handler): c.describe() for c in compat_decisions}
+        # A handler not converted (its file held back) gets no .compat_ioctl either.
         summary.handlers = [replace(h, compat=said.get((h.file, h.fops, h.handler)))
+                            if h.status is HandlerStatus.CONVERTED else h
                             for h in summary.handlers]
     with stages.stage("diffs"):
         changes = records.file_records(summary, tree, final, blocked, followed.held, failures,

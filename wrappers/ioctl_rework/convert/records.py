@@ -243,7 +243,7 @@ def add_accounted(summary: Summary, changes: dict[str, tuple[bytes, bytes]], sou
                   target: settings.Target) -> None:
     """Every ioctl member of the files READ (and those CHANGES rewrites),
     accounted for (accounting.py), and the multi-kernel glue TARGET cannot
-    build (bkl_glue.py); RUN_PATHS: the run's paths relative to ROOT."""
+    build (bkl_glue.py) of a file no other record stands for; RUN_PATHS: the run's paths relative to ROOT."""
     texts = {}
     for rel in sorted(read | set(changes)):
         try:
@@ -254,7 +254,10 @@ def add_accounted(summary: Summary, changes: dict[str, tuple[bytes, bytes]], sou
     found = accounting.account(summary, texts, root, run_paths)
     summary.handlers += found.records
     summary.tokens += found.tokens
-    for rel, (old, _) in texts.items():
-        summary.handlers += bkl_glue.refusals(rel, old.decode("utf-8", "surrogateescape"),
-                                              target)
+    # Glue is no entry: said once, as the file's record (one the run did not
+    # write for it has that record already, plan.py).
+    recorded = {f.file for f in summary.files}
+    for rel, why in bkl_glue.unwritable([r for r in texts if r not in recorded],
+                                        lambda r: texts[r][0], target).items():
+        summary.files.append(FileRecord(rel, FileStatus.SKIPPED, why))
     summary.sort()
