@@ -93,7 +93,7 @@ def read_run(pending: Pending, result: spatch.SpatchResult) -> FileRun:
                        "the rule produced an invalid fops entry; not rewritten")
     # A handler being converted that is named in code spatch skipped.
     names = [d.handler for d in decisions if d.convert] + list(listed)
-    unseen = named_where_unparsed(data, result.parse_errors, names)
+    unseen = c_spans.named_around(data, result.parse_errors, names)
     if unseen:
         return FileRun(rel, listed, decisions, data, None,
                        f"{result.reason}, where {unseen} is named: a use there "
@@ -104,20 +104,6 @@ def read_run(pending: Pending, result: spatch.SpatchResult) -> FileRun:
     changes = tuple(replace(c, file=rel) for c in rules.parse_changes(report))
     return FileRun(rel, listed, decisions, data, new, result.reason or None, changes,
                    parse_errors=result.parse_errors)
-
-
-def named_where_unparsed(data: bytes, parse_errors: tuple[int, ...],
-                         names: list[str]) -> str | None:
-    """The first of NAMES used in code around a line spatch could not parse
-    (the top-level declaration holding it), or None."""
-    if not parse_errors or not names:
-        return None
-    code = c_spans.code_only(data.decode("utf-8", "surrogateescape"))
-    for line in parse_errors:
-        found = c_spans.named_in(code, c_spans.toplevel_span(code, line), names)
-        if found:
-            return found[0]
-    return None
 
 
 def _failure_reason(result: spatch.SpatchResult) -> str:

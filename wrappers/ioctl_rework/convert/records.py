@@ -13,7 +13,7 @@ from pathlib import Path
 from ioctl_rework import settings
 from ioctl_rework.ctext import have_ioctl
 from ioctl_rework.ctext import spans as c_spans
-from ioctl_rework.convert import accounting, bkl_glue, file_runs, shard as shard_mod
+from ioctl_rework.convert import accounting, bkl_glue, shard as shard_mod
 from ioctl_rework.convert.diffs import Diffs
 from ioctl_rework.convert.file_runs import FileRun
 from ioctl_rework.convert.groups import FollowedHandler
@@ -130,7 +130,7 @@ def _record(d: rules.HandlerDecision, run: FileRun, final: dict[str, FileRun],
         converted_here = any(o.handler == d.handler and o.convert for o in run.decisions)
         # Code spatch skipped that names neither the handler nor its fops
         # (a #define it cannot parse) cannot have decided the refusal.
-        unparsed_here = not run.parse_errors or file_runs.named_where_unparsed(
+        unparsed_here = not run.parse_errors or c_spans.named_around(
             run.old, run.parse_errors, [n for n in (d.handler, d.fops) if n])
         if run.reason and not converted_here and unparsed_here:
             return record(HandlerStatus.FAILED, f"{run.reason} (the rule: {d.reason})")
@@ -192,7 +192,7 @@ def file_records(summary: Summary, tree: Tree, final: dict[str, FileRun],
             decided = {d.handler for d in run.decisions}
             if needed and run.parse_errors and {e.handler for e in needed} <= decided:
                 # Every entry was read; the skipped code matters only if it names one.
-                needed = file_runs.named_where_unparsed(
+                needed = c_spans.named_around(
                     run.old, run.parse_errors, sorted({e.handler for e in needed}
                                                       | {d.fops for d in run.decisions
                                                          if d.fops}))

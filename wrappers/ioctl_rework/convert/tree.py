@@ -28,6 +28,8 @@ _MACRO_NAMED = re.compile(r"^&?\s*\w+\s*\(\s*\w+\s*\)$|##")
 # GNU `unlocked_ioctl:`): what a -Dunlocked_ioctl=ioctl compiles as legacy.
 _MODERN_MEMBER = re.compile(rb"(?:\.|->)\s*(?:unlocked|compat)_ioctl\b"
                             rb"|(?<![\w.>])(?:unlocked|compat)_ioctl\s*:(?!:)")
+# Why a file of the run is in Tree.renamed: renamed_words.refusal's words follow.
+_RENAMED_UNREAD = "no rule run reads it (its text names no legacy .ioctl entry), yet "
 
 
 @dataclass(frozen=True)
@@ -149,6 +151,11 @@ def scan(paths: list[Path], root: Path, cache: cache_mod.Cache | None = None) ->
         if path.is_dir() and Path(os.path.abspath(path)) == Path(root):
             tree_stats = [(name, st) for name, st in walked if not stat.S_ISLNK(st.st_mode)]
     found, members, modern = _fops_candidates(files, paths, cache)
+    # Of the files naming a modern member, those whose kbuild flags rename
+    # a word the rules read; read with the walk, before any file's text.
+    modern_rels = [_relative(root, path) for path in sorted(modern)]
+    renamed = {rel: _RENAMED_UNREAD + why
+               for rel, why in renamed_words.refusals(Path(root), modern_rels).items()}
     # A PATH naming a file (a link too) is read as grep reads it: .c/.h only.
     members |= {str(path) for path in paths if not path.is_dir()
                 and path.name.endswith(spatch.SOURCE_SUFFIXES) and _has_member(str(path))}
@@ -175,21 +182,7 @@ def scan(paths: list[Path], root: Path, cache: cache_mod.Cache | None = None) ->
             mentions.setdefault(entry.handler, set()).add(rel)
     return Tree(Path(root), sorted(set(fops_files)), fops_names, mentions, skipped,
                 macro_entries, {_relative(root, name) for name in members}, top,
-                _renamed(Path(root), modern))
-
-
-def _renamed(root: Path, modern: set[str]) -> dict[str, str]:
-    """Of the files MODERN (that name a modern member), those whose kbuild
-    flags rename a word the rules read, each with why (renamed_words.refusal
-    words it as the rule does)."""
-    found = {}
-    for path in sorted(modern):
-        rel = _relative(root, path)
-        why = renamed_words.refusal(root, rel)
-        if why is not None:
-            found[rel] = ("no rule run reads it (its text names no legacy .ioctl entry), "
-                          "yet " + why)
-    return found
+                renamed)
 
 
 def _entries(text: str, root: Path | None = None,

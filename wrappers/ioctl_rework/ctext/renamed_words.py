@@ -87,3 +87,14 @@ def refusal(root, rel, flags=None,
             "compiler sees is not the text they read; %s" % (
                 makefile, flag, "undefines" if flag.startswith("-U") else "defines", word,
                 advice))
+
+
+def refusals(root, rels) -> dict[str, str]:
+    """Each of RELS (under ROOT) whose flags make its code another than
+    the text read, with why (refusal's words), in the order of RELS."""
+    found = {}
+    for rel in rels:
+        why = refusal(root, rel)
+        if why is not None:
+            found[rel] = why
+    return found

@@ -373,6 +373,20 @@ def named_in(code: str, span: range, names) -> list[str]:
     return sorted(n for n in set(names) if re.search(rf"\b{re.escape(n)}\b", text))
 
 
+def named_around(data: bytes, lines: tuple[int, ...], names) -> str | None:
+    """The first of NAMES used in the code of DATA (a file's bytes) around
+    one of LINES (the top-level declaration holding it: lines spatch could
+    not parse, say), or None."""
+    if not lines or not names:
+        return None
+    code = code_only(data.decode("utf-8", "surrogateescape"))
+    for line in lines:
+        found = named_in(code, toplevel_span(code, line), names)
+        if found:
+            return found[0]
+    return None
+
+
 _IOCTL_MEMBER = re.compile(r"(?<!\w)(?:unlocked_|compat_)?ioctl\s*[=:]\s*[(&\s]*(\w+)")
 _IOCTL_WORDS = re.compile(r"ioctl|lock_kernel|ENOIOCTLCMD")
 LEGACY_MEMBER = re.compile(rb"(?<!\w)ioctl\s*[=:]")
