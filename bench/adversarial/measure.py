@@ -120,6 +120,14 @@ class Run:
     def of(self, module: "Module") -> dict:
         return self.summaries.get(module.name, {})
 
+    @property
+    def headers(self) -> Path:
+        """The tree whose include/ the written drivers are built against: the
+        run's copy when it converted the tree (a run may rewrite a tree
+        header, the prototype of an exported handler), else the model tree,
+        which a run outside the tree only reads."""
+        return self.root if self.mode.tree else vfsmodel.TREE
+
 
 def convert(mode: Mode, work: Path, chosen: list[Module]) -> Run:
     """Copy the tree (or only its drivers directory) into WORK and convert
@@ -202,7 +210,8 @@ def contradicted_records(run: Run, module: Module) -> list[str]:
     found = []
     for name in sorted(left_alone):
         if not vfsmodel.legacy_members([run.drivers / name],
-                                       vfsmodel.kbuild_includes(run.drivers, run.root)):
+                                       vfsmodel.kbuild_includes(run.drivers, run.root),
+                                       run.headers):
             found.append(name)
     return found
 
@@ -228,7 +237,7 @@ def classify_conversion(run: Run, module: Module) -> tuple[str, list[str], bool]
     listed |= {name for r in skipped + failed + tokens
                for name in re.findall(r"([\w./-]+\.h):\d+", r.get("reason") or "")}
     left = vfsmodel.legacy_members([run.drivers / f for f in module.files],
-                                   vfsmodel.kbuild_includes(run.drivers, run.root))
+                                   vfsmodel.kbuild_includes(run.drivers, run.root), run.headers)
     unlisted = [(name, line) for name, line in left
                 if not any(Path(f).name == name for f in listed)]
     if unlisted:
@@ -297,7 +306,7 @@ def measure(run: Run, module: Module, legacy: Legacy, work: Path) -> Outcome:
     for kernel in run.mode.kernels:
         sources = [run.drivers / f for f in module.files]
         built = vfsmodel.build(sources, labels, kernel, work / run.mode.name / module.name / kernel,
-                               vfsmodel.kbuild_includes(run.drivers, run.root))
+                               vfsmodel.kbuild_includes(run.drivers, run.root), run.headers)
         if not built.ok:
             compiles.append(f"BREAK({kernel}: {built.errors[0] if built.errors else '?'})")
             outcome.details += [f"{kernel}: {e}" for e in built.errors]

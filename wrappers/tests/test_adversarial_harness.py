@@ -185,6 +185,28 @@ class HarnessFindsBrokenConversions(unittest.TestCase):
         self.assertTrue(any("no ioctl entry left" in p for p in found), found)
         self.assertTrue(any("called in the legacy build only" in p for p in found), found)
 
+    def test_an_entry_empty_before_is_not_missing_after(self):
+        # .ioctl = NULL in the legacy fops: removing it loses nothing
+        legacy = [line.replace("entry=ioctl", "entry=none") for line in self.legacy
+                  if not line.startswith("call ")]
+        self.assertEqual(vfsmodel.compare(legacy, legacy), [])
+
+    def test_a_written_tree_header_is_built_against(self):
+        # A run inside the tree may rewrite a header of the tree's include/
+        # (an exported handler's prototype): the written driver is built
+        # with that header, not with the model tree's.
+        tmp = Path(self.tmp.name) / "header-tree"
+        (tmp / "include" / "linux").mkdir(parents=True)
+        (tmp / "include" / "linux" / "st_proto.h").write_text(
+            "#define ST_PROTO_SEEN 1\n")
+        source = tmp / "st_proto.c"
+        source.write_text(SELFTEST.joinpath("st_good.c").read_text()
+                          .replace("#include <linux/fs.h>",
+                                   "#include <linux/fs.h>\n#include <linux/st_proto.h>"))
+        self.assertFalse(vfsmodel.build([source], {source: []}, "2.6.11", tmp / "out1", []).ok)
+        self.assertTrue(vfsmodel.build([source], {source: []}, "2.6.11", tmp / "out2", [],
+                                       tmp).ok)
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -44,6 +44,7 @@ typedef int8_t s8;    typedef int16_t s16;    typedef int32_t s32;    typedef in
 typedef u8 __u8;      typedef u16 __u16;      typedef u32 __u32;      typedef u64 __u64;
 typedef s32 __s32;
 typedef long loff_t;
+typedef long ssize_t;
 typedef unsigned long dev_t;	/* as glibc has it: model_vfs.c sees both */
 typedef unsigned int fmode_t;
 typedef int bool;

@@ -8,10 +8,11 @@ forwarding stage's records are its own (forwarding_stage.py).
 """
 
 import re
+from dataclasses import replace
 from pathlib import Path
 
 from ioctl_rework import settings
-from ioctl_rework.ctext import have_ioctl
+from ioctl_rework.ctext import have_ioctl, header_cache, include_search
 from ioctl_rework.ctext import spans as c_spans
 from ioctl_rework.convert import accounting, bkl_glue, shard as shard_mod
 from ioctl_rework.convert.diffs import Diffs
@@ -238,6 +239,59 @@ def add_left_out(summary: Summary, tree: Tree, final: dict[str, FileRun],
                          for rel, why in shared.items() for entry in tree.fops_names.get(rel, [])]
 
 
+def _account_included(summary: Summary, texts: dict[str, tuple[bytes, bytes]],
+                      files: list[str], sources: Sources, root: Path) -> None:
+    """The ioctl members of the headers FILES include with quotes (a
+    driver's own header holding its handler and fops) that are not
+    accounted for already (TEXTS): the compiler builds them into the file,
+    so they are accounted for too, each record saying which file includes
+    it."""
+    headers = {}
+    for header, includer in _quoted_headers(root, files).items():
+        try:
+            data = sources.read(header)
+        except OSError:
+            continue
+        if header not in texts and accounting.has_member(data):
+            headers[header] = (includer, (data, data))
+    found = accounting.account(summary, {h: pair for h, (_, pair) in headers.items()}, root)
+    for record in found.records:
+        where = (f"{record.file}, a header that {headers[record.file][0]} includes, which is "
+                 "not among the run's paths")
+        entry = re.match(r"(an \.ioctl entry|a run-time assignment of \.ioctl)\b.*?"
+                         r"(\(`[^`]*`\)): convert it by hand$", record.reason)
+        if entry:
+            # what the run never read is left alone, not failed
+            record = replace(record, status=HandlerStatus.SKIPPED,
+                             reason=f"{entry.group(1)} {entry.group(2)} in {where}: left "
+                                    f"alone; convert it with {record.file} among the run's "
+                                    "paths, or by hand")
+        else:
+            record = replace(record, reason=f"in {where}: {record.reason}")
+        summary.handlers.append(record)
+    summary.tokens += found.tokens
+
+
+def _quoted_headers(root: Path, files: list[str]) -> dict[str, str]:
+    """Header -> the first of FILES that includes it: the headers FILES
+    include with quotes, and those these include with quotes, found as
+    the compiler finds them (include_search: the including file's
+    directory, the kbuild include path)."""
+    found: dict[str, str] = {}
+    for rel in files:
+        search = include_search.search_path(root, rel)
+        todo = [rel]
+        while todo:
+            path = todo.pop()
+            text = header_cache.text(Path(root) / path)
+            for name in re.findall(r'^[ \t]*#[ \t]*include[ \t]*"([^"]+)"', text or "", re.M):
+                header = include_search.find_header(root, search, path, name, False)
+                if header is not None and header != rel and header not in found:
+                    found[header] = rel
+                    todo.append(header)
+    return found
+
+
 def add_accounted(summary: Summary, changes: dict[str, tuple[bytes, bytes]], sources: Sources,
                   read: set[str], root: Path, run_paths: tuple[str, ...],
                   target: settings.Target) -> None:
@@ -254,6 +308,9 @@ def add_accounted(summary: Summary, changes: dict[str, tuple[bytes, bytes]], sou
     found = accounting.account(summary, texts, root, run_paths)
     summary.handlers += found.records
     summary.tokens += found.tokens
+    # The files the run names, though no member made them read, include too.
+    named = [p for p in run_paths if p.endswith(".c") and (root / p).is_file()]
+    _account_included(summary, texts, sorted(set(texts) | set(named)), sources, root)
     # Glue is no entry: said once, as the file's record (one the run did not
     # write for it has that record already, plan.py).
     recorded = {f.file for f in summary.files}
