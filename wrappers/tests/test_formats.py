@@ -118,6 +118,22 @@ class FormatTest(unittest.TestCase):
         self.assertIn("2.6.18 (linux-2.6.18) -> 2.6.18 (linux-2.6.18-vendor)",
                       self.render("text", [a, b]))
 
+    def test_two_trees_of_one_version_and_directory_name_are_told_apart(self):
+        # /a/linux and /b/linux, or one tree audited twice (before and after
+        # a change): the directory name alone does not tell them apart.
+        for names in (("linux", "linux"), ("linux-2.6.18", "linux-2.6.18")):
+            with self.subTest(names):
+                a = AuditResult([], [], Path("/a", names[0]), "2.6.18")
+                b = AuditResult([], [], Path("/b", names[1]), "2.6.18")
+                c = AuditResult([], [], Path("/c/linux-2.6.20"), "2.6.20")
+                built = trend.build([a, b, c])
+                labels = [row.label for row in built.rows]
+                self.assertEqual(len(set(labels)), 3, labels)
+                self.assertEqual(labels, [f"2.6.18 ({names[0]}, 1st)",
+                                          f"2.6.18 ({names[1]}, 2nd)", "2.6.20"])
+                self.assertIn(f"2.6.18 ({names[0]}, 1st) -> 2.6.18 ({names[1]}, 2nd)",
+                              self.render("text", [a, b, c]))
+
     def test_csv(self):
         rows = list(csv.DictReader(io.StringIO(self.render("csv"))))
         self.assertEqual(len(rows), 7)

@@ -222,6 +222,11 @@ class BatchPlanTest(unittest.TestCase):
         self.assertEqual(spatch.batch_size(30, jobs=4, fewest=True), 8)      # 4 processes
         self.assertEqual(spatch.batch_size(11, jobs=4, fewest=True), 4)      # 3 processes
         self.assertEqual(spatch.batch_size(0, jobs=2, fewest=True), 1)
+        # The compat facts rule: one process for up to MAX_BATCH files.
+        self.assertEqual(spatch.batch_size(14, jobs=2, fewest=True,
+                                           files_per_start=spatch.MAX_BATCH), 14)
+        self.assertEqual(spatch.batch_size(30, jobs=2, fewest=True,
+                                           files_per_start=spatch.MAX_BATCH), 15)
         planned = spatch.batches([f"f{i}.c" for i in range(100)], 13)
         self.assertEqual([len(b) for b in planned], [13] * 7 + [9])
 
@@ -246,6 +251,66 @@ class FailedBatchTest(unittest.TestCase):
         self.assertEqual([r.stdout for r in results],
                          ["/t/a.c:1: seen alone\n", "/t/b.c:1: seen alone\n"])
         self.assertEqual({r.outcome for r in results}, {spatch.Outcome.OK})
+
+
+class ProgressPerFileTest(unittest.TestCase):
+    """One spatch process of many files moves the progress line as each
+    file ends, while it runs (issue 24 s.4), not once when it exits."""
+
+    def run_fake(self, script: str, names: list[str]):
+        with tempfile.TemporaryDirectory() as tmp:
+            fake = Path(tmp, "spatch")
+            fake.write_text(script.replace("TMP", tmp))
+            fake.chmod(fake.stat().st_mode | stat.S_IXUSR)
+            rule = Path(tmp, "r.cocci")
+            rule.write_text("// Options: --no-includes\n")
+            calls = []
+
+            def done(count):
+                calls.append(count)
+                Path(tmp, f"told{len(calls)}").touch()
+            saved, spatch.SPATCH = spatch.SPATCH, str(fake)
+            try:
+                results = spatch.run_batched(rule, [Path(n) for n in names], [], jobs=2,
+                                             timeout=10, fewest=True, done_count=done,
+                                             files_per_start=spatch.MAX_BATCH)
+            finally:
+                spatch.SPATCH = saved
+        return calls, results
+
+    # Names each file of the groups as it starts it, and goes on only once
+    # the runner has told the progress line that the one before is done:
+    # without progress while it runs, it waits in vain and fails.
+    WAITING = ("#!/bin/sh\n"
+               "groups=; for a; do [ \"$prev\" = --file-groups ] && groups=$a; prev=$a; done\n"
+               "[ -n \"$groups\" ] || { echo \"$prev:1: alone\"; exit 0; }\n"
+               "n=0\n"
+               "for f in $(cat \"$groups\"); do\n"
+               "  echo \"HANDLING: $f\" >&2\n"
+               "  if [ $n -gt 0 ]; then\n"
+               "    i=0; while [ ! -e TMP/told$n ]; do\n"
+               "      sleep 0.05; i=$((i+1)); [ $i -gt 100 ] && exit 3; done\n"
+               "  fi\n"
+               "  n=$((n+1)); echo \"$f:1: seen\"\n"
+               "done\n")
+
+    def test_each_file_counts_as_the_next_starts(self):
+        names = ["/t/a.c", "/t/b.c", "/t/c.c"]
+        calls, results = self.run_fake(self.WAITING, names)
+        self.assertEqual(calls, [1, 1, 1])
+        self.assertEqual([r.stdout for r in results], [f"{n}:1: seen\n" for n in names])
+
+    def test_a_failed_batch_counts_each_file_once(self):
+        # Dies after its first file: the files run alone, none counted twice.
+        dies = ("#!/bin/sh\n"
+                "for a; do [ \"$a\" = --file-groups ] && "
+                "{ echo 'HANDLING: /t/a.c' >&2; echo 'HANDLING: /t/b.c' >&2; exit 3; }; "
+                "last=$a; done\n"
+                "echo \"$last:1: seen alone\"\n")
+        calls, results = self.run_fake(dies, ["/t/a.c", "/t/b.c", "/t/c.c"])
+        self.assertEqual(sum(calls), 3)
+        self.assertEqual([r.stdout for r in results],
+                         [f"/t/{n}.c:1: seen alone\n" for n in "abc"])
 
 
 class InterpreterTest(unittest.TestCase):

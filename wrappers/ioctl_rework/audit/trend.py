@@ -56,8 +56,25 @@ def labels(results: list[AuditResult]) -> list[str]:
     """Each result's label; two trees of one version are told apart by
     their directory names ("2.6.18 (linux-2.6.18-rhel)")."""
     plain = [label(r) for r in results]
-    return [f"{text} ({r.tree_name})" if plain.count(text) > 1 and r.tree_name
-            and r.tree_name != text else text for text, r in zip(plain, results)]
+    named = [f"{text} ({r.tree_name})" if plain.count(text) > 1 and r.tree_name
+             and r.tree_name != text else text for text, r in zip(plain, results)]
+    # One name in two places (/a/linux, /b/linux; a tree audited before and
+    # after a change): the order of the trend tells them apart.
+    seen: dict[str, int] = {}
+    told = []
+    for text in named:
+        if named.count(text) == 1:
+            told.append(text)
+            continue
+        seen[text] = seen.get(text, 0) + 1
+        ordinal = _ordinal(seen[text])
+        told.append(f"{text[:-1]}, {ordinal})" if text.endswith(")") else f"{text} ({ordinal})")
+    return told
+
+
+def _ordinal(number: int) -> str:
+    suffix = "th" if 10 <= number % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
+    return f"{number}{suffix}"
 
 
 def build(results: list[AuditResult]) -> Trend:

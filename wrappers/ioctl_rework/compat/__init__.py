@@ -228,10 +228,12 @@ def rule_outputs(files: list[Path], jobs: int, timeout: int, cache: Cache | None
                                if names else [])
     with tempfile.TemporaryDirectory(prefix="ioctl-rework-facts-") as tmp:
         given = _rule_inputs(todo, names, Path(tmp).resolve())
-        # The rule's start-up (its Python) costs more than a driver: few batches.
+        # A start of the rule (its parse) costs as much as four to eight
+        # drivers (0.28-0.32 s of cpu, bench/audit.md): one process for up
+        # to MAX_BATCH files, which draws its progress file by file.
         runs = spatch.run_batched(facts.FACTS_RULE, given, args, jobs, timeout, fewest=True,
-                                  done_count=stage.step if stage is not None else None) \
-            if todo else []
+                                  done_count=stage.step if stage is not None else None,
+                                  files_per_start=spatch.MAX_BATCH) if todo else []
     for file, run, copy in zip(todo, runs, given):
         own = None
         if run.outcome is spatch.Outcome.OK:

@@ -92,8 +92,13 @@ def _read_defined(header: Path, _mtime: int) -> frozenset[str]:
 
 @functools.lru_cache(maxsize=None)
 def _first_file(name: str, places: tuple[Path, ...]) -> Path | None:
-    found = next((place / name for place in places if (place / name).is_file()), None)
-    return Path(os.path.normpath(found)) if found is not None else None
+    # Strings, not a Path per candidate: most candidates do not exist, and
+    # pathlib's joins were most of the probe's header walk.
+    for place in places:
+        candidate = os.path.join(place, name)
+        if os.path.isfile(candidate):
+            return Path(os.path.normpath(candidate))
+    return None
 
 
 def _uapi(name: str, dirs: tuple[Path, ...]) -> Path | None:

@@ -16,6 +16,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
@@ -210,14 +211,15 @@ MAX_BATCH = 20
 FILES_PER_START = 4
 
 
-def batch_size(count: int, jobs: int, fewest: bool = False) -> int:
+def batch_size(count: int, jobs: int, fewest: bool = False,
+               files_per_start: int = FILES_PER_START) -> int:
     """Enough batches to keep JOBS processes busy to the end of COUNT files,
     and none so large that a re-run after a failed batch costs much.
     FEWEST: one batch per process (up to MAX_BATCH files), and a process
     for each FILES_PER_START files only, for a rule whose start-up costs
     more than a file (the compat facts rule's Python and parse)."""
     if fewest:
-        processes = max(1, min(jobs, -(-count // FILES_PER_START)))
+        processes = max(1, min(jobs, -(-count // max(1, files_per_start))))
         return max(1, min(MAX_BATCH, -(-count // processes)))
     # A few files per process even in a small run: a start of the conversion
     # rule (0.44 s of cpu, bench/make_check.md) costs more than a driver, and
@@ -236,28 +238,84 @@ def batches(files: list, size: int, name=str) -> list[list]:
 
 
 def run_batch(rule: Path, files: list[Path], args: list[str], timeout: int,
-              cwd: Path | None = None) -> list[SpatchResult]:
+              cwd: Path | None = None, done_count=None) -> list[SpatchResult]:
     """RULE on FILES (batchable names) in one spatch process, one result per
-    file in order.  When the process as a whole fails, each file runs alone."""
+    file in order.  When the process as a whole fails, each file runs alone.
+    DONE_COUNT(1), if given, as each file ends: spatch names the file it
+    starts (`HANDLING:` on stderr), so one process of many files still
+    moves the progress line file by file."""
+    reported = 0
+
+    def done_up_to(count: int) -> None:
+        nonlocal reported
+        if done_count is not None and count > reported:
+            done_count(count - reported)
+            reported = count
     if len(files) == 1:
-        return [_run_one(rule, Path(files[0]), args, timeout, cwd)]
+        found = [_run_one(rule, Path(files[0]), args, timeout, cwd)]
+        done_up_to(1)
+        return found
     with tempfile.NamedTemporaryFile("w", suffix=".groups", delete=False) as groups:
         groups.write("\n\n".join(str(f) for f in files) + "\n")
     start = time.monotonic()
     try:
-        proc = children.run([*_command(rule, args, timeout), "--file-groups", groups.name],
-                            capture_output=True, cwd=cwd, env=rules.spatch_environment(rule),
-                            timeout=(timeout + 30) * len(files))
-    except subprocess.TimeoutExpired:
-        proc = None
+        # A file is done when spatch starts the next (the last, when it exits).
+        ended = _run_reporting([*_command(rule, args, timeout), "--file-groups", groups.name],
+                               cwd, rules.spatch_environment(rule),
+                               (timeout + 30) * len(files),
+                               lambda started: done_up_to(min(started - 1, len(files) - 1)))
     except FileNotFoundError as err:
         raise SpatchMissing("spatch not found; run `make deps`") from err
     finally:
         Path(groups.name).unlink(missing_ok=True)
-    if proc is None or proc.returncode != 0:
-        return [_run_one(rule, Path(f), args, timeout, cwd) for f in files]
-    return split_batch(files, proc.stdout.decode(errors="surrogateescape"),
-                       proc.stderr.decode(errors="replace"), time.monotonic() - start)
+    if ended is None or ended[0] != 0:
+        results = []
+        for number, file in enumerate(files):
+            results.append(_run_one(rule, Path(file), args, timeout, cwd))
+            done_up_to(number + 1)
+        return results
+    done_up_to(len(files))
+    return split_batch(files, ended[1].decode(errors="surrogateescape"),
+                       ended[2].decode(errors="replace"), time.monotonic() - start)
+
+
+def _run_reporting(command: list[str], cwd: Path | None, env: dict, limit: float,
+                   started) -> tuple[int, bytes, bytes] | None:
+    """COMMAND's (exit status, stdout, stderr), or None when it ran past
+    LIMIT seconds (its process group killed).  STARTED(n) as the Nth
+    `HANDLING:` line arrives on its stderr, while it runs."""
+    proc = children.popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=cwd,
+                          env=env)
+    out: list[bytes] = []
+    reader = threading.Thread(target=lambda: out.append(proc.stdout.read()))
+    reader.start()
+    late = threading.Event()
+
+    def stop():
+        late.set()
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+    timer = threading.Timer(limit, stop)
+    timer.start()
+    err, handled = [], 0
+    try:
+        for line in proc.stderr:
+            err.append(line)
+            if line.startswith(b"HANDLING: "):
+                handled += 1
+                started(handled)
+        reader.join()
+        proc.wait()
+    finally:
+        timer.cancel()
+        proc.stdout.close()
+        proc.stderr.close()
+        children.release(proc)
+    if late.is_set():
+        return None
+    return proc.returncode, out[0] if out else b"", b"".join(err)
 
 
 def split_batch(files: list[Path], stdout: str, stderr: str,
@@ -327,20 +385,21 @@ def split_report(stdout: str) -> tuple[str, str]:
 
 def run_batched(rule: Path, files: list[Path], args: list[str], jobs: int = 2,
                 timeout: int = 120, cwd: Path | None = None,
-                fewest: bool = False, done_count=None) -> list[SpatchResult]:
-    """RULE on FILES in batches (FEWEST: see batch_size), JOBS processes at
-    a time, results in the order of FILES; DONE_COUNT(n), if given, as each
-    batch of n ends (the progress line of stages.py)."""
+                fewest: bool = False, done_count=None,
+                files_per_start: int = FILES_PER_START) -> list[SpatchResult]:
+    """RULE on FILES in batches (FEWEST: see batch_size, with
+    FILES_PER_START), JOBS processes at a time, results in the order of
+    FILES; DONE_COUNT(n), if given, as files end (the progress line of
+    stages.py: file by file, in one process too)."""
     version()  # fail early, once, when spatch is missing
-    planned = batches(list(range(len(files))), batch_size(len(files), jobs, fewest),
+    planned = batches(list(range(len(files))),
+                      batch_size(len(files), jobs, fewest, files_per_start),
                       name=lambda i: str(files[i]))
     results: list[SpatchResult | None] = [None] * len(files)
 
     def one(batch):
-        found = run_batch(rule, [Path(files[i]) for i in batch], args, timeout, cwd)
-        if done_count is not None:
-            done_count(len(batch))
-        return found
+        return run_batch(rule, [Path(files[i]) for i in batch], args, timeout, cwd,
+                         done_count=done_count)
 
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
         done = pool.map(one, planned)
