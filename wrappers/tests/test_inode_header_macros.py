@@ -153,6 +153,28 @@ class HeaderMacrosTest(unittest.TestCase):
         use, define = shapes["a paste of parameters"]
         self.assertFalse(self.own(self.driver(UPPER, include, header, define, use=use)))
 
+    def test_a_paste_that_spells_the_inode_in_any_header_is_seen(self):
+        # In the tree's include/ (or a -I directory) too: a paste spells one
+        # token, the inode whole, from pieces the text shows.
+        pastes = {
+            "fixed pieces": ("RESET_NODE()", "#define RESET_NODE() (ino ## de = 0)\n", None),
+            "a piece and the argument": ("RESET(i)", "#define RESET(p) (p ## node = 0)\n",
+                                         "RESET(x)"),
+            "arguments only": ("CAT(ino, de) = 0", "#define CAT(a, b) a ## b\n",
+                               "CAT(in, de) = 0"),
+            "passed on": ("ZAP(ino, de)", "#define CAT(a, b) a ## b\n"
+                                          "#define ZAP(x, y) (CAT(x, y) = 0)\n", "ZAP(in, de)"),
+        }
+        for place, (include, header) in PLACES.items():
+            for spelling, (use, define, harmless) in pastes.items():
+                with self.subTest(place=place, spelling=spelling):
+                    self.assertFalse(self.own(self.driver(UPPER, include, header, define,
+                                                          use=use)))
+                    if harmless and place == "tree include/linux":
+                        # Pieces that spell no inode: the kernel's reading proves it.
+                        self.assertTrue(self.own(self.driver(UPPER, include, header, define,
+                                                             use=harmless)))
+
     def test_the_kernel_headers_given_are_read_outside_a_tree(self):
         kernel = self.tree / "kernel"
         (kernel / "include/linux").mkdir(parents=True)

@@ -20,6 +20,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ioctl_rework.ctext import shared_state
 from ioctl_rework.ctext import spans as c_spans
 from ioctl_rework.convert import namings
 from ioctl_rework.convert.file_runs import FileRun, RunTask
@@ -285,7 +286,9 @@ def _compat_under_the_bkl(group: HandlerGroup, content) -> Verdict | None:
     takes the BKL itself and does not call the handler (that call is judged
     elsewhere).  It ran under the same lock as the legacy handler; after
     the conversion the one takes the BKL and the other the mutex, and the
-    state they share is no longer guarded against the other."""
+    state they share is no longer guarded against the other.  A handler of
+    that file proven to reach no state the compat handler reaches
+    (ctext.shared_state) is not concerned and converts."""
     name = group.key.name
     for rel in group.files:
         text = _text(content, rel)
@@ -302,10 +305,28 @@ def _compat_under_the_bkl(group: HandlerGroup, content) -> Verdict | None:
             line = code.count("\n", 0, head.end() + lock.start()) + 1
             if c_spans.never_compiled(text, line):
                 continue
+            why = _shares_with(text, name, compat)
+            if why is None:
+                continue
             return Verdict(HandlerStatus.SKIPPED,
                            f"{rel}:{line}: {compat}, the .compat_ioctl of its file, takes the "
-                           "BKL; under the private mutex the two would no longer exclude each "
-                           "other (--lock bkl keeps them together); converted nowhere")
+                           f"BKL, and {why}; under the private mutex the two would no longer "
+                           "exclude each other (--lock bkl keeps them together); converted "
+                           "nowhere")
+    return None
+
+
+def _shares_with(text: str, handler: str, compat: str) -> str | None:
+    """Why HANDLER may share state with COMPAT, a function of TEXT, or None
+    when it is proven to share none."""
+    if not c_spans.definition_spans(text, handler):
+        return f"{handler} is not defined in that file, so what it reaches is not read"
+    reach = shared_state.reach(text, handler, compat)
+    if reach.shared:
+        return f"both reach {', '.join(sorted(reach.shared))}"
+    if reach.unknown:
+        return (f"{', '.join(sorted(reach.unknown))}, defined outside the file, may reach the "
+                "state of either")
     return None
 
 

@@ -18,7 +18,7 @@ import re
 from typing import Callable, Iterable, NamedTuple
 
 from ioctl_rework.ctext import header_cache, include_search
-from ioctl_rework.ctext.spans import TAG_OR_MEMBER_BEFORE, code_only
+from ioctl_rework.ctext.spans import TAG_OR_MEMBER_BEFORE, code_only, split_top_level
 
 _DEFINE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+(\w+)(\([^)]*\))?(.*)$", re.MULTILINE)
 _SPLICE = re.compile(r"\\[ \t]*\r?\n")
@@ -32,18 +32,24 @@ class Definition(NamedTuple):
     name: str
     parameters: frozenset   # the names of its parameter list, none if object-like
     body: str
+    ordered: tuple = ()     # the same, in order
 
 
 def parameter_names(params: str | None) -> frozenset:
     """The names of a macro's parameter list "(a, b, args...)", or none."""
-    return frozenset(p.strip().rstrip(".").strip() or "__VA_ARGS__"
-                     for p in (params or "()")[1:-1].split(",") if p.strip())
+    return frozenset(ordered_parameters(params))
+
+
+def ordered_parameters(params: str | None) -> tuple:
+    """parameter_names(), in the order of the list."""
+    return tuple(p.strip().rstrip(".").strip() or "__VA_ARGS__"
+                 for p in (params or "()")[1:-1].split(",") if p.strip())
 
 
 def definition(name: str, text: str) -> Definition:
     """The definition of NAME whose text after the name is TEXT ("(a) a+1")."""
     params, body = re.match(r"(\([^)]*\))?(.*)", text, re.DOTALL).groups()
-    return Definition(name, parameter_names(params), body)
+    return Definition(name, parameter_names(params), body, ordered_parameters(params))
 
 
 def definitions(text: str) -> list[Definition]:
@@ -62,7 +68,7 @@ _UNDEF = re.compile(r"^[ \t]*#[ \t]*undef[ \t]+(\w+)", re.MULTILINE)
 def _text_facts(text: str) -> tuple:
     """(definitions, names #undef'd, functions declared) of the C text TEXT."""
     code = _SPLICE.sub(" ", code_only(text))
-    return (tuple(Definition(name, parameter_names(params), body)
+    return (tuple(Definition(name, parameter_names(params), body, ordered_parameters(params))
                   for name, params, body in _DEFINE.findall(code)),
             frozenset(_UNDEF.findall(code)), frozenset(_DECLARED.findall(code)))
 
@@ -157,18 +163,89 @@ def _may_paste(found: Definition, word: str) -> bool:
 
 def naming(found: Iterable[Definition], word: str,
            how: Callable[[str], bool] | None = None,
-           pasting: Iterable[Definition] | None = None) -> set[str]:
+           pasting: Iterable[Definition] | None = None, code: str = "") -> set[str]:
     """The names of the macros of FOUND whose expansion names WORD (HOW,
     given the body, says whether it names it in the way asked: writes it).
-    PASTING: the definitions whose pastes may spell it (all when None)."""
+    PASTING: the definitions whose pastes may spell it whatever their
+    arguments (all when None); the pastes of the others count where the
+    text shows the pieces (spelled_in_text: in a body of FOUND or CODE)."""
     found = list(found)
     pasting = None if pasting is None else set(pasting)
+    shown = set() if pasting is None else spelled_in_text(found, word, code)
     pattern = re.compile(r"\b%s\b" % re.escape(word))
     names = {d.name for d in found if word not in d.parameters and (
         (how(d.body) if how else pattern.search(d.body))
-        or ((pasting is None or d in pasting) and _may_paste(d, word)))}
+        or d.name in shown or ((pasting is None or d in pasting) and _may_paste(d, word)))}
     return _closure(names, [(d.name, set(_WORD.findall(d.body)) - d.parameters)
                             for d in found])
+
+
+_CHAIN = re.compile(r"\w+(?:\s*##\s*\w+)+")
+
+
+def spelled_in_text(found: list[Definition], word: str, code: str = "") -> set[str]:
+    """The names of the macros of FOUND (a header of the tree's include
+    path too) whose paste spells WORD from pieces a text read shows: a paste
+    of fixed pieces only (`ino ## de`), or one of parameters, fixed pieces
+    aside, that a body of FOUND or CODE calls with arguments that complete
+    the token (NODE(i) of `p ## node`, CAT(ino, de) of `a ## b`), or with
+    parameters of a macro so called, to any depth.  A paste forms one
+    token: what it spells must be WORD whole, not a piece of it."""
+    shown, templates = set(), {}
+    for d in found:
+        for chain in _CHAIN.finditer(d.body):
+            operands = [o.strip() for o in chain.group().split("##")]
+            if not any(o in d.parameters for o in operands):
+                if "".join(operands) == word:
+                    shown.add(d.name)
+            elif re.fullmatch(_spelling(operands, d.parameters), word):
+                templates.setdefault(d.name, []).append(operands)
+    if not templates:
+        return shown
+    by_name = {d.name: d for d in found}
+    sites = [(d.name, d.parameters, d.body) for d in found] + [(None, frozenset(), code)]
+    grew = True
+    while grew:
+        grew = False
+        calls = re.compile(r"\b(%s)\s*\(" % "|".join(map(re.escape, sorted(templates))))
+        for caller, parameters, body in sites:
+            for call in calls.finditer(body):
+                callee = by_name.get(call.group(1))
+                if callee is None:
+                    continue
+                end = _closing_paren(body, call.end() - 1)
+                arguments = [a.strip() for a in split_top_level(body[call.end():end])]
+                given = dict(zip(callee.ordered, arguments))
+                for operands in list(templates[call.group(1)]):
+                    # Each operand as the caller passes it: a fixed word, a
+                    # parameter of the caller (passed on), or any word.
+                    passed = [given.get(o, o) if o in callee.parameters else o
+                              for o in operands]
+                    passed = [p if re.fullmatch(r"\w+", p) else "__VA_ARGS__"
+                              for p in passed]
+                    if not re.fullmatch(_spelling(passed, parameters | {"__VA_ARGS__"}),
+                                        word):
+                        continue
+                    if caller is None or not set(passed) & parameters:
+                        shown.add(caller or call.group(1))
+                    elif passed not in templates.setdefault(caller, []):
+                        templates[caller].append(passed)
+                        grew = True
+    return shown
+
+
+def _spelling(operands: list[str], parameters) -> str:
+    """The pattern of the token OPERANDS paste: a parameter is any word."""
+    return "".join(r"\w*" if o in parameters else re.escape(o) for o in operands)
+
+
+def _closing_paren(text: str, open_at: int) -> int:
+    depth = 0
+    for i in range(open_at, len(text)):
+        depth += {"(": 1, ")": -1}.get(text[i], 0)
+        if depth == 0:
+            return i
+    return len(text)
 
 
 def _closure(names: set[str], words: list[tuple[str, set[str]]]) -> set[str]:
@@ -207,7 +284,7 @@ def uses_naming(found: Iterable[Definition], word: str, code: str,
                 pasting: Iterable[Definition] | None = None) -> bool:
     """Whether CODE (a function's text, comments blanked) calls or names a
     macro of FOUND whose expansion names WORD (as naming())."""
-    names = naming(found, word, how, pasting)
+    names = naming(found, word, how, pasting, code)
     lines = [line for line in code.split("\n") if not re.match(r"\s*#\s*define\b", line)]
     return bool(names) and re.search(r"\b(?:%s)\b" % "|".join(map(re.escape, sorted(names))),
                                      "\n".join(lines)) is not None
