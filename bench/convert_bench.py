@@ -292,11 +292,15 @@ class Results:
                          f"ioctl and file_operations ({FLOOR_BATCH} a process, {a.jobs} "
                          f"processes) | {self.floor:.1f} | {CPU['floor']:.0f} | 1 |")
         if self.cold is not None:
+            ratio = f"{CPU['cold'] / CPU['floor']:.1f}x the floor" if "floor" in CPU else ""
             lines.append(f"| convert, cold cache | {self.cold:.1f} | {CPU['cold']:.0f} | "
-                         f"{CPU['cold'] / CPU['floor']:.1f}x the floor |")
+                         f"{ratio} |")
+        summaries = dict(self.runs)
         for target, seconds in self.warms.items():
             label = "warm" if target == self.summary["target"] else f"warm {target}"
-            lines.append(f"| convert, warm re-run, target {target} | {seconds:.1f} | "
+            # What the run memo said: "warm: ..." when it answered for the run.
+            memo = summaries.get(label, {}).get("memo") or "no run memo"
+            lines.append(f"| convert, warm re-run, target {target} ({memo}) | {seconds:.1f} | "
                          f"{CPU.get(label, 0):.1f} | |")
         if self.plain:
             seconds, finished, _, _ = self.plain
@@ -334,7 +338,7 @@ class Results:
         lines += ["", f"Peak memory: {peak:.0f} MiB (largest of this process and any one "
                       "child).", "", "Against the goals of issue 26 (and issue 25's warm "
                       "ratio), in CPU seconds where the machine was shared:"]
-        if self.cold is not None:
+        if self.cold is not None and "floor" in CPU:
             ratio = CPU["cold"] / CPU["floor"]
             lines.append(f"- cold convert over the parse floor: **{ratio:.1f}x** (goal <= 2x): "
                          f"{verdict(ratio, 2, True)}.")
@@ -381,6 +385,9 @@ def main() -> int:
                         help="stop plain spatch after FACTOR x the cold run (default 3)")
     parser.add_argument("--plain-limit", type=float, metavar="SECONDS",
                         help="and after SECONDS at most (a loaded machine)")
+    parser.add_argument("--skip", nargs="*", default=[], choices=("floor", "plain"),
+                        help="leave out the parse floor or the plain run (measured by "
+                             "another run of this script; the ratios need them)")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--keep", type=Path, metavar="DIR",
                         help="keep the cold run's --json summary and plain's diff here")
@@ -396,8 +403,9 @@ def main() -> int:
         found.write()
 
     try:
-        found.floor, found.floor_files = parse_floor(paths[0], args.jobs, work)
-        say(f"parse floor {found.floor:.1f} s ({found.floor_files} files)")
+        if "floor" not in args.skip:
+            found.floor, found.floor_files = parse_floor(paths[0], args.jobs, work)
+            say(f"parse floor {found.floor:.1f} s ({found.floor_files} files)")
         found.cold = timed_convert(args.tree, work / "cache", args.jobs, work / "cold.json",
                                    label="cold", paths=paths)
         found.summary = json.loads((work / "cold.json").read_text())
@@ -422,18 +430,20 @@ def main() -> int:
                                       for _ in range(3))
             found.fixtures = timings
             say(f"fixtures warm: {timings}")
-        limit = args.factor * found.cold
-        if args.plain_limit:
-            limit = min(limit, args.plain_limit)
-        cpu = _children_cpu()
-        seconds, finished = plain_run(args.tree, paths[0], args.jobs, limit,
-                                      work / "plain.diff")
-        CPU["plain"] = _children_cpu() - cpu + CPU.pop("plain stopped", 0.0)
-        if args.keep:
-            shutil.copyfile(work / "plain.diff", args.keep / "plain.diff")
-        plain = plain_files((work / "plain.diff").read_bytes(), args.tree, paths[0])
-        found.plain = (seconds, finished, len(plain), compare(args.tree, found.summary, plain))
-        say(f"plain {seconds:.1f} s ({'finished' if finished else 'stopped'})")
+        if "plain" not in args.skip:
+            limit = args.factor * found.cold
+            if args.plain_limit:
+                limit = min(limit, args.plain_limit)
+            cpu = _children_cpu()
+            seconds, finished = plain_run(args.tree, paths[0], args.jobs, limit,
+                                          work / "plain.diff")
+            CPU["plain"] = _children_cpu() - cpu + CPU.pop("plain stopped", 0.0)
+            if args.keep:
+                shutil.copyfile(work / "plain.diff", args.keep / "plain.diff")
+            plain = plain_files((work / "plain.diff").read_bytes(), args.tree, paths[0])
+            found.plain = (seconds, finished, len(plain),
+                           compare(args.tree, found.summary, plain))
+            say(f"plain {seconds:.1f} s ({'finished' if finished else 'stopped'})")
         if args.scaling:
             big = doubled_tree(args.tree, work)
             big_paths = [big]

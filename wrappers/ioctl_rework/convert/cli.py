@@ -21,6 +21,7 @@ import argparse
 import os
 import shutil
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 from ioctl_rework import cache as cache_mod
@@ -174,7 +175,7 @@ def main(args) -> int:
         request = request_from_args(args)
         for warning in tree_mod.run_warnings(request):
             print(f"convert: warning: {warning}", file=sys.stderr)
-        result = convert(request, stages)
+        result = convert(replace(request, run_memo=True), stages)
     except (InputError, shard_mod.ShardError) as err:
         print(f"ioctl-rework convert: error: {err}", file=sys.stderr)
         return 2

@@ -15,6 +15,9 @@ command line writes what it returns (output.py).  No stage's module calls
 back into this one.
 Where verify rejects a pushdown auto chose, the stages up to verify run
 again with the wrapper for that handler, before anything is written.
+Before the first stage the run memo (run_memo.py) may answer for the whole
+run, when an earlier one read the same files; after the last it keeps this
+run's result.
 """
 
 import re
@@ -31,6 +34,7 @@ from ioctl_rework.convert.groups import Groups
 from ioctl_rework.convert.macro_sites import SitesMemo
 from ioctl_rework.convert.request import ConversionResult, ConvertRequest, Output
 from ioctl_rework.convert.diffs import Diffs
+from ioctl_rework.convert.run_memo import RunMemo
 from ioctl_rework.convert.runner import FileRun, Runner, RunTask
 from ioctl_rework.convert.sources import Sources
 from ioctl_rework.stages import Stages, Verbosity
@@ -69,6 +73,12 @@ def _convert(request: ConvertRequest, stages: Stages | None) -> ConversionResult
     # files an earlier in-place run was killed writing, completed or undone.
     warnings = run_warnings(request)
     recovered = safe_write.recover(request.root) if request.output is Output.IN_PLACE else []
+    memo = RunMemo(request)
+    if memo.used:
+        with stages.stage("run memo"):
+            remembered = memo.recall()
+        if remembered is not None:
+            return _finished(remembered, memo, recovered, start, started, stages)
     fallbacks: dict[str, str] = {}
     kept: dict[RunTask, FileRun] = {}
     sites_memo = SitesMemo()    # the forwarding stage's macro sites, for a second pass
@@ -95,7 +105,20 @@ def _convert(request: ConvertRequest, stages: Stages | None) -> ConversionResult
         records.add_accounted(result.summary, result.changes, done.sources, done.read,
                               request.root, request.run_paths, request.options.target)
     _explain_fallback(result.summary, fallbacks)
+    if memo.used:
+        with stages.stage("run memo"):
+            memo.keep(result)
+    return _finished(result, memo, recovered, start, started, stages)
+
+
+def _finished(result: ConversionResult, memo: RunMemo, recovered: list, start: float,
+              started: str, stages: Stages) -> ConversionResult:
+    """RESULT with this run's times and what its memo did (a kept result's
+    were another run's)."""
     result.recovered = recovered
+    result.summary.warm = memo.why.startswith("warm")
+    result.summary.memo = memo.why
+    result.summary.started = started
     result.summary.wall_seconds = time.monotonic() - start
     result.summary.stage_seconds = stages.times()
     return result

@@ -74,6 +74,10 @@ class ConvertRequest:
     # to ROOT, spatch's arguments, what it said).  check's audit reads its
     # legacy entries from them instead of running the rule again.
     on_rule_run: Callable[[str, tuple[str, ...], "spatch.SpatchResult"], None] | None = None
+    # Keep the run's result whole, and read it back on an unchanged re-run
+    # (run_memo.py): the command line's; a caller in a process that may
+    # change the code between runs (a test's patch) does not ask for it.
+    run_memo: bool = False
 
     @property
     def run_paths(self) -> tuple[str, ...]:

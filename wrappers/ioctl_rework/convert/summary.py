@@ -123,6 +123,10 @@ class Summary:
     # What the run warned of on stderr (an option that is almost surely
     # wrong, headers it could not read), so --json alone says it too.
     warnings: list[str] = field(default_factory=list)
+    # The result of an earlier run of the same command over the same files,
+    # read whole (run_memo.py); MEMO says what the run memo did, and why.
+    warm: bool = False
+    memo: str = ""
 
     def sort(self) -> None:
         self.handlers.sort(key=lambda h: h.sort_key)
@@ -254,6 +258,8 @@ def to_json(summary: Summary) -> dict:
         "changes": [asdict(c) for c in summary.changes],
         "tokens": [asdict(t) for t in summary.tokens],
         "warnings": list(summary.warnings),
+        "warm": summary.warm,
+        "memo": summary.memo,
     }
 
 
@@ -285,7 +291,8 @@ def from_json(data: dict, where: str = "summary") -> Summary:
                        handlers=handlers, files=files,
                        changes=[ChangeRecord(**c) for c in data.get("changes", [])],
                        tokens=[TokenRecord(**t) for t in data.get("tokens", [])],
-                       warnings=[str(w) for w in data.get("warnings", [])])
+                       warnings=[str(w) for w in data.get("warnings", [])],
+                       warm=bool(data.get("warm", False)), memo=str(data.get("memo", "")))
     except (KeyError, TypeError, ValueError) as err:
         raise SummaryError(f"{where}: malformed summary: {err}") from err
 
@@ -340,6 +347,9 @@ def text_report(summary: Summary, stage_times: bool = True) -> str:
                          "the handler returns -ENOIOCTLCMD: "
                          "after conversion the VFS turns it into EINVAL; userspace saw "
                          "errno 515 before")
+    if summary.warm:
+        lines.append("warm: the result of an earlier run of this command over the same "
+                     "files (run memo)")
     if stage_times and summary.stage_seconds:
         lines.append(times_text(summary.stage_seconds))
     lines.append(f"wall time {summary.wall_seconds:.1f} s")

@@ -41,6 +41,12 @@ class Outcome(enum.Enum):
     CRASH = "crash"
 
 
+# Every file of this process spatch timed out or crashed on: an answer a
+# re-run may not give again, so no run that met one is kept whole
+# (convert/run_memo.py).  Appended to from the pool's threads.
+unsteady: list[Path] = []
+
+
 @dataclass(frozen=True)
 class SpatchResult:
     file: Path
@@ -50,6 +56,10 @@ class SpatchResult:
     seconds: float
     # Lines where spatch's parser gave up; code around them was not seen.
     parse_errors: tuple[int, ...] = ()
+
+    def __post_init__(self):
+        if self.outcome in (Outcome.TIMEOUT, Outcome.CRASH):
+            unsteady.append(self.file)
 
     @property
     def reason(self) -> str:
