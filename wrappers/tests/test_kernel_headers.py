@@ -24,6 +24,7 @@ from ioctl_rework.ctext import include_search
 
 from test_cli import run_main
 from test_macro_forwarding import HEADER_SPELLINGS, LOWER, UPPER
+from tiers import cover
 
 
 def write(path: Path, text: str) -> Path:
@@ -264,22 +265,23 @@ class ConvertTest(KernelTestCase):
         return where
 
     def test_a_macro_of_the_given_kernel_denies_the_run_naming_itself(self):
-        for place, (include, headers) in self.PLACES.items():
-            for name, macro in HEADER_SPELLINGS.items():
-                if name == "dot_call":
-                    continue        # takes four arguments
-                with self.subTest(place=place, spelling=name):
-                    shutil.rmtree(self.kernel / "include", ignore_errors=True)
-                    shutil.rmtree(self.kernel / "arch", ignore_errors=True)
-                    write(self.kernel / "include/linux/fs.h", "")
-                    where = self.place(headers, macro)
-                    result = self.convert(include, kernel=True)
-                    self.assertEqual(result.changes, {})
-                    self.assertTrue(result.failed)
-                    records = {h.handler: h for h in result.summary.handlers}
-                    for handler in ("lo_ioctl", "up_ioctl", "STACK_PASS"):
-                        self.assertIs(records[handler].status, HandlerStatus.FAILED)
-                        self.assertIn(f"macro STACK_PASS ({where}:3)", records[handler].reason)
+        # dot_call takes four arguments.  make check: each place and each
+        # spelling at least once; make test: every pair (tiers.cover).
+        spellings = [(name, macro) for name, macro in HEADER_SPELLINGS.items()
+                     if name != "dot_call"]
+        for (place, (include, headers)), (name, macro) in cover(self.PLACES.items(), spellings):
+            with self.subTest(place=place, spelling=name):
+                shutil.rmtree(self.kernel / "include", ignore_errors=True)
+                shutil.rmtree(self.kernel / "arch", ignore_errors=True)
+                write(self.kernel / "include/linux/fs.h", "")
+                where = self.place(headers, macro)
+                result = self.convert(include, kernel=True)
+                self.assertEqual(result.changes, {})
+                self.assertTrue(result.failed)
+                records = {h.handler: h for h in result.summary.handlers}
+                for handler in ("lo_ioctl", "up_ioctl", "STACK_PASS"):
+                    self.assertIs(records[handler].status, HandlerStatus.FAILED)
+                    self.assertIn(f"macro STACK_PASS ({where}:3)", records[handler].reason)
 
     def test_a_macro_of_the_kdir_kernel_denies_the_run(self):
         # --kdir without --kernel-headers: the kernel built in place, and one
@@ -289,19 +291,19 @@ class ConvertTest(KernelTestCase):
         write(built / "Makefile", f"include {self.kernel}/Makefile\n")
         cases = {"in place": (prepared(self.kernel), "include/linux/stackhelp.h", self.kernel),
                  "O= generated": (built, "include/generated/uapi/linux/stackhelp.h", built)}
-        for case, (kdir, at, holder) in cases.items():
-            for name in ("call", "pointer_call", "test_beside"):
-                with self.subTest(case=case, spelling=name):
-                    write(holder / at, "#define STACK_H\n" + HEADER_SPELLINGS[name])
-                    write(self.drivers / "lower.c", LOWER)
-                    write(self.drivers / "upper.c", UPPER % "<linux/stackhelp.h>")
-                    result = convert_outside_tree(self.drivers, kdir, "--kdir")
-                    self.assertEqual(result.changes, {})
-                    records = {h.handler: h for h in result.summary.handlers}
-                    self.assertIs(records["up_ioctl"].status, HandlerStatus.FAILED)
-                    self.assertIn(f"macro STACK_PASS ({holder / at}:2)",
-                                  records["up_ioctl"].reason)
-                    (holder / at).unlink()
+        for (case, (kdir, at, holder)), name in cover(cases.items(),
+                                                      ("call", "pointer_call", "test_beside")):
+            with self.subTest(case=case, spelling=name):
+                write(holder / at, "#define STACK_H\n" + HEADER_SPELLINGS[name])
+                write(self.drivers / "lower.c", LOWER)
+                write(self.drivers / "upper.c", UPPER % "<linux/stackhelp.h>")
+                result = convert_outside_tree(self.drivers, kdir, "--kdir")
+                self.assertEqual(result.changes, {})
+                records = {h.handler: h for h in result.summary.handlers}
+                self.assertIs(records["up_ioctl"].status, HandlerStatus.FAILED)
+                self.assertIn(f"macro STACK_PASS ({holder / at}:2)",
+                              records["up_ioctl"].reason)
+                (holder / at).unlink()
 
     def test_the_kernel_is_used_for_the_run_only(self):
         self.place(self.PLACES["angle"][1], HEADER_SPELLINGS["call"])

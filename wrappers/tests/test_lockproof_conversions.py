@@ -19,6 +19,7 @@ from pathlib import Path
 
 from ioctl_rework import lockproof
 from ioctl_rework.convert import modules, verification
+from ioctl_rework.fixture import variants
 from ioctl_rework.spatch import rules
 from ioctl_rework.lockproof.source import Unit
 import lockproof_fixture
@@ -112,6 +113,9 @@ class FixtureConversionsTest(unittest.TestCase):
         self.assertEqual({(o.lock, o.target.inode_style) for o in chosen},
                          {(o.lock, o.target.inode_style) for o in every.values()})
         self.assertTrue(any(o.multi_kernel for o in chosen))
+        # The negative variants break conversions the fast tier makes anyway.
+        self.assertLessEqual({v.based_on for v in variants.negative_variants()},
+                             set(lockproof_fixture.REPRESENTATIVE))
         with mock.patch.dict(os.environ, {lockproof_fixture.FULL_TIER_ENV: "1"}):
             self.assertEqual(len(tier_variants()), len(every))
         with mock.patch.dict(os.environ, {lockproof_fixture.FULL_TIER_ENV: ""}):

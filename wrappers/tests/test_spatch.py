@@ -12,6 +12,7 @@ from pathlib import Path
 from ioctl_rework import settings
 from ioctl_rework.spatch import rules
 from ioctl_rework.spatch import runner as spatch
+from tiers import full_tier
 
 DATA = Path(__file__).resolve().parent / "test_data" / "spatch"
 FIXTURE_DRIVERS = Path(__file__).resolve().parents[2] / "kernel-fixtures" / "drivers"
@@ -344,9 +345,16 @@ class BatchEqualsSingleTest(unittest.TestCase):
     batch as alone: nothing one file taught the rule leaks into the next."""
 
     def test_fixture_drivers(self):
+        sources = sorted(FIXTURE_DRIVERS.glob("*.[ch]"))
+        if not full_tier():
+            # make check: every fourth driver, headers and .c files alike
+            # (each alone is a spatch start, 43 in all), and fx_gnu.c, whose
+            # twin below is the leak the test is made to show; make test
+            # runs every one (tiers.py).
+            sources = [s for i, s in enumerate(sources) if i % 4 == 0 or s.name == "fx_gnu.c"]
         with tempfile.TemporaryDirectory() as tmp:
             names = []
-            for source in sorted(FIXTURE_DRIVERS.glob("*.[ch]")):
+            for source in sources:
                 shutil.copy(source, Path(tmp, source.name))
                 names.append(Path(source.name))
             # Two drivers whose handlers share a name: a leak would show.
