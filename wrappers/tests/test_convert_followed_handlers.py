@@ -53,11 +53,11 @@ class FollowedHandlers(unittest.TestCase):
                     "core_ioctl": {"drivers/core/core.c", "drivers/core/user.c"},
                     "c_ioctl": {"drivers/c/c.c"}}
         self.cross = groups.build(self.runs, mentions, set(TEXTS),
-                                  lambda rel: TEXTS[rel].encode())
+                                  lambda rel: TEXTS[rel])
 
     def followed(self) -> dict:
         final = {**self.runs, "drivers/core/user.c": run("drivers/core/user.c")}
-        return groups.followed_handlers(self.cross, final, lambda rel: TEXTS[rel].encode())
+        return groups.followed_handlers(self.cross, final, lambda rel: TEXTS[rel])
 
     def test_a_static_handler_is_named_by_its_own_file_alone(self):
         found = self.followed()[("drivers/a/a.c", "dev_ioctl")]

@@ -54,7 +54,7 @@ def follow(runs: dict[str, FileRun], mentions: dict[str, set[str]], files: set[s
     share with other files is dropped there too."""
     refusal = _cross_file_refusal(options)
     blocked = unwritable(list(runs))
-    cross = convert_groups.build(runs, mentions, files, sources.read)
+    cross = convert_groups.build(runs, mentions, files, sources.text)
     failures = {rel: run.reason for rel, run in runs.items() if not run.ok}
     blocked.update(unwritable(sorted({f for g in cross.groups.values()
                                       for f in g.files} - set(blocked))))
@@ -74,7 +74,7 @@ def follow(runs: dict[str, FileRun], mentions: dict[str, set[str]], files: set[s
         spanning = {rel: why for rel, why in held.items()
                     if any(rel in g.files and not set(g.files) <= set(held)
                            for g in cross.groups.values())}
-        newly = convert_groups.check(cross, final, {**spanning, **blocked}, sources.read,
+        newly = convert_groups.check(cross, final, {**spanning, **blocked}, sources.text,
                                      refusal, options.lock is settings.LockMode.MUTEX,
                                      sources.root)
         failures.update({v.file: v.reason for v in newly.values()
@@ -101,7 +101,7 @@ def follow(runs: dict[str, FileRun], mentions: dict[str, set[str]], files: set[s
         stopped = module_runs.stops(in_modules, final, failures, blocked, held, dropped_in)
         if not stopped:
             return Followed(final, cross, blocked, held, failures,
-                            convert_groups.followed_handlers(cross, final, sources.read))
+                            convert_groups.followed_handlers(cross, final, sources.text))
         held.update(stopped)
 
 

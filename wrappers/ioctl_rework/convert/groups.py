@@ -110,12 +110,12 @@ class Groups:
 def build(runs: dict[str, FileRun], mentions: dict[str, set[str]], files: set[str],
           content) -> Groups:
     """The group of every handler phase 1 converted or found defined elsewhere.
-    CONTENT(rel) gives a file's bytes."""
+    CONTENT(rel) gives a file's text ("" when it cannot be read: Sources.text)."""
     groups: dict[HandlerKey, HandlerGroup] = {}
     for run in runs.values():
         for d in run.decisions:
             if d.convert and d.strategy in ("pushdown", "wrapper"):
-                static = c_spans.is_static(_text(content, run.file), d.handler)
+                static = c_spans.is_static(content(run.file), d.handler)
                 key = HandlerKey(d.handler, run.file if static else "")
                 groups.setdefault(key, HandlerGroup(key)).decided.add(run.file)
                 groups[key].keeps_signature |= d.keeps_signature
@@ -126,7 +126,7 @@ def build(runs: dict[str, FileRun], mentions: dict[str, set[str]], files: set[st
         # grep's word matches, less those that are no use of the function
         # (a member or a struct tag of the same name, a comment, #if 0).
         named = {rel for rel in mentions.get(key.name, set()) & files
-                 if namings.namings(_text(content, rel), key.name)}
+                 if namings.namings(content(rel), key.name)}
         named |= group.decided | group.elsewhere
         if key.home:
             reach = _included(key.home, content) | {key.home}
@@ -136,7 +136,7 @@ def build(runs: dict[str, FileRun], mentions: dict[str, set[str]], files: set[st
             # file includes the fops (a header holding a static fops).
             group.files = sorted(rel for rel in named
                                  if rel in group.decided or rel in group.elsewhere
-                                 or not c_spans.is_static(_text(content, rel), key.name)
+                                 or not c_spans.is_static(content(rel), key.name)
                                  or _included(rel, content) & group.elsewhere)
     return Groups(groups)
 
@@ -182,7 +182,7 @@ def _cannot_follow(group: HandlerGroup, content, mutex: bool,
                            "converted nowhere")
         return None
     for rel in group.files:
-        text = _text(content, rel)
+        text = content(rel)
         uses = namings.namings(text, name)
         defined_here = any(use.kind == namings.DEFINITION for use in uses)
         for use in uses:
@@ -219,7 +219,7 @@ def _did_not_follow(group: HandlerGroup, final: dict[str, FileRun], blocked: dic
                                                  f"({rel}: {why}); converted nowhere", rel)
         if group.keeps_signature:
             continue            # its old names are right: the wrapper calls it so
-        text = run.new.decode("utf-8", "surrogateescape") if run else _text(content, rel)
+        text = run.new.decode("utf-8", "surrogateescape") if run else content(rel)
         for use in namings.namings(text, name):
             defined = defined or use.kind == namings.DEFINITION
             if not use.follows:
@@ -258,10 +258,10 @@ def _parameter_entry(group: HandlerGroup, content) -> Verdict | None:
     that name exists to convert."""
     name = group.key.name
     if any(use.kind == namings.DEFINITION for rel in group.files
-           for use in namings.namings(_text(content, rel), name)):
+           for use in namings.namings(content(rel), name)):
         return None             # a handler of that name exists: the entries are judged as usual
     for rel in sorted(group.elsewhere):
-        text = _text(content, rel)
+        text = content(rel)
         code = c_spans.code_only(text)
         for use in namings.namings(text, name):
             if use.kind != namings.ENTRY:
@@ -291,7 +291,7 @@ def _compat_under_the_bkl(group: HandlerGroup, content) -> Verdict | None:
     (ctext.shared_state) is not concerned and converts."""
     name = group.key.name
     for rel in group.files:
-        text = _text(content, rel)
+        text = content(rel)
         code = c_spans.code_only(text)
         for entry in _COMPAT_ENTRY.finditer(code):
             compat = entry[1]
@@ -355,14 +355,7 @@ def followed_handlers(groups: Groups, final: dict[str, FileRun],
 
 def _exported(group: HandlerGroup, content) -> bool:
     return any(use.kind == namings.EXPORT for rel in group.files
-               for use in namings.namings(_text(content, rel), group.key.name))
-
-
-def _text(content, rel: str) -> str:
-    try:
-        return content(rel).decode("utf-8", "surrogateescape")
-    except OSError:
-        return ""
+               for use in namings.namings(content(rel), group.key.name))
 
 
 def _included(home: str, content, depth: int = 3) -> set[str]:
@@ -371,7 +364,7 @@ def _included(home: str, content, depth: int = 3) -> set[str]:
     found, todo = set(), [(home, 0)]
     while todo:
         rel, level = todo.pop()
-        for kind, name in _INCLUDE.findall(_text(content, rel)):
+        for kind, name in _INCLUDE.findall(content(rel)):
             path = os.path.normpath(os.path.join(os.path.dirname(rel), name) if kind == '"'
                                     else os.path.join("include", name))
             if path not in found and not path.startswith(".."):

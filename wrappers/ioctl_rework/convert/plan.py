@@ -13,8 +13,9 @@ cross-file follow-up (follow_up.py), compat (compat/apply.py), forwarding
 (verification.py), accounting (records.py, through accounting.py); the
 command line writes what it returns (output.py).  No stage's module calls
 back into this one.
-Where verify rejects a pushdown auto chose, the stages up to verify run
-again with the wrapper for that handler, before anything is written.
+Where verify rejects a pushdown auto chose, the stages from the rule runs
+to verify run again with the wrapper for that handler, before anything is
+written; the prefilter, which the wrapper changes nothing of, runs once.
 Before the first stage the run memo (run_memo.py) may answer for the whole
 run, when an earlier one read the same files; after the last it keeps this
 run's result.
@@ -42,6 +43,18 @@ from ioctl_rework.convert.tree import Tree, groups, run_warnings, scan
 from ioctl_rework.convert.summary import HandlerStatus, Summary
 
 
+@dataclass(frozen=True)
+class _Prefiltered:
+    """The prefilter's answer, the same for every pass of a run (what
+    --strategy auto's fallback changes, wrapper_for, changes none of it)."""
+
+    tree: Tree
+    linked: list[list[str]]     # the groups of files their handler names link
+    files: set[str]             # the files of this run (of its shard)
+    fops_files: list[str]       # those the rule runs on first
+    in_modules: modules.ModulePlan
+
+
 @dataclass
 class _Pass:
     """One pass of the stages up to verify, and what the later stages read."""
@@ -52,7 +65,6 @@ class _Pass:
     read: set[str]          # the files whose ioctl members are accounted for
     runs: dict[RunTask, FileRun]    # every rule run of the pass
     cross: Groups
-    tree: Tree                      # the prefilter's scan, the same for every pass
 
 
 def convert(request: ConvertRequest, stages: Stages | None = None) -> ConversionResult:
@@ -79,12 +91,14 @@ def _convert(request: ConvertRequest, stages: Stages | None) -> ConversionResult
             remembered = memo.recall()
         if remembered is not None:
             return _finished(remembered, memo, recovered, start, started, stages)
+    with stages.stage("prefilter"):
+        prefiltered = _prefilter(request)
     fallbacks: dict[str, str] = {}
     kept: dict[RunTask, FileRun] = {}
     sites_memo = SitesMemo()    # the forwarding stage's macro sites, for a second pass
-    tree = None
     while True:
-        done = _stages_to_verify(request, stages, started, warnings, kept, sites_memo, tree)
+        done = _stages_to_verify(request, stages, started, warnings, kept, sites_memo,
+                                 prefiltered)
         fallback = verify.rejected_pushdowns(done.verification, done.result.summary,
                                              request.options)
         if not fallback:
@@ -97,8 +111,6 @@ def _convert(request: ConvertRequest, stages: Stages | None) -> ConversionResult
         request = replace(request, options=replace(request.options, wrapper_for=wrapper_for))
         # Only the files that name a handler now on the wrapper run the rule again.
         kept = _untouched_runs(done, set(fallback))
-        # wrapper_for changes no answer of the scan: the tree is read once a run.
-        tree = done.tree
     result = done.result
     verify.apply(done.verification, result)
     with stages.stage("accounting"):
@@ -124,26 +136,36 @@ def _finished(result: ConversionResult, memo: RunMemo, recovered: list, start: f
     return result
 
 
+def _prefilter(request: ConvertRequest) -> _Prefiltered:
+    """The tree read once a run: the candidates, the groups their handler
+    names link, this run's share of them, and the composite modules
+    (--lock mutex) whose files must leave the run."""
+    root = request.root
+    tree = scan(list(request.paths), root, request.cache)
+    linked = groups(tree)
+    mine = [g for g in linked if request.shard is None or request.shard.owns(g[0])]
+    files = {rel for g in mine for rel in g}
+    in_modules = modules.plan_for(request.options.lock, root, files,
+                                  {rel for g in linked for rel in g} - files)
+    fops_files = [rel for rel in tree.fops_files
+                  if rel in files and rel not in in_modules.refused]
+    return _Prefiltered(tree, linked, files, fops_files, in_modules)
+
+
 def _stages_to_verify(request: ConvertRequest, stages: Stages, started: str,
                       warnings: list[str], kept: dict[RunTask, FileRun],
-                      sites_memo: SitesMemo, tree: Tree | None) -> _Pass:
-    """Prefilter, rule runs, follow-up, compat, forwarding, records and
-    diffs, and verify, each once and in that order, each handed what the
-    earlier ones made.
+                      sites_memo: SitesMemo, prefiltered: _Prefiltered) -> _Pass:
+    """Rule runs, follow-up, compat, forwarding, records and diffs, and
+    verify, each once and in that order, each handed what the earlier ones
+    made, starting from the run's PREFILTERED tree.
     WARNINGS: the run's, for its summary; KEPT: rule runs of an earlier
-    pass that stand for this one's; SITES_MEMO:
-    the forwarding stage's macro sites an earlier pass found; TREE: its scan."""
+    pass that stand for this one's; SITES_MEMO: the forwarding stage's
+    macro sites an earlier pass found."""
     root = request.root
-    with stages.stage("prefilter"):
-        tree = scan(list(request.paths), root, request.cache) if tree is None else tree
-        linked = groups(tree)
-        mine = [g for g in linked if request.shard is None or request.shard.owns(g[0])]
-        files = {rel for g in mine for rel in g}
-        fops_files = [rel for rel in tree.fops_files if rel in files]
-        in_modules = modules.plan_for(request.options.lock, root, files,
-                                      {rel for g in linked for rel in g} - files)
-        shared = in_modules.refused
-        fops_files = [rel for rel in fops_files if rel not in shared]
+    tree, linked, files, fops_files, in_modules = (
+        prefiltered.tree, prefiltered.linked, prefiltered.files, prefiltered.fops_files,
+        prefiltered.in_modules)
+    shared = in_modules.refused
     sources = Sources(root)
 
     runner = Runner(request.options, root, request.jobs, request.timeout, request.cache, stages,
@@ -200,7 +222,7 @@ def _stages_to_verify(request: ConvertRequest, stages: Stages, started: str,
     summary.sort()
     result = ConversionResult(summary, changes)
     return _Pass(result, verify.verify(request, result, stages, in_modules), sources, read,
-                 runner.runs, cross, tree)
+                 runner.runs, cross)
 
 
 def _untouched_runs(done: _Pass, handlers: set[str]) -> dict[RunTask, FileRun]:
