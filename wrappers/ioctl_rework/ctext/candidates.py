@@ -97,7 +97,11 @@ def may_hold_legacy_entry(data: bytes) -> bool:
         return True
     if not names_an_entry(data) or _only_other_structures(data):
         return False
-    return bool(ioctl_tokens.legacy_entries(data.decode("latin-1")))
+    text = data.decode("latin-1")
+    if ioctl_tokens.legacy_entries(text):
+        return True
+    # An entry in a macro of the file is set where the macro is used.
+    return b"define" in data and bool(ioctl_tokens.macro_entries(text))
 
 
 # `struct T name = {`, `struct T name[] = {`: a declared initializer.
