@@ -370,3 +370,21 @@ class MacroEntryTest(unittest.TestCase):
                                       for line, _, _ in uses))
         self.assertTrue(all("written in the macro" in p.reason and p.partial
                             for p in merged.partly))
+
+    def test_an_entry_the_rule_read_at_the_define_is_not_listed_again(self):
+        # spatch expands an object-like macro of the file and reports the
+        # entry at its #define: that answers for the one use, not for two.
+        from ioctl_rework.audit import text_entries
+        from ioctl_rework.audit.findings import Finding
+        text = ("#define EM_IOCTL \\\n\t.ioctl = em_ioctl,\n"
+                "static struct file_operations em_fops = {\n\tEM_IOCTL\n};\n")
+        twice = text + "static struct file_operations em2_fops = {\n\tEM_IOCTL\n};\n"
+        for name, body, at, listed in (("once.c", text, 2, []), ("twice.c", twice, 2, [4, 7]),
+                                       ("used.c", text, 4, []), ("none.c", text, None, [4])):
+            with self.subTest(name), tempfile.TemporaryDirectory() as tmp:
+                Path(tmp, name).write_text(body)
+                reported = [] if at is None else [
+                    Finding(name, at, Kind.LEGACY_IOCTL, "em_fops", "em_ioctl")]
+                merged = text_entries.merge(reported, {name: Path(tmp, name)})
+                self.assertEqual([int(p.reason.split(":")[0].split()[1]) for p in merged.partly],
+                                 listed)

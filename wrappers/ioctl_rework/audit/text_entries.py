@@ -68,8 +68,13 @@ def _merge_file(shown: str, text: str, reported: list[Finding]
                              reason=f"{spelling}, which the conversion rule does not read: "
                                     "convert it by hand"))
     # An entry written in a macro of the file: where the macro is used.
-    for use in ioctl_tokens.macro_entries(text):
-        if not any(f.line == use.line for f in reported):
+    # The rule reads some through spatch's own expansion, and reports them
+    # at the #define: that answers for a macro used once.
+    uses = ioctl_tokens.macro_entries(text)
+    for use in uses:
+        once = sum(u.macro == use.macro for u in uses) == 1
+        if not any(f.line == use.line or once and f.line in use.define_lines
+                   for f in reported):
             partly.append(SkippedFile(
                 shown, f"line {use.line}: a legacy .ioctl entry written in the macro "
                 f"{use.macro} (its #define at line {use.defined}), which no stage expands "

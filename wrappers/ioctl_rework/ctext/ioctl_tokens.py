@@ -307,6 +307,11 @@ class MacroUse:
     macro: str          # the macro used there
     defined: int        # the line of the #define that holds the entry
     statement: str      # the code of the use's line, for messages
+    defined_to: int = 0     # the last line of that #define
+
+    @property
+    def define_lines(self) -> range:
+        return range(self.defined, max(self.defined, self.defined_to) + 1)
 
 
 def macro_entries(text: str) -> list[MacroUse]:
@@ -349,8 +354,9 @@ def macro_entries(text: str) -> list[MacroUse]:
             where = fops_holders.holder(flat, match.start(), members)
             if where is not None and where.type is not None and where.type not in fops_types:
                 continue
-            found.setdefault((line, name), MacroUse(line, name, carriers[name],
-                                                    lines[line - 1].strip()))
+            found.setdefault((line, name), MacroUse(
+                line, name, carriers[name], lines[line - 1].strip(),
+                _define_end(lines, carriers[name] - 1)))
     return [found[key] for key in sorted(found)]
 
 
@@ -361,6 +367,13 @@ def _designates(token: Token) -> bool:
     member = token.alias or "ioctl"
     return re.match(rf"#\s*define\s+\w+\([^()]*\)\s*\.\s*{re.escape(member)}\b",
                     token.statement) is not None
+
+
+def _define_end(lines: list[str], index: int) -> int:
+    """The 1-based last line of the #define that starts at line INDEX (0-based)."""
+    while index + 1 < len(lines) and lines[index].rstrip().endswith("\\"):
+        index += 1
+    return index + 1
 
 
 def _define_line(lines: list[str], index: int) -> int:
