@@ -100,12 +100,24 @@ class PrefilterTest(unittest.TestCase):
             "positional.c": "struct file_operations f = { THIS_MODULE, NULL, NULL, NULL,"
                             " NULL, NULL, NULL, NULL, h, };\n",
             "macro.c": "struct file_operations f = { .ioctl = DRM(ioctl), };\n",
+            # A comment between the member and its = or : is a space to
+            # the compiler (and to the finder, which reads code_only).
+            "comment_block.c": "struct file_operations f = { .ioctl /* old */ = h, };\n",
+            "comment_line.c": "struct file_operations f = {\n\t.ioctl\t// old\n\t= h,\n};\n",
+            "comment_gnu.c": "struct file_operations f = { ioctl /* 2.4 */ : h, };\n",
+            "comment_runtime.c": "struct file_operations f;\n"
+                                 "void g(void) { f.ioctl /* set late */ = h; }\n",
+            "comment_embedded.c": "struct drm_driver d = {\n"
+                                  "\t.fops = { .ioctl /* x */ /* y */ = h, },\n};\n",
         }
         with tempfile.TemporaryDirectory() as tmp:
             for name, text in spellings.items():
                 Path(tmp, name).write_text(text)
             Path(tmp, "tty.c").write_text("struct file_operations f = { .open = o, };\n"
                                           "struct tty_operations t = { .ioctl = h, };\n")
+            Path(tmp, "tty_comment.c").write_text(
+                "struct file_operations f = { .open = o, };\n"
+                "struct tty_operations t = { .ioctl /* its own */ = h, };\n")
             found = sorted(c.path.name for c in audit._candidates([Path(tmp)], runs))
         self.assertEqual(found, sorted(spellings))
 

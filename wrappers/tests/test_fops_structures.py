@@ -314,3 +314,77 @@ class OuterTypeWordsTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class MacroEntryTest(unittest.TestCase):
+    """An entry written in a macro of the file is set where the macro is
+    used: each use is a candidate and is listed as partly parsed with its
+    line, never dropped (the finder leaves the #define out, and nothing
+    expands it)."""
+
+    USED = {
+        "paste.c": ("#define FOPS_ENTRY(pfx) .ioctl = pfx##_ioctl\n"
+                    "static struct file_operations pm_fops = {\n"
+                    "\t.owner = THIS_MODULE,\n\tFOPS_ENTRY(pm),\n};\n", [(4, "FOPS_ENTRY", 1)]),
+        "declare.c": ("#define DECLARE_FOPS(n) \\\n"
+                      "\tstatic struct file_operations n##_fops = { .ioctl = n##_ioctl }\n"
+                      "DECLARE_FOPS(dm);\nDECLARE_FOPS(dn);\n",
+                      [(3, "DECLARE_FOPS", 1), (4, "DECLARE_FOPS", 1)]),
+        "object.c": ("#define OLD_ENTRY .ioctl = old_ioctl\n"
+                     "static struct file_operations o_fops = { OLD_ENTRY };\n",
+                     [(2, "OLD_ENTRY", 1)]),
+        "nested.c": ("#define INNER .ioctl = n_ioctl\n"
+                     "#define N_FOPS { .owner = THIS_MODULE, INNER }\n"
+                     "static struct file_operations n_fops = N_FOPS;\n", [(3, "N_FOPS", 1)]),
+    }
+    UNUSED = {
+        "tty.c": "#define TTY_ENTRY .ioctl = t_ioctl\n"
+                 "static struct tty_operations t_ops = { TTY_ENTRY };\n",
+        "never.c": "#define OLD_ENTRY .ioctl = old_ioctl\n",
+        "if0.c": "#define OLD_ENTRY .ioctl = old_ioctl\n#if 0\n"
+                 "static struct file_operations o_fops = { OLD_ENTRY };\n#endif\n",
+        "undef.c": "#define OLD_ENTRY .ioctl = old_ioctl\n#undef OLD_ENTRY\n",
+    }
+
+    def test_each_use_is_found_with_its_define(self):
+        for name, (text, expected) in self.USED.items():
+            with self.subTest(name):
+                found = ioctl_tokens.macro_entries(text)
+                self.assertEqual([(u.line, u.macro, u.defined) for u in found], expected)
+                self.assertTrue(candidates.may_hold_legacy_entry(text.encode()))
+        for name, text in self.UNUSED.items():
+            with self.subTest(name):
+                self.assertEqual(ioctl_tokens.macro_entries(text), [])
+
+    def test_the_audit_lists_each_use_as_partly_parsed(self):
+        from ioctl_rework.audit import text_entries
+        with tempfile.TemporaryDirectory() as tmp:
+            files = {}
+            for name, (text, _) in self.USED.items():
+                Path(tmp, name).write_text(text)
+                files[name] = Path(tmp, name)
+            merged = text_entries.merge([], files)
+        said = sorted((p.file, p.reason.split(":")[0]) for p in merged.partly)
+        self.assertEqual(said, sorted((name, f"line {line}")
+                                      for name, (_, uses) in self.USED.items()
+                                      for line, _, _ in uses))
+        self.assertTrue(all("written in the macro" in p.reason and p.partial
+                            for p in merged.partly))
+
+    def test_an_entry_the_rule_read_at_the_define_is_not_listed_again(self):
+        # spatch expands an object-like macro of the file and reports the
+        # entry at its #define: that answers for the one use, not for two.
+        from ioctl_rework.audit import text_entries
+        from ioctl_rework.audit.findings import Finding
+        text = ("#define EM_IOCTL \\\n\t.ioctl = em_ioctl,\n"
+                "static struct file_operations em_fops = {\n\tEM_IOCTL\n};\n")
+        twice = text + "static struct file_operations em2_fops = {\n\tEM_IOCTL\n};\n"
+        for name, body, at, listed in (("once.c", text, 2, []), ("twice.c", twice, 2, [4, 7]),
+                                       ("used.c", text, 4, []), ("none.c", text, None, [4])):
+            with self.subTest(name), tempfile.TemporaryDirectory() as tmp:
+                Path(tmp, name).write_text(body)
+                reported = [] if at is None else [
+                    Finding(name, at, Kind.LEGACY_IOCTL, "em_fops", "em_ioctl")]
+                merged = text_entries.merge(reported, {name: Path(tmp, name)})
+                self.assertEqual([int(p.reason.split(":")[0].split()[1]) for p in merged.partly],
+                                 listed)

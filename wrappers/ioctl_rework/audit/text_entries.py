@@ -7,7 +7,8 @@ literal, a device table, a parenthesised handler, split tokens, code
 spatch could not parse.  An entry the rule did not report is listed as a
 manual legacy-ioctl finding with its spelling as the reason, never
 dropped; an entry whose handler the text does not name is listed as
-partly parsed, with its line.  One entry written over several lines is
+partly parsed, with its line, and so is the use of a macro of the file
+whose body holds an entry (ioctl_tokens.macro_entries).  One entry written over several lines is
 one finding, however many of its lines the rule reported.
 """
 
@@ -66,4 +67,16 @@ def _merge_file(shown: str, text: str, reported: list[Finding]
                              entry.handler or entry.value, effort=Effort.MANUAL.value,
                              reason=f"{spelling}, which the conversion rule does not read: "
                                     "convert it by hand"))
+    # An entry written in a macro of the file: where the macro is used.
+    # The rule reads some through spatch's own expansion, and reports them
+    # at the #define: that answers for a macro used once.
+    uses = ioctl_tokens.macro_entries(text)
+    for use in uses:
+        once = sum(u.macro == use.macro for u in uses) == 1
+        if not any(f.line == use.line or once and f.line in use.define_lines
+                   for f in reported):
+            partly.append(SkippedFile(
+                shown, f"line {use.line}: a legacy .ioctl entry written in the macro "
+                f"{use.macro} (its #define at line {use.defined}), which no stage expands "
+                f"(`{use.statement}`): convert it by hand", partial=True))
     return [f for f in reported if id(f) not in dropped], added, partly

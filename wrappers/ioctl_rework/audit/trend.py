@@ -73,7 +73,8 @@ def labels(results: list[AuditResult]) -> list[str]:
 
 
 def _ordinal(number: int) -> str:
-    suffix = "th" if 10 <= number % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
+    suffix = "th" if 10 <= number % 100 <= 20 else \
+        {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
     return f"{number}{suffix}"
 
 

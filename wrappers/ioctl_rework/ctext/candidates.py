@@ -26,7 +26,9 @@ _HOLDER = re.compile(r"\bstruct\s+(\w+)\s*\{[^{}]*\bstruct\s+file_operations\s+\
 # Worth the finder's reading: an ioctl member, a macro standing for the
 # word, the word split by line splices.
 _SPLICE = re.compile(rb"\\\r?\n")
-_MEMBER_SET = re.compile(rb"(?<!\w)ioctl(?:\s|\\\r?\n)*[=:]")
+# A comment may stand between the member and its `=` (`.ioctl /* old */ =`):
+# the compiler reads a space there, and so does the finder (code_only).
+_MEMBER_SET = re.compile(rb"(?<!\w)ioctl(?:\s|\\\r?\n|/\*.*?\*/|//[^\n]*)*[=:]", re.S)
 _ALIAS_DEFINED = re.compile(rb"^[ \t]*#[ \t]*define[ \t]+\w+[ \t]+ioctl[ \t]*$", re.M)
 # 2.4's file_operations had ioctl as its 7th member, 2.6.9's as its 9th.
 _POSITIONAL_ELEMENTS = 7
@@ -95,7 +97,11 @@ def may_hold_legacy_entry(data: bytes) -> bool:
         return True
     if not names_an_entry(data) or _only_other_structures(data):
         return False
-    return bool(ioctl_tokens.legacy_entries(data.decode("latin-1")))
+    text = data.decode("latin-1")
+    if ioctl_tokens.legacy_entries(text):
+        return True
+    # An entry in a macro of the file is set where the macro is used.
+    return b"define" in data and bool(ioctl_tokens.macro_entries(text))
 
 
 # `struct T name = {`, `struct T name[] = {`: a declared initializer.
@@ -111,7 +117,7 @@ def _only_other_structures(data: bytes) -> bool:
         return False
     if _ALIAS_DEFINED.search(data):
         return False
-    for match in LEGACY_MEMBER.finditer(data):
+    for match in _MEMBER_SET.finditer(data):
         brace = data.rfind(b"{", 0, match.start())
         if brace < 0 or data.rfind(b"}", brace, match.start()) >= 0 or \
                 b"(" in data[brace:match.start()]:

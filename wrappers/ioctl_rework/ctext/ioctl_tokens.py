@@ -298,6 +298,91 @@ def legacy_entries(text: str) -> list[Token]:
     return found
 
 
+@dataclass(frozen=True)
+class MacroUse:
+    """A use, in compiled code, of a macro of the file whose body holds a
+    legacy .ioctl entry: the entry is set where the macro is used."""
+
+    line: int           # of the use
+    macro: str          # the macro used there
+    defined: int        # the line of the #define that holds the entry
+    statement: str      # the code of the use's line, for messages
+    defined_to: int = 0     # the last line of that #define
+
+    @property
+    def define_lines(self) -> range:
+        return range(self.defined, max(self.defined, self.defined_to) + 1)
+
+
+def macro_entries(text: str) -> list[MacroUse]:
+    """Where TEXT's compiled code uses a macro of its own whose body holds
+    a legacy .ioctl entry (`#define FOPS_ENTRY(p) .ioctl = p##_ioctl`,
+    `#define DECLARE_FOPS(n) ... = { .ioctl = ... }`), directly or through
+    another macro of the file: legacy_entries leaves the #define out (it
+    is not the use), and the finder does not expand it, so these are
+    entries no stage reads.  A use inside an initializer the text says is
+    of another structure is left out, as legacy_entries leaves its entries."""
+    code = spans.code_only(text)
+    lines = code.split("\n")
+    joined = spans.join_splices(code)
+    flat = joined.text
+    members = fops_holders.StructMembers(flat)
+    fops_types = file_operations_types(flat)
+    carriers: dict[str, int] = {}
+    for token in tokens(text):
+        if token.macro is not None and (token.use is Use.ENTRY or _designates(token)) \
+                and not spans.legacy_half(text, token.line):
+            carriers.setdefault(token.macro, _define_line(lines, token.line - 1))
+    found: dict[tuple[int, str], MacroUse] = {}
+    todo = list(carriers)
+    while todo:
+        name = todo.pop()
+        for match in re.finditer(rf"(?<![\w.>]){re.escape(name)}\b", flat):
+            line = joined.line(match.start())
+            if lines[line - 1].lstrip().startswith("#") and _macro_at(lines, line - 1) is None:
+                continue        # #ifdef, #undef
+            host = _macro_at(lines, line - 1)
+            if host == name:
+                continue        # its own #define
+            if host is not None:
+                if host not in carriers:
+                    carriers[host] = carriers[name]
+                    todo.append(host)
+                continue
+            if spans.never_compiled(text, line):
+                continue
+            where = fops_holders.holder(flat, match.start(), members)
+            if where is not None and where.type is not None and where.type not in fops_types:
+                continue
+            found.setdefault((line, name), MacroUse(
+                line, name, carriers[name], lines[line - 1].strip(),
+                _define_end(lines, carriers[name] - 1)))
+    return [found[key] for key in sorted(found)]
+
+
+def _designates(token: Token) -> bool:
+    """Whether TOKEN, in a function-like macro, is a designator right after
+    the macro's parameters (`#define E(p) .ioctl = p##_ioctl`), which the
+    tokens take for an assignment."""
+    member = token.alias or "ioctl"
+    return re.match(rf"#\s*define\s+\w+\([^()]*\)\s*\.\s*{re.escape(member)}\b",
+                    token.statement) is not None
+
+
+def _define_end(lines: list[str], index: int) -> int:
+    """The 1-based last line of the #define that starts at line INDEX (0-based)."""
+    while index + 1 < len(lines) and lines[index].rstrip().endswith("\\"):
+        index += 1
+    return index + 1
+
+
+def _define_line(lines: list[str], index: int) -> int:
+    """The 1-based line of the #define that line INDEX (0-based) is part of."""
+    while index and lines[index - 1].rstrip().endswith("\\"):
+        index -= 1
+    return index + 1
+
+
 def _outer(holder: fops_holders.Holder) -> str:
     """The outermost object's type in words: its declaration, or what
     stands for it where the text does not say (a macro's braces)."""
