@@ -206,6 +206,21 @@ class _Series:
     def read_many(self, paths: list[str]) -> dict[str, bytes | None]:
         return {path: self.read(path) for path in paths}
 
+    def declaring(self, name: str) -> list[str]:
+        """The .h files that name NAME (a word) as the patches so far leave
+        them: the tree's, and the ones the patches made or changed."""
+        found = []
+        for top in (self.tree, self.state):
+            if top is None:
+                continue
+            proc = children.run(["grep", "-r", "-l", "-w", "-Z", "--include=*.h",
+                                 "--exclude-dir=.[!.]*", "-e", name, "--", "."], cwd=top,
+                                capture_output=True, check=False,
+                                env={**os.environ, "LC_ALL": "C"})
+            found += [os.path.normpath(os.fsdecode(p)) for p in proc.stdout.split(b"\0") if p]
+        # A header a patch changed is read as it leaves it (read()), named or not now.
+        return [p for p in dict.fromkeys(found) if self.read(p) is not None]
+
     def _prepare(self, patch_set: patch_parser.PatchSet) -> bool:
         for fp in patch_set.files:
             if fp.binary or fp.status is Status.ADDED or fp.old_path in self.known:
@@ -328,8 +343,9 @@ def _from_diff_file(value: str, tree: Path | None, work: Path,
         # when the patch itself applied (to files earlier mails made).
         whole, extra, more_unread = whole_files(patch_set, images, read,
                                                 bare or tree is None)
-        stale, unread_headers = stale_prototypes(patch_set.final_files(), {**images, **extra},
-                                                 read, bare or tree is None)
+        stale, unread_headers = stale_prototypes(
+            patch_set.final_files(), {**images, **extra}, read, bare or tree is None,
+            None if bare or tree is None else series.declaring)
         unread_all = tuple(more_unread + unread_headers + (unread if bare else []))
         # Without a tree, the Makefiles above are not all there: none is read.
         kbuild = {} if bare or tree is None else _kbuild_files(read, [*images, *extra])
@@ -360,14 +376,27 @@ def _from_git(changes: list[Change], repo: Repository, limit: int) -> list[Patch
             return {path: found.get((rev, path)) for path in paths}
 
         whole, extra, unread = whole_files(patch_set, images, read, False)
+        def declaring(name: str, rev: str = change.rev) -> list[str]:
+            return _git_declaring(repo, rev, name)
+
         stale, unread_headers = stale_prototypes(patch_set.final_files(), {**images, **extra},
-                                                 read, False)
+                                                 read, False, declaring)
         found.append(PatchInput(change.name, change.text, patch_set, {**images, **extra},
                                 False, change.commit, from_git=True, whole=whole,
                                 unread=tuple(unread + unread_headers),
                                 kbuild_files=_kbuild_files(read, [*images, *extra]),
                                 stale=tuple(stale)))
     return found
+
+
+def _git_declaring(repo: Repository, rev: str, name: str) -> list[str]:
+    """The .h files of REV that name NAME (a word)."""
+    try:
+        out = repo.git("grep", "-l", "-w", "-z", "-e", name, rev, "--", "*.h",
+                       what=f"cannot search {rev} for {name}")
+    except GitError:
+        return []           # git grep exits 1 when nothing matches
+    return [p.split(":", 1)[1] for p in out.split("\0") if ":" in p]
 
 
 def _kbuild_files(read, paths: list[str]) -> dict[str, bytes]:

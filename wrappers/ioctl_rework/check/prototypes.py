@@ -13,10 +13,13 @@ is looked for in the headers that file includes, as the patch leaves them
 the tree's include/ directly included), and a declaration there that
 still takes an inode first is an ERROR (the project's first rule: a patch
 that leaves the tree wrong does not pass).
+A converted handler that is not static may be declared too in a header
+its own file does not include: a shared header of its module that only the
+other files include, which they call it through.  So the headers among the
+patch's files, and the tree's headers that name it (DECLARING: found as
+the patch leaves the tree), are searched for it too.
 A bare patch cannot read the headers: a converted handler that is not
 static (other files may call it through one) is NOT_CHECKED there.
-Headers included only by other files are not searched (check reads no file
-the patch does not reach).
 """
 
 import re
@@ -49,6 +52,8 @@ class StalePrototype:
 
 
 ReadMany = Callable[[list[str]], dict[str, bytes | None]]
+# The tree's .h files whose text names a word, as the patch leaves them.
+Declaring = Callable[[str], list[str]]
 
 
 def _converted(f: FinalFile, text: str) -> list[tuple[str, bool, int]]:
@@ -91,11 +96,13 @@ def _headers(path: str, text: str, contents: dict, fetch) -> list[str]:
 
 
 def stale_prototypes(finals: list[FinalFile], images: dict[str, bytes], read_many: ReadMany,
-                     bare: bool) -> tuple[list[StalePrototype], list[Unread]]:
+                     bare: bool, declaring: Declaring | None = None
+                     ) -> tuple[list[StalePrototype], list[Unread]]:
     """The legacy declarations, in the headers they include, of the
     handlers FINALS' .c files convert (IMAGES: the patch's files as it
     leaves them; READ_MANY: any other file so, None when not known), and
-    what a BARE patch cannot read."""
+    what a BARE patch cannot read.  Of a handler not static, also in the
+    patch's headers and those DECLARING finds (module doc)."""
     contents: dict[str, bytes | None] = dict(images)
 
     def fetch(paths) -> None:
@@ -119,9 +126,16 @@ def stale_prototypes(finals: list[FinalFile], images: dict[str, bytes], read_man
                         "a header of the tree may still declare its legacy prototype, which a "
                         "bare patch does not carry")))
             continue
-        headers = _headers(f.path, text, contents, fetch)
-        for name, _static, line in converted:
+        included = _headers(f.path, text, contents, fetch)
+        for name, static, line in converted:
             legacy = re.compile(r"\b%s\s*\(\s*struct\s+inode\b" % re.escape(name))
+            headers = list(included)
+            if not static:
+                others = [p for p in images if p.endswith(".h")]
+                others += declaring(name) if declaring is not None else []
+                fetch(others)
+                headers += [p for p in dict.fromkeys(others)
+                            if p not in headers and contents.get(p) is not None]
             for header in headers:
                 code = code_only(contents[header].decode(errors="surrogateescape"))
                 for match in legacy.finditer(code):
