@@ -85,6 +85,7 @@ def verify(request: ConvertRequest, result: ConversionResult,
                 todo += [f for f in in_modules.mutexes[member].files
                          if f in result.changes and f not in seen]
 
+    _stale_prototypes(request.root, result, reject)
     builds = {}
     if request.verify.kdir:
         with stages.stage("--kdir builds"):
@@ -94,6 +95,45 @@ def verify(request: ConvertRequest, result: ConversionResult,
             _prove(request, result, builds, reject, in_modules)
             stage.step(len(result.changes))
     return found
+
+
+def _stale_prototypes(root: Path, result: ConversionResult, reject) -> None:
+    """A converted handler that is not static may be declared in a header
+    its file includes: one the run rewrote says the new signature, but one
+    it did not (a kernel header given with --kernel-headers, which a run
+    never writes) still declares the legacy one, and the converted file no
+    longer builds (`conflicting types`).  Such a handler's files go back."""
+    from ioctl_rework.ctext import include_search
+    from ioctl_rework.ctext.spans import code_only
+
+    one_pass = include_search.Pass()
+    for h in result.summary.handlers:
+        if h.status is not HandlerStatus.CONVERTED or h.file not in result.changes:
+            continue
+        new = result.changes[h.file][1].decode("utf-8", "surrogateescape")
+        name = re.escape(h.handler)
+        if not re.search(rf"^(?![ \t]*static\b)[ \t]*\w[\w \t*]*\b{name}\s*\(", new, re.M):
+            continue            # static (or not defined here): no header of another file
+        legacy = re.compile(rf"\b{name}\s*\(\s*struct\s+inode\b")
+        headers = include_search.read_headers(root, h.file, one_pass=one_pass).texts
+        for header, text in headers.items():
+            if header == h.file:
+                continue
+            if header in result.changes:
+                text = result.changes[header][1].decode("utf-8", "surrogateescape")
+            code = code_only(text)
+            match = legacy.search(code)
+            if match is None:
+                continue
+            line = code.count("\n", 0, match.start()) + 1
+            shown = text.splitlines()[line - 1].strip()
+            reject(h.file, Rejection(h.file, "the prototype check", (
+                f"{h.handler} is declared with the legacy signature in {header}:{line} "
+                f"(`{shown}`), a header {h.file} includes that this run does not rewrite: "
+                "the converted definition would conflict with it, and its callers there "
+                "pass the old arguments; convert the header with it, or by hand"),
+                h.handler))
+            break
 
 
 def rejected_pushdowns(verification: Verification, summary: Summary,

@@ -223,6 +223,33 @@ class Judge:
     def _some(states, bad) -> str:
         return " on some paths" if any(not bad(d) for d, _, _ in states) else ""
 
+    def dropped_parameters(self, old: Function) -> None:
+        """A parameter of the legacy handler that the converted one no
+        longer has (the inode) may be named only where the converted one
+        declares it again: a use left without a declaration would not
+        build (a K&R neighbour in the file once kept the rule from adding
+        the derived local)."""
+        new = self.new
+        declared = set(new.params) | new.locals.names | new.locals.statics
+        tokens = new.tokens
+        for i in range(2, len(tokens) - 1):
+            # `struct inode *inode __attribute__((unused)) = ...`, which the
+            # statement parser does not take for a declaration of inode
+            if tokens[i].kind == "ident" and tokens[i - 1].text == "*" and \
+                    tokens[i - 2].kind == "ident" and \
+                    tokens[i + 1].text in ("=", ";", ",", "__attribute__"):
+                declared.add(tokens[i].text)
+        for name in old.params:
+            if name in declared:
+                continue
+            for i, token in enumerate(new.tokens):
+                if token.kind == "ident" and token.text == name and \
+                        not (i > 0 and new.tokens[i - 1].text in (".", "->")):
+                    self.say(i, f"{name} at {{line}} names a parameter of the legacy handler "
+                             "that the converted one neither has nor declares: it would not "
+                             "build")
+                    break
+
     def strict_ops(self) -> None:
         """With no lock operation of its own in the legacy code, every one
         is the conversion's: taken once (at depth 0) and released once."""

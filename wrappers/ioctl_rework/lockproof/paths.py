@@ -69,6 +69,12 @@ class Walker:
         while True:
             self.gotos = {}
             end = self.stmt(body, self.entry, _Context())
+            anywhere = self.gotos.pop(st.ANY_LABEL, None)
+            if anywhere is not None:
+                if not self.defined:
+                    raise WalkError("a computed goto (goto *p) in a function without labels")
+                for label in self.defined:
+                    self.gotos[label] = self.gotos.get(label, frozenset()) | anywhere
             grown = False
             for label, states in self.gotos.items():
                 merged = self.labels_in.get(label, frozenset()) | states

@@ -240,6 +240,7 @@ class _HandlerProver:
             judge.exits(caller)
             judge.halts_held()
             judge.compare(old)
+            judge.dropped_parameters(old)
             if not old.ops:
                 judge.strict_ops()
             # A pushdown (the handler takes the lock itself) must not run a

@@ -9,7 +9,7 @@ reading does not expand (`list_for_each(p, head) { ... }`).
 from ioctl_rework.lockproof.expressions import ASSIGN, ExpressionParser
 from ioctl_rework.lockproof.lexer import Token
 from ioctl_rework.lockproof.noreturn import Halting
-from ioctl_rework.lockproof.syntax import (Block, Decl, DoWhile, ExprStmt, For, If, Jump,
+from ioctl_rework.lockproof.syntax import (ANY_LABEL, Block, Decl, DoWhile, ExprStmt, For, If, Jump,
                                            Labeled, Leaf, LockSpelling, Return,
                                            Seq, Switch, While)
 
@@ -117,6 +117,11 @@ class Parser(ExpressionParser):
         if text == "goto":
             self.at += 1
             target = self._peek()
+            if target is not None and target.is_("*"):
+                # GCC's computed goto: it may reach any label of the function
+                # (the walk joins it to each; ANY_LABEL)
+                self.at = self._until(";") + 1
+                return Jump("goto", ANY_LABEL, token.line)
             if target is None or target.kind != "ident":
                 raise self._error("a computed goto (goto *p) cannot be followed")
             self.at += 1

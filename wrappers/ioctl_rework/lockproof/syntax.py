@@ -172,3 +172,7 @@ def has_effect(node) -> bool:
         elif not isinstance(child, (str, int, bool, tuple)) and has_effect(child):
             return True
     return False
+
+
+# The label of a computed goto (`goto *p;`): any label of the function.
+ANY_LABEL = "*"
