@@ -82,7 +82,7 @@ class Watch:
         for path, stamp in self.outside.items():
             yield "", path, stamp
 
-    def digest(self, root: str, rel: str, stamp: list) -> str:
+    def digest(self, root: str, rel: str, stamp: list) -> str | None:
         if (root, rel) not in self.digests:
             self.digests[root, rel] = _content_digest(os.path.join(root, rel) if root else rel,
                                                       stamp)
@@ -102,14 +102,22 @@ def _stamp(st: os.stat_result) -> list:
     return [st.st_size, st.st_mtime_ns, st.st_ino, st.st_mode, st.st_uid, st.st_gid]
 
 
-def _content_digest(path: str, stamp: list) -> str:
+def _content_digest(path: str, stamp: list) -> str | None:
+    """The digest of the content PATH has while its stat is STAMP; None
+    when it is not, before or after the read (it changed since the walk,
+    or while read: whatever it was is no content to vouch for)."""
     if not stat.S_ISREG(stamp[3]):
         return ""               # a directory, a link (its text is in the stamp), a device
     try:
         with open(path, "rb") as handle:
-            return hashlib.blake2b(handle.read(), digest_size=20).hexdigest()
+            before = _stamp(os.fstat(handle.fileno()))
+            data = handle.read()
+            after = _stamp(os.fstat(handle.fileno()))
     except OSError as err:
         return f"unreadable: {err.errno}"
+    if not before[:_CONTENT_PART] == after[:_CONTENT_PART] == stamp[:_CONTENT_PART]:
+        return None
+    return hashlib.blake2b(data, digest_size=20).hexdigest()
 
 
 def _walk(top: str, skip: set[str], watched: list[str], outside: dict[str, list]) -> dict:
@@ -257,7 +265,8 @@ class RunMemo:
             self.why = f"cold: {changed}"
             return None
         refreshed = _refreshed(kept, self._watch)
-        if refreshed:
+        if refreshed and all(self._watch.digest(root, rel, stamp) is not None
+                             for root, rel, stamp in self._watch.entries()):
             self._store(kept["summary"], kept["changes"])
         self.why = "warm: an earlier run over the same files"
         summary = summary_mod.from_json(kept["summary"], "run memo")
@@ -288,6 +297,11 @@ class RunMemo:
                     now.digest(root, rel, stamp) != self._watch.digest(root, rel, stamp):
                 self.why += f"; not kept: {os.path.join(root, rel)} changed during the run"
                 return
+        moved = next((os.path.join(root, rel) for root, rel, stamp in self._watch.entries()
+                      if self._watch.digest(root, rel, stamp) is None), None)
+        if moved is not None:
+            self.why += f"; not kept: {moved} changed as the run ended"
+            return
         summary = summary_mod.to_json(result.summary)
         changes = {rel: [old.decode("latin-1"), new.decode("latin-1")]
                    for rel, (old, new) in result.changes.items()}

@@ -11,6 +11,7 @@ other_structures_expanded() (its structure) proves the call is no
 file_operations' ioctl.
 """
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -101,6 +102,8 @@ def _unprovable(body: str, params: tuple[str, ...], unprovable_names: set[str],
     naming the member by that argument) is no obstacle where that call is
     proven (_proven_nested): the names it relies on go into GUARDS."""
     for name, indices in (pasting or {}).items():
+        if name not in body:
+            continue                # the pattern below needs the name
         for use in re.finditer(r"\b%s\s*\(" % re.escape(name), body):
             close = spans.closing(body, use.end() - 1, "()")
             args = spans.split_top_level(body[use.end():close]) if close is not None else []
@@ -108,7 +111,7 @@ def _unprovable(body: str, params: tuple[str, ...], unprovable_names: set[str],
                                     for i in indices):
                 return f"pastes through {name} what may spell ioctl", ()
     pasted = set()
-    for chain in _PASTE.finditer(body):
+    for chain in _PASTE.finditer(body) if "##" in body else ():
         pieces = re.split(r"\s*##\s*", chain.group())
         spelled = "".join(r"\w*" if piece in params else re.escape(piece) for piece in pieces)
         if not re.fullmatch(spelled, "ioctl"):
@@ -116,7 +119,7 @@ def _unprovable(body: str, params: tuple[str, ...], unprovable_names: set[str],
         if any(piece not in params for piece in pieces):
             return f"pastes {chain.group()}, which may spell ioctl", ()
         pasted |= {params.index(piece) for piece in pieces}
-    for token in re.finditer(r"\bioctl\b", body):
+    for token in re.finditer(r"\bioctl\b", body) if "ioctl" in body else ():
         if not re.search(r"(?:->|\.)\s*$", body[:token.start()]) and \
                 not re.search(r"##\s*$", body[:token.start()]):
             before = body[:token.start()].rstrip()
@@ -131,7 +134,7 @@ def _unprovable(body: str, params: tuple[str, ...], unprovable_names: set[str],
                 return "holds the token ioctl other than as a member", ()
             if guards is not None:
                 guards |= relied
-    used = sorted(set(re.findall(r"\b\w+\b", body)) & unprovable_names)
+    used = sorted(_words(body) & unprovable_names) if unprovable_names else []
     if used:
         return f"expands {used[0]}, whose member cannot be proven", ()
     return "", tuple(sorted(pasted))
@@ -199,6 +202,13 @@ def _only_pasted(body: str, param: str) -> bool:
                for u in uses)
 
 
+@functools.lru_cache(maxsize=1 << 16)
+def _words(body: str) -> frozenset[str]:
+    """The words of a macro's BODY: _unprovable asks for each #define
+    again on every round of forwarding_macros' fixed point."""
+    return frozenset(re.findall(r"\b\w+\b", body))
+
+
 def forwarding_macros(text: str, rel: str, headers_only_literal: bool = False,
                       unprovable_names: set[str] = frozenset(), pasting: dict | None = None):
     """The macros of TEXT (the file REL) that call through a member named
@@ -217,7 +227,7 @@ def forwarding_macros(text: str, rel: str, headers_only_literal: bool = False,
         params = tuple(p.strip() for p in (match.group(3) or "").split(","))
         body = match.group(4).replace("\\\n", " ")
         for index, param in enumerate(params):
-            if re.fullmatch(r"[A-Za-z_]\w*", param) and \
+            if param in body and re.fullmatch(r"[A-Za-z_]\w*", param) and \
                     re.search(_MEMBER_USE % re.escape(param), body):
                 members[match.group(1)] = ForwardingMacro(match.group(1), rel, 0, index,
                                                           params, body)
@@ -257,12 +267,13 @@ def forwarding_macros(text: str, rel: str, headers_only_literal: bool = False,
             yield ForwardingMacro(match.group(1), rel, line, None, params, body,
                                   guarded=tuple(sorted(guards)))
             continue
-        if not headers_only_literal and re.search(_MEMBER_USE % "ioctl", body):
+        if not headers_only_literal and "ioctl" in body and \
+                re.search(_MEMBER_USE % "ioctl", body):
             yield ForwardingMacro(match.group(1), rel, line, None, params, body)
             continue
         for index, param in enumerate(params):
-            if re.fullmatch(r"[A-Za-z_]\w*", param) and re.search(_MEMBER_USE % re.escape(param),
-                                                                  body):
+            if param in body and re.fullmatch(r"[A-Za-z_]\w*", param) and \
+                    re.search(_MEMBER_USE % re.escape(param), body):
                 yield ForwardingMacro(match.group(1), rel, line, index, params, body)
                 break
 

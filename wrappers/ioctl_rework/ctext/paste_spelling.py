@@ -471,7 +471,7 @@ class Pastes:
             if env is None:
                 env = {p: UNKNOWN for p in macro.params or ()}
             found = _names_ioctl(macro.body) or any(
-                re.search(r"(?:->|\.)\s*%s\b" % re.escape(p), macro.body)
+                p in macro.body and re.search(r"(?:->|\.)\s*%s\b" % re.escape(p), macro.body)
                 and any(re.fullmatch(s, "ioctl") for s in _member_spellings(env[p]))
                 for p in env) or bool(self._pasted(name, macro, env, depth))
             found = found or bool(self._called_parameter(name, macro, env, depth))
