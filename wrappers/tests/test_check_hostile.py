@@ -30,6 +30,7 @@ from email.mime.text import MIMEText
 from pathlib import Path
 
 from test_check_repo import ENTRY, GIT_ENV, fixture
+from tiers import full_tier_only
 
 from ioctl_rework import paths
 from ioctl_rework.verify.build import KdirError, KernelDir
@@ -740,6 +741,34 @@ def case_binary_noise(ws):
 CASES = {name[len("case_"):]: build for name, build in sorted(globals().items())
          if name.startswith("case_")}
 
+# make check's budget (bench/make_check.md): each case is a check process
+# of its own, about a second of cpu.  These run under make test only; each
+# is another input form of a way that the case named beside it, kept in
+# make check, takes through the same reader (tiers.full_tier_only).
+FULL_TIER_CASES = {
+    "unidiff_zero_with_tree": "unidiff_zero_inside_a_long_file",
+    "mail_with_crlf_headers_and_lf_body": "mail_with_every_other_line_crlf",
+    "mime_diff_in_a_base64_text_part": "mime_diff_in_a_base64_attachment",
+    "mime_whole_body_base64": "mime_diff_in_a_base64_attachment",
+    "normal_diff_after_unified": "context_diff_after_unified",
+    "indented_diff_after_unified": "context_diff_after_unified",
+    "mbox_adds_legacy_then_converts": "mbox_adds_legacy_then_converts_with_tree",
+    "hunk_header_names_another_structure": "hunk_header_names_a_function",
+    "rename_inc_to_c_patch_with_tree": "rename_inc_to_c_bare",
+    "copy_c_to_c_patch_with_tree": "copy_c_to_c_bare",
+    "new_c_includes_an_inc_of_the_tree": "new_c_includes_a_new_inc",
+    "new_c_includes_an_inc_patch_with_tree": "new_c_includes_a_new_inc",
+    "new_c_includes_an_inc_bare": "new_c_includes_a_new_inc",
+    "new_symlink_patch_with_tree": "new_symlink_bare",
+    "sha256_commit": "sha256_range_commit_by_commit",
+    "shallow_clone_range_inside_its_history": "shallow_clone_boundary",
+    "have_unlocked_ioctl_test_renamed": "have_unlocked_ioctl_renamed_bare",
+    "have_unlocked_ioctl_renamed_patch_with_tree": "have_unlocked_ioctl_renamed_bare",
+    "have_unlocked_ioctl_undefined_bare": "have_unlocked_ioctl_undefined",
+    "hunk_claims_line_100_million": "hunk_claims_line_100_million_with_tree",
+    "commit_over_the_size_limit": "patch_over_the_size_limit",
+}
+
 
 def _snapshot(root: Path) -> dict[str, tuple]:
     """Every path under ROOT but tmp/, with what a write would change."""
@@ -817,9 +846,17 @@ class HostileSetTest(unittest.TestCase):
         self.assertGreaterEqual(len(CASES), 40)
 
 
+    def test_each_case_of_make_test_only_names_one_make_check_keeps(self):
+        self.assertLessEqual(set(FULL_TIER_CASES), set(CASES))
+        self.assertFalse(set(FULL_TIER_CASES.values()) & set(FULL_TIER_CASES))
+        self.assertLessEqual(set(FULL_TIER_CASES.values()), set(CASES))
+
+
 for _name, _build in CASES.items():
-    setattr(HostileSetTest, f"test_{_name}",
-            lambda self, build=_build: self.check_case(build))
+    _test = lambda self, build=_build: self.check_case(build)
+    if _name in FULL_TIER_CASES:
+        _test = full_tier_only(f"as {FULL_TIER_CASES[_name]}")(_test)
+    setattr(HostileSetTest, f"test_{_name}", _test)
 
 
 class BoundedTest(unittest.TestCase):

@@ -1,5 +1,5 @@
 """tiers.cover: `make check` runs every value of every axis, `make test`
-the whole product."""
+the whole product; tiers.full_tier_only: a test `make test` alone runs."""
 
 import itertools
 import os
@@ -45,6 +45,28 @@ class CoverTest(unittest.TestCase):
     def test_an_empty_axis_is_no_case(self):
         self.assertEqual(self.cases("", (), ("a",)), [])
         self.assertEqual(self.cases("1", (), ("a",)), [])
+
+
+class FullTierOnlyTest(unittest.TestCase):
+    def outcome(self, full: str) -> unittest.TestResult:
+        with mock.patch.dict(os.environ, {tiers.FULL_TIER_ENV: full}):
+            class Case(unittest.TestCase):
+                @tiers.full_tier_only("as test_kept")
+                def test_moved(self):
+                    raise AssertionError("ran")
+        result = unittest.TestResult()
+        unittest.defaultTestLoader.loadTestsFromTestCase(Case).run(result)
+        return result
+
+    def test_make_check_skips_it_saying_which_test_covers_its_class(self):
+        result = self.outcome("")
+        self.assertEqual(result.failures, [])
+        self.assertEqual([reason for _, reason in result.skipped],
+                         [f"make test only ({tiers.FULL_TIER_ENV}=1): as test_kept"])
+
+    def test_make_test_runs_it(self):
+        result = self.outcome("1")
+        self.assertEqual((len(result.failures), result.skipped), (1, []))
 
 
 if __name__ == "__main__":

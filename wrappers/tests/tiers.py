@@ -13,6 +13,7 @@ One helper for every module, so the two tiers mean the same everywhere.
 
 import itertools
 import os
+import unittest
 from typing import Iterable, TypeVar
 
 T = TypeVar("T")
@@ -38,3 +39,10 @@ def cover(*axes: Iterable) -> list[tuple]:
     if any(not axis for axis in axes):
         return []
     return [tuple(axis[i % len(axis)] for axis in axes) for i in range(longest)]
+
+
+def full_tier_only(why: str):
+    """A test (or class) that runs under `make test` only: another spelling
+    of a class that a test kept in `make check` already covers (WHY says
+    which).  `make check` reports it as skipped, so the TAP still names it."""
+    return unittest.skipUnless(full_tier(), f"make test only ({FULL_TIER_ENV}=1): {why}")
