@@ -71,6 +71,39 @@ class IsStaticTest(unittest.TestCase):
                 self.assertFalse(c_spans.is_static(text, "h"))
 
 
+class NamedAroundTest(unittest.TestCase):
+    """spans.named_around: a name used in the top-level declaration around
+    a line spatch could not parse (the rule runs and the records ask it)."""
+
+    TEXT = (b"static int wd_ioctl(struct inode *inode, struct file *file,\n"  # 1
+            b"\t\t    unsigned int cmd, unsigned long arg)\n"              # 2
+            b"{\n"                                                          # 3
+            b"\tWD_CHECK(cmd);\t/* wd_open too */\n"                       # 4
+            b"\treturn 0;\n"                                                # 5
+            b"}\n"                                                          # 6
+            b"\n"                                                           # 7
+            b"static struct file_operations wd_fops = {\n"                  # 8
+            b"\t.ioctl\t\t= wd_ioctl,\n"                                    # 9
+            b"};\n")                                                        # 10
+
+    def test_a_name_of_the_declaration_around_a_line(self):
+        for lines, names, found in [((4,), ["wd_ioctl"], "wd_ioctl"),
+                                    ((5,), ["cmd", "wd_ioctl"], "cmd"),
+                                    ((9,), ["wd_fops"], "wd_fops"),
+                                    ((7, 9), ["wd_ioctl"], "wd_ioctl")]:
+            with self.subTest(lines=lines, names=names):
+                self.assertEqual(c_spans.named_around(self.TEXT, lines, names), found)
+
+    def test_what_names_nothing_there(self):
+        for lines, names in [((4,), ["wd_open"]),       # in a comment only
+                             ((4,), ["wd_fops"]),       # in another declaration
+                             ((9,), ["wd_ioct"]),       # part of a word
+                             ((), ["wd_ioctl"]),
+                             ((4,), [])]:
+            with self.subTest(lines=lines, names=names):
+                self.assertIsNone(c_spans.named_around(self.TEXT, lines, names))
+
+
 class InitializerTypeTest(unittest.TestCase):
     TEXT = ("static struct tty_operations sx_ops = {\n"
             "\t.open = sx_open,\n\t.ioctl = sx_ioctl,\n};\n"
