@@ -442,9 +442,9 @@ class ConvertTest(unittest.TestCase):
         return convert.convert(convert.request_from_args(args))
 
     def test_a_header_macro_denies_the_run_naming_itself(self):
-        # Headers outside the run's directory: the run does not rewrite them.
-        places = {"angle": ("include/linux/stackhelp.h", "<linux/stackhelp.h>"),
-                  "kbuild": ("drivers/common/stackhelp.h", '"stackhelp.h"')}
+        # An angle-bracket header outside the run's directory: the run does
+        # not rewrite it.
+        places = {"angle": ("include/linux/stackhelp.h", "<linux/stackhelp.h>")}
         for where, (header_at, include) in places.items():
             for name, macro in HEADER_SPELLINGS.items():
                 if name == "dot_call":
@@ -458,6 +458,25 @@ class ConvertTest(unittest.TestCase):
                         self.assertIs(records[handler].status, HandlerStatus.FAILED)
                         self.assertIn(f"macro STACK_PASS ({header_at}:3)",
                                       records[handler].reason)
+
+    def test_a_kbuild_header_outside_the_run_is_rewritten_with_its_macro(self):
+        # Quoted, found through the directory's -I (convert/macro_users.py):
+        # a header of the run, written with it (before, it was never read
+        # for drivers whose only forwarding is its macro).
+        header_at = "drivers/common/stackhelp.h"
+        for name, macro in HEADER_SPELLINGS.items():
+            if name == "dot_call":
+                continue
+            with self.subTest(spelling=name):
+                result = self.convert(header_at, '"stackhelp.h"', macro)
+                self.assertFalse(result.failed, [h for h in result.summary.handlers
+                                                 if h.status is HandlerStatus.FAILED])
+                self.assertIn(header_at, result.changes)
+                header = result.changes[header_at][1].decode()
+                self.assertIn(f"static inline int {macro_bodies.MACRO_HELPER}(", header)
+                records = {h.handler: h for h in result.summary.handlers}
+                for handler in ("lo_ioctl", "up_ioctl"):
+                    self.assertIs(records[handler].status, HandlerStatus.CONVERTED)
 
     def test_a_header_of_the_run_is_rewritten_with_its_macro(self):
         # A target without .ioctl: the call goes to ->unlocked_ioctl alone.

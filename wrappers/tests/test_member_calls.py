@@ -133,7 +133,10 @@ class FallbackTest(unittest.TestCase):
     def test_the_helper_and_tests_of_either_member(self):
         text = self.HELPER + FUNCTION % (
             "\tif (!(lower->f_op->unlocked_ioctl || lower->f_op->ioctl))\n\t\treturn -1;\n"
-            "\tif (a.f->unlocked_ioctl || a.f->ioctl)\n\t\treturn 0;")
+            "\tif (a.f->unlocked_ioctl || a.f->ioctl)\n\t\treturn 0;\n"
+            # A macro's test, its parameter parenthesized (macro_bodies.py).
+            "\tif (((lf)->f_op->unlocked_ioctl || (lf)->f_op->ioctl) ? 1 : 0)\n\t\treturn 0;\n"
+            "\tif (!((p[1])->f_op->unlocked_ioctl || (p[1])->f_op->ioctl))\n\t\treturn 0;")
         lines = text.split("\n")
         for number, line in enumerate(lines, 1):
             if "->ioctl" in line:
@@ -171,6 +174,8 @@ class FallbackTest(unittest.TestCase):
                      FUNCTION % "\treturn lower->f_op->ioctl(inode, lower, cmd, arg);",
                      FUNCTION % "\tif (x->unlocked_ioctl || y->ioctl)\n\t\treturn 0;",
                      FUNCTION % "\tif (a.x->unlocked_ioctl || x->ioctl)\n\t\treturn 0;",
+                     FUNCTION % "\tif ((a)->unlocked_ioctl || (b)->ioctl)\n\t\treturn 0;",
+                     FUNCTION % "\tif (f(a)->unlocked_ioctl || (a)->ioctl)\n\t\treturn 0;",
                      without_lock]:
             number = next(n for n, line in enumerate(text.split("\n"), 1) if "->ioctl" in line)
             with self.subTest(text=text):

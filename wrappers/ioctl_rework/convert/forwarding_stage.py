@@ -33,7 +33,7 @@ def files_read(tree: Tree, mine: set[str], grouped: set[str],
     forwarding macro of a header outside them, and such a header it quotes,
     are read too (macro_users.py)."""
     read = set(mine)
-    users = macro_users.outside_users(tree.root, paths) if paths else macro_users.Users()
+    users = macro_users.find(tree.root, paths) if paths else macro_users.Users()
     for rel in sorted(tree.member_files | users.files | users.headers):
         if rel in grouped and rel not in mine:
             continue            # another shard's

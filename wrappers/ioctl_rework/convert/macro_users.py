@@ -1,5 +1,5 @@
-"""The files of a run that use a forwarding macro of a header outside its
-paths (ctext/macro_forwarding.py), and those headers a quoted #include
+"""The files of a run that use a forwarding macro (ctext/macro_forwarding.py)
+of a header the run would not read, and those headers a quoted #include
 reaches.
 
 The scan reads the files under the run's paths that spell an ioctl member
@@ -8,12 +8,15 @@ of a header elsewhere in the tree, found through its directory's kbuild
 include path (`EXTRA_CFLAGS += -I$(src)/../inc`) or a quoted `../`
 include, spells none: it was never read, and a run over its directory
 converted the lower driver with that call left on a NULL .ioctl, exit 0.
-Here the tree's headers that spell the member are grepped once, their
-forwarding macros read (with the macros of other headers that expand one),
-and the run's paths grepped for the names: each file that names one is
-read by the forwarding stage (its uses are refused, macro_sites), and a
-header it reaches by a quoted #include under the tree is a header of the
-run, whose macros are rewritten and written with it
+Nor was a header (or a .c file) whose macro pastes the member's name
+(`->io##ctl(...)`), anywhere, nor the files that use it: its call was
+never refused.  Here the tree's headers that spell the member or paste
+a member's name are grepped once, their forwarding macros read (with the
+macros of other headers that expand one), and the run's paths grepped
+for the names: each file that names one is read by the forwarding stage
+(its uses are refused, macro_sites), and a header outside the paths that
+spells the member and that it reaches by a quoted #include is a header
+of the run, whose macros are rewritten and written with it
 (macro_sites.written_headers) or refused."""
 
 import os
@@ -37,7 +40,7 @@ class Users:
     headers: set[str] = field(default_factory=set)   # outside headers they quote
 
 
-def outside_users(root: Path, paths: list[Path]) -> Users:
+def find(root: Path, paths: list[Path]) -> Users:
     """The Users, under PATHS (the run's), of the forwarding macros of
     ROOT's headers: those of a header that spells the member, and those of
     one whose body pastes a member's name (`->io##ctl`, `->type##ctl`),

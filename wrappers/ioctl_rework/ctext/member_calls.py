@@ -199,7 +199,8 @@ def compared_with(text: str, line: int) -> set[str]:
 # The fallback f_op_ioctl_forwarding.cocci writes where the target still has
 # .ioctl: a test of either member, and the helper that calls the legacy
 # member under the BKL when the lower fops has no ->unlocked_ioctl.
-_EITHER_MEMBER = re.compile(r"(?<![\w.>\-\]])(?P<object>[\w.\[\]>\-]+?)\s*->\s*unlocked_ioctl"
+# The object may hold parentheses: a macro's parameter, `(lf)->f_op`.
+_EITHER_MEMBER = re.compile(r"(?<![\w.>\-\])])(?P<object>[\w.\[\]>\-()]+?)\s*->\s*unlocked_ioctl"
                             r"\s*\|\|\s*(?P=object)\s*->\s*ioctl\b")
 _FALLBACK_HELPER = re.compile(
     r"\(\s*const\s+struct\s+file_operations\s*\*\s*(\w+)\s*,\s*struct\s+inode\s*\*\s*(\w+)\s*,"
