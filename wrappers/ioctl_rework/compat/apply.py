@@ -40,13 +40,35 @@ class CompatDecision:
     classification: Classification
     added: str | None           # the .compat_ioctl line written, or None
 
-    def describe(self) -> str:
+    def describe(self, target: settings.Target | None = None) -> str:
+        """The class, and the .compat_ioctl added, or why none and what a
+        32-bit process then gets on TARGET (None: not said)."""
         text = self.classification.describe()
         if self.added:
             return f"{text}; added {self.added.rstrip(',')}"
+        gets = f": {without_compat(target)}" if target is not None else ""
         if self.classification.compat_class.adds_compat:
-            return f"{text}; not added: {self.classification.reason}"
-        return f"{text}; no .compat_ioctl"
+            return f"{text}; not added: {self.classification.reason}{gets}"
+        return (f"{text}; no .compat_ioctl (one is added only where 32-bit callers are "
+                f"proven to share the handler){gets}")
+
+
+# The first kernel whose compat_sys_ioctl keeps no table of its own (6.1's
+# fs/ioctl.c: .compat_ioctl, or -ENOTTY); fs/compat_ioctl.c had one before.
+_NO_COMPAT_TABLE = (6, 0, 0)
+
+
+def without_compat(target: settings.Target) -> str:
+    """What a 32-bit process's ioctl gets on TARGET from a file_operations
+    without .compat_ioctl, for a command the VFS does not answer itself."""
+    if target.version >= _NO_COMPAT_TABLE:
+        return (f"on {target} a 32-bit process gets -ENOTTY for each of its commands, "
+                "since compat_sys_ioctl calls only .compat_ioctl and the kernel keeps no "
+                "compat table")
+    return (f"on {target} a 32-bit process gets what the kernel's own compat table "
+            "(fs/compat_ioctl.c, while it has one) gives: the handler for a command it lists as compatible, "
+            "its translation for one it translates, an error for every other command "
+            "(-EINVAL on 2.6 kernels, -ENOTTY later)")
 
 
 def expected_line(compat_class: CompatClass, entry: str, target: settings.Target) -> str:
