@@ -33,7 +33,15 @@ def report_entry(fops, h, p, org_print=None):
     entry = entry_at(p)
     if entry is None:
         return
-    if h == "NULL":
+    if h == "NULL" and entry.container is None and flags.multi_kernel:
+        say(p, "%s: left alone: a run-time assignment of NULL, which may clear what a copy "
+               "of another file_operations set: multi-kernel output would need "
+               ".unlocked_ioctl under #ifdef HAVE_UNLOCKED_IOCTL and .ioctl under #else; "
+               "convert it by hand" % where, org_print)
+    elif h == "NULL" and entry.container is None:
+        say(p, "%s: clear (a run-time assignment of NULL, which may clear what a copy of "
+               "another file_operations set: .unlocked_ioctl = NULL)" % where, org_print)
+    elif h == "NULL":
         say(p, "%s: remove (an empty entry)" % where, org_print)
     elif entry_state(p[0].file, entry) == "dead":
         say(p, "%s: remove (dead: the fops also sets .unlocked_ioctl)" % where, org_print)

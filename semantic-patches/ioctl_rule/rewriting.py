@@ -80,6 +80,14 @@ def action_at(p):
 
 def runtime_action_at(p):
     h = text_at(p)
+    if h == "NULL":
+        # `F.ioctl = NULL;` at run time clears what a copy of another
+        # file_operations set (*fops = base; memcpy): not dead, as an
+        # initializer's NULL is, once the copy carries .unlocked_ioctl.
+        # Multi-kernel output would need both members under #ifdef: left.
+        if flags.multi_kernel:
+            return None
+        return "compat" if flags.compat else "plain"
     if (origin(p), h) not in decisions:
         return None
     return action(p[0].file, Entry(("", h, 0, 0, None, None)), origin(p))
@@ -108,7 +116,7 @@ def switch_entry(h, p):
     return {
         # One name per handler, whichever entry bound it: rules that inherit
         # it would otherwise rewrite one entry twice.
-        "entry": Ident(h if strategy == "pushdown" else wrapper_name(h, file)
+        "entry": Ident(h if strategy == "pushdown" or h == "NULL" else wrapper_name(h, file)
                        if strategy in ("wrapper", "multi-kernel") else None),
         # The wrapper rules pick their strategy's wrappers (wrapper_site()).
         "wfn": Ident(wrapper_name(h, file) if wrapped else None),

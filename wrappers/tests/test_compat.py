@@ -421,6 +421,24 @@ class DescribeTest(unittest.TestCase):
         self.assertEqual([c for c in CompatClass if c.adds_compat],
                          [CompatClass.SAME_HANDLER, CompatClass.COMPAT_PTR])
 
+    def test_without_a_compat_ioctl_it_says_what_a_32_bit_process_gets_and_why(self):
+        from ioctl_rework.compat.apply import CompatDecision
+        from ioctl_rework.settings import Target
+        for compat_class, reason in ((CompatClass.NEEDS_TRANSLATION, "layout differs"),
+                                     (CompatClass.UNKNOWN, "no case label was found")):
+            decision = CompatDecision("d.c", "d_fops", "d_ioctl", classify.Classification(
+                "d.c", "d_ioctl", compat_class, reason=reason), None)
+            with self.subTest(compat_class=compat_class):
+                said = decision.describe(Target.parse("6.1"))
+                self.assertEqual(said, f"{compat_class.value}: {reason}; no .compat_ioctl (one "
+                                       "is added only where 32-bit callers are proven to share "
+                                       "the handler): on 6.1.0 a 32-bit process gets -ENOTTY "
+                                       "for each of its commands, since compat_sys_ioctl calls "
+                                       "only .compat_ioctl and the kernel keeps no compat table")
+                self.assertIn("on 2.6.20 a 32-bit process gets what the kernel's own compat "
+                              "table", decision.describe(Target.parse("2.6.20")))
+                self.assertTrue(decision.describe().endswith("the handler)"))
+
 
 if __name__ == "__main__":
     unittest.main()
@@ -498,7 +516,13 @@ class ConvertCompatTest(unittest.TestCase):
         self.assertTrue(said["fx_abi_unclean.c"].startswith("needs-translation: "))
         self.assertIn("FX_ABI_UNCLEAN_GET_STAMP: struct fx_abi_stamp: member when",
                       said["fx_abi_unclean.c"])
-        self.assertTrue(said["fx_abi_unclean.c"].endswith("; no .compat_ioctl"))
+        # Why none, and what a 32-bit process gets on the target without it.
+        self.assertTrue(said["fx_abi_unclean.c"].endswith(
+            "; no .compat_ioctl (one is added only where 32-bit callers are proven to share "
+            "the handler): on 3.9.0 a 32-bit process gets what the kernel's own compat "
+            "table (fs/compat_ioctl.c, while it has one) gives: the handler for a command it "
+            "lists as compatible, its translation for one it translates, an error for every "
+            "other command (-EINVAL on 2.6 kernels, -ENOTTY later)"), said["fx_abi_unclean.c"])
         self.assertTrue(said["fx_abi_level.c"].endswith(
             "added .compat_ioctl = fx_abi_level_ioctl"))
 

@@ -68,13 +68,14 @@ class ParameterEntryTest(CrossFileCase):
                 result = self.run_convert()
                 line = next(n for n, t in enumerate(text.split("\n"), 1)
                             if "ioctl = " + param + ";" in t)
+                call = next(n for n, t in enumerate(text.split("\n"), 1) if "\tpe_make(" in t)
                 record = self.handler(result, param, "drivers/char/pe.c")
                 self.assertEqual((record.line, record.status), (line, HandlerStatus.SKIPPED))
                 self.assertEqual(record.reason,
                                  f"{param} is a parameter of pe_make() (drivers/char/pe.c:"
-                                 f"{line}): the entry is set to whatever its callers pass, "
-                                 "which the run does not follow; left alone; convert it "
-                                 "by hand")
+                                 f"{line}): the entry is set to whatever its callers pass "
+                                 f"(here: pe_data_ioctl (line {call})), which the run does "
+                                 "not follow; left alone; convert it by hand")
                 self.assertNotIn("drivers/char/pe.c", result.changes)
 
 

@@ -23,6 +23,7 @@ from ioctl_rework.spatch import runner as spatch
 from ioctl_rework.patches import tidy
 from ioctl_rework.compat import Classification, CompatClass, classify_files
 from ioctl_rework.patches.unified import apply_hunks
+from ioctl_rework.ctext.spans import code_only
 
 ADD_RULE = paths.rules_dir() / "add_compat_ioctl.cocci"
 COMPAT_PTR_IOCTL = (5, 5, 0)        # the first kernel with compat_ptr_ioctl()
@@ -39,13 +40,35 @@ class CompatDecision:
     classification: Classification
     added: str | None           # the .compat_ioctl line written, or None
 
-    def describe(self) -> str:
+    def describe(self, target: settings.Target | None = None) -> str:
+        """The class, and the .compat_ioctl added, or why none and what a
+        32-bit process then gets on TARGET (None: not said)."""
         text = self.classification.describe()
         if self.added:
             return f"{text}; added {self.added.rstrip(',')}"
+        gets = f": {without_compat(target)}" if target is not None else ""
         if self.classification.compat_class.adds_compat:
-            return f"{text}; not added: {self.classification.reason}"
-        return f"{text}; no .compat_ioctl"
+            return f"{text}; not added: {self.classification.reason}{gets}"
+        return (f"{text}; no .compat_ioctl (one is added only where 32-bit callers are "
+                f"proven to share the handler){gets}")
+
+
+# The first kernel whose compat_sys_ioctl keeps no table of its own (6.1's
+# fs/ioctl.c: .compat_ioctl, or -ENOTTY); fs/compat_ioctl.c had one before.
+_NO_COMPAT_TABLE = (6, 0, 0)
+
+
+def without_compat(target: settings.Target) -> str:
+    """What a 32-bit process's ioctl gets on TARGET from a file_operations
+    without .compat_ioctl, for a command the VFS does not answer itself."""
+    if target.version >= _NO_COMPAT_TABLE:
+        return (f"on {target} a 32-bit process gets -ENOTTY for each of its commands, "
+                "since compat_sys_ioctl calls only .compat_ioctl and the kernel keeps no "
+                "compat table")
+    return (f"on {target} a 32-bit process gets what the kernel's own compat table "
+            "(fs/compat_ioctl.c, while it has one) gives: the handler for a command it lists as compatible, "
+            "its translation for one it translates, an error for every other command "
+            "(-EINVAL on 2.6 kernels, -ENOTTY later)")
 
 
 def expected_line(compat_class: CompatClass, entry: str, target: settings.Target) -> str:
@@ -63,6 +86,20 @@ def _occurrences(text: bytes, line: str) -> int:
     member, _, value = line.partition(" = ")
     return len(re.findall(rb"%s[ \t]*=[ \t]*%s" % (re.escape(member.encode()),
                                                      re.escape(value.encode())), text))
+
+
+def _copied_at(text: bytes, fops: str) -> tuple[int, str] | None:
+    """(line, statement) where TEXT copies the whole of FOPS into another
+    structure at run time (`x = FOPS;`, `*p = FOPS;`, memcpy(.., &FOPS, ..)),
+    or None."""
+    code = code_only(text.decode("utf-8", "surrogateescape"))
+    name = re.escape(fops)
+    found = re.search(rf"[\w\]\)]\s*=\s*\*?\s*{name}\s*;|\bmem(?:cpy|move)\s*\([^;]*?,"
+                      rf"\s*&?\s*\(?\s*{name}\b", code)
+    if found is None:
+        return None
+    line = code.count("\n", 0, found.start()) + 1
+    return line, " ".join(code.split("\n")[line - 1].split())
 
 
 def _entry_of(new: bytes, fops: str) -> str | None:
@@ -113,6 +150,13 @@ def add_compat(root: Path, runs: dict, options: settings.ConversionOptions, jobs
                 rel, d.handler, CompatClass.UNKNOWN,
                 reason=f"no definition of {d.handler} with cmd and arg parameters was found "
                        "in this file")
+            copied = _copied_at(run.old, d.fops)
+            if copied and decided.compat_class.adds_compat:
+                decided = replace(decided, compat_class=CompatClass.UNKNOWN, reason=(
+                    f"{d.fops} is copied at run time (line {copied[0]}: `{copied[1]}`): the "
+                    "copy would carry the .compat_ioctl, so a 32-bit process would reach "
+                    f"{d.handler} through a copy whose own handler is another, or none; "
+                    "not added"))
             if options.multi_kernel and decided.compat_class.adds_compat:
                 decided = replace(decided, compat_class=CompatClass.UNKNOWN,
                                   reason="--multi-kernel output: the entry exists only under "

@@ -270,11 +270,30 @@ def _parameter_entry(group: HandlerGroup, content) -> Verdict | None:
             head = "\n".join(code.split("\n")[span.start - 1:use.line])
             function = re.search(r"(\w+)\s*\(([^;{}]*)\)\s*\{", head)
             if function and re.search(rf"\b{re.escape(name)}\b", function[2]):
+                passed = _passed(code, function[1], function[2], name)
                 return Verdict(HandlerStatus.SKIPPED,
                                f"{name} is a parameter of {function[1]}() ({rel}:{use.line}): "
-                               "the entry is set to whatever its callers pass, which the run "
-                               "does not follow; left alone; convert it by hand")
+                               "the entry is set to whatever its callers pass"
+                               f"{passed}, which the run does not follow; left alone; "
+                               "convert it by hand")
     return None
+
+
+def _passed(code: str, function: str, params: str, name: str) -> str:
+    """What the calls of FUNCTION (whose parameter list is PARAMS) in CODE
+    pass as its parameter NAME, said after "whatever its callers pass"."""
+    index = next((i for i, p in enumerate(c_spans.split_top_level(params))
+                  if re.search(rf"\b{re.escape(name)}\s*\)?\s*(?:\(|$)", p.strip())), None)
+    if index is None:
+        return ""
+    found = []
+    for call in re.finditer(rf"\b{re.escape(function)}\s*\(", code):
+        close = c_spans.closing_or_none(code, call.end() - 1, "()")
+        args = c_spans.split_top_level(code[call.end():close]) if close else []
+        if len(args) > index and not re.match(r"\s*\{", code[close + 1:]):
+            line = code.count("\n", 0, call.start()) + 1
+            found.append(f"{' '.join(args[index].split())} (line {line})")
+    return f" (here: {', '.join(found)})" if found else ""
 
 
 _COMPAT_ENTRY = re.compile(r"(?:\.\s*compat_ioctl\s*=|\bcompat_ioctl\s*:)\s*&?\s*(\w+)")

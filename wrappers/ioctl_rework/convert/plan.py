@@ -208,7 +208,8 @@ def _stages_to_verify(request: ConvertRequest, stages: Stages, started: str,
     summary.handlers = records.handler_records(tree, fops_files, final, followed.handlers,
                                                blocked, followed.held)
     if compat_decisions:
-        said = {(c.file, c.fops, c.handler): c.describe() for c in compat_decisions}
+        said = {(c.file, c.fops, c.handler): c.describe(request.options.target)
+                for c in compat_decisions}
         # A handler not converted (its file held back) gets no .compat_ioctl either.
         summary.handlers = [replace(h, compat=said.get((h.file, h.fops, h.handler)))
                             if h.status is HandlerStatus.CONVERTED else h

@@ -47,9 +47,11 @@ def handler_records(tree: Tree, fops_files: list[str], final: dict[str, FileRun]
         for d in _once_per_entry(run.decisions, tree.fops_names.get(rel, [])):
             records.append(_record(d, run, final, followed.get((rel, d.handler)), blocked,
                                    held))
-        # A dead or NULL entry the rule removed is a change, not an entry left alone.
+        # A dead or NULL entry the rule removed (or a run-time NULL it
+        # cleared) is a change, not an entry left alone.
         removed = {(c.line, c.handler) for c in run.changes
-                   if c.kind is rules.ChangeKind.REMOVED_ENTRY}
+                   if c.kind in (rules.ChangeKind.REMOVED_ENTRY,
+                                 rules.ChangeKind.CLEARED_ENTRY)}
         for entry in tree.fops_names.get(rel, []):
             if entry.handler in decided or (entry.line, entry.handler) in removed:
                 continue

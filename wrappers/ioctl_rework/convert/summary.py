@@ -78,7 +78,8 @@ class FileRecord:
 @dataclass(frozen=True)
 class ChangeRecord:
     """A change besides converting a handler: a dead or NULL entry removed
-    (kind "removed-entry"), a handler deleted with it ("deleted-handler"),
+    (kind "removed-entry"), a run-time NULL assignment cleared ("cleared-entry"),
+    a handler deleted with it ("deleted-handler"),
     a direct call that loses its inode argument ("changed-caller")."""
 
     file: str

@@ -18,7 +18,7 @@ import re
 from typing import Callable, Iterable, NamedTuple
 
 from ioctl_rework.ctext import header_cache, include_search
-from ioctl_rework.ctext.spans import TAG_OR_MEMBER_BEFORE, code_only, split_top_level
+from ioctl_rework.ctext.spans import TAG_OR_MEMBER_BEFORE, closing, code_only, split_top_level
 
 _DEFINE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+(\w+)(\([^)]*\))?(.*)$", re.MULTILINE)
 _SPLICE = re.compile(r"\\[ \t]*\r?\n")
@@ -213,7 +213,7 @@ def spelled_in_text(found: list[Definition], word: str, code: str = "") -> set[s
                 callee = by_name.get(call.group(1))
                 if callee is None:
                     continue
-                end = _closing_paren(body, call.end() - 1)
+                end = closing(body, call.end() - 1, "()")
                 arguments = [a.strip() for a in split_top_level(body[call.end():end])]
                 given = dict(zip(callee.ordered, arguments))
                 for operands in list(templates[call.group(1)]):
@@ -237,15 +237,6 @@ def spelled_in_text(found: list[Definition], word: str, code: str = "") -> set[s
 def _spelling(operands: list[str], parameters) -> str:
     """The pattern of the token OPERANDS paste: a parameter is any word."""
     return "".join(r"\w*" if o in parameters else re.escape(o) for o in operands)
-
-
-def _closing_paren(text: str, open_at: int) -> int:
-    depth = 0
-    for i in range(open_at, len(text)):
-        depth += {"(": 1, ")": -1}.get(text[i], 0)
-        if depth == 0:
-            return i
-    return len(text)
 
 
 def _closure(names: set[str], words: list[tuple[str, set[str]]]) -> set[str]:

@@ -198,23 +198,10 @@ def _declared(statement: str) -> set[str]:
     if declaration is None:
         return set()
     found = set()
-    for part in _top_commas(re.sub(r"^\s*static\b", "", statement)[declaration.end():]):
+    for part in c_spans.split_top_level(re.sub(r"^\s*static\b", "", statement)[declaration.end():]):
         name = re.match(r"[\s*]*(?:const\s+)?([A-Za-z_]\w*)\s*(?:\[[^\]]*\]\s*)*(?:=|$)",
                         part, re.S)
         if name:
             found.add(name[1])
     return found
 
-
-def _top_commas(text: str) -> list[str]:
-    parts, depth, start = [], 0, 0
-    for i, ch in enumerate(text):
-        if ch in "([":
-            depth += 1
-        elif ch in ")]":
-            depth -= 1
-        elif ch == "," and depth == 0:
-            parts.append(text[start:i])
-            start = i + 1
-    parts.append(text[start:])
-    return parts

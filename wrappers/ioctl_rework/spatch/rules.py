@@ -132,6 +132,9 @@ _REPORT_LINE = re.compile(
 
 class ChangeKind(enum.Enum):
     REMOVED_ENTRY = "removed-entry"        # a NULL or dead .ioctl
+    # A run-time `F.ioctl = NULL;`, now `F.unlocked_ioctl = NULL;`: it may
+    # clear what a copy of another file_operations set.
+    CLEARED_ENTRY = "cleared-entry"
     DELETED_HANDLER = "deleted-handler"    # static, and only dead entries named it
     CHANGED_CALLER = "changed-caller"      # a direct call loses the inode argument
 
@@ -149,6 +152,7 @@ class OtherChange:
 
 
 REMOVE_LINE = re.compile(ENTRY_LINE + r"remove \((?P<reason>.*)\)$")
+_CLEAR_LINE = re.compile(ENTRY_LINE + r"clear \((?P<reason>.*)\)$")
 # The forwarding rule: FILE:LINE: FUNCTION: forward: what was done or why not.
 FORWARD_LINE = re.compile(r"^(?P<file>.+?):(?P<line>\d+): (?P<function>\S+): forward: "
                           r"(?P<what>.*)$")
@@ -169,6 +173,7 @@ def parse_changes(stdout: str) -> list[OtherChange]:
     found = []
     for line in stdout.splitlines():
         for pattern, kind in ((REMOVE_LINE, ChangeKind.REMOVED_ENTRY),
+                              (_CLEAR_LINE, ChangeKind.CLEARED_ENTRY),
                               (_DELETE_LINE, ChangeKind.DELETED_HANDLER),
                               (_CALL_LINE, ChangeKind.CHANGED_CALLER)):
             match = pattern.match(line)
