@@ -219,8 +219,11 @@ def contradicted_records(run: Run, module: Module) -> list[str]:
 def classify_conversion(run: Run, module: Module) -> tuple[str, list[str], bool]:
     """converted / refused(reason) / failed(reason) / SILENT-SKIP, the
     records behind it, and whether the module's result should be built."""
-    files = set(module.files)
     own = run.of(module)
+    # The module's files, and the headers its own run recorded (a header of
+    # the driver holding its fops is compiled into the module).
+    files = set(module.files) | {_relative(run, r["file"]) for key in ("handlers", "tokens")
+                                 for r in own.get(key, []) if r["file"].endswith(".h")}
     handlers = [h for h in own.get("handlers", []) if _relative(run, h["file"]) in files]
     records = [f for f in own.get("files", []) if _relative(run, f["file"]) in files]
     tokens = [t for t in own.get("tokens", []) if _relative(run, t["file"]) in files]

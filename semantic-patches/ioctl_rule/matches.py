@@ -267,11 +267,20 @@ def entry_compared(p):
         (int(p[0].line), p[0].current_element))
 
 
+def caller_name(p):
+    """The function P is in, as records name it: spatch calls code outside
+    any function (the body of a #define) "something_else", which no reader
+    of a record can find."""
+    if p[0].current_element == "something_else":
+        return "a macro body (line %s)" % p[0].line
+    return p[0].current_element
+
+
 def direct_call(h, p):
     state.known_uses.setdefault((p[0].file, h), set()).add(int(p[0].line))
     fact(p[0].file, h, "called", int(p[0].line))
-    state.calls.setdefault((p[0].file, p[0].current_element), set()).add(h)
-    state.direct_calls.append((p[0].file, int(p[0].line), h, p[0].current_element))
+    state.calls.setdefault((p[0].file, caller_name(p)), set()).add(h)
+    state.direct_calls.append((p[0].file, int(p[0].line), h, caller_name(p)))
 
 
 def exported(p):

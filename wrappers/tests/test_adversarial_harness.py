@@ -178,6 +178,28 @@ class HarnessFindsBrokenConversions(unittest.TestCase):
                     self.assertTrue(measure.classify_conversion(run, elsewhere)[0]
                                     .startswith(("failed", "refused")))
 
+    def test_a_header_its_own_run_records_belongs_to_the_module(self):
+        # red34_hdr_body: the fops is in a header of the driver; its run
+        # lists the header's entry, which is the module's, not a silent skip.
+        tmp = Path(self.tmp.name) / "header-module"
+        tmp.mkdir()
+        (tmp / "st_hdr.h").write_text(
+            "static int st_h_ioctl(struct inode *i, struct file *f, unsigned int c,"
+            " unsigned long a)\n{\n\treturn 0;\n}\n"
+            "static struct file_operations st_h_fops = {\n\t.ioctl = st_h_ioctl,\n};\n")
+        (tmp / "st_hdr.c").write_text("#include <linux/fs.h>\n#include \"st_hdr.h\"\n")
+        own = {"root": str(tmp), "tokens": [], "files": [],
+               "handlers": [{"file": "st_hdr.h", "line": 6, "handler": "st_h_ioctl",
+                             "status": "skipped", "reason": "an .ioctl entry in st_hdr.h"}]}
+        run = measure.Run(measure.MODES[0], tmp, tmp, {"root": str(tmp)}, 0, "",
+                          summaries={"st_hdr": own})
+        module = measure.Module("st_hdr", ("st_hdr.c",))
+        self.assertTrue(measure.classify_conversion(run, module)[0].startswith("refused"))
+        silent = dict(own, handlers=[])
+        run = measure.Run(measure.MODES[0], tmp, tmp, {"root": str(tmp)}, 0, "",
+                          summaries={"st_hdr": silent})
+        self.assertEqual(measure.classify_conversion(run, module)[0], "SILENT-SKIP")
+
     def test_compare_reports_a_missing_entry(self):
         converted = [line.replace("entry=ioctl", "entry=none") for line in self.legacy
                      if not line.startswith("call ")]

@@ -163,8 +163,10 @@ def forward_refused(what: str) -> bool:
     return "refused" in what
 _DELETE_LINE = re.compile(r"^(?P<file>.+?):(?P<line>\d+): (?P<handler>\w+): "
                           r"delete the handler: (?P<reason>.*)$")
+# WHERE: a function, or a #define's body (ioctl_rule/matches.py: caller_name)
 _CALL_LINE = re.compile(r"^(?P<file>.+?):(?P<line>\d+): (?P<handler>\w+): "
-                        r"change the call in (?P<where>\w+): (?P<reason>.*)$")
+                        r"change the call in (?P<where>\w+|a macro body \(line \d+\)): "
+                        r"(?P<reason>.*)$")
 
 
 def parse_changes(stdout: str) -> list[OtherChange]:
