@@ -119,6 +119,19 @@ class FindingTest(unittest.TestCase):
                 text = "int f(void)\n{\n\treturn CAT(" + args + ")(0);\n}\n"
                 self.assertEqual(bool(macro_forwarding.sites(text, "u.c", [cat])), site)
 
+    def test_a_punctuator_pasted_to_a_parameter_is_that_parameter_pasted(self):
+        # 2.6.9's drivers/scsi/53c7xx.h: `(hostdata->##symbol - ...)`; its
+        # uses name other members, read as unprovable it denied the tree.
+        macros = ("#define PATCH_DSA(dsa, symbol, value) \\\n"
+                  "\t{ (dsa)[(hostdata->##symbol - hostdata->dsa_start)] = (value); }\n")
+        (patch,) = macro_forwarding.forwarding_macros(macros, "h.h")
+        self.assertEqual((patch.unprovable, patch.pasted, patch.in_body), ("", (1,), False))
+        for args, site in [("cmd->dsa, dsa_msgout, 0", False), ("d, ioctl, 0", True),
+                           ("d, io, 0", True)]:
+            with self.subTest(args=args):
+                text = "int f(void)\n{\n\tPATCH_DSA(" + args + ");\n}\n"
+                self.assertEqual(bool(macro_forwarding.sites(text, "u.c", [patch])), site)
+
     def test_an_entry_macro_is_no_unprovable_macro(self):
         for text in ("#define DRV_IOCTL .ioctl = drv_ioctl,\n",
                      "#define DRV_OPS(h) { .owner = THIS_MODULE, .ioctl = h }\n",

@@ -112,7 +112,11 @@ def _unprovable(body: str, params: tuple[str, ...], unprovable_names: set[str],
                 return f"pastes through {name} what may spell ioctl", ()
     pasted = set()
     for chain in _PASTE.finditer(body) if "##" in body else ():
-        pieces = re.split(r"\s*##\s*", chain.group())
+        # An empty piece is a punctuator (`hostdata->##symbol`, 2.6.9's
+        # 53c7xx.h): it forms no name with its neighbour.
+        pieces = [piece for piece in re.split(r"\s*##\s*", chain.group()) if piece]
+        if not pieces:
+            continue
         spelled = "".join(r"\w*" if piece in params else re.escape(piece) for piece in pieces)
         if not re.fullmatch(spelled, "ioctl"):
             continue                # `drv_##x##_ioctl`: never the member ioctl
