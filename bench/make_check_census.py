@@ -11,9 +11,11 @@ to a log.  The report gives, per module, the processes and their cpu, and
 how many spatch processes ran on the same arguments and inputs as an
 earlier one ("repeats": what a content-keyed cache could have answered;
 the key leaves out the headers the rule may read, so it is an upper
-bound).  Each shim is a Python start of its own (about 0.035 s of cpu,
-counted in the module that started it): the run costs more than a plain
-one; its counts and the tools' own cpu are the measure.
+bound).  A worker that runs a group of small modules (wrappers/tests/run,
+worker_groups) counts under the group's first.  Each shim is a Python
+start of its own (about 0.035 s of cpu, counted in the module that
+started it): the run costs more than a plain one; its counts and the
+tools' own cpu are the measure.
 
 Usage: bench/make_check_census.py [--log FILE] -- COMMAND [ARG...]
 e.g.   bench/make_check_census.py -- wrappers/tests/run -j 2
