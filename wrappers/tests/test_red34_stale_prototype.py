@@ -8,8 +8,8 @@ is not static in the headers its file includes; one in a header the run
 did not rewrite puts the handler's files back, failed, with the header,
 its line and the declaration.  Spellings: extern with names, a bare
 prototype without names, an asm header, a header reached through
-another; a static handler, and a header naming only a longer name, are
-not."""
+another; a header naming only a longer name, and a handler --multi-kernel
+keeps with its legacy signature (its wrapper calls it), pass."""
 
 import shutil
 import tempfile
@@ -52,7 +52,8 @@ INNER = ("linux/sp_clock.h", "int sp_ioctl(struct inode *, struct file *, unsign
 
 @unittest.skipUnless(HAVE_SPATCH, "spatch is not installed")
 class StalePrototypeTest(unittest.TestCase):
-    def run_convert(self, header: str, text: str, storage: str = "", more=None):
+    def run_convert(self, header: str, text: str, storage: str = "", more=None,
+                    options: tuple = ()):
         from ioctl_rework.convert import cli as convert
         tmp = Path(tempfile.mkdtemp(prefix="red34-proto-"))
         self.addCleanup(shutil.rmtree, tmp)
@@ -68,7 +69,7 @@ class StalePrototypeTest(unittest.TestCase):
         drivers.mkdir()
         (drivers / "sp.c").write_text(DRIVER.format(header=header, storage=storage))
         args = parse_args(["--no-cache", "-q", "--kernel-headers", str(kernel), "--target",
-                           "2.6.20", "--", str(drivers / "sp.c")])
+                           "2.6.20", *options, "--", str(drivers / "sp.c")])
         result = convert.convert(convert.request_from_args(args))
         [record] = [h for h in result.summary.handlers if h.handler == "sp_ioctl"]
         return result, record
@@ -89,6 +90,13 @@ class StalePrototypeTest(unittest.TestCase):
     def test_a_static_handler_is_not_looked_for(self):
         header, text = PROTOTYPES["bare prototype"]
         _, record = self.run_convert(header, text.replace("sp_ioctl", "sp_other"), "static ")
+        self.assertIs(record.status, HandlerStatus.CONVERTED, record.reason)
+
+    def test_a_handler_multi_kernel_keeps_as_it_was_passes(self):
+        # --multi-kernel: the wrapper calls the legacy handler, which keeps
+        # the signature the header declares
+        header, text = PROTOTYPES["extern with names"]
+        _, record = self.run_convert(header, text, options=("--multi-kernel",))
         self.assertIs(record.status, HandlerStatus.CONVERTED, record.reason)
 
     def test_a_longer_name_is_not_the_handler(self):
