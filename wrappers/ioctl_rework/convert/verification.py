@@ -86,6 +86,7 @@ def verify(request: ConvertRequest, result: ConversionResult,
                          if f in result.changes and f not in seen]
 
     _stale_prototypes(request.root, result, reject)
+    _entries_left(result, reject)
     builds = {}
     if request.verify.kdir:
         with stages.stage("--kdir builds"):
@@ -95,6 +96,26 @@ def verify(request: ConvertRequest, result: ConversionResult,
             _prove(request, result, builds, reject, in_modules)
             stage.step(len(result.changes))
     return found
+
+
+def _entries_left(result: ConversionResult, reject) -> None:
+    """A converted handler that an entry the run left may store goes back
+    with its files (entries_left.py)."""
+    from ioctl_rework.convert import entries_left
+
+    def new_signature(h) -> bool:
+        # a handler the run kept with its legacy signature (--multi-kernel,
+        # one also used the old way: its wrapper calls it) may sit in .ioctl
+        text = result.changes[h.file][1].decode("utf-8", "surrogateescape")
+        name = re.escape(h.handler)
+        return not re.search(rf"\b{name}\s*\(\s*(?:register\s+)?struct\s+inode\b", text) \
+            or bool(re.search(rf"\b{name}\s*\(\s*(?:const\s+)?struct\s+file\b", text))
+
+    converted = {h.handler: h.file for h in result.summary.handlers
+                 if h.status is HandlerStatus.CONVERTED and h.file in result.changes
+                 and new_signature(h)}
+    entries_left.check(result.changes, converted, lambda rel, handler, why: reject(
+        rel, Rejection(rel, "the entry check", why, handler)))
 
 
 def _stale_prototypes(root: Path, result: ConversionResult, reject) -> None:
