@@ -62,6 +62,7 @@ NOT_NAMING = {
     "a member named inode": "\tstruct dp_pair *p = file->private_data;\n\n"
                             "\tp->inode = 0;\n\treturn file->f_dentry->d_inode != 0;",
     "no use": "\treturn cmd;",
+    "the struct tag": "\treturn sizeof(struct inode) + cmd;",
 }
 DECL = "#define DP_UNIT() iminor(inode)\n\nstruct dp_pair {\n\tvoid *inode;\n};\n\n"
 

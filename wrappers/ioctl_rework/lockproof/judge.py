@@ -243,8 +243,10 @@ class Judge:
             if name in declared:
                 continue
             for i, token in enumerate(new.tokens):
+                # a member (`->inode`) or a tag (`sizeof(struct inode)`) is not it
                 if token.kind == "ident" and token.text == name and \
-                        not (i > 0 and new.tokens[i - 1].text in (".", "->")):
+                        not (i > 0 and new.tokens[i - 1].text in
+                             (".", "->", "struct", "union", "enum")):
                     self.say(i, f"{name} at {{line}} names a parameter of the legacy handler "
                              "that the converted one neither has nor declares: it would not "
                              "build")
