@@ -113,6 +113,81 @@ class EntriesLeftTest(CrossFileCase):
                                  HandlerStatus.CONVERTED)
 
 
+POLLING = """#include <linux/module.h>
+#include <linux/fs.h>
+#include <linux/delay.h>
+
+static int mx_flag;
+static int mx_count;
+static int mx_other;
+
+static int mx_a_ioctl(struct inode *inode, struct file *file,
+		      unsigned int cmd, unsigned long arg)
+{
+	%s
+	return 0;
+}
+
+static int mx_b_ioctl(struct inode *inode, struct file *file,
+		      unsigned int cmd, unsigned long arg)
+{
+	while (!mx_flag)
+		msleep(10);
+	mx_count++;
+	return 0;
+}
+
+static struct file_operations mx_a_fops = {
+	.owner	= THIS_MODULE,
+	.ioctl	= mx_a_ioctl,
+};
+
+static struct file_operations mx_b_fops = {
+	.owner	= THIS_MODULE,
+	.ioctl	= mx_b_ioctl,
+};
+MODULE_LICENSE("GPL");
+"""
+# the body of the handler that converts: what it shares with the one refused
+SHARES = {
+    "a counter both write": "mx_count++;",
+    "the flag the other polls": "mx_flag = 1;",
+    "a call out of the file": "mx_external_poke();",
+}
+
+
+@unittest.skipUnless(HAVE_SPATCH, "spatch is not installed")
+class BesideTheBklTest(CrossFileCase):
+    """Mutex mode: a handler refused (a poll loop) stays on .ioctl under the
+    BKL; one of its file converted to the private mutex no longer excludes
+    it.  Found by glue34; the check puts back a handler that may share state
+    (shared_state proves none here: msleep is a call out of the file)."""
+
+    def convert(self, body: str, lock: str):
+        self.write({"drivers/char/mx.c": POLLING % body,
+                    "drivers/char/Makefile": "obj-m += mx.o\n"})
+        return self.run_convert("--target", "6.1", "--lock", lock, "--no-compat",
+                                "--no-kernel-headers")
+
+    def test_a_handler_that_may_share_state_with_one_left_under_the_bkl_goes_back(self):
+        for spelling, body in SHARES.items():
+            with self.subTest(spelling=spelling):
+                result = self.convert(body, "mutex")
+                self.assertNotIn("drivers/char/mx.c", result.changes)
+                record = self.handler(result, "mx_a_ioctl")
+                self.assertEqual(record.status, HandlerStatus.FAILED)
+                self.assertIn("the BKL check failed", record.reason)
+                self.assertIn("mx.c:32", record.reason)     # mx_b_fops' entry, old line
+
+    def test_under_the_bkl_both_convert(self):
+        # the BKL is dropped while a handler sleeps: the poll loop converts,
+        # and nothing stays on .ioctl
+        result = self.convert("mx_count++;", "bkl")
+        new = self.new(result, "drivers/char/mx.c")
+        self.assertIn("static long mx_a_ioctl(struct file *file", new)
+        self.assertNotRegex(new, r"\.ioctl\s*=")
+
+
 class MayStoreTest(unittest.TestCase):
     """entries_left's reading of a value, without spatch."""
 

@@ -34,11 +34,14 @@ def check(changes: dict[str, tuple[bytes, bytes]], converted: dict[str, str],
         if "ioctl" not in text:
             continue
         lines = None            # new line -> old line, when one is named
+        code = c_spans.code_only(text)
         for token in ioctl_tokens.tokens(text):
             if token.use not in (ioctl_tokens.Use.ENTRY, ioctl_tokens.Use.ASSIGNMENT):
                 continue
             if c_spans.legacy_half(text, token.line):
                 continue        # a multi-kernel driver's legacy half: built without the new
+            if ioctl_tokens.of_file_operations(code, token) is False:
+                continue        # the member of another structure
             may_store = _may_store(text, token)
             for name in sorted(converted):
                 if may_store(name):
@@ -106,3 +109,51 @@ def _arguments(text: str, macro: str) -> set[str] | None:
             return None
         found |= set(_WORD.findall(call.group(1)))
     return found
+
+
+def beside_the_bkl(texts: dict[str, tuple[str, str]], modules: dict[str, tuple[str, ...]],
+                   converted: dict[str, str],
+                   reject: Callable[[str, str, str], None]) -> None:
+    """Mutex mode: a handler the run leaves on .ioctl still runs under the
+    BKL, which no longer excludes a handler of its module converted to the
+    private mutex.  Before, the BKL made the two exclusive; now they race
+    on whatever they share.  For each live legacy entry of TEXTS (rel ->
+    its text before and after the run, every file of a module the run converts in),
+    each converted handler of CONVERTED (name -> file) in a file of the
+    same module (MODULES: rel -> the files of its module) goes back unless
+    shared_state proves the two reach nothing in common (both in one
+    file; any other pairing is not proven)."""
+    from ioctl_rework.ctext import shared_state
+
+    for rel in sorted(texts):
+        old, text = texts[rel]
+        if "ioctl" not in text:
+            continue
+        lines = None            # new line -> old line, when one is named
+        module = set(modules.get(rel, (rel,))) | {rel}
+        code = c_spans.code_only(text)
+        for token in ioctl_tokens.tokens(text):
+            if token.use not in (ioctl_tokens.Use.ENTRY, ioctl_tokens.Use.ASSIGNMENT):
+                continue
+            if c_spans.legacy_half(text, token.line) or \
+                    ioctl_tokens.of_file_operations(code, token) is False:
+                continue        # built without the new; another structure's member
+            value = token.value.strip(" \t()&")
+            if value in ("", "NULL", "0"):
+                continue        # no handler under the BKL
+            left = value if _WORD.fullmatch(value) and token.macro is None else None
+            for name in sorted(converted):
+                where = converted[name]
+                if where not in module or name == left:
+                    continue
+                if left is not None and where == rel and \
+                        shared_state.reach(text, name, left).disjoint:
+                    continue
+                shown = token.statement.strip()
+                lines = lines or accounting.line_map(old, text)
+                reject(where, name, (
+                    f"{rel}:{lines.get(token.line, token.line)} (`{shown}`) stays on .ioctl, under the BKL, which "
+                    f"does not exclude {name} once it takes the private mutex: "
+                    + ("the two may share state" if left is not None and where == rel
+                       else "what they share is not proven nothing")
+                    + "; convert both, or neither"))

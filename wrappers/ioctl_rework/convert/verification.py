@@ -86,7 +86,7 @@ def verify(request: ConvertRequest, result: ConversionResult,
                          if f in result.changes and f not in seen]
 
     _stale_prototypes(request.root, result, reject)
-    _entries_left(result, reject)
+    _entries_left(request.root, request.options, in_modules, result, reject)
     builds = {}
     if request.verify.kdir:
         with stages.stage("--kdir builds"):
@@ -98,7 +98,8 @@ def verify(request: ConvertRequest, result: ConversionResult,
     return found
 
 
-def _entries_left(result: ConversionResult, reject) -> None:
+def _entries_left(root: Path, options, in_modules: ModulePlan, result: ConversionResult,
+                  reject) -> None:
     """A converted handler that an entry the run left may store goes back
     with its files (entries_left.py)."""
     from ioctl_rework.convert import entries_left
@@ -116,6 +117,22 @@ def _entries_left(result: ConversionResult, reject) -> None:
                  and new_signature(h)}
     entries_left.check(result.changes, converted, lambda rel, handler, why: reject(
         rel, Rejection(rel, "the entry check", why, handler)))
+    if options.lock is not settings.LockMode.MUTEX:
+        return
+    modules = {rel: mutex.files for rel, mutex in in_modules.mutexes.items()}
+    texts = {}
+    for rel in {*result.changes, *(f for files in modules.values() for f in files)}:
+        if rel in result.changes:
+            texts[rel] = tuple(t.decode("utf-8", "surrogateescape")
+                               for t in result.changes[rel])
+        else:
+            try:
+                text = (root / rel).read_text("utf-8", "surrogateescape")
+            except OSError:
+                text = ""        # unreadable: the tree scan lists it
+            texts[rel] = (text, text)
+    entries_left.beside_the_bkl(texts, modules, converted, lambda rel, handler, why: reject(
+        rel, Rejection(rel, "the BKL check", why, handler)))
 
 
 def _stale_prototypes(root: Path, result: ConversionResult, reject) -> None:
