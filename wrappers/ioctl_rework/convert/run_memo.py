@@ -5,7 +5,7 @@ stages, and says so (the summary's `warm`).
 The key is what the result depends on that is not a file: the request
 (paths, root, conversion options, jobs, timeout, output mode, shard,
 kernel, the lock proof), the Python that runs, the environment the run
-reads (PATH, SPATCH, the locale, IOCTL_REWORK_*) and the stat of each
+reads (PATH, spatch's variable, the locale, IOCTL_REWORK_*) and the stat of each
 program it runs (spatch, grep, gcc, pahole, git).  The files are not
 keyed but checked, as git's index checks a work tree: every file and
 directory of the trees the run may read or search -- the tree under the
@@ -55,9 +55,9 @@ NAMESPACE = "convert-runs"
 # the same timestamp tick (coarse clocks, 2 s on FAT): its stat proves nothing.
 RACY_NS = 2_000_000_000
 # The programs a run may start; a new version of one is a new key.
-PROGRAMS = (installation.SPATCH, "grep", "gcc", "pahole", "git")
+PROGRAMS = (installation.PROGRAM, "grep", "gcc", "pahole", "git")
 # The environment a run reads besides its request.
-ENVIRONMENT = ("PATH", "SPATCH", "PYTHONPATH", "COCCINELLE_HOME", "LANG", "LC_ALL",
+ENVIRONMENT = ("PATH", installation.ENVIRONMENT_VARIABLE, "PYTHONPATH", "COCCINELLE_HOME", "LANG", "LC_ALL",
                "LC_CTYPE", "LC_MESSAGES")
 
 

@@ -8,7 +8,12 @@ import os
 import shutil
 from pathlib import Path
 
-SPATCH = os.environ.get("SPATCH", "spatch")
+# The environment variable that names the spatch to run, and what it names.
+ENVIRONMENT_VARIABLE = "SPATCH"
+SPATCH = os.environ.get(ENVIRONMENT_VARIABLE, "spatch")
+# The same, for a module that only looks at the program (the run memo
+# stats it): no module outside spatch/ names what it would start.
+PROGRAM = SPATCH
 # Where Debian's and a source build's spatch keep standard.h, when spatch is
 # not a link into its own tree.
 STANDARD_H_PLACES = (Path("/usr/lib/coccinelle/standard.h"),
