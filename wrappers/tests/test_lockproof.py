@@ -546,7 +546,9 @@ class RefusalTest(unittest.TestCase):
         results = prove(old, new, {"wdt_ioctl": "wdt_ioctl"})
         self.assertFalse(results[0].proven)
         self.assertEqual(len(messages(results)), 1)
-        self.assertRegex(messages(results)[0], r"^unprovable: line \d+: a computed goto")
+        # red34: a computed goto reaches every label; in a function with none
+        # it can be followed nowhere, and the handler stays unprovable
+        self.assertRegex(messages(results)[0], r"^unprovable: (line \d+: )?a computed goto")
 
     def test_prove_file_raises_for_a_handler_it_cannot_read(self):
         import tempfile
