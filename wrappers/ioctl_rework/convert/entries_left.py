@@ -16,7 +16,7 @@ import re
 from collections.abc import Callable
 
 from ioctl_rework.convert import accounting
-from ioctl_rework.ctext import ioctl_tokens
+from ioctl_rework.ctext import ioctl_tokens, macro_names
 from ioctl_rework.ctext import spans as c_spans
 
 _WORD = re.compile(r"[A-Za-z_]\w*")
@@ -34,14 +34,7 @@ def check(changes: dict[str, tuple[bytes, bytes]], converted: dict[str, str],
         if "ioctl" not in text:
             continue
         lines = None            # new line -> old line, when one is named
-        code = c_spans.code_only(text)
-        for token in ioctl_tokens.tokens(text):
-            if token.use not in (ioctl_tokens.Use.ENTRY, ioctl_tokens.Use.ASSIGNMENT):
-                continue
-            if c_spans.legacy_half(text, token.line):
-                continue        # a multi-kernel driver's legacy half: built without the new
-            if ioctl_tokens.of_file_operations(code, token) is False:
-                continue        # the member of another structure
+        for token in _live_entries(text):
             may_store = _may_store(text, token)
             for name in sorted(converted):
                 if may_store(name):
@@ -52,6 +45,20 @@ def check(changes: dict[str, tuple[bytes, bytes]], converted: dict[str, str],
                         f"the legacy entry at {where} (`{shown}`), which this run does not "
                         f"convert, may store {name}: converted, it would sit in .ioctl with "
                         "the new signature; convert that entry by hand, then the handler"))
+
+
+def _live_entries(text: str):
+    """The entries and run-time assignments of .ioctl that TEXT still
+    compiles: a multi-kernel driver's legacy half (built only without the
+    new member) and the member of another structure aside."""
+    code = c_spans.code_only(text)
+    for token in ioctl_tokens.tokens(text):
+        if token.use not in (ioctl_tokens.Use.ENTRY, ioctl_tokens.Use.ASSIGNMENT):
+            continue
+        if c_spans.legacy_half(text, token.line) or \
+                ioctl_tokens.of_file_operations(code, token) is False:
+            continue
+        yield token
 
 
 def _may_store(text: str, token: ioctl_tokens.Token) -> Callable[[str], bool]:
@@ -76,16 +83,10 @@ def _may_store(text: str, token: ioctl_tokens.Token) -> Callable[[str], bool]:
     return lambda name: name in words or name in used
 
 
-def _params(text: str, macro: str) -> set[str] | None:
-    """The parameters of MACRO's #define in TEXT (empty for an object-like
+def _params(text: str, macro: str) -> frozenset[str] | None:
+    """The parameters of MACRO's #define in TEXT (none for an object-like
     macro), None when it is not found."""
-    match = re.search(rf"^[ \t]*#[ \t]*define[ \t]+{re.escape(macro)}(\(([^)]*)\))?",
-                      text, re.M)
-    if match is None:
-        return None
-    if match.group(1) is None:
-        return set()
-    return {p.strip() for p in match.group(2).split(",") if p.strip()}
+    return next((d.parameters for d in macro_names.definitions(text) if d.name == macro), None)
 
 
 def _arguments(text: str, macro: str) -> set[str] | None:
@@ -131,13 +132,7 @@ def beside_the_bkl(texts: dict[str, tuple[str, str]], modules: dict[str, tuple[s
             continue
         lines = None            # new line -> old line, when one is named
         module = set(modules.get(rel, (rel,))) | {rel}
-        code = c_spans.code_only(text)
-        for token in ioctl_tokens.tokens(text):
-            if token.use not in (ioctl_tokens.Use.ENTRY, ioctl_tokens.Use.ASSIGNMENT):
-                continue
-            if c_spans.legacy_half(text, token.line) or \
-                    ioctl_tokens.of_file_operations(code, token) is False:
-                continue        # built without the new; another structure's member
+        for token in _live_entries(text):
             value = token.value.strip(" \t()&")
             if value in ("", "NULL", "0"):
                 continue        # no handler under the BKL
